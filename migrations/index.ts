@@ -1,0 +1,11 @@
+// The embedded list of migrations, in order. `bun build --compile` bundles each SQL file as text,
+// so the executable needs no migrations folder at run time. Append new files here; never edit old ones.
+import m0001 from "./0001_init.sql" with { type: "text" };
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const migrations: Migration[] = [{ version: 1, name: "0001_init", sql: m0001 }];

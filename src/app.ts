@@ -1,0 +1,137 @@
+// App owns start-up and shut-down: database → migrations → renderer → processor → cron → HTTP,
+// and the reverse on stop. CLI commands use the same App to reach the same services.
+import { join } from "node:path";
+import { availableParallelism } from "node:os";
+import type { Config } from "./config/settings";
+import { openDatabase, type Db } from "./db/client";
+import { migrate } from "./db/migrate";
+import { createLogger, type Logger } from "./lib/logger";
+import { removeStaleBrowserTemp } from "./lib/temp";
+import { runCleanup } from "./jobs/cleanup";
+import { Scheduler, checkCronPattern } from "./jobs/scheduler";
+import { AccountsRepo } from "./modules/accounts/repo";
+import { KeysRepo } from "./modules/keys/repo";
+import { KeysService } from "./modules/keys/service";
+import { ReportsRepo } from "./modules/reports/repo";
+import { ReportsService } from "./modules/reports/service";
+import { ReportProcessor } from "./modules/reports/processor";
+import { FileStore } from "./modules/files/store";
+import { LinkSigner, loadLinkSecret } from "./modules/files/links";
+import { RenderPool } from "./render/pool";
+import { TemplatingPool } from "./render/templating";
+import { createHttpApp, type HttpApp } from "./http/server";
+import { VERSION } from "./version";
+
+export class App {
+  readonly logger: Logger;
+  readonly db: Db;
+  readonly files: FileStore;
+  readonly reportsRepo: ReportsRepo;
+  readonly keys: KeysService;
+  readonly reports: ReportsService;
+  readonly links: LinkSigner;
+  templating?: TemplatingPool;
+  pool?: RenderPool;
+  processor?: ReportProcessor;
+  http?: HttpApp;
+  server?: ReturnType<HttpApp["listen"]>["server"];
+  private scheduler?: Scheduler;
+  private stopping?: Promise<void>;
+
+  /** Opens and migrates the database: enough for the CLI's admin commands. */
+  constructor(readonly config: Config, logger?: Logger) {
+    this.logger = logger ?? createLogger(config.logLevel);
+    this.db = openDatabase(join(config.dataDir, "reportgen.db"));
+    const m = migrate(this.db.$client);
+    if (m.applied.length) this.logger.info("database migrated", { applied: m.applied, version: m.version });
+    this.files = new FileStore(config.dataDir);
+    this.reportsRepo = new ReportsRepo(this.db);
+    this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db));
+    this.links = new LinkSigner(loadLinkSecret(config.dataDir, config.linkSecret), config.linkTtl);
+    this.reports = new ReportsService(this.reportsRepo, this.files, this.links, {
+      dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
+      accountQueueLimit: config.accountQueueLimit,
+      queueLimit: config.queueLimit,
+    });
+  }
+
+  /** Starts the renderer (unless `render: false`, for API tests), the processor, cron and, with `listen`, HTTP. */
+  async start(opts: { listen?: boolean; render?: boolean } = {}): Promise<void> {
+    const c = this.config;
+    const log = this.logger;
+    checkCronPattern(c.cleanupSchedule);
+    this.files.init();
+    this.http = createHttpApp({
+      logger: log,
+      version: VERSION,
+      keys: this.keys,
+      reports: this.reports,
+      reportsRepo: this.reportsRepo,
+      files: this.files,
+      links: this.links,
+      health: {
+        rendererReady: () => this.pool?.healthy ?? false,
+        queued: () => this.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
+        rendering: () => this.processor?.busy ?? 0,
+      },
+      guard: { bodyLimit: c.bodyLimit, rateLimit: c.rateLimit, authFailLimit: c.authFailLimit, trustProxy: c.trustProxy },
+      templateMaxLength: c.templateMaxLength,
+      publicUrl: c.publicUrl,
+    });
+
+    if (opts.render !== false) {
+      if (process.getuid?.() === 0) {
+        log.warn("running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.");
+      }
+      removeStaleBrowserTemp();
+      const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());
+      if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
+      this.templating = new TemplatingPool({ processes: c.sandboxes, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log });
+      this.pool = new RenderPool({
+        workers: c.renderWorkers,
+        pages: c.renderPages,
+        executablePath: c.chromiumPath,
+        renderTimeoutMs: c.renderTimeout,
+        maxPages: c.maxPages,
+        maxPdfSize: c.maxPdfSize,
+        recycleAfter: c.recycleAfter,
+        javascript: c.javascript,
+        allowHosts: c.allowHosts,
+        logger: log,
+      });
+      await Promise.all([this.templating.start(), this.pool.start()]);
+      // Enough lanes that the next report's templating and queue work overlap with printing.
+      const lanes = this.pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2));
+      this.processor = new ReportProcessor(this.reportsRepo, this.files, this.templating, this.pool, { lanes, maxAttempts: c.maxAttempts, retentionMs: c.retention, logger: log });
+      this.reports.onQueued = this.processor.notify;
+      this.processor.start();
+    }
+
+    this.scheduler = new Scheduler(log);
+    this.scheduler.add("cleanup", c.cleanupSchedule, () => this.cleanup());
+
+    if (opts.listen) {
+      this.http.listen({ hostname: c.host, port: c.port, maxRequestBodySize: c.bodyLimit + 64 * 1024 });
+      this.server = this.http.server!;
+      log.info("reportgen listening", { url: `http://${c.host}:${this.server.port}`, version: VERSION, data_dir: c.dataDir });
+    }
+  }
+
+  cleanup() {
+    return runCleanup(this.reportsRepo, this.files, this.logger);
+  }
+
+  /** Stops in reverse order: no new requests, in-flight renders finish or go back to the queue. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      const deadline = this.config.shutdownTimeout;
+      await this.server?.stop(false);
+      this.scheduler?.stop();
+      await this.processor?.stop(deadline);
+      await Promise.all([this.pool?.stop(5_000), this.templating?.stop()]);
+      this.db.$client.close();
+      this.logger.info("reportgen stopped");
+    })();
+    return this.stopping;
+  }
+}

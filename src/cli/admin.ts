@@ -1,0 +1,45 @@
+// `reportgen admin create-key | list-keys | delete-key`: key management through the same service the
+// API uses. Only a new key's value goes to stdout, so `KEY=$(reportgen admin create-key ...)` works.
+import { App } from "../app";
+import type { Config } from "../config/settings";
+import { AppError } from "../lib/errors";
+import { iso } from "../lib/time";
+import { UsageError } from "./args";
+
+export async function createKey(config: Config, name: string | undefined, account: string | undefined): Promise<void> {
+  if (!name) throw new UsageError("create-key needs --name NAME (what the key is for)");
+  await withApp(config, async (app) => {
+    const k = await app.keys.createForAccount(account ?? "default", name);
+    console.error(`created key ${k.id} "${k.name}" for account "${account ?? "default"}"; store it now, it is not shown again:`);
+    console.log(k.value);
+  });
+}
+
+export async function listKeys(config: Config, account: string | undefined): Promise<void> {
+  await withApp(config, (app) => {
+    const rows = app.keys.list(account ? app.keys.accountId(account) : undefined);
+    if (rows.length === 0) return console.error("no keys");
+    console.log(["ID".padEnd(14), "ACCOUNT".padEnd(20), "NAME".padEnd(30), "CREATED".padEnd(26), "LAST USED"].join(" "));
+    for (const k of rows) console.log([k.id.padEnd(14), k.accountName.padEnd(20), k.name.padEnd(30), iso(k.createdAt)!.padEnd(26), iso(k.lastUsedAt) ?? "never"].join(" "));
+  });
+}
+
+export async function deleteKey(config: Config, id: string | undefined): Promise<void> {
+  if (!id) throw new UsageError("delete-key needs the key id: reportgen admin delete-key ID (see list-keys)");
+  await withApp(config, (app) => {
+    app.keys.delete(id);
+    console.error(`deleted key ${id}; it is rejected from now on`);
+  });
+}
+
+async function withApp(config: Config, fn: (app: App) => unknown): Promise<void> {
+  const app = new App(config);
+  try {
+    await fn(app);
+  } catch (e) {
+    if (e instanceof AppError) throw new UsageError(e.message);
+    throw e;
+  } finally {
+    app.db.$client.close();
+  }
+}

@@ -1,0 +1,28 @@
+// Parses a command's flags: the service's settings plus the command's own options.
+import { parseArgs } from "node:util";
+import { settings } from "../config/settings";
+import { loadConfig } from "../config/load";
+
+export class UsageError extends Error {}
+
+export interface CommandOption {
+  name: string;
+  help: string;
+  boolean?: boolean;
+}
+
+export function parseCommand(argv: string[], own: CommandOption[] = []) {
+  const options: Record<string, { type: "string" | "boolean" }> = {};
+  for (const s of Object.values(settings)) options[s.flag] = { type: "string" };
+  for (const o of own) options[o.name] = { type: o.boolean ? "boolean" : "string" };
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const values = parsed.values as Record<string, string | boolean | undefined>;
+  const flags: Record<string, string | undefined> = {};
+  for (const [k, v] of Object.entries(values)) if (typeof v === "string") flags[k] = v;
+  return { config: loadConfig(flags), values, positionals: parsed.positionals };
+}

@@ -1,0 +1,82 @@
+// Dispatches `reportgen <command>`; prints usage and maps failures to exit codes (2: usage, 1: error).
+import { ConfigError, settingsHelp } from "../config/load";
+import { SchemaTooNewError } from "../db/migrate";
+import { VERSION } from "../version";
+import { parseCommand, UsageError, type CommandOption } from "./args";
+
+const usage = `reportgen ${VERSION}: HTML/EJS to PDF reports over HTTP, in one executable.
+
+Usage: reportgen <command> [flags]
+
+Commands:
+  serve                                   Run the HTTP service (the default when no command is given)
+  migrate                                 Apply database migrations and exit
+  cleanup                                 Expire reports past retention and remove their PDFs, once
+  admin create-key --name NAME [--account ACCOUNT]
+                                          Mint an access key (value alone on stdout); creates the account
+  admin list-keys [--account ACCOUNT]     List keys (never their values)
+  admin delete-key ID                     Delete a key; it is rejected at once
+  version                                 Print the version
+  help                                    This text
+
+Every setting is a flag and an environment variable (flags win):
+${settingsHelp()}
+`;
+
+const adminOptions: CommandOption[] = [
+  { name: "name", help: "key name" },
+  { name: "account", help: "account name" },
+];
+
+export async function runCli(argv: string[]): Promise<number> {
+  const [command = "serve", ...rest] = argv;
+  try {
+    switch (command) {
+      case "serve": {
+        const { config } = parseCommand(rest);
+        await (await import("./serve")).serve(config);
+        return 0;
+      }
+      case "migrate":
+        (await import("./migrate")).migrate(parseCommand(rest).config);
+        return 0;
+      case "cleanup":
+        (await import("./cleanup")).cleanup(parseCommand(rest).config);
+        return 0;
+      case "admin": {
+        const [sub, ...args] = rest;
+        const { config, values, positionals } = parseCommand(args, adminOptions);
+        const admin = await import("./admin");
+        const name = values.name as string | undefined;
+        const account = values.account as string | undefined;
+        if (sub === "create-key") await admin.createKey(config, name, account);
+        else if (sub === "list-keys") await admin.listKeys(config, account);
+        else if (sub === "delete-key") await admin.deleteKey(config, positionals[0]);
+        else throw new UsageError(`unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys or delete-key`);
+        return 0;
+      }
+      case "version":
+      case "--version":
+        console.log(VERSION);
+        return 0;
+      case "help":
+      case "--help":
+      case "-h":
+        console.log(usage);
+        return 0;
+      default:
+        if (command.startsWith("--")) return runCli(["serve", ...argv]);
+        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ConfigError) {
+      console.error(`reportgen: ${e.message}\nRun "reportgen help" for usage.`);
+      return 2;
+    }
+    if (e instanceof SchemaTooNewError) {
+      console.error(`reportgen: ${e.message}`);
+      return 1;
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,102 @@
+// Every setting of the service, declared once: flag, environment variable, default, parser, help.
+// `--help`, the README's configuration table and loadConfig() are all generated from this list.
+import { availableParallelism } from "node:os";
+import { parseDuration, parseSize } from "../lib/time";
+
+const cores = Math.max(1, availableParallelism());
+
+type Parser<T> = (raw: string) => T;
+
+export interface SettingSpec<T> {
+  flag: string;
+  env: string;
+  default: T;
+  /** How the default reads in --help when it is computed (e.g. from the core count). */
+  defaultText?: string;
+  parse: Parser<T>;
+  help: string;
+  group: string;
+}
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER): Parser<number> => (raw) => {
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`must be a whole number from ${min} to ${max}`);
+  return n;
+};
+const duration = (min = 0): Parser<number> => (raw) => {
+  const ms = parseDuration(raw);
+  if (ms < min) throw new Error(`must be at least ${min} ms`);
+  return ms;
+};
+const size: Parser<number> = (raw) => parseSize(raw);
+const str: Parser<string> = (raw) => raw;
+const list: Parser<string[]> = (raw) => raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
+const bool: Parser<boolean> = (raw) => {
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new Error("must be true or false");
+};
+const oneOf = <T extends string>(...values: T[]): Parser<T> => (raw) => {
+  if (!values.includes(raw as T)) throw new Error(`must be one of ${values.join(", ")}`);
+  return raw as T;
+};
+const url: Parser<string> = (raw) => {
+  if (raw === "") return "";
+  const u = new URL(raw);
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("must be an http(s) URL");
+  return u.origin + u.pathname.replace(/\/+$/, "");
+};
+
+const spec = <T>(s: SettingSpec<T>) => s;
+
+export const settings = {
+  // Server
+  dataDir: spec({ group: "Server", flag: "data-dir", env: "REPORTGEN_DATA_DIR", default: "./data", parse: str, help: "Directory for the SQLite database, PDFs and the link-signing secret" }),
+  host: spec({ group: "Server", flag: "host", env: "REPORTGEN_HOST", default: "0.0.0.0", parse: str, help: "Address to listen on" }),
+  port: spec({ group: "Server", flag: "port", env: "REPORTGEN_PORT", default: 8080, parse: int(0, 65535), help: "TCP port to listen on (0 picks a free port)" }),
+  publicUrl: spec({ group: "Server", flag: "public-url", env: "REPORTGEN_PUBLIC_URL", default: "", parse: url, help: "Origin used in download links (e.g. https://reports.example.com); empty: taken from the request" }),
+  logLevel: spec({ group: "Server", flag: "log-level", env: "REPORTGEN_LOG_LEVEL", default: "info" as "debug" | "info" | "warn" | "error", parse: oneOf("debug", "info", "warn", "error"), help: "debug, info, warn or error" }),
+  shutdownTimeout: spec({ group: "Server", flag: "shutdown-timeout", env: "REPORTGEN_SHUTDOWN_TIMEOUT", default: 30_000, defaultText: "30s", parse: duration(), help: "How long SIGTERM waits for in-flight renders before re-queueing them" }),
+
+  // Links and retention
+  linkTtl: spec({ group: "Links and retention", flag: "link-ttl", env: "REPORTGEN_LINK_TTL", default: 3_600_000, defaultText: "1h", parse: duration(1000), help: "How long a download link stays valid" }),
+  linkSecret: spec({ group: "Links and retention", flag: "link-secret", env: "REPORTGEN_LINK_SECRET", default: "", parse: str, help: "Secret that signs download links (32+ chars); empty: generated once into <data-dir>/link-secret" }),
+  retention: spec({ group: "Links and retention", flag: "retention", env: "REPORTGEN_RETENTION", default: 7 * 86_400_000, defaultText: "7d", parse: duration(60_000), help: "How long finished PDFs are kept before they expire and are deleted" }),
+  cleanupSchedule: spec({ group: "Links and retention", flag: "cleanup-schedule", env: "REPORTGEN_CLEANUP_SCHEDULE", default: "*/10 * * * *", parse: str, help: "Cron pattern of the retention cleanup job" }),
+
+  // Rendering
+  chromiumPath: spec({ group: "Rendering", flag: "chromium-path", env: "REPORTGEN_CHROMIUM_PATH", default: "/usr/lib/chromium/chromium", parse: str, help: "Chromium binary (Debian's package; the real binary, not the /usr/bin wrapper)" }),
+  renderWorkers: spec({ group: "Rendering", flag: "render-workers", env: "REPORTGEN_RENDER_WORKERS", default: Math.max(1, Math.floor(cores / 4)), defaultText: "cores/4, at least 1", parse: int(1, 64), help: "Worker threads, each owning one Chromium" }),
+  renderPages: spec({ group: "Rendering", flag: "render-pages", env: "REPORTGEN_RENDER_PAGES", default: Math.min(4, Math.max(2, cores)), defaultText: "cores, 2 to 4", parse: int(1, 32), help: "Reused pages per Chromium (concurrent prints per worker)" }),
+  renderTimeout: spec({ group: "Rendering", flag: "render-timeout", env: "REPORTGEN_RENDER_TIMEOUT", default: 30_000, defaultText: "30s", parse: duration(1000), help: "Deadline for loading and printing one page (stops runaway page JavaScript)" }),
+  maxPages: spec({ group: "Rendering", flag: "max-pages", env: "REPORTGEN_MAX_PAGES", default: 2000, parse: int(1), help: "Largest page count a report may have" }),
+  maxPdfSize: spec({ group: "Rendering", flag: "max-pdf-size", env: "REPORTGEN_MAX_PDF_SIZE", default: 200 * 1024 ** 2, defaultText: "200MB", parse: size, help: "Largest PDF a report may produce" }),
+  recycleAfter: spec({ group: "Rendering", flag: "recycle-after", env: "REPORTGEN_RECYCLE_AFTER", default: 2000, parse: int(1), help: "Restart a Chromium after this many renders (bounds memory growth)" }),
+  maxAttempts: spec({ group: "Rendering", flag: "max-attempts", env: "REPORTGEN_MAX_ATTEMPTS", default: 3, parse: int(1, 10), help: "Attempts per report when rendering is interrupted (crash, restart)" }),
+  javascript: spec({ group: "Rendering", flag: "javascript", env: "REPORTGEN_JAVASCRIPT", default: true, parse: bool, help: "Run JavaScript in report pages (charts); the network stays closed either way" }),
+  allowHosts: spec({ group: "Rendering", flag: "allow-hosts", env: "REPORTGEN_ALLOW_HOSTS", default: [] as string[], defaultText: "(none)", parse: list, help: "Public https hosts pages may load images/fonts/CSS from (comma list, *.example.com allowed); every address is checked to be public" }),
+
+  // Templates
+  templateTimeout: spec({ group: "Templates", flag: "template-timeout", env: "REPORTGEN_TEMPLATE_TIMEOUT", default: 5_000, defaultText: "5s", parse: duration(100), help: "CPU deadline for rendering one EJS template (the sandbox is killed past it)" }),
+  templateMemory: spec({ group: "Templates", flag: "template-memory", env: "REPORTGEN_TEMPLATE_MEMORY", default: 128 * 1024 ** 2, defaultText: "128MB", parse: size, help: "Hard memory cap of one EJS sandbox" }),
+  templateOutputMax: spec({ group: "Templates", flag: "template-output-max", env: "REPORTGEN_TEMPLATE_OUTPUT_MAX", default: 20 * 1024 ** 2, defaultText: "20MB", parse: size, help: "Largest HTML an EJS template may produce" }),
+  sandboxes: spec({ group: "Templates", flag: "sandboxes", env: "REPORTGEN_SANDBOXES", default: Math.max(2, cores), defaultText: "cores, at least 2", parse: int(1, 64), help: "EJS sandbox processes" }),
+
+  // Request limits
+  bodyLimit: spec({ group: "Request limits", flag: "body-limit", env: "REPORTGEN_BODY_LIMIT", default: 10 * 1024 ** 2, defaultText: "10MB", parse: size, help: "Largest request body (413 beyond)" }),
+  templateMaxLength: spec({ group: "Request limits", flag: "template-max-length", env: "REPORTGEN_TEMPLATE_MAX_LENGTH", default: 5 * 1024 ** 2, defaultText: "5MB", parse: size, help: "Largest html_template, in characters" }),
+  dataMaxSize: spec({ group: "Request limits", flag: "data-max-size", env: "REPORTGEN_DATA_MAX_SIZE", default: 5 * 1024 ** 2, defaultText: "5MB", parse: size, help: "Largest data object, as JSON" }),
+  dataMaxDepth: spec({ group: "Request limits", flag: "data-max-depth", env: "REPORTGEN_DATA_MAX_DEPTH", default: 32, parse: int(1, 1000), help: "Deepest nesting of data" }),
+  dataMaxKeys: spec({ group: "Request limits", flag: "data-max-keys", env: "REPORTGEN_DATA_MAX_KEYS", default: 200_000, parse: int(1), help: "Most keys and array items in data, counted over the whole object" }),
+
+  // Abuse limits
+  rateLimit: spec({ group: "Abuse limits", flag: "rate-limit", env: "REPORTGEN_RATE_LIMIT", default: 100, parse: int(0), help: "Requests per second per access key, bursts up to 2x (0: off)" }),
+  accountQueueLimit: spec({ group: "Abuse limits", flag: "account-queue-limit", env: "REPORTGEN_ACCOUNT_QUEUE_LIMIT", default: 5000, parse: int(1), help: "Most unfinished (queued or processing) reports per account (429 beyond)" }),
+  queueLimit: spec({ group: "Abuse limits", flag: "queue-limit", env: "REPORTGEN_QUEUE_LIMIT", default: 20000, parse: int(1), help: "Most unfinished reports in total (503 beyond)" }),
+  authFailLimit: spec({ group: "Abuse limits", flag: "auth-fail-limit", env: "REPORTGEN_AUTH_FAIL_LIMIT", default: 30, parse: int(0), help: "Failed authentications per client address per minute before 429 (0: off)" }),
+  trustProxy: spec({ group: "Abuse limits", flag: "trust-proxy", env: "REPORTGEN_TRUST_PROXY", default: false, parse: bool, help: "Take the client address from X-Forwarded-For (only behind your own proxy)" }),
+};
+
+export type Settings = typeof settings;
+export type SettingKey = keyof Settings;
+export type Config = { [K in SettingKey]: Settings[K]["default"] };

@@ -1,0 +1,20 @@
+// Opens the SQLite database with the pragmas the service relies on.
+import { Database } from "bun:sqlite";
+import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import * as schema from "./schema";
+
+export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
+
+export function openDatabase(file: string): Db {
+  mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Database(file, { create: true, strict: true });
+  // WAL lets readers (list, status) run while the renderer commits results; NORMAL is durable
+  // across process crashes (only an OS crash can lose the last transactions) and much faster than FULL.
+  sqlite.exec("PRAGMA journal_mode = WAL");
+  sqlite.exec("PRAGMA synchronous = NORMAL");
+  sqlite.exec("PRAGMA foreign_keys = ON");
+  sqlite.exec("PRAGMA busy_timeout = 5000");
+  return drizzle({ client: sqlite, schema }) as Db;
+}

@@ -1,0 +1,51 @@
+// The one place where errors become HTTP responses. Every client mistake gets a 4xx with a stable
+// `error` code and a message saying how to fix it; anything else is logged and answered 500
+// without leaking the cause.
+import { Elysia, ValidationError } from "elysia";
+import { AppError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
+}
+
+export function errorResponse(e: AppError): Response {
+  // 401 is exactly what the interface specifies, nothing more.
+  if (e.status === 401) return json(401, { error: "unauthorized" });
+  const body: Record<string, unknown> = { error: e.code, message: e.message };
+  if (e.details !== undefined) body.details = e.details;
+  return json(e.status, body, e.headers);
+}
+
+function validationDetails(e: ValidationError) {
+  const all = (e.all ?? []) as { path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[];
+  return all.slice(0, 20).map((i) => ({
+    field: (i.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "(value)",
+    // A schema's own `error` text says what is expected better than the generic summary.
+    problem: typeof i.schema?.error === "string" ? i.schema.error : (i.summary ?? i.message ?? "invalid"),
+  }));
+}
+
+const places: Record<string, string> = { body: "request body", query: "query parameters", params: "path" };
+
+function describeValidation(e: ValidationError): AppError {
+  const details = validationDetails(e);
+  const where = places[e.type] ?? "request";
+  const fields = [...new Set(details.map((d) => d.field))].join(", ");
+  return new AppError(422, "validation_failed", `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`, details);
+}
+
+export const errorMapper = (logger: Logger) =>
+  new Elysia({ name: "error-mapper" }).onError({ as: "global" }, ({ code, error, request }) => {
+    if (error instanceof AppError) return errorResponse(error);
+    switch (code) {
+      case "VALIDATION":
+        return errorResponse(describeValidation(error as ValidationError));
+      case "PARSE":
+        return errorResponse(new AppError(400, "invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json"));
+      case "NOT_FOUND":
+        return errorResponse(new AppError(404, "route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`));
+    }
+    logger.error("unhandled error", { error, method: request.method, path: new URL(request.url).pathname });
+    return json(500, { error: "internal_error", message: "the server failed to handle this request; it has been logged. Retry later." });
+  });

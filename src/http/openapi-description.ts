@@ -1,0 +1,41 @@
+// The part of the API description that records the decisions the interface specification leaves open.
+export const apiDescription = `
+Self-hosted HTML/EJS to PDF reports. Every \`/api/v1\` endpoint needs the \`X-API-Key\` header, except this
+documentation (\`/api/v1/docs\`, \`/api/v1/openapi.json\`). Without a valid key: **401** \`{"error":"unauthorized"}\`,
+checked before anything else (validation, 404).
+
+## Flow
+1. \`POST /api/v1/generate-pdf-async\` → **202** \`{"report_id": "<uuid>"}\` once the report is durably queued.
+2. \`GET /api/v1/reports/{reportID}\` → status: \`queued\` → \`processing\` → \`succeeded\` | \`failed\`; later \`expired\`.
+3. \`GET /api/v1/reports/{reportID}/download\` → **200** \`{"data": "<signed link>", "expires_at": ...}\` when ready;
+   **202** \`{"status": "queued"|"processing", ...}\` with \`Retry-After\` while not ready; **409** \`report_failed\` with the reason;
+   **410** \`report_expired\` after the retention period.
+4. \`GET <link>\` (no key) → the PDF. Links are HMAC-signed and expire (default 1 hour); a bad or expired link → **403** \`link_invalid\`.
+
+## Status codes
+201 key created · 202 report queued / not ready · 200 everything else that succeeds, including deletes
+(\`{"data": {"deleted": true, ...}}\`).
+
+## Errors
+Every error is JSON: \`{"error": "<stable code>", "message": "<what is wrong and how to fix it>"}\`, with
+\`details\` (a list of \`{field, problem}\`) for \`validation_failed\`. Codes: 400 \`invalid_json\`, \`invalid_cursor\`;
+401 \`unauthorized\`; 403 \`link_invalid\`; 404 \`not_found\`, \`route_not_found\`; 409 \`report_failed\`;
+410 \`report_expired\`; 413 \`payload_too_large\`; 415 \`unsupported_media_type\`; 422 \`validation_failed\`;
+429 \`rate_limited\`, \`account_queue_full\`, \`too_many_failed_authentications\` (with \`Retry-After\`);
+503 \`queue_full\` (with \`Retry-After\`).
+
+## Lists
+\`GET /api/v1/reports?limit=20&cursor=...&status=succeeded\` → \`{"data": [report...], "next_cursor": "..." | null}\`,
+newest first. \`GET /api/v1/access-keys\` → \`{"data": [{"id","name","created_at","last_used_at"}]}\`.
+
+## Limits (defaults; the operator can change each)
+Request body 10 MB (413) · \`html_template\` 5 MB · \`data\` 5 MB as JSON, 32 levels deep, 200 000 keys and items ·
+100 requests/s per key, bursts of 200 · 5 000 unfinished reports per account · 20 000 in all ·
+30 failed authentications per minute per client address · EJS: 5 s CPU, 128 MB memory, 20 MB output ·
+page load and print: 30 s · 2 000 pages · 200 MB per PDF · PDFs kept 7 days.
+
+## Rendering
+A4 with backgrounds and no margins unless \`options\` says otherwise; CSS \`@page\` size wins. The page
+can load nothing from the network (no http(s), no \`file://\`) unless the operator allow-lists public https hosts.
+EJS runs in a QuickJS sandbox without access to the host; \`include()\` is not available.
+`;

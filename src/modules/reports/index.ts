@@ -1,0 +1,98 @@
+// Routes of /api/v1/generate-pdf-async and /api/v1/reports.
+import { Elysia, t } from "elysia";
+import type { apiGuard } from "../../http/auth";
+import { json } from "../../http/errors";
+import { errorSchema } from "../../http/openapi";
+import { iso } from "../../lib/time";
+import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson } from "./model";
+import type { ReportsService } from "./service";
+
+export interface ReportsRoutesOptions {
+  templateMaxLength: number;
+  /** The origin of download links for a request. */
+  originOf: (request: Request) => string;
+}
+
+const notReadySchema = t.Object({
+  status: t.Union([t.Literal("queued"), t.Literal("processing")]),
+  report_id: t.String(),
+  message: t.String(),
+});
+
+export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof apiGuard>, opts: ReportsRoutesOptions) =>
+  new Elysia({ name: "reports-routes", detail: { tags: ["Reports"] } })
+    .use(guard)
+    .post(
+      "/generate-pdf-async",
+      ({ principal, body, set }) => {
+        const { reportId } = reports.submit(principal.accountId, body);
+        set.status = 202;
+        set.headers.location = `/api/v1/reports/${reportId}`;
+        return { report_id: reportId };
+      },
+      {
+        body: generateBodySchema(opts.templateMaxLength),
+        response: { 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 413: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema, 503: errorSchema },
+        detail: {
+          summary: "Queue a PDF",
+          description:
+            "Answers 202 with `report_id` as soon as the report is durably queued. Poll `GET /reports/{reportID}` or `GET /reports/{reportID}/download`. " +
+            "With engine `ejs`, EJS runs in a sandbox (no host access) with the given `data`; EJS options are never taken from `data`. " +
+            "With engine `raw`, the HTML is printed as given and `data` is ignored.",
+        },
+      },
+    )
+    .get(
+      "/reports",
+      ({ principal, query }) => {
+        const page = reports.list(principal.accountId, query);
+        return { data: page.items.map(toReportJson), next_cursor: page.nextCursor };
+      },
+      {
+        query: listQuerySchema,
+        response: { 200: t.Object({ data: t.Array(reportSchema), next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })) }), 400: errorSchema, 422: errorSchema },
+        detail: { summary: "List the account's reports", description: "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed." },
+      },
+    )
+    .get("/reports/:reportID", ({ principal, params }) => ({ data: toReportJson(reports.get(principal.accountId, params.reportID)) }), {
+      params: reportIdParams,
+      response: { 200: t.Object({ data: reportSchema }), 404: errorSchema },
+      detail: { summary: "A report's status", description: "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period)." },
+    })
+    .get(
+      "/reports/:reportID/download",
+      ({ principal, params, request }) => {
+        const a = reports.download(principal.accountId, params.reportID, opts.originOf(request));
+        if (!a.ready) {
+          const body = { status: a.status, report_id: params.reportID, message: `the PDF is not ready yet (${a.status}); retry after ${a.retryAfter} s` };
+          return json(202, body, { "Retry-After": String(a.retryAfter) });
+        }
+        return { data: a.url, expires_at: iso(a.expiresAt)! };
+      },
+      {
+        params: reportIdParams,
+        response: {
+          200: t.Object({ data: t.String({ description: "Absolute, signed link to the PDF; usable without a key until expires_at" }), expires_at: t.String({ format: "date-time" }) }),
+          202: notReadySchema,
+          404: errorSchema,
+          409: errorSchema,
+          410: errorSchema,
+        },
+        detail: {
+          summary: "A download link for the PDF",
+          description: "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing. 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
+        },
+      },
+    )
+    .delete(
+      "/reports/:reportID",
+      ({ principal, params }) => {
+        reports.delete(principal.accountId, params.reportID);
+        return { data: { report_id: params.reportID, deleted: true } };
+      },
+      {
+        params: reportIdParams,
+        response: { 200: t.Object({ data: t.Object({ report_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema },
+        detail: { summary: "Delete a report", description: "Removes the record and the PDF; existing download links stop working. A report still rendering is cancelled and its PDF never appears." },
+      },
+    );

@@ -1,0 +1,164 @@
+// SQL for reports. The reports table doubles as the durable job queue.
+import { and, desc, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import type { Db } from "../../db/client";
+import { reports, type Engine, type Report, type ReportStatus } from "../../db/schema";
+
+export interface NewReport {
+  id: string;
+  accountId: string;
+  engine: Engine;
+  template: string;
+  data: string | null;
+  options: string | null;
+  createdAt: number;
+}
+
+export interface ListQuery {
+  accountId: string;
+  limit: number;
+  status?: ReportStatus;
+  /** Position after which to continue: the last item of the previous page. */
+  after?: { createdAt: number; id: string };
+}
+
+/** Columns for reading a report without its (possibly large) input. */
+const summary = {
+  id: reports.id,
+  accountId: reports.accountId,
+  engine: reports.engine,
+  status: reports.status,
+  attempts: reports.attempts,
+  errorCode: reports.errorCode,
+  errorMessage: reports.errorMessage,
+  sizeBytes: reports.sizeBytes,
+  pageCount: reports.pageCount,
+  createdAt: reports.createdAt,
+  startedAt: reports.startedAt,
+  finishedAt: reports.finishedAt,
+  expiresAt: reports.expiresAt,
+};
+export type ReportSummary = Omit<Report, "template" | "data" | "options">;
+export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts">;
+
+const unfinished: ReportStatus[] = ["queued", "processing"];
+
+export class ReportsRepo {
+  private readonly claimStmt;
+  private readonly statusStmt;
+
+  constructor(private readonly db: Db) {
+    const c = db.$client;
+    // The oldest queued report becomes processing in one statement, so two lanes never take the same one.
+    this.claimStmt = c.prepare<ClaimedReport & { attempts: number }, [number]>(
+      `UPDATE reports SET status = 'processing', attempts = attempts + 1, started_at = ?
+       WHERE id = (SELECT id FROM reports WHERE status = 'queued' ORDER BY created_at, rowid LIMIT 1)
+       RETURNING id, engine, template, data, options, attempts`,
+    );
+    this.statusStmt = c.prepare<{ status: ReportStatus }, [string]>("SELECT status FROM reports WHERE id = ?");
+  }
+
+  insert(r: NewReport): void {
+    this.db.insert(reports).values({ ...r, status: "queued", attempts: 0 }).run();
+  }
+
+  get(id: string, accountId: string): ReportSummary | undefined {
+    return this.db.select(summary).from(reports).where(and(eq(reports.id, id), eq(reports.accountId, accountId))).get();
+  }
+
+  /** The report a download link names, whoever owns it (the link's signature is the authority). */
+  getForDownload(id: string): ReportSummary | undefined {
+    return this.db.select(summary).from(reports).where(eq(reports.id, id)).get();
+  }
+
+  status(id: string): ReportStatus | undefined {
+    return this.statusStmt.get(id)?.status;
+  }
+
+  list(q: ListQuery): ReportSummary[] {
+    const conds = [eq(reports.accountId, q.accountId)];
+    if (q.status) conds.push(eq(reports.status, q.status));
+    if (q.after) {
+      conds.push(or(lt(reports.createdAt, q.after.createdAt), and(eq(reports.createdAt, q.after.createdAt), lt(reports.id, q.after.id)))!);
+    }
+    return this.db.select(summary).from(reports).where(and(...conds)).orderBy(desc(reports.createdAt), desc(reports.id)).limit(q.limit).all();
+  }
+
+  delete(id: string, accountId: string): ReportSummary | undefined {
+    return this.db.delete(reports).where(and(eq(reports.id, id), eq(reports.accountId, accountId))).returning(summary).get();
+  }
+
+  countUnfinished(accountId?: string): number {
+    const where = accountId ? and(eq(reports.accountId, accountId), inArray(reports.status, unfinished)) : inArray(reports.status, unfinished);
+    return this.db.select({ n: sql<number>`count(*)` }).from(reports).where(where).get()!.n;
+  }
+
+  claimNext(now: number): ClaimedReport | undefined {
+    return this.claimStmt.get(now) ?? undefined;
+  }
+
+  /** Records success, only if the report is still being processed (not deleted meanwhile). */
+  markSucceeded(id: string, r: { sizeBytes: number; pageCount: number; finishedAt: number; expiresAt: number }): boolean {
+    return (
+      this.db
+        .update(reports)
+        .set({ status: "succeeded", ...r, template: null, data: null, options: null, errorCode: null, errorMessage: null })
+        .where(and(eq(reports.id, id), eq(reports.status, "processing")))
+        .returning({ id: reports.id })
+        .all().length > 0
+    );
+  }
+
+  markFailed(id: string, code: string, message: string, finishedAt: number): void {
+    this.db
+      .update(reports)
+      .set({ status: "failed", errorCode: code, errorMessage: message, finishedAt, template: null, data: null, options: null })
+      .where(and(eq(reports.id, id), eq(reports.status, "processing")))
+      .run();
+  }
+
+  /** Puts a report back in the queue; `refund` gives back the attempt when we interrupted it ourselves. */
+  requeue(id: string, refund: boolean): void {
+    this.db
+      .update(reports)
+      .set({ status: "queued", startedAt: null, ...(refund ? { attempts: sql`max(0, ${reports.attempts} - 1)` } : {}) })
+      .where(and(eq(reports.id, id), eq(reports.status, "processing")))
+      .run();
+  }
+
+  /**
+   * After a crash: reports left processing go back to the queue, unless they have used all their
+   * attempts (a template that crashes the server every time must not do so forever).
+   */
+  recover(maxAttempts: number, now: number): { requeued: number; failed: number } {
+    return this.db.$client.transaction(() => {
+      const failed = this.db
+        .update(reports)
+        .set({ status: "failed", errorCode: "render_interrupted", errorMessage: `rendering was interrupted ${maxAttempts} times (the service stopped while printing it)`, finishedAt: now, template: null, data: null, options: null })
+        .where(and(eq(reports.status, "processing"), sql`${reports.attempts} >= ${maxAttempts}`))
+        .returning({ id: reports.id })
+        .all().length;
+      const requeued = this.db.update(reports).set({ status: "queued", startedAt: null }).where(eq(reports.status, "processing")).returning({ id: reports.id }).all().length;
+      return { requeued, failed };
+    })();
+  }
+
+  /** Succeeded reports past their expiry: the ones whose files the retention job removes. */
+  dueForExpiry(now: number, limit: number): { id: string }[] {
+    return this.db
+      .select({ id: reports.id })
+      .from(reports)
+      .where(and(eq(reports.status, "succeeded"), isNotNull(reports.expiresAt), lt(reports.expiresAt, now)))
+      .limit(limit)
+      .all();
+  }
+
+  markExpired(ids: string[]): void {
+    if (ids.length) this.db.update(reports).set({ status: "expired" }).where(and(inArray(reports.id, ids), eq(reports.status, "succeeded"))).run();
+  }
+
+  /** Which of these ids still have a row (to find orphaned files). */
+  existing(ids: string[]): Set<string> {
+    if (ids.length === 0) return new Set();
+    return new Set(this.db.select({ id: reports.id }).from(reports).where(inArray(reports.id, ids)).all().map((r) => r.id));
+  }
+}

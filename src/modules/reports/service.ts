@@ -1,0 +1,130 @@
+// Reports: accepting generation requests, status, listing, deletion and download links.
+import { AppError, badRequest, notFound, serviceUnavailable, tooManyRequests } from "../../lib/errors";
+import { newUuid, UUID_RE } from "../../lib/ids";
+import type { ReportStatus, Engine } from "../../db/schema";
+import { defaultPdfOptions, type PdfOptions } from "../../render/pdf-options";
+import type { FileStore } from "../files/store";
+import type { LinkSigner } from "../files/links";
+import { checkData, type DataLimits } from "./input-limits";
+import type { ReportsRepo, ReportSummary } from "./repo";
+
+export interface GenerateInput {
+  html_template: string;
+  engine: Engine;
+  data?: unknown;
+  options?: {
+    format?: PdfOptions["format"];
+    landscape?: boolean;
+    print_background?: boolean;
+    scale?: number;
+    margin?: Partial<PdfOptions["margin"]>;
+  };
+}
+
+export interface ReportsServiceOptions {
+  dataLimits: DataLimits;
+  accountQueueLimit: number;
+  queueLimit: number;
+}
+
+export type DownloadAnswer =
+  | { ready: true; url: string; expiresAt: number }
+  | { ready: false; status: ReportStatus; retryAfter: number };
+
+export class ReportsService {
+  /** Called after a report is committed, so an idle renderer starts on it at once. */
+  onQueued: () => void = () => {};
+
+  constructor(
+    private readonly repo: ReportsRepo,
+    private readonly files: FileStore,
+    private readonly links: LinkSigner,
+    private readonly opts: ReportsServiceOptions,
+  ) {}
+
+  /** Validates and durably queues a report; returns its id once the row is committed. */
+  submit(accountId: string, input: GenerateInput): { reportId: string } {
+    const data = input.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
+    if (this.repo.countUnfinished() >= this.opts.queueLimit) {
+      throw serviceUnavailable("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
+    }
+    if (this.repo.countUnfinished(accountId) >= this.opts.accountQueueLimit) {
+      throw tooManyRequests("account_queue_full", `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`, 2);
+    }
+    const id = newUuid();
+    this.repo.insert({ id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now() });
+    this.onQueued();
+    return { reportId: id };
+  }
+
+  get(accountId: string, reportId: string): ReportSummary {
+    const r = UUID_RE.test(reportId) ? this.repo.get(reportId, accountId) : undefined;
+    if (!r) throw notFound("report", reportId);
+    return r;
+  }
+
+  list(accountId: string, q: { limit?: number; cursor?: string; status?: ReportStatus }): { items: ReportSummary[]; nextCursor: string | null } {
+    const limit = q.limit ?? 20;
+    const items = this.repo.list({ accountId, limit: limit + 1, status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined });
+    const more = items.length > limit;
+    if (more) items.pop();
+    const last = items.at(-1);
+    return { items, nextCursor: more && last ? encodeCursor(last) : null };
+  }
+
+  /**
+   * Deletes the record, then the file. Both happen synchronously on the one JavaScript thread,
+   * so a render finishing at this moment either sees the row gone and discards its PDF, or had
+   * already stored it and the file is removed here: no file outlives its report.
+   */
+  delete(accountId: string, reportId: string): ReportSummary {
+    const r = UUID_RE.test(reportId) ? this.repo.delete(reportId, accountId) : undefined;
+    if (!r) throw notFound("report", reportId);
+    this.files.remove(reportId);
+    return r;
+  }
+
+  download(accountId: string, reportId: string, origin: string): DownloadAnswer {
+    const r = this.get(accountId, reportId);
+    switch (r.status) {
+      case "queued":
+      case "processing":
+        return { ready: false, status: r.status, retryAfter: 1 };
+      case "failed":
+        throw new AppError(409, "report_failed", `the report failed and has no PDF: ${r.errorMessage ?? r.errorCode}. Fix the template or data and submit it again.`, {
+          code: r.errorCode,
+          message: r.errorMessage,
+        });
+      case "expired":
+        throw new AppError(410, "report_expired", "the report's PDF was deleted after the retention period; generate it again");
+      case "succeeded": {
+        if (!this.files.exists(r.id)) throw new AppError(410, "report_expired", "the report's PDF is no longer stored; generate it again");
+        return { ready: true, ...this.links.link(origin, r.id) };
+      }
+    }
+  }
+}
+
+const DEFAULT_MARGIN = defaultPdfOptions.margin;
+
+/** Turns the stored request options into the renderer's complete options. */
+export function resolvePdfOptions(stored: string | null): PdfOptions {
+  const o = stored ? (JSON.parse(stored) as GenerateInput["options"]) : undefined;
+  return {
+    format: o?.format ?? defaultPdfOptions.format,
+    landscape: o?.landscape ?? defaultPdfOptions.landscape,
+    printBackground: o?.print_background ?? defaultPdfOptions.printBackground,
+    scale: o?.scale ?? defaultPdfOptions.scale,
+    margin: { ...DEFAULT_MARGIN, ...o?.margin },
+  };
+}
+
+function encodeCursor(r: ReportSummary): string {
+  return Buffer.from(`${r.createdAt}.${r.id}`).toString("base64url");
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!m || !UUID_RE.test(m[2]!)) throw badRequest("invalid_cursor", "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest report");
+  return { createdAt: Number(m[1]), id: m[2]! };
+}

@@ -1,0 +1,219 @@
+// The ONLY module that drives Chromium. One BrowserHost owns one Chromium with a fixed set of
+// reused pages: a page is reset between reports instead of being created per report, which is
+// what makes printing several times faster than a new page or context per document.
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { renameSync } from "node:fs";
+import { RenderError } from "../lib/errors";
+import { closedNetworkArgs, isRequestAllowed } from "./network-policy";
+import type { PdfOptions } from "./pdf-options";
+
+export interface BrowserOptions {
+  executablePath: string;
+  pages: number;
+  renderTimeoutMs: number;
+  maxPages: number;
+  maxPdfSize: number;
+  recycleAfter: number;
+  javascript: boolean;
+  allowHosts: string[];
+  /** The checking egress proxy, when allowHosts is not empty. */
+  proxyUrl?: string;
+}
+
+export interface RenderJob {
+  html: string;
+  options: PdfOptions;
+  /** Where the PDF goes; written to a sibling temp file first and renamed, so it is never half-written. */
+  outFile: string;
+}
+
+export interface RenderOutput {
+  pages: number;
+  bytes: number;
+}
+
+interface Slot {
+  context: BrowserContext;
+  page: Page;
+}
+
+const CLOSE_TIMEOUT_MS = 5_000;
+
+export class BrowserHost {
+  private browser?: Browser;
+  private idle: Slot[] = [];
+  private waiters: ((s: Slot) => void)[] = [];
+  private busy = 0;
+  private renders = 0;
+  private generation = 0;
+  private launching?: Promise<void>;
+  private closed = false;
+
+  /** Called when this host cannot recover by itself; its owner should end the worker thread. */
+  onFatal?: (reason: string) => void;
+
+  constructor(private readonly opts: BrowserOptions) {}
+
+  async start(): Promise<void> {
+    await this.launch();
+  }
+
+  /** Renders by the current Chromium and how many Chromiums this host has launched. */
+  get stats() {
+    return { renders: this.renders, generation: this.generation, busy: this.busy };
+  }
+
+  async render(job: RenderJob): Promise<RenderOutput> {
+    const slot = await this.acquire();
+    let healthy = true;
+    try {
+      return await this.print(slot, job);
+    } catch (e) {
+      healthy = false;
+      throw e instanceof RenderError ? e : new RenderError("render_failed", `Chromium failed to print the page: ${(e as Error).message}`, true);
+    } finally {
+      this.renders++;
+      void this.release(slot, healthy);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.launching?.catch(() => {});
+    // If Chromium does not close in time the caller ends this worker thread, and Chromium,
+    // whose only link is a pipe to this thread, exits with it.
+    await withTimeout(this.browser?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS);
+  }
+
+  private async print(slot: Slot, job: RenderJob): Promise<RenderOutput> {
+    const { renderTimeoutMs, maxPages, maxPdfSize } = this.opts;
+    let timer: Timer | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new RenderError("render_timeout", `loading and printing the page took longer than ${renderTimeoutMs} ms (runaway page JavaScript, or a very large document)`)),
+        renderTimeoutMs,
+      );
+    });
+    try {
+      const pdf = await Promise.race([
+        (async () => {
+          await slot.page.setContent(job.html, { waitUntil: "load", timeout: renderTimeoutMs });
+          const o = job.options;
+          return slot.page.pdf({ format: o.format, landscape: o.landscape, printBackground: o.printBackground, scale: o.scale, margin: o.margin, preferCSSPageSize: true });
+        })(),
+        deadline,
+      ]);
+      if (pdf.length > maxPdfSize) throw new RenderError("pdf_too_large", `the PDF is ${pdf.length} bytes; the limit is ${maxPdfSize}`);
+      const pages = countPdfPages(pdf);
+      if (pages > maxPages) throw new RenderError("too_many_pages", `the PDF has ${pages} pages; the limit is ${maxPages}`);
+      const tmp = `${job.outFile}.${process.pid}.${Date.now()}.part`;
+      await Bun.write(tmp, pdf);
+      renameSync(tmp, job.outFile);
+      return { pages, bytes: pdf.length };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private acquire(): Promise<Slot> {
+    const slot = this.idle.pop();
+    if (slot) {
+      this.busy++;
+      return Promise.resolve(slot);
+    }
+    return new Promise((resolve) => this.waiters.push(resolve)).then((s) => {
+      this.busy++;
+      return s as Slot;
+    });
+  }
+
+  /** Resets a page for the next report, or replaces it when it misbehaved; recycles Chromium when due. */
+  private async release(slot: Slot, healthy: boolean): Promise<void> {
+    let next: Slot | undefined = slot;
+    if (healthy) {
+      try {
+        // A fresh about:blank document drops globals, timers and listeners set by the last report;
+        // window.name is the one thing that survives navigation, so clear it too.
+        await withTimeout(slot.page.goto("about:blank"), CLOSE_TIMEOUT_MS);
+        await withTimeout(slot.page.evaluate(() => (window.name = "")), CLOSE_TIMEOUT_MS);
+      } catch {
+        healthy = false;
+      }
+    }
+    if (!healthy) {
+      await withTimeout(slot.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+      next = await this.newSlot().catch(() => undefined);
+    }
+    this.busy--;
+    if (!next || this.renders >= this.opts.recycleAfter) {
+      if (next) this.idle.push(next);
+      return this.recycleWhenIdle();
+    }
+    this.handOut(next);
+  }
+
+  private handOut(slot: Slot) {
+    const w = this.waiters.shift();
+    if (w) w(slot);
+    else this.idle.push(slot);
+  }
+
+  /** Replaces Chromium once no page is printing; waiting renders continue on the new one. */
+  private async recycleWhenIdle(): Promise<void> {
+    if (this.busy > 0 || this.launching || this.closed) return;
+    const old = this.browser;
+    this.idle = [];
+    this.launching = (async () => {
+      await withTimeout(old?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS).catch(() => this.onFatal?.("Chromium did not close when recycled"));
+      await this.launch();
+    })().finally(() => (this.launching = undefined));
+    await this.launching.catch((e) => this.onFatal?.(`Chromium could not be restarted: ${(e as Error).message}`));
+  }
+
+  private async launch(): Promise<void> {
+    const browser = await chromium.launch({
+      executablePath: this.opts.executablePath,
+      args: [...closedNetworkArgs(this.opts.proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"],
+      timeout: 30_000,
+    });
+    this.browser = browser;
+    this.generation++;
+    this.renders = 0;
+    browser.on("disconnected", () => {
+      if (this.browser === browser && !this.closed) {
+        // Chromium died under us: renders in flight fail retryably; start a new one.
+        this.idle = [];
+        void this.recycleWhenIdle();
+      }
+    });
+    const slots = await Promise.all(Array.from({ length: this.opts.pages }, () => this.newSlot()));
+    for (const s of slots) this.handOut(s);
+  }
+
+  private async newSlot(): Promise<Slot> {
+    const browser = this.browser;
+    if (!browser) throw new Error("no browser");
+    // One context per page: a page stuck in runaway JavaScript can be closed alone without
+    // touching the others, and no storage is ever shared between reports.
+    const context = await browser.newContext({ javaScriptEnabled: this.opts.javascript, serviceWorkers: "block", acceptDownloads: false, bypassCSP: false });
+    await context.route("**/*", (route) => (isRequestAllowed(route.request().url(), this.opts.allowHosts) ? route.continue() : route.abort("blockedbyclient")));
+    const page = await context.newPage();
+    page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+    context.on("page", (p) => {
+      if (p !== page) void p.close().catch(() => {});
+    });
+    return { context, page };
+  }
+}
+
+/** Counts page objects in a PDF written by Chromium (Skia writes them uncompressed). */
+export function countPdfPages(pdf: Uint8Array): number {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1");
+  return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: Timer;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)))]).finally(() => clearTimeout(timer));
+}
+

@@ -1,0 +1,51 @@
+// What the report page may reach. Closed by default: only data:, blob: and about: URLs load.
+// The launch flags close Chromium's own network stack too, so nothing (preconnect, sendBeacon,
+// background update checks) can open a connection that request interception would not see.
+
+/** Flags that leave Chromium with no way to resolve or reach any host. */
+export function closedNetworkArgs(proxyUrl?: string): string[] {
+  return [
+    // Every hostname and IP literal resolves to NOTFOUND: no DNS, no TCP, no QUIC.
+    ...(proxyUrl ? [] : ["--host-resolver-rules=MAP * ~NOTFOUND"]),
+    // All traffic goes to the proxy: with an allow-list it is our checking proxy, otherwise a dead port.
+    `--proxy-server=${proxyUrl ?? "http://127.0.0.1:9"}`,
+    "--proxy-bypass-list=<-loopback>",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-domain-reliability",
+    "--disable-sync",
+    "--disable-default-apps",
+    "--disable-client-side-phishing-detection",
+    "--no-pings",
+    "--no-first-run",
+    "--metrics-recording-only",
+    "--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkTimeServiceQuerying",
+    "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+    "--force-webrtc-ip-handling-policy",
+  ];
+}
+
+const alwaysAllowed = /^(data|blob|about):/i;
+
+/**
+ * Whether the page may request this URL. Public https hosts are allowed only when the operator
+ * listed them; the egress proxy then checks the address each name resolves to.
+ */
+export function isRequestAllowed(url: string, allowHosts: readonly string[]): boolean {
+  if (alwaysAllowed.test(url)) return true;
+  if (allowHosts.length === 0) return false;
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return false;
+  }
+  if (u.protocol !== "https:" || u.username || u.password) return false;
+  return hostAllowed(u.hostname, allowHosts);
+}
+
+/** Matches a hostname against "example.com" and "*.example.com" entries. */
+export function hostAllowed(hostname: string, allowHosts: readonly string[]): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, "");
+  return allowHosts.some((entry) => (entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry));
+}

@@ -1,0 +1,9 @@
+// Files bundled as text (`import x from "./file" with { type: "text" }`).
+declare module "*.sql" {
+  const text: string;
+  export default text;
+}
+declare module "*.css" {
+  const text: string;
+  export default text;
+}

@@ -1,0 +1,118 @@
+// Test app factory: a fresh temp data dir with a migrated SQLite database, the real App and its
+// services, and a key to call the API with. `render: true` also starts the EJS sandboxes and Chromium.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { App } from "../../src/app";
+import { loadConfig } from "../../src/config/load";
+import type { Config } from "../../src/config/settings";
+import { createLogger } from "../../src/lib/logger";
+
+export interface TestApp {
+  app: App;
+  dir: string;
+  /** A key of account "acme". */
+  key: string;
+  /** Calls the HTTP app in-process (no socket). */
+  request: (method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+  /** Base URL when started with listen: true. */
+  baseUrl: string;
+  close: () => Promise<void>;
+}
+
+export async function createTestApp(opts: { render?: boolean; listen?: boolean; config?: Partial<Config> } = {}): Promise<TestApp> {
+  const dir = mkdtempSync(join(tmpdir(), "reportgen-test-"));
+  const config: Config = {
+    ...loadConfig({}, {}),
+    dataDir: dir,
+    host: "127.0.0.1",
+    port: 0,
+    sandboxes: 2,
+    renderPages: 2,
+    rateLimit: 0,
+    authFailLimit: 0,
+    ...opts.config,
+  };
+  const app = new App(config, createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"));
+  await app.start({ render: opts.render ?? false, listen: opts.listen ?? false });
+  const key = (await app.keys.createForAccount("acme", "test")).value;
+  const baseUrl = app.server ? `http://127.0.0.1:${app.server.port}` : "http://localhost";
+  const request: TestApp["request"] = async (method, path, o = {}) => {
+    const headers: Record<string, string> = { ...o.headers };
+    const k = o.key === undefined ? key : o.key;
+    if (k) headers["x-api-key"] = k;
+    let body: string | undefined;
+    if (o.body !== undefined) {
+      body = typeof o.body === "string" ? o.body : JSON.stringify(o.body);
+      headers["content-type"] ??= "application/json";
+    }
+    const req = new Request(baseUrl + path, { method, headers, body });
+    return app.server ? fetch(req) : app.http!.handle(req);
+  };
+  return {
+    app,
+    dir,
+    key,
+    request,
+    baseUrl,
+    close: async () => {
+      await app.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Polls a report until it leaves queued/processing. */
+export async function waitForReport(t: TestApp, id: string, timeoutMs = 30_000, key?: string): Promise<Record<string, any>> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await t.request("GET", `/api/v1/reports/${id}`, { key });
+    const body = (await res.json()) as { data: Record<string, any> };
+    if (body.data && !["queued", "processing"].includes(body.data.status)) return body.data;
+    if (Date.now() > end) throw new Error(`report ${id} still ${body.data?.status} after ${timeoutMs} ms`);
+    await Bun.sleep(25);
+  }
+}
+
+/** Text of a PDF through poppler's pdftotext. */
+export async function pdfText(pdf: Uint8Array | string): Promise<string> {
+  const file = typeof pdf === "string" ? pdf : join(tmpdir(), `rg-${Math.random().toString(36).slice(2)}.pdf`);
+  if (typeof pdf !== "string") await Bun.write(file, pdf);
+  const p = Bun.spawnSync(["pdftotext", "-layout", file, "-"]);
+  if (typeof pdf !== "string") rmSync(file, { force: true });
+  if (p.exitCode !== 0) throw new Error(`pdftotext failed: ${p.stderr.toString()}`);
+  return p.stdout.toString();
+}
+
+/** pdfinfo's fields (Pages, Page size, ...). */
+export async function pdfInfo(pdf: Uint8Array): Promise<Record<string, string>> {
+  const file = join(tmpdir(), `rg-${Math.random().toString(36).slice(2)}.pdf`);
+  await Bun.write(file, pdf);
+  const p = Bun.spawnSync(["pdfinfo", file]);
+  rmSync(file, { force: true });
+  if (p.exitCode !== 0) throw new Error(`pdfinfo failed: ${p.stderr.toString()}`);
+  return Object.fromEntries(
+    p.stdout
+      .toString()
+      .split("\n")
+      .filter((l) => l.includes(":"))
+      .map((l) => [l.slice(0, l.indexOf(":")).trim(), l.slice(l.indexOf(":") + 1).trim()]),
+  );
+}
+
+/** Submits a report, waits for it, and returns the report, its link and the PDF bytes. */
+export async function generate(t: TestApp, body: unknown, key?: string) {
+  const res = await t.request("POST", "/api/v1/generate-pdf-async", { body, key });
+  if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${await res.text()}`);
+  const { report_id } = (await res.json()) as { report_id: string };
+  const report = await waitForReport(t, report_id, 30_000, key);
+  if (report.status !== "succeeded") return { report, link: undefined, pdf: undefined };
+  const dl = (await (await t.request("GET", `/api/v1/reports/${report_id}/download`, { key })).json()) as { data: string };
+  const pdfRes = await fetchLink(t, dl.data);
+  return { report, link: dl.data, pdf: new Uint8Array(await pdfRes.arrayBuffer()) };
+}
+
+/** Follows a download link, in-process or over the socket. */
+export function fetchLink(t: TestApp, link: string): Promise<Response> {
+  return t.app.server ? fetch(link) : t.app.http!.handle(new Request(link));
+}
