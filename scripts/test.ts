@@ -1,5 +1,6 @@
 // Runs the whole test suite with `bun test` and ends with one summary line, "N passed, N failed",
 // that any CI can read. Extra arguments go to `bun test` (e.g. a path filter).
+export {};
 const args = process.argv.slice(2);
 const proc = Bun.spawn([process.execPath, "test", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
 let tail = "";

@@ -1,4 +1,4 @@
-// App owns start-up and shut-down: database → migrations → renderer → processor → cron → HTTP,
+// App owns start-up and shut-down: database → migrations → HTTP → renderer → processor → cron,
 // and the reverse on stop. CLI commands use the same App to reach the same services.
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
@@ -79,6 +79,14 @@ export class App {
       publicUrl: c.publicUrl,
     });
 
+    // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz
+    // answers 503 "starting" until the renderer is ready.
+    if (opts.listen) {
+      this.http.listen({ hostname: c.host, port: c.port, maxRequestBodySize: c.bodyLimit + 64 * 1024 });
+      this.server = this.http.server!;
+      log.info("reportgen listening", { url: `http://${c.host}:${this.server.port}`, version: VERSION, data_dir: c.dataDir });
+    }
+
     if (opts.render !== false) {
       if (process.getuid?.() === 0) {
         log.warn("running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.");
@@ -110,11 +118,6 @@ export class App {
     this.scheduler = new Scheduler(log);
     this.scheduler.add("cleanup", c.cleanupSchedule, () => this.cleanup());
 
-    if (opts.listen) {
-      this.http.listen({ hostname: c.host, port: c.port, maxRequestBodySize: c.bodyLimit + 64 * 1024 });
-      this.server = this.http.server!;
-      log.info("reportgen listening", { url: `http://${c.host}:${this.server.port}`, version: VERSION, data_dir: c.dataDir });
-    }
   }
 
   cleanup() {

@@ -3,6 +3,7 @@
 // its jobs fail retryably, so the report processor can try them again.
 import { Worker } from "node:worker_threads";
 import { RenderError } from "../lib/errors";
+import { entrypointUrl } from "../lib/runtime";
 import type { Logger } from "../lib/logger";
 import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
 import type { FromWorker, ToWorker } from "./worker-protocol";
@@ -31,8 +32,8 @@ class RenderWorker {
   start(): Promise<void> {
     const { workers: _w, logger: _l, ...browserOptions } = this.pool.opts;
     this.ready = false;
-    // A URL object (not a string) so `bun build --compile` finds the worker among its entrypoints.
-    this.worker = new Worker(new URL("./worker.ts", import.meta.url), { workerData: browserOptions });
+    // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
+    this.worker = new Worker(entrypointUrl("render/worker.ts"), { workerData: browserOptions });
     this.started = new Promise((resolve, reject) => {
       this.worker.on("message", (m: FromWorker) => this.onMessage(m, resolve, reject));
       this.worker.on("error", (e: Error) => this.replace(`worker error: ${e.message}`));

@@ -2,6 +2,7 @@
 // with a hard deadline enforced by SIGKILL and an automatic respawn.
 import type { Subprocess } from "bun";
 import { RenderError } from "../lib/errors";
+import { entrypointUrl, isCompiled } from "../lib/runtime";
 import type { Logger } from "../lib/logger";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
@@ -23,10 +24,9 @@ interface Task {
 /** Past the sandbox's own interrupt deadline, how long before the process is killed. */
 const KILL_GRACE_MS = 500;
 
-/** How to start this program again as a sandbox child, compiled or not. */
+/** How to start this program again as a sandbox child: the executable re-runs itself (see main.ts). */
 function childCommand(): string[] {
-  const compiled = import.meta.url.includes("$bunfs");
-  return compiled ? [process.execPath, SANDBOX_CHILD_ARG] : [process.execPath, new URL("./sandbox-child.ts", import.meta.url).pathname];
+  return isCompiled ? [process.execPath, SANDBOX_CHILD_ARG] : [process.execPath, entrypointUrl("render/sandbox-child.ts").pathname];
 }
 
 class Slot {

@@ -1,0 +1,97 @@
+// Runs reportgen as a real process (source or compiled executable) for process-level tests.
+import { readFileSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+export const repoRoot = join(import.meta.dir, "..", "..");
+export const sourceCommand = [process.execPath, join(repoRoot, "src", "main.ts")];
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Runs a CLI command to completion and returns its exit code and output. */
+export function runCli(cmd: string[], args: string[], cwd = repoRoot) {
+  const p = Bun.spawnSync([...cmd, ...args], { cwd, env: { ...process.env, REPORTGEN_LOG_LEVEL: "warn" } });
+  return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+export interface ServerProcess {
+  proc: ReturnType<typeof Bun.spawn>;
+  baseUrl: string;
+  /** Milliseconds from spawn to the first HTTP answer (any status). */
+  listenMs: number;
+  /** Milliseconds from spawn to the first healthy answer (Chromium ready). */
+  startMs: number;
+  stderr: () => string;
+}
+
+export async function startServer(cmd: string[], dataDir: string, opts: { cwd?: string; extraArgs?: string[] } = {}): Promise<ServerProcess> {
+  const port = await freePort();
+  let log = "";
+  const t0 = performance.now();
+  const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), "--log-level", "info", ...(opts.extraArgs ?? [])], {
+    cwd: opts.cwd ?? repoRoot,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { ...process.env, REPORTGEN_RATE_LIMIT: "0" },
+  });
+  void (async () => {
+    const dec = new TextDecoder();
+    for await (const c of proc.stderr as ReadableStream<Uint8Array>) log += dec.decode(c);
+  })();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  let listenMs = 0;
+  for (;;) {
+    try {
+      const status = (await fetch(`${baseUrl}/healthz`)).status;
+      listenMs ||= performance.now() - t0;
+      if (status === 200) break;
+    } catch {}
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not become healthy:\n${log}`);
+    await Bun.sleep(20);
+  }
+  return { proc, baseUrl, listenMs, startMs: performance.now() - t0, stderr: () => log };
+}
+
+/** All live descendants of a process, from /proc. */
+export function descendants(pid: number): number[] {
+  const parentOf = new Map<number, number>();
+  for (const name of readdirSync("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
+      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
+    } catch {}
+  }
+  const out: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, parent] of parentOf) if (parent === p) out.push(child), walk(child);
+  };
+  walk(pid);
+  return out;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return !/^\d+ \(.*\) Z/.test(stat); // a zombie is dead, only not yet reaped
+  } catch {
+    return false;
+  }
+}
+
+export async function api(baseUrl: string, key: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${baseUrl}/api/v1${path}`, {
+    method,
+    headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
