@@ -18,6 +18,7 @@ import { ReportProcessor } from "./modules/reports/processor";
 import { FileStore } from "./modules/files/store";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
 import { RenderPool } from "./render/pool";
+import { startEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { TemplatingPool } from "./render/templating";
 import { createHttpApp, type HttpApp } from "./http/server";
 import { VERSION } from "./version";
@@ -36,6 +37,7 @@ export class App {
   http?: HttpApp;
   server?: ReturnType<HttpApp["listen"]>["server"];
   private scheduler?: Scheduler;
+  private egress?: EgressProxy;
   private stopping?: Promise<void>;
 
   /** Opens and migrates the database: enough for the CLI's admin commands. */
@@ -94,6 +96,7 @@ export class App {
       removeStaleBrowserTemp();
       const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());
       if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
+      if (c.allowHosts.length) this.egress = await startEgressProxy({ allowHosts: c.allowHosts, logger: log });
       this.templating = new TemplatingPool({ processes: c.sandboxes, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log });
       this.pool = new RenderPool({
         workers: c.renderWorkers,
@@ -105,6 +108,7 @@ export class App {
         recycleAfter: c.recycleAfter,
         javascript: c.javascript,
         allowHosts: c.allowHosts,
+        proxyUrl: this.egress?.url,
         logger: log,
       });
       await Promise.all([this.templating.start(), this.pool.start()]);
@@ -132,6 +136,7 @@ export class App {
       this.scheduler?.stop();
       await this.processor?.stop(deadline);
       await Promise.all([this.pool?.stop(5_000), this.templating?.stop()]);
+      await this.egress?.close();
       this.db.$client.close();
       this.logger.info("reportgen stopped");
     })();

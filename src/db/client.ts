@@ -1,15 +1,17 @@
 // Opens the SQLite database with the pragmas the service relies on.
 import { Database } from "bun:sqlite";
 import { drizzle, type BunSQLiteDatabase } from "drizzle-orm/bun-sqlite";
-import { mkdirSync } from "node:fs";
+import { chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import * as schema from "./schema";
 
 export type Db = BunSQLiteDatabase<typeof schema> & { $client: Database };
 
 export function openDatabase(file: string): Db {
-  mkdirSync(dirname(file), { recursive: true });
+  // Key hashes and client templates live here: private to the service user.
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
   const sqlite = new Database(file, { create: true, strict: true });
+  chmodSync(file, 0o600);
   // WAL lets readers (list, status) run while the renderer commits results; NORMAL is durable
   // across process crashes (only an OS crash can lose the last transactions) and much faster than FULL.
   sqlite.exec("PRAGMA journal_mode = WAL");

@@ -174,6 +174,8 @@ export class BrowserHost {
     const browser = await chromium.launch({
       executablePath: this.opts.executablePath,
       args: [...closedNetworkArgs(this.opts.proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"],
+      // Chromium's own sandbox whenever it can work: it refuses to run as root with it.
+      chromiumSandbox: process.getuid?.() !== 0,
       timeout: 30_000,
     });
     this.browser = browser;

@@ -2,13 +2,17 @@
 // The launch flags close Chromium's own network stack too, so nothing (preconnect, sendBeacon,
 // background update checks) can open a connection that request interception would not see.
 
-/** Flags that leave Chromium with no way to resolve or reach any host. */
+/**
+ * Flags that leave Chromium no way to resolve or reach any host but the proxy. With an allow-list
+ * the proxy is reportgen's checking egress proxy (which resolves names itself); otherwise a dead port.
+ */
 export function closedNetworkArgs(proxyUrl?: string): string[] {
+  const proxy = proxyUrl ? new URL(proxyUrl) : undefined;
   return [
-    // Every hostname and IP literal resolves to NOTFOUND: no DNS, no TCP, no QUIC.
-    ...(proxyUrl ? [] : ["--host-resolver-rules=MAP * ~NOTFOUND"]),
-    // All traffic goes to the proxy: with an allow-list it is our checking proxy, otherwise a dead port.
-    `--proxy-server=${proxyUrl ?? "http://127.0.0.1:9"}`,
+    // Every hostname and IP literal resolves to NOTFOUND (no DNS, TCP or QUIC of Chromium's own);
+    // only our real proxy is exempt. Without one, even the placeholder proxy cannot be reached.
+    `--host-resolver-rules=MAP * ~NOTFOUND${proxy ? ` , EXCLUDE ${proxy.hostname}` : ""}`,
+    `--proxy-server=${proxy?.origin ?? "http://127.0.0.1:9"}`,
     "--proxy-bypass-list=<-loopback>",
     "--disable-background-networking",
     "--disable-component-update",

@@ -13,9 +13,9 @@ export class FileStore {
 
   /** Creates the folders and drops temp files a crash left behind (they are never served). */
   init(): void {
-    mkdirSync(this.reportsDir, { recursive: true });
+    mkdirSync(this.reportsDir, { recursive: true, mode: 0o700 });
     rmSync(this.tmpDir, { recursive: true, force: true });
-    mkdirSync(this.tmpDir, { recursive: true });
+    mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
   }
 
   pathOf(reportId: string): string {
