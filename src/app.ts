@@ -14,6 +14,7 @@ import { KeysRepo } from "./modules/keys/repo";
 import { KeysService } from "./modules/keys/service";
 import { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
+import { ReportEvents } from "./modules/reports/events";
 import { ReportProcessor } from "./modules/reports/processor";
 import { FileStore } from "./modules/files/store";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
@@ -50,7 +51,7 @@ export class App {
     this.reportsRepo = new ReportsRepo(this.db);
     this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db));
     this.links = new LinkSigner(loadLinkSecret(config.dataDir, config.linkSecret), config.linkTtl);
-    this.reports = new ReportsService(this.reportsRepo, this.files, this.links, {
+    this.reports = new ReportsService(this.reportsRepo, this.files, this.links, new ReportEvents(), {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
@@ -114,7 +115,7 @@ export class App {
       await Promise.all([this.templating.start(), this.pool.start()]);
       // Enough lanes that the next report's templating and queue work overlap with printing.
       const lanes = this.pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2));
-      this.processor = new ReportProcessor(this.reportsRepo, this.files, this.templating, this.pool, { lanes, maxAttempts: c.maxAttempts, retentionMs: c.retention, logger: log });
+      this.processor = new ReportProcessor(this.reportsRepo, this.files, this.templating, this.pool, this.reports.events, { lanes, maxAttempts: c.maxAttempts, retentionMs: c.retention, logger: log });
       this.reports.onQueued = this.processor.notify;
       this.processor.start();
     }

@@ -29,22 +29,29 @@ test.each(attacks)("%s: fails with a clear reason within deadline + 1 s", async 
   expect(Date.parse(r.finished_at) - Date.parse(r.started_at)).toBeLessThan(DEADLINE + 1000);
 });
 
+async function listLatencies(n: number): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = performance.now();
+    expect((await t.request("GET", "/api/v1/reports?limit=5")).status).toBe(200);
+    out.push(performance.now() - t0);
+    await Bun.sleep(10);
+  }
+  return out.sort((a, b) => a - b);
+}
+
 test("while templates run away, the API answers promptly and other reports still render", async () => {
+  const baseline = await listLatencies(30);
   const hostile = await Promise.all(
     [0, 1].map(async () => (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "ejs", html_template: "<% while(true){} %>", data: {} } })).json()) as { report_id: string }),
   );
   // Both sandboxes are now busy with loops: a normal report must still finish, after them at worst.
   const normal = (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "ejs", html_template: "<p><%= ok %></p>", data: { ok: "fine" } } })).json()) as { report_id: string };
   const raw = (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>raw meanwhile</p>" } })).json()) as { report_id: string };
-  const latencies: number[] = [];
-  for (let i = 0; i < 30; i++) {
-    const t0 = performance.now();
-    expect((await t.request("GET", "/api/v1/reports?limit=5")).status).toBe(200);
-    latencies.push(performance.now() - t0);
-    await Bun.sleep(10);
-  }
-  latencies.sort((a, b) => a - b);
-  expect(latencies[Math.floor(latencies.length * 0.95)]!).toBeLessThan(50);
+  // The sandboxes are separate processes: the server's event loop does not feel them.
+  const during = await listLatencies(30);
+  const median = (xs: number[]) => xs[xs.length >> 1]!;
+  expect(median(during)).toBeLessThan(median(baseline) * 3 + 10);
   // Raw reports need no sandbox: they print while both sandboxes are stuck.
   const rawDone = await waitForReport(t, raw.report_id, 10_000);
   expect(rawDone.status).toBe("succeeded");

@@ -1,10 +1,9 @@
 // Routes of /api/v1/generate-pdf-async and /api/v1/reports.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { json } from "../../http/errors";
 import { errorSchema } from "../../http/openapi";
 import { iso } from "../../lib/time";
-import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson } from "./model";
+import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
 
 export interface ReportsRoutesOptions {
@@ -54,23 +53,26 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         detail: { summary: "List the account's reports", description: "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed." },
       },
     )
-    .get("/reports/:reportID", ({ principal, params }) => ({ data: toReportJson(reports.get(principal.accountId, params.reportID)) }), {
+    .get("/reports/:reportID", async ({ principal, params, query }) => ({ data: toReportJson(await reports.getWhenFinished(principal.accountId, params.reportID, query.wait)) }), {
       params: reportIdParams,
+      query: waitQuerySchema,
       response: { 200: t.Object({ data: reportSchema }), 404: errorSchema },
-      detail: { summary: "A report's status", description: "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period)." },
+      detail: { summary: "A report's status", description: "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling)." },
     })
     .get(
       "/reports/:reportID/download",
-      ({ principal, params, request }) => {
-        const a = reports.download(principal.accountId, params.reportID, opts.originOf(request));
+      async ({ principal, params, query, request, set }) => {
+        const a = await reports.download(principal.accountId, params.reportID, opts.originOf(request), query.wait);
         if (!a.ready) {
-          const body = { status: a.status, report_id: params.reportID, message: `the PDF is not ready yet (${a.status}); retry after ${a.retryAfter} s` };
-          return json(202, body, { "Retry-After": String(a.retryAfter) });
+          set.status = 202;
+          set.headers["retry-after"] = String(a.retryAfter);
+          return { status: a.status, report_id: params.reportID, message: `the PDF is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it` };
         }
         return { data: a.url, expires_at: iso(a.expiresAt)! };
       },
       {
         params: reportIdParams,
+        query: waitQuerySchema,
         response: {
           200: t.Object({ data: t.String({ description: "Absolute, signed link to the PDF; usable without a key until expires_at" }), expires_at: t.String({ format: "date-time" }) }),
           202: notReadySchema,
@@ -80,7 +82,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         },
         detail: {
           summary: "A download link for the PDF",
-          description: "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing. 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
+          description: "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
         },
       },
     )

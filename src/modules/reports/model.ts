@@ -37,6 +37,12 @@ export const listQuerySchema = t.Object({
   status: t.Optional(oneOf(reportStatuses, { description: "Only reports in this status" })),
 });
 
+export const waitQuerySchema = t.Object({
+  wait: t.Optional(
+    t.Numeric({ minimum: 0, maximum: 30, description: "Long polling: wait up to this many seconds (0 to 30) for the report to finish before answering", error: "wait must be a number of seconds from 0 to 30" }),
+  ),
+});
+
 export const reportIdParams = t.Object({ reportID: t.String({ description: "report_id (UUID)" }) });
 
 export const reportSchema = t.Object({

@@ -7,6 +7,7 @@ import type { Logger } from "../../lib/logger";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
 import type { FileStore } from "../files/store";
+import type { ReportEvents } from "./events";
 import type { ClaimedReport, ReportsRepo } from "./repo";
 import { resolvePdfOptions } from "./service";
 
@@ -28,6 +29,7 @@ export class ReportProcessor {
     private readonly files: FileStore,
     private readonly templating: TemplatingPool,
     private readonly pool: RenderPool,
+    private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {}
 
@@ -96,6 +98,7 @@ export class ReportProcessor {
       renameSync(tmp, this.files.pathOf(job.id));
       const now = Date.now();
       this.repo.markSucceeded(job.id, { sizeBytes: out.bytes, pageCount: out.pages, finishedAt: now, expiresAt: now + this.opts.retentionMs });
+      this.events.finished(job.id);
       this.opts.logger.debug("report rendered", { report_id: job.id, ms: Math.round(performance.now() - started), pages: out.pages });
     } catch (e) {
       const err = e instanceof RenderError ? e : new RenderError("render_failed", (e as Error).message, true);
@@ -106,6 +109,7 @@ export class ReportProcessor {
         this.notify();
       } else {
         this.repo.markFailed(job.id, err.code, err.message, Date.now());
+        this.events.finished(job.id);
       }
     } finally {
       rmSync(tmp, { force: true });

@@ -6,6 +6,7 @@ import { defaultPdfOptions, type PdfOptions } from "../../render/pdf-options";
 import type { FileStore } from "../files/store";
 import type { LinkSigner } from "../files/links";
 import { checkData, type DataLimits } from "./input-limits";
+import type { ReportEvents } from "./events";
 import type { ReportsRepo, ReportSummary } from "./repo";
 
 export interface GenerateInput {
@@ -29,7 +30,7 @@ export interface ReportsServiceOptions {
 
 export type DownloadAnswer =
   | { ready: true; url: string; expiresAt: number }
-  | { ready: false; status: ReportStatus; retryAfter: number };
+  | { ready: false; status: "queued" | "processing"; retryAfter: number };
 
 export class ReportsService {
   /** Called after a report is committed, so an idle renderer starts on it at once. */
@@ -39,6 +40,7 @@ export class ReportsService {
     private readonly repo: ReportsRepo,
     private readonly files: FileStore,
     private readonly links: LinkSigner,
+    readonly events: ReportEvents,
     private readonly opts: ReportsServiceOptions,
   ) {}
 
@@ -55,6 +57,17 @@ export class ReportsService {
     this.repo.insert({ id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now() });
     this.onQueued();
     return { reportId: id };
+  }
+
+  /**
+   * The report once it is finished, or as it is after `waitSeconds` (long polling: the answer
+   * comes the moment rendering ends, so clients need not poll).
+   */
+  async getWhenFinished(accountId: string, reportId: string, waitSeconds = 0): Promise<ReportSummary> {
+    const r = this.get(accountId, reportId);
+    if (waitSeconds <= 0 || (r.status !== "queued" && r.status !== "processing")) return r;
+    await this.events.waitForFinish(r.id, waitSeconds * 1000);
+    return this.get(accountId, reportId);
   }
 
   get(accountId: string, reportId: string): ReportSummary {
@@ -84,8 +97,8 @@ export class ReportsService {
     return r;
   }
 
-  download(accountId: string, reportId: string, origin: string): DownloadAnswer {
-    const r = this.get(accountId, reportId);
+  async download(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
+    const r = await this.getWhenFinished(accountId, reportId, waitSeconds);
     switch (r.status) {
       case "queued":
       case "processing":

@@ -1,0 +1,26 @@
+// In-process notifications that a report reached a final state, for long-polling clients.
+
+export class ReportEvents {
+  private readonly waiters = new Map<string, Set<() => void>>();
+
+  /** Resolves when the report finishes or after `ms`, whichever comes first. */
+  waitForFinish(id: string, ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.waiters.get(id);
+      if (!set) this.waiters.set(id, (set = new Set()));
+      const done = () => {
+        clearTimeout(timer);
+        set!.delete(done);
+        if (set!.size === 0) this.waiters.delete(id);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      set.add(done);
+    });
+  }
+
+  finished(id: string): void {
+    const set = this.waiters.get(id);
+    if (set) for (const done of [...set]) done();
+  }
+}
