@@ -15,7 +15,7 @@ const attacks: [string, string, RegExp][] = [
   ["string doubling", "<% var s = 'x'; while (true) s += s %>", /template_(memory_exceeded|error)/],
   ["giant array", "<% var a = []; while (true) a.push(new Array(1e6).fill(1)) %>", /template_(memory_exceeded|error)/],
   ["unbounded recursion", "<% function f(n) { return f(n + 1) + 1 } f(0) %>", /template_error/],
-  ["output bomb", "<% for (var i = 0; i < 1e5; i++) { %><%= 'y'.repeat(100) %><% } %>", /template_output_too_large/],
+  ["output bomb", "<%- 'y'.repeat(3 * 1024 * 1024) %>", /template_output_too_large/],
 ];
 
 test.each(attacks)("%s: fails with a clear reason within deadline + 1 s", async (_name, html_template, code) => {
