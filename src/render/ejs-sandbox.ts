@@ -1,6 +1,6 @@
 // Renders EJS inside QuickJS (WebAssembly): the template's code sees only the EJS library and its data,
 // never the host's process, environment, files, network or Bun APIs. Runs inside a sandbox child process.
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSRuntime, type QuickJSWASMModule } from "quickjs-emscripten-core";
 import variant from "@jitl/quickjs-singlefile-cjs-release-sync";
 // The browser build of the ejs package: the very library, evaluated inside the sandbox.
 // @ts-expect-error: a .js file imported as text has no type declarations
@@ -10,8 +10,19 @@ export type EjsResult = { ok: true; html: string } | { ok: false; code: string; 
 
 const WASM_PAGE = 64 * 1024;
 
+interface Realm {
+  rt: QuickJSRuntime;
+  ctx: QuickJSContext;
+}
+
 export class EjsSandbox {
-  private constructor(private readonly mod: QuickJSWASMModule) {}
+  /** A runtime with EJS already loaded, made while idle; each one serves exactly one report. */
+  private spare?: Realm;
+
+  private constructor(
+    private readonly mod: QuickJSWASMModule,
+    private readonly memoryBytes: number,
+  ) {}
 
   /**
    * memoryBytes caps the WebAssembly memory itself: unlike QuickJS's own memory limit,
@@ -20,26 +31,32 @@ export class EjsSandbox {
   static async create(memoryBytes: number): Promise<EjsSandbox> {
     const maximum = Math.max(256, Math.floor(memoryBytes / WASM_PAGE));
     const wasmMemory = new WebAssembly.Memory({ initial: Math.min(256, maximum), maximum });
-    return new EjsSandbox(await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory })));
+    return new EjsSandbox(await newQuickJSWASMModuleFromVariant(newVariant(variant, { wasmMemory })), memoryBytes);
+  }
+
+  /** Builds the next realm ahead of time, so loading EJS (a few ms) is off the report's path. */
+  prepare(): void {
+    this.spare ??= this.newRealm();
+  }
+
+  private newRealm(): Realm {
+    const rt = this.mod.newRuntime();
+    // Leave headroom below the WebAssembly cap so QuickJS reports "out of memory" itself.
+    rt.setMemoryLimit(Math.floor(this.memoryBytes * 0.8));
+    rt.setMaxStackSize(1024 * 1024);
+    const ctx = rt.newContext();
+    ctx.unwrapResult(ctx.evalCode(ejsSource, "ejs.js")).dispose();
+    return { rt, ctx };
   }
 
   /** Renders with a fresh runtime and context each time: nothing a template does survives into the next. */
-  render(template: string, dataJson: string, timeoutMs: number, outputMax: number, memoryBytes: number): EjsResult {
-    const rt = this.mod.newRuntime();
-    // Leave headroom below the WebAssembly cap so QuickJS reports "out of memory" itself.
-    rt.setMemoryLimit(Math.floor(memoryBytes * 0.8));
-    rt.setMaxStackSize(1024 * 1024);
+  render(template: string, dataJson: string, timeoutMs: number, outputMax: number): EjsResult {
+    const { rt, ctx } = this.spare ?? this.newRealm();
+    this.spare = undefined;
     const deadline = Date.now() + timeoutMs;
     let timedOut = false;
     rt.setInterruptHandler(() => (timedOut = Date.now() > deadline));
-    const ctx = rt.newContext();
     try {
-      const loaded = ctx.evalCode(ejsSource, "ejs.js");
-      if (loaded.error) {
-        loaded.error.dispose();
-        return { ok: false, code: "template_engine_error", message: "the EJS engine failed to load" };
-      }
-      loaded.value.dispose();
       for (const [name, value] of [["__template", template], ["__data", dataJson]] as const) {
         const h = ctx.newString(value);
         ctx.setProp(ctx.global, name, h);

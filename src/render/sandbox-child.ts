@@ -11,15 +11,17 @@ export async function runSandboxChild(): Promise<void> {
   process.on("message", (msg: SandboxRequest) => {
     let r: SandboxReply;
     try {
-      r = { id: msg.id, ...sandbox.render(msg.template, msg.data, msg.timeoutMs, msg.outputMax, memory) };
+      r = { id: msg.id, ...sandbox.render(msg.template, msg.data, msg.timeoutMs, msg.outputMax) };
     } catch (e) {
       // The WebAssembly module may be unusable after a trap: answer, then let the parent respawn us.
       reply({ id: msg.id, ok: false, code: "template_error", message: `the EJS sandbox failed: ${(e as Error).message}`.slice(0, 500) });
       process.exit(1);
     }
     reply(r);
+    setImmediate(() => sandbox.prepare());
   });
   process.on("disconnect", () => process.exit(0));
+  sandbox.prepare();
   reply({ id: 0, ok: true, html: "ready" });
 }
 
