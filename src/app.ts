@@ -1,11 +1,13 @@
 // App owns start-up and shut-down: database → migrations → HTTP → renderer → processor → cron,
 // and the reverse on stop. CLI commands use the same App to reach the same services.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import type { Config } from "./config/settings";
 import { openDatabase, type Db } from "./db/client";
 import { migrate } from "./db/migrate";
 import { createLogger, type Logger } from "./lib/logger";
+import { StartupError } from "./lib/errors";
 import { removeStaleBrowserTemp } from "./lib/temp";
 import { runCleanup } from "./jobs/cleanup";
 import { Scheduler, checkCronPattern } from "./jobs/scheduler";
@@ -91,6 +93,9 @@ export class App {
     }
 
     if (opts.render !== false) {
+      if (!existsSync(c.chromiumPath)) {
+        throw new StartupError(`Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`);
+      }
       if (process.getuid?.() === 0) {
         log.warn("running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.");
       }

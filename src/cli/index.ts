@@ -1,6 +1,7 @@
 // Dispatches `reportgen <command>`; prints usage and maps failures to exit codes (2: usage, 1: error).
 import { ConfigError, settingsHelp } from "../config/load";
 import { SchemaTooNewError } from "../db/migrate";
+import { StartupError } from "../lib/errors";
 import { VERSION } from "../version";
 import { parseCommand, UsageError, type CommandOption } from "./args";
 
@@ -73,7 +74,7 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(`reportgen: ${e.message}\nRun "reportgen help" for usage.`);
       return 2;
     }
-    if (e instanceof SchemaTooNewError) {
+    if (e instanceof SchemaTooNewError || e instanceof StartupError) {
       console.error(`reportgen: ${e.message}`);
       return 1;
     }

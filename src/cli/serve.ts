@@ -4,7 +4,12 @@ import type { Config } from "../config/settings";
 
 export async function serve(config: Config): Promise<void> {
   const app = new App(config);
-  await app.start({ listen: true });
+  try {
+    await app.start({ listen: true });
+  } catch (e) {
+    await app.stop().catch(() => {});
+    throw e;
+  }
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second signal: stop waiting

@@ -43,3 +43,6 @@ export class RenderError extends Error {
     this.name = "RenderError";
   }
 }
+
+/** A reason the service cannot start that the operator can fix; printed without a stack trace. */
+export class StartupError extends Error {}

@@ -169,7 +169,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
     let addresses: string[];
     try {
-      addresses = await lookup(host.replace(/\.$/, ""));
+      addresses = await withDeadline(lookup(host.replace(/\.$/, "")), handshakeTimeoutMs, "lookup timed out");
     } catch (e) {
       throw withFields(new Refusal(502, "lookup failed"), { ...fields, error: (e as Error).message });
     }
@@ -184,14 +184,20 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
       const s = connect({ address, port: HTTPS_PORT, family, host });
       sockets.add(s);
       s.once("close", () => sockets.delete(s));
+      const timer = setTimeout(() => fail(new Error("connect timed out")), handshakeTimeoutMs);
+      const onClientClose = () => fail(new Error("client went away"));
       const fail = (e: Error) => {
+        clearTimeout(timer);
+        client.off("close", onClientClose);
         s.destroy();
         reject(withFields(new Refusal(502, "upstream connect failed"), { ...fields, address, error: e.message }));
       };
       s.once("error", fail);
-      client.once("close", () => fail(new Error("client went away")));
+      client.once("close", onClientClose);
       s.once("connect", () => {
+        clearTimeout(timer);
         s.off("error", fail);
+        client.off("close", onClientClose);
         resolve(s);
       });
     });
@@ -267,4 +273,9 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         setTimeout(resolve, 1000).unref?.();
       }),
   };
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+  let timer: Timer | undefined;
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
 }
