@@ -2,7 +2,8 @@
 // that any CI can read. Extra arguments go to `bun test` (e.g. a path filter).
 export {};
 const args = process.argv.slice(2);
-const proc = Bun.spawn([process.execPath, "test", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
+// Real Chromium and process tests need more than bun's 5 s default per test.
+const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
 let tail = "";
 const decoder = new TextDecoder();
 for await (const chunk of proc.stderr) {

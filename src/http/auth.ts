@@ -49,18 +49,37 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
         throw e;
       }
     })
+    // Our own JSON parser: the body limit holds for chunked bodies too (no Content-Length), and media
+    // types are matched case-insensitively (Elysia's own parser would skip "Application/JSON").
+    .onParse({ as: "global" }, async ({ request }) => {
+      if (!isJson(request)) return;
+      const bytes = await request.arrayBuffer();
+      if (bytes.byteLength > opts.bodyLimit) throw tooLarge(bytes.byteLength, opts.bodyLimit);
+      try {
+        return JSON.parse(new TextDecoder().decode(bytes));
+      } catch {
+        throw new AppError(400, "invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json");
+      }
+    })
     .derive({ as: "global" }, ({ request }) => ({
       /** The caller; every /api/v1 route runs only after apiGuard admitted the request. */
       principal: principals.get(request) as Principal,
     }));
 }
 
+const tooLarge = (size: number, limit: number) =>
+  new AppError(413, "payload_too_large", `the request body is ${size} bytes; the limit is ${limit}. Send a smaller template or less data.`);
+
+const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+const isJson = (request: Request) => mediaType(request) === "application/json";
+
+/** Before the body is read: refuse what is declared too large or is not JSON (the API's only POST bodies). */
 function checkBody(request: Request, limit: number) {
-  if (request.method !== "POST" && request.method !== "PUT" && request.method !== "PATCH") return;
+  if (request.method !== "POST") return;
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > limit) throw new AppError(413, "payload_too_large", `the request body is ${length} bytes; the limit is ${limit}. Send a smaller template or less data.`);
-  const type = (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-  if (type !== "application/json") {
+  if (length > limit) throw tooLarge(length, limit);
+  if (!isJson(request)) {
+    const type = mediaType(request);
     throw new AppError(415, "unsupported_media_type", `send the body as JSON with the header Content-Type: application/json (got ${type ? `"${type}"` : "none"})`);
   }
 }

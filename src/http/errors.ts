@@ -19,11 +19,13 @@ export function errorResponse(e: AppError): Response {
 
 function validationDetails(e: ValidationError) {
   const all = (e.all ?? []) as { path?: string; message?: string; summary?: string; schema?: { error?: unknown } }[];
-  return all.slice(0, 20).map((i) => ({
-    field: (i.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "(value)",
+  const details = all.map((i) => ({
+    field: (i.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "(body)",
     // A schema's own `error` text says what is expected better than the generic summary.
     problem: typeof i.schema?.error === "string" ? i.schema.error : (i.summary ?? i.message ?? "invalid"),
   }));
+  const seen = new Set<string>();
+  return details.filter((d) => !seen.has(d.field + d.problem) && seen.add(d.field + d.problem)).slice(0, 20);
 }
 
 const places: Record<string, string> = { body: "request body", query: "query parameters", params: "path" };
@@ -38,6 +40,9 @@ function describeValidation(e: ValidationError): AppError {
 export const errorMapper = (logger: Logger) =>
   new Elysia({ name: "error-mapper" }).onError({ as: "global" }, ({ code, error, request }) => {
     if (error instanceof AppError) return errorResponse(error);
+    // Elysia wraps what a parse hook throws (our 413 for an oversized chunked body) in its ParseError.
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof AppError) return errorResponse(cause);
     switch (code) {
       case "VALIDATION":
         return errorResponse(describeValidation(error as ValidationError));

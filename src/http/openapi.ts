@@ -13,16 +13,39 @@ export const errorSchema = t.Object({
   details: t.Optional(t.Any({ description: "Field-level problems for validation_failed" })),
 });
 
+/** The 401 of every /api/v1 operation, exactly as the interface specifies it. */
+export const unauthorizedSchema = t.Object({ error: t.Literal("unauthorized") }, { description: "X-API-Key missing, unknown, wrong or deleted" });
+
+/** A route's responses plus the 401 every authenticated operation can answer. */
+export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({ ...responses, 401: unauthorizedSchema });
+
 const ASSETS = "/docs-assets";
+
+// Swagger UI from the executable itself: the page works on a network without internet access.
+const docsPage = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>reportgen API</title>
+<link rel="stylesheet" href="${ASSETS}/swagger-ui.css">
+</head>
+<body>
+<div id="swagger-ui"></div>
+<script src="${ASSETS}/swagger-ui-bundle.js"></script>
+<script>SwaggerUIBundle({ url: "${API_PREFIX}/openapi.json", dom_id: "#swagger-ui", deepLinking: true, persistAuthorization: true });</script>
+</body>
+</html>
+`;
 
 export const docs = (version: string) =>
   new Elysia({ name: "docs" })
     .use(
       openapi({
+        // The plugin serves only the JSON; the page is ours (its own page would need a CDN).
         path: `${API_PREFIX}/docs`,
         specPath: `${API_PREFIX}/openapi.json`,
-        provider: "swagger-ui",
-        swagger: { cdn: `${ASSETS}/swagger-ui-bundle.js`, theme: `${ASSETS}/swagger-ui.css`, autoDarkMode: false },
+        provider: null,
         exclude: { paths: [/^\/docs-assets/, `${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`] },
         documentation: {
           info: { title: "reportgen", version, description: apiDescription },
@@ -37,5 +60,6 @@ export const docs = (version: string) =>
         },
       }),
     )
+    .get(`${API_PREFIX}/docs`, () => new Response(docsPage, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
     .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(uiScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
     .get(`${ASSETS}/swagger-ui.css`, () => new Response(uiStyle, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } });

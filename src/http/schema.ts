@@ -1,5 +1,6 @@
 // Schema helpers for routes.
 import { t } from "elysia";
+import { validationFailed } from "../lib/errors";
 import type { SchemaOptions, TLiteral, TSchema, TUnion } from "@sinclair/typebox";
 
 /**
@@ -13,4 +14,17 @@ export function oneOf<const T extends readonly string[]>(values: T, options: Sch
     values.map((v) => t.Literal(v)),
     { error: `must be one of: ${values.join(", ")}`, ...options },
   ) as never;
+}
+
+/**
+ * Checks the range of a numeric query field. (Elysia validates a converted numeric field on its own,
+ * and its error then loses the field's name, so ranges are checked here.)
+ */
+export function queryNumber(field: string, value: number | undefined, min: number, max: number, opts: { integer?: boolean } = {}): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isFinite(value) || value < min || value > max || (opts.integer && !Number.isInteger(value))) {
+    const what = opts.integer ? "a whole number" : "a number";
+    throw validationFailed(`${field} must be ${what} from ${min} to ${max}`, [{ field, problem: `${what} from ${min} to ${max}` }]);
+  }
+  return value;
 }

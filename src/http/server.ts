@@ -40,7 +40,8 @@ export function createHttpApp(d: HttpDeps) {
     }
     return url.origin;
   };
-  return new Elysia()
+  // normalize: false makes unknown fields a 422 instead of silently dropping them.
+  return new Elysia({ normalize: false })
     .use(errorMapper(d.logger))
     .use(docs(d.version))
     .use(healthRoutes(d.health, d.version))

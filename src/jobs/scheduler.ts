@@ -9,7 +9,8 @@ export class Scheduler {
 
   add(name: string, pattern: string, job: () => unknown): void {
     this.crons.push(
-      new Cron(pattern, { name, protect: true, catch: (e) => this.logger.error("scheduled job failed", { job: name, error: e }) }, async () => {
+      // No croner `name`: names are global to the process, and tests run several Apps in one.
+      new Cron(pattern, { protect: true, catch: (e) => this.logger.error("scheduled job failed", { job: name, error: e }) }, async () => {
         await job();
       }),
     );

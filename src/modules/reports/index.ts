@@ -1,7 +1,8 @@
 // Routes of /api/v1/generate-pdf-async and /api/v1/reports.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { errorSchema } from "../../http/openapi";
+import { errorSchema, withAuth } from "../../http/openapi";
+import { queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
@@ -31,7 +32,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       },
       {
         body: generateBodySchema(opts.templateMaxLength),
-        response: { 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 413: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema, 503: errorSchema },
+        parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
+        response: withAuth({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 413: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema, 503: errorSchema }),
         detail: {
           summary: "Queue a PDF",
           description:
@@ -44,25 +46,25 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     .get(
       "/reports",
       ({ principal, query }) => {
-        const page = reports.list(principal.accountId, query);
+        const page = reports.list(principal.accountId, { ...query, limit: queryNumber("limit", query.limit, 1, 100, { integer: true }) });
         return { data: page.items.map(toReportJson), next_cursor: page.nextCursor };
       },
       {
         query: listQuerySchema,
-        response: { 200: t.Object({ data: t.Array(reportSchema), next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })) }), 400: errorSchema, 422: errorSchema },
+        response: withAuth({ 200: t.Object({ data: t.Array(reportSchema), next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })) }), 400: errorSchema, 422: errorSchema }),
         detail: { summary: "List the account's reports", description: "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed." },
       },
     )
-    .get("/reports/:reportID", async ({ principal, params, query }) => ({ data: toReportJson(await reports.getWhenFinished(principal.accountId, params.reportID, query.wait)) }), {
+    .get("/reports/:reportID", async ({ principal, params, query }) => ({ data: toReportJson(await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30))) }), {
       params: reportIdParams,
       query: waitQuerySchema,
-      response: { 200: t.Object({ data: reportSchema }), 404: errorSchema },
+      response: withAuth({ 200: t.Object({ data: reportSchema }), 404: errorSchema }),
       detail: { summary: "A report's status", description: "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling)." },
     })
     .get(
       "/reports/:reportID/download",
       async ({ principal, params, query, request, set }) => {
-        const a = await reports.download(principal.accountId, params.reportID, opts.originOf(request), query.wait);
+        const a = await reports.download(principal.accountId, params.reportID, opts.originOf(request), queryNumber("wait", query.wait, 0, 30));
         if (!a.ready) {
           set.status = 202;
           set.headers["retry-after"] = String(a.retryAfter);
@@ -73,13 +75,13 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       {
         params: reportIdParams,
         query: waitQuerySchema,
-        response: {
+        response: withAuth({
           200: t.Object({ data: t.String({ description: "Absolute, signed link to the PDF; usable without a key until expires_at" }), expires_at: t.String({ format: "date-time" }) }),
           202: notReadySchema,
           404: errorSchema,
           409: errorSchema,
           410: errorSchema,
-        },
+        }),
         detail: {
           summary: "A download link for the PDF",
           description: "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
@@ -94,7 +96,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       },
       {
         params: reportIdParams,
-        response: { 200: t.Object({ data: t.Object({ report_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema },
+        response: withAuth({ 200: t.Object({ data: t.Object({ report_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
         detail: { summary: "Delete a report", description: "Removes the record and the PDF; existing download links stop working. A report still rendering is cancelled and its PDF never appears." },
       },
     );

@@ -30,6 +30,7 @@ export function checkData(data: unknown, limits: DataLimits): string {
     for (const c of children) if (typeof c === "object" && c !== null) stack.push([c, depth + 1]);
   }
   const json = JSON.stringify(data);
-  if (json.length > limits.maxBytes) throw validationFailed(`data is ${json.length} bytes as JSON; the limit is ${limits.maxBytes}`, [{ field: "data", problem: `over ${limits.maxBytes} bytes` }]);
+  const bytes = Buffer.byteLength(json);
+  if (bytes > limits.maxBytes) throw validationFailed(`data is ${bytes} bytes as JSON; the limit is ${limits.maxBytes}`, [{ field: "data", problem: `over ${limits.maxBytes} bytes` }]);
   return json;
 }

@@ -32,15 +32,14 @@ export function generateBodySchema(templateMaxLength: number) {
 }
 
 export const listQuerySchema = t.Object({
-  limit: t.Optional(t.Numeric({ minimum: 1, maximum: 100, multipleOf: 1, default: 20, description: "Page size, 1 to 100", error: "limit must be a whole number from 1 to 100" })),
+  // Ranges of numeric query fields are checked by queryNumber(), which names the field in the error.
+  limit: t.Optional(t.Numeric({ description: "Page size, a whole number from 1 to 100 (default 20)" })),
   cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
   status: t.Optional(oneOf(reportStatuses, { description: "Only reports in this status" })),
 });
 
 export const waitQuerySchema = t.Object({
-  wait: t.Optional(
-    t.Numeric({ minimum: 0, maximum: 30, description: "Long polling: wait up to this many seconds (0 to 30) for the report to finish before answering", error: "wait must be a number of seconds from 0 to 30" }),
-  ),
+  wait: t.Optional(t.Numeric({ description: "Long polling: wait up to this many seconds (0 to 30) for the report to finish before answering" })),
 });
 
 export const reportIdParams = t.Object({ reportID: t.String({ description: "report_id (UUID)" }) });

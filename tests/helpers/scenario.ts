@@ -1,0 +1,117 @@
+// Scenario helpers for the API tier: drive reports through their states with the real repo (no
+// Chromium), build raw requests, and check the shared error body shape.
+import { expect } from "bun:test";
+import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { TestApp } from "./app";
+
+export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const UNAUTHORIZED = '{"error":"unauthorized"}';
+
+/** A minimal valid generation request. */
+export const RAW = { html_template: "<h1>Hello</h1>", engine: "raw" } as const;
+export const EJS = { html_template: "<h1><%= name %></h1>", engine: "ejs", data: { name: "Ada" } } as const;
+
+/** Bytes written as the "PDF" of a succeeded report (the API tier never runs Chromium). */
+export const FAKE_PDF = "%PDF-1.4\n% reportgen test file\n%%EOF\n";
+
+/** A request with exactly these headers (t.request adds a JSON content type whenever there is a body). */
+export function rawRequest(t: TestApp, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+  return t.app.http!.handle(new Request(t.baseUrl + path, { method, headers: opts.headers ?? {}, body: opts.body }));
+}
+
+/** Submits a report and returns its id; fails the test unless the answer is 202. */
+export async function submit(t: TestApp, body: unknown = RAW, key?: string): Promise<string> {
+  const res = await t.request("POST", "/api/v1/generate-pdf-async", { body, key });
+  if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${await res.text()}`);
+  const { report_id } = (await res.json()) as { report_id: string };
+  return report_id;
+}
+
+/** Moves report `id` from queued to processing (other queued reports claimed on the way go back). */
+export function claim(t: TestApp, id: string, now = Date.now()): void {
+  const others: string[] = [];
+  try {
+    for (;;) {
+      const c = t.app.reportsRepo.claimNext(now);
+      if (!c) throw new Error(`report ${id} is not queued`);
+      if (c.id === id) return;
+      others.push(c.id);
+    }
+  } finally {
+    for (const o of others) t.app.reportsRepo.requeue(o, true);
+  }
+}
+
+/** Ends report `id` succeeded with a fake PDF on disk, as the processor would. */
+export async function succeed(t: TestApp, id: string, opts: { expiresAt?: number; bytes?: string | Uint8Array; pageCount?: number } = {}): Promise<void> {
+  claim(t, id);
+  const bytes = opts.bytes ?? FAKE_PDF;
+  await Bun.write(t.app.files.pathOf(id), bytes);
+  const now = Date.now();
+  const size = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
+  if (!t.app.reportsRepo.markSucceeded(id, { sizeBytes: size, pageCount: opts.pageCount ?? 1, finishedAt: now, expiresAt: opts.expiresAt ?? now + 86_400_000 })) {
+    throw new Error(`markSucceeded(${id}) did not update the row`);
+  }
+}
+
+/** Ends report `id` failed with this code and message. */
+export function fail(t: TestApp, id: string, code: string, message: string): void {
+  claim(t, id);
+  t.app.reportsRepo.markFailed(id, code, message, Date.now());
+}
+
+/** Succeeds the report with an expiry in the past, then runs the retention job. */
+export async function expire(t: TestApp, id: string): Promise<void> {
+  await succeed(t, id, { expiresAt: Date.now() - 1 });
+  t.app.cleanup();
+}
+
+/** The link-signing secret the app generated into its data dir. */
+export function linkSecret(t: TestApp): string {
+  return readFileSync(join(t.dir, "link-secret"), "utf8").trim();
+}
+
+/** A key value of the right shape whose id does not exist. */
+export function unknownKey(): string {
+  const alphabet = "abcdefghijkmnpqrstuvwxyz23456789";
+  const id = Array.from(randomBytes(12), (b) => alphabet[b & 31]).join("");
+  return `rg_${id}_${randomBytes(32).toString("base64url")}`;
+}
+
+/** Parses "rg_<id>_<secret>". */
+export function keyParts(value: string): { id: string; secret: string } {
+  const m = /^rg_([a-z2-9]{12})_([A-Za-z0-9_-]{43})$/.exec(value);
+  if (!m) throw new Error(`not a key value: ${value}`);
+  return { id: m[1]!, secret: m[2]! };
+}
+
+/** Asserts the shared error shape ({error, message} JSON) with this status and code; returns the body. */
+export async function expectError(res: Response, status: number, code: string): Promise<Record<string, any>> {
+  const text = await res.text();
+  expect({ status: res.status, text }).toMatchObject({ status });
+  expect(res.headers.get("content-type") ?? "").toContain("application/json");
+  const body = JSON.parse(text) as Record<string, any>;
+  expect(body.error).toBe(code);
+  expect(typeof body.message).toBe("string");
+  expect(body.message.length).toBeGreaterThan(0);
+  return body;
+}
+
+/** Asserts the exact 401 answer of the interface specification. */
+export async function expectUnauthorized(res: Response): Promise<void> {
+  expect({ status: res.status, body: await res.text() }).toEqual({ status: 401, body: UNAUTHORIZED });
+}
+
+/** Asserts a 422 validation_failed whose details name `field`; returns the body. */
+export async function expectValidation(res: Response, field: string): Promise<Record<string, any>> {
+  const body = await expectError(res, 422, "validation_failed");
+  expect(Array.isArray(body.details)).toBe(true);
+  expect(body.details.map((d: { field: string }) => d.field)).toContain(field);
+  for (const d of body.details) {
+    expect(typeof d.field).toBe("string");
+    expect(typeof d.problem).toBe("string");
+  }
+  return body;
+}
