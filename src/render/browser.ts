@@ -70,7 +70,9 @@ export class BrowserHost {
       return await this.print(slot, job);
     } catch (e) {
       healthy = false;
-      throw e instanceof RenderError ? e : new RenderError("render_failed", `Chromium failed to print the page: ${(e as Error).message}`, true);
+      if (e instanceof RenderError) throw e;
+      if (slot.page.isClosed()) throw new RenderError("page_closed", "the page closed itself while loading (window.close() or similar); remove that call from the template");
+      throw new RenderError("render_failed", `Chromium failed to print the page: ${cleanDriverMessage((e as Error).message)}`, true);
     } finally {
       this.renders++;
       void this.release(slot, healthy);
@@ -199,6 +201,8 @@ export class BrowserHost {
     // touching the others, and no storage is ever shared between reports.
     const context = await browser.newContext({ javaScriptEnabled: this.opts.javascript, serviceWorkers: "block", acceptDownloads: false, bypassCSP: false });
     await context.route("**/*", (route) => (isRequestAllowed(route.request().url(), this.opts.allowHosts) ? route.continue() : route.abort("blockedbyclient")));
+    // A template's window.close() would end the reused page: make it a no-op that cannot be undone.
+    await context.addInitScript(() => Object.defineProperty(window, "close", { value: () => {}, writable: false, configurable: false }));
     const page = await context.newPage();
     page.on("dialog", (d) => void d.dismiss().catch(() => {}));
     context.on("page", (p) => {
@@ -208,10 +212,24 @@ export class BrowserHost {
   }
 }
 
-/** Counts page objects in a PDF written by Chromium (Skia writes them uncompressed). */
+/**
+ * Counts page objects in a PDF written by Chromium (Skia writes them uncompressed). Stream bodies
+ * (binary) and then literal strings are removed first: a title or link is written as text and could
+ * otherwise spell "/Type /Page". (Skia escapes parentheses inside strings.)
+ */
 export function countPdfPages(pdf: Uint8Array): number {
   const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1");
-  return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+  return (
+    text
+      .replace(/\bstream\r?\n[\s\S]*?\bendstream\b/g, "")
+      .replace(/\((?:\\[\s\S]|[^\\)])*\)/g, "()")
+      .match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0
+  );
+}
+
+/** Playwright's error text without terminal colours and its call log: what a client can be shown. */
+export function cleanDriverMessage(message: string): string {
+  return message.replace(/\u001b\[[0-9;]*m/g, "").split(/\n\s*Call log:/)[0]!.split("\n")[0]!.trim().slice(0, 300);
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {

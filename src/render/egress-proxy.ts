@@ -39,7 +39,7 @@ export interface EgressProxyOptions {
   maxTunnels?: number;
   /** A tunnel with no traffic either way for this long is closed. */
   idleTimeoutMs?: number;
-  /** Time allowed for the CONNECT request line and headers, the lookup, and the upstream connect. */
+  /** Time allowed for each of: the CONNECT request head, the lookup, the upstream connect. */
   handshakeTimeoutMs?: number;
 }
 

@@ -43,7 +43,9 @@ export class EjsSandbox {
     const rt = this.mod.newRuntime();
     // Leave headroom below the WebAssembly cap so QuickJS reports "out of memory" itself.
     rt.setMemoryLimit(Math.floor(this.memoryBytes * 0.8));
-    rt.setMaxStackSize(1024 * 1024);
+    // Below what the WebAssembly host stack can take: with 1 MB, deep recursion overflowed the host
+    // first and left the runtime corrupt; at 512 KB QuickJS raises a clean "stack overflow".
+    rt.setMaxStackSize(512 * 1024);
     const ctx = rt.newContext();
     ctx.unwrapResult(ctx.evalCode(ejsSource, "ejs.js")).dispose();
     return { rt, ctx };

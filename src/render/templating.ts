@@ -47,7 +47,7 @@ class Slot {
     this.proc = Bun.spawn(childCommand(), {
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes) },
       stdio: ["ignore", "ignore", "inherit"],
-      ipc: (msg) => this.onMessage(msg),
+      ipc: (msg, proc) => proc === this.proc && this.onMessage(msg),
       onExit: (proc) => this.onExit(proc),
       serialization: "json",
     });
@@ -70,6 +70,8 @@ class Slot {
       return this.pool.dispatch();
     }
     if (msg.id !== this.taskId) return;
+    // A sandbox that answers `fatal` is exiting: take it out of rotation before anything is dispatched.
+    if (!msg.ok && msg.fatal) this.ready = false;
     this.settle(msg);
   }
 
@@ -86,10 +88,10 @@ class Slot {
 
   private kill(code: string, message: string) {
     this.pool.opts.logger.warn("killing EJS sandbox", { code });
-    const proc = this.proc;
-    this.settle({ ok: false, code, message });
+    // Out of rotation first: settling dispatches waiting work, which must not go to this process.
     this.ready = false;
-    proc?.kill("SIGKILL");
+    this.proc?.kill("SIGKILL");
+    this.settle({ ok: false, code, message });
   }
 
   private onExit(proc: Subprocess) {
