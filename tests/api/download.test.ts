@@ -1,10 +1,9 @@
 // GET /api/v1/reports/{reportID}/download and the signed /files/{reportID} links it hands out.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
-import type { Config } from "../../src/config/settings";
 import { LinkSigner } from "../../src/modules/files/links";
 import { createTestApp, fetchLink, type TestApp } from "../helpers/app";
-import { FAKE_PDF, claim, expectError, expire, fail, linkSecret, rawRequest, submit, succeed } from "../helpers/scenario";
+import { FAKE_PDF, claim, expectError, expire, fail, linkSecret, rawRequest, submit, succeed, withApp } from "../helpers/scenario";
 
 let t: TestApp;
 
@@ -20,14 +19,6 @@ async function readyReport(app: TestApp, bytes: string | Uint8Array = FAKE_PDF):
   return id;
 }
 
-async function withApp(config: Partial<Config>, fn: (a: TestApp) => Promise<void>) {
-  const a = await createTestApp({ config });
-  try {
-    await fn(a);
-  } finally {
-    await a.close();
-  }
-}
 
 describe("default config", () => {
   beforeAll(async () => (t = await createTestApp()));

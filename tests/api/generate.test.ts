@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Config } from "../../src/config/settings";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { EJS, RAW, UUID_RE, claim, expectError, expectValidation, rawRequest, submit, succeed } from "../helpers/scenario";
+import { EJS, RAW, UUID_RE, claim, expectError, expectValidation, rawRequest, submit, succeed, withApp } from "../helpers/scenario";
 
 // Only one App may run at a time in a process (the cleanup cron job has a process-global name; see
 // lifecycle.test.ts), so the default app lives only for the describes that use it; config variants come after.
@@ -22,14 +22,6 @@ function queued(app: TestApp, id: string) {
   return row;
 }
 
-async function withApp(config: Partial<Config>, fn: (a: TestApp) => Promise<void>, extra: { listen?: boolean } = {}) {
-  const a = await createTestApp({ config, ...extra });
-  try {
-    await fn(a);
-  } finally {
-    await a.close();
-  }
-}
 
 describe("default config", () => {
   beforeAll(async () => (t = await createTestApp()));

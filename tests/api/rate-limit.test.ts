@@ -1,18 +1,8 @@
 // Abuse limits: the per-key request rate and the per-address budget of failed authentications.
 // In-process requests have no peer address, so they all share the address "unknown".
 import { describe, expect, test } from "bun:test";
-import type { Config } from "../../src/config/settings";
-import { createTestApp, type TestApp } from "../helpers/app";
-import { expectError, expectUnauthorized, unknownKey } from "../helpers/scenario";
+import { expectError, expectUnauthorized, unknownKey, withApp } from "../helpers/scenario";
 
-async function withApp(config: Partial<Config>, fn: (a: TestApp) => Promise<void>) {
-  const a = await createTestApp({ config });
-  try {
-    await fn(a);
-  } finally {
-    await a.close();
-  }
-}
 
 describe("per-key rate limit", () => {
   test("rateLimit 2: a burst of 4 passes, then 429 rate_limited with Retry-After", async () => {

@@ -4,7 +4,8 @@ import { expect } from "bun:test";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { TestApp } from "./app";
+import type { Config } from "../../src/config/settings";
+import { createTestApp, type TestApp } from "./app";
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const UNAUTHORIZED = '{"error":"unauthorized"}';
@@ -114,4 +115,14 @@ export async function expectValidation(res: Response, field: string): Promise<Re
     expect(typeof d.problem).toBe("string");
   }
   return body;
+}
+
+/** Runs fn against a fresh app with these settings, and closes it whatever happens. */
+export async function withApp(config: Partial<Config>, fn: (a: TestApp) => Promise<void>, extra: { listen?: boolean } = {}) {
+  const a = await createTestApp({ config, ...extra });
+  try {
+    await fn(a);
+  } finally {
+    await a.close();
+  }
 }
