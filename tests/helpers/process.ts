@@ -1,5 +1,5 @@
 // Runs reportgen as a real process (source or compiled executable) for process-level tests.
-import { readFileSync, readdirSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 
@@ -94,4 +94,22 @@ export async function api(baseUrl: string, key: string, method: string, path: st
     body: body ? JSON.stringify(body) : undefined,
   });
   return { status: res.status, body: (await res.json()) as any };
+}
+
+/**
+ * Copies the repository's files and node_modules to `dest` (world-readable), so a test can build from
+ * a copy and then delete it, or run the code as another user wherever the repo itself lives.
+ * node_modules is hard-linked when on the same filesystem, else copied.
+ */
+export function copyRepo(dest: string): void {
+  mkdirSync(dest, { recursive: true });
+  chmodSync(dest, 0o755);
+  const files = Bun.spawnSync(["git", "ls-files", "-co", "--exclude-standard", "-z"], { cwd: repoRoot }).stdout.toString().split("\0").filter(Boolean);
+  const cp = Bun.spawnSync(["xargs", "-0", "cp", "--parents", "-t", dest], { cwd: repoRoot, stdin: new TextEncoder().encode(files.join("\0")) });
+  if (cp.exitCode !== 0) throw new Error(`copying the repo failed: ${cp.stderr}`);
+  const modules = [join(repoRoot, "node_modules"), join(dest, "node_modules")];
+  if (Bun.spawnSync(["cp", "-al", ...modules]).exitCode !== 0 && Bun.spawnSync(["cp", "-a", ...modules]).exitCode !== 0) {
+    throw new Error("copying node_modules failed");
+  }
+  Bun.spawnSync(["chmod", "-R", "a+rX", dest]);
 }

@@ -1,10 +1,10 @@
 // The compiled executable, run from a temp directory with no node_modules anywhere near the
 // build: it is built from a throw-away copy of the repo whose node_modules is deleted afterwards.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, descendants, isAlive, repoRoot, runCli, startServer, type ServerProcess } from "../helpers/process";
+import { api, copyRepo, descendants, isAlive, runCli, startServer, type ServerProcess } from "../helpers/process";
 import { pdfText } from "../helpers/app";
 
 const work = mkdtempSync(join(tmpdir(), "reportgen-bin-"));
@@ -15,11 +15,7 @@ let key: string;
 
 beforeAll(() => {
   const copy = join(work, "src-copy");
-  mkdirSync(copy);
-  const files = Bun.spawnSync(["git", "ls-files", "-co", "--exclude-standard", "-z"], { cwd: repoRoot }).stdout.toString().split("\0").filter(Boolean);
-  for (const f of files) Bun.spawnSync(["cp", "--parents", f, copy], { cwd: repoRoot });
-  // Hard links: a full copy of node_modules in a fraction of a second, deleted right after.
-  expect(Bun.spawnSync(["cp", "-al", join(repoRoot, "node_modules"), join(copy, "node_modules")]).exitCode).toBe(0);
+  copyRepo(copy);
   const build = Bun.spawnSync([process.execPath, join(copy, "scripts", "build.ts"), binary], { cwd: copy });
   expect(build.exitCode, build.stderr.toString()).toBe(0);
   rmSync(copy, { recursive: true, force: true });

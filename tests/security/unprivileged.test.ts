@@ -4,18 +4,22 @@ import { afterAll, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, descendants, freePort, repoRoot, sourceCommand } from "../helpers/process";
+import { api, copyRepo, descendants, freePort } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-nobody-"));
 chmodSync(dir, 0o777);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const isRoot = process.getuid?.() === 0;
+// The user "nobody" may not be able to read the repository where it lives: run from a readable copy.
+const code = join(dir, "code");
+if (isRoot) copyRepo(code);
+const command = [join(code, "node_modules", ".bin", "bun"), join(code, "src", "main.ts")];
 const asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", `HOME=${dir}`, `TMPDIR=${dir}`];
 
 test.skipIf(!isRoot)("as user nobody: Chromium runs sandboxed and reports still print", async () => {
   const data = join(dir, "data");
-  const created = Bun.spawnSync([...asNobody, ...sourceCommand, "admin", "create-key", "--name", "u", "--data-dir", data], { cwd: repoRoot });
+  const created = Bun.spawnSync([...asNobody, ...command, "admin", "create-key", "--name", "u", "--data-dir", data], { cwd: code });
   expect(created.exitCode, created.stderr.toString()).toBe(0);
   const key = created.stdout.toString().trim();
   // The data dir and the database hold key hashes and client templates: private to the service user.
@@ -23,7 +27,7 @@ test.skipIf(!isRoot)("as user nobody: Chromium runs sandboxed and reports still 
   expect(statSync(join(data, "reportgen.db")).mode & 0o777).toBe(0o600);
 
   const port = await freePort();
-  const proc = Bun.spawn([...asNobody, ...sourceCommand, "serve", "--data-dir", data, "--host", "127.0.0.1", "--port", String(port)], { cwd: repoRoot, stderr: "pipe", stdout: "ignore" });
+  const proc = Bun.spawn([...asNobody, ...command, "serve", "--data-dir", data, "--host", "127.0.0.1", "--port", String(port)], { cwd: code, stderr: "pipe", stdout: "ignore" });
   try {
     const base = `http://127.0.0.1:${port}`;
     const until = Date.now() + 30_000;
