@@ -1,0 +1,51 @@
+// The render pool: no polling delay on an idle service, and Chromium recycled after a configured
+// number of renders without failing any report.
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { createTestApp, waitForReport, type TestApp } from "../helpers/app";
+import { descendants } from "../helpers/process";
+
+setDefaultTimeout(60_000);
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ render: true, config: { recycleAfter: 4 } });
+}, 60_000);
+afterAll(() => t?.close(), 30_000);
+
+/** The browser processes (not zygotes, renderers or helpers) this test process owns. */
+function browserPids(): number[] {
+  return descendants(process.pid).filter((pid) => {
+    try {
+      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      return cmd.includes("chromium") && !cmd.includes("--type=");
+    } catch {
+      return false;
+    }
+  });
+}
+
+const submit = async (html: string) =>
+  ((await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: html } })).json()) as { report_id: string }).report_id;
+
+test("a report submitted to an idle service starts rendering within a few milliseconds", async () => {
+  const waits: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    await Bun.sleep(200); // idle: every lane is waiting
+    const r = await waitForReport(t, await submit(`<p>idle ${i}</p>`));
+    expect(r.status).toBe("succeeded");
+    waits.push(Date.parse(r.started_at) - Date.parse(r.created_at));
+  }
+  waits.sort((a, b) => a - b);
+  // The median, so one scheduling hiccup of a busy machine does not decide it; polling would add ~100s of ms.
+  expect(waits[2]!).toBeLessThanOrEqual(10);
+});
+
+test("Chromium is replaced after recycleAfter renders, and no report fails across the switch", async () => {
+  const before = browserPids();
+  expect(before.length).toBe(1);
+  const ids = await Promise.all(Array.from({ length: 14 }, (_, i) => submit(`<h1>recycle ${i}</h1>`)));
+  for (const id of ids) expect((await waitForReport(t, id)).status).toBe("succeeded");
+  const after = browserPids();
+  expect(after.length).toBe(1);
+  expect(after[0]).not.toBe(before[0]);
+});
