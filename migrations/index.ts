@@ -1,6 +1,7 @@
 // The embedded list of migrations, in order. `bun build --compile` bundles each SQL file as text,
 // so the executable needs no migrations folder at run time. Append new files here; never edit old ones.
 import m0001 from "./0001_init.sql" with { type: "text" };
+import m0002 from "./0002_reports_account_status.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -8,4 +9,7 @@ export interface Migration {
   sql: string;
 }
 
-export const migrations: Migration[] = [{ version: 1, name: "0001_init", sql: m0001 }];
+export const migrations: Migration[] = [
+  { version: 1, name: "0001_init", sql: m0001 },
+  { version: 2, name: "0002_reports_account_status", sql: m0002 },
+];

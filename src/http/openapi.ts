@@ -1,11 +1,17 @@
 // The OpenAPI document and an offline docs page: Swagger UI's assets are served from the binary.
 import { openapi } from "@elysiajs/openapi";
+import { FormatRegistry } from "@sinclair/typebox";
+import { UUID_RE } from "../lib/ids";
 import { Elysia, t } from "elysia";
 // @ts-expect-error: a .js file imported as text has no type declarations
 import uiScript from "../../node_modules/swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
 import uiStyle from "../../node_modules/swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import { API_PREFIX } from "./auth";
 import { apiDescription } from "./openapi-description";
+
+// Importing the plugin replaces TypeBox's "uuid" format check with one that builds a Zod schema on
+// every call; every report_id in a response is checked against it. A regex does the same job.
+FormatRegistry.Set("uuid", (value) => UUID_RE.test(value));
 
 export const errorSchema = t.Object({
   error: t.String({ description: "Stable machine-readable code" }),

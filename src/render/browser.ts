@@ -1,11 +1,12 @@
 // The ONLY module that drives Chromium. One BrowserHost owns one Chromium with a fixed set of
 // reused pages: a page is reset between reports instead of being created per report, which is
 // what makes printing several times faster than a new page or context per document.
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { renameSync } from "node:fs";
 import { RenderError } from "../lib/errors";
 import { closedNetworkArgs, isRequestAllowed } from "./network-policy";
 import type { PdfOptions } from "./pdf-options";
+import { needsScripts } from "./page-scripts";
 
 export interface BrowserOptions {
   executablePath: string;
@@ -35,6 +36,9 @@ export interface RenderOutput {
 interface Slot {
   context: BrowserContext;
   page: Page;
+  cdp: CDPSession;
+  /** Whether script execution is on in this page right now. */
+  scripts: boolean;
 }
 
 const CLOSE_TIMEOUT_MS = 5_000;
@@ -47,6 +51,8 @@ export class BrowserHost {
   private renders = 0;
   private generation = 0;
   private launching?: Promise<void>;
+  /** Set when this Chromium is due for replacement: no new render starts on it. */
+  private draining = false;
   private closed = false;
 
   /** Called when this host cannot recover by itself; its owner should end the worker thread. */
@@ -66,7 +72,9 @@ export class BrowserHost {
   async render(job: RenderJob): Promise<RenderOutput> {
     const slot = await this.acquire();
     let healthy = true;
+    const scripts = this.opts.javascript && needsScripts(job.html);
     try {
+      if (slot.scripts !== scripts) await this.setScripts(slot, scripts);
       return await this.print(slot, job);
     } catch (e) {
       healthy = false;
@@ -118,7 +126,7 @@ export class BrowserHost {
   }
 
   private acquire(): Promise<Slot> {
-    const slot = this.idle.pop();
+    const slot = this.draining ? undefined : this.idle.pop();
     if (slot) {
       this.busy++;
       return Promise.resolve(slot);
@@ -129,15 +137,24 @@ export class BrowserHost {
     });
   }
 
-  /** Resets a page for the next report, or replaces it when it misbehaved; recycles Chromium when due. */
+  private async setScripts(slot: Slot, on: boolean): Promise<void> {
+    await slot.cdp.send("Emulation.setScriptExecutionDisabled", { value: !on });
+    slot.scripts = on;
+  }
+
+  /**
+   * Readies a page for the next report, or replaces it when it misbehaved; recycles Chromium when due.
+   * A page where no script ran is reused as it is: the next setContent replaces its whole content.
+   */
   private async release(slot: Slot, healthy: boolean): Promise<void> {
     let next: Slot | undefined = slot;
-    if (healthy) {
+    if (healthy && slot.scripts) {
       try {
-        // A fresh about:blank document drops globals, timers and listeners set by the last report;
+        // A fresh about:blank document drops globals, timers and listeners the scripts set;
         // window.name is the one thing that survives navigation, so clear it too.
         await withTimeout(slot.page.goto("about:blank"), CLOSE_TIMEOUT_MS);
         await withTimeout(slot.page.evaluate(() => (window.name = "")), CLOSE_TIMEOUT_MS);
+        await this.setScripts(slot, false);
       } catch {
         healthy = false;
       }
@@ -148,6 +165,7 @@ export class BrowserHost {
     }
     this.busy--;
     if (!next || this.renders >= this.opts.recycleAfter) {
+      this.draining = true;
       if (next) this.idle.push(next);
       return this.recycleWhenIdle();
     }
@@ -187,10 +205,12 @@ export class BrowserHost {
       if (this.browser === browser && !this.closed) {
         // Chromium died under us: renders in flight fail retryably; start a new one.
         this.idle = [];
+        this.draining = true;
         void this.recycleWhenIdle();
       }
     });
     const slots = await Promise.all(Array.from({ length: this.opts.pages }, () => this.newSlot()));
+    this.draining = false;
     for (const s of slots) this.handOut(s);
   }
 
@@ -199,7 +219,8 @@ export class BrowserHost {
     if (!browser) throw new Error("no browser");
     // One context per page: a page stuck in runaway JavaScript can be closed alone without
     // touching the others, and no storage is ever shared between reports.
-    const context = await browser.newContext({ javaScriptEnabled: this.opts.javascript, serviceWorkers: "block", acceptDownloads: false, bypassCSP: false });
+    // Scripts are switched per report (see page-scripts.ts), off to begin with.
+    const context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false, bypassCSP: false });
     await context.route("**/*", (route) => (isRequestAllowed(route.request().url(), this.opts.allowHosts) ? route.continue() : route.abort("blockedbyclient")));
     // A template's window.close() would end the reused page: make it a no-op that cannot be undone.
     await context.addInitScript(() => Object.defineProperty(window, "close", { value: () => {}, writable: false, configurable: false }));
@@ -208,7 +229,9 @@ export class BrowserHost {
     context.on("page", (p) => {
       if (p !== page) void p.close().catch(() => {});
     });
-    return { context, page };
+    const slot: Slot = { context, page, cdp: await context.newCDPSession(page), scripts: true };
+    await this.setScripts(slot, false);
+    return slot;
   }
 }
 

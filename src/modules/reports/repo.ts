@@ -1,5 +1,5 @@
 // SQL for reports. The reports table doubles as the durable job queue.
-import { and, desc, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { reports, type Engine, type Report, type ReportStatus } from "../../db/schema";
 
@@ -42,9 +42,15 @@ export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" |
 
 const unfinished: ReportStatus[] = ["queued", "processing"];
 
+const summarySql = `id, account_id AS accountId, engine, status, attempts, error_code AS errorCode, error_message AS errorMessage,
+  size_bytes AS sizeBytes, page_count AS pageCount, created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt, expires_at AS expiresAt`;
+
 export class ReportsRepo {
   private readonly claimStmt;
   private readonly statusStmt;
+  // Listing is the API's hottest read: prepared once, one statement per shape (first page, later pages).
+  private readonly firstPageStmt;
+  private readonly nextPageStmt;
 
   constructor(private readonly db: Db) {
     const c = db.$client;
@@ -55,6 +61,14 @@ export class ReportsRepo {
        RETURNING id, engine, template, data, options, attempts`,
     );
     this.statusStmt = c.prepare<{ status: ReportStatus }, [string]>("SELECT status FROM reports WHERE id = ?");
+    this.firstPageStmt = c.prepare<ReportSummary, [string, string | null, number]>(
+      `SELECT ${summarySql} FROM reports WHERE account_id = ?1 AND (?2 IS NULL OR status = ?2)
+       ORDER BY created_at DESC, id DESC LIMIT ?3`,
+    );
+    this.nextPageStmt = c.prepare<ReportSummary, [string, string | null, number, string, number]>(
+      `SELECT ${summarySql} FROM reports WHERE account_id = ?1 AND (?2 IS NULL OR status = ?2)
+       AND (created_at < ?3 OR (created_at = ?3 AND id < ?4)) ORDER BY created_at DESC, id DESC LIMIT ?5`,
+    );
   }
 
   insert(r: NewReport): void {
@@ -75,12 +89,10 @@ export class ReportsRepo {
   }
 
   list(q: ListQuery): ReportSummary[] {
-    const conds = [eq(reports.accountId, q.accountId)];
-    if (q.status) conds.push(eq(reports.status, q.status));
-    if (q.after) {
-      conds.push(or(lt(reports.createdAt, q.after.createdAt), and(eq(reports.createdAt, q.after.createdAt), lt(reports.id, q.after.id)))!);
-    }
-    return this.db.select(summary).from(reports).where(and(...conds)).orderBy(desc(reports.createdAt), desc(reports.id)).limit(q.limit).all();
+    const status = q.status ?? null;
+    return q.after
+      ? this.nextPageStmt.all(q.accountId, status, q.after.createdAt, q.after.id, q.limit)
+      : this.firstPageStmt.all(q.accountId, status, q.limit);
   }
 
   delete(id: string, accountId: string): ReportSummary | undefined {
