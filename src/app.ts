@@ -103,9 +103,10 @@ export class App {
       const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());
       if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
       if (c.allowHosts.length) this.egress = await startEgressProxy({ allowHosts: c.allowHosts, logger: log });
-      this.templating = new TemplatingPool({ processes: c.sandboxes, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log });
+      this.templating = new TemplatingPool({ processes: c.sandboxes, nice: c.renderNice, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log });
       this.pool = new RenderPool({
         workers: c.renderWorkers,
+        nice: c.renderNice,
         pages: c.renderPages,
         executablePath: c.chromiumPath,
         renderTimeoutMs: c.renderTimeout,

@@ -72,6 +72,7 @@ export const settings = {
   maxPages: spec({ group: "Rendering", flag: "max-pages", env: "REPORTGEN_MAX_PAGES", default: 2000, parse: int(1), help: "Largest page count a report may have" }),
   maxPdfSize: spec({ group: "Rendering", flag: "max-pdf-size", env: "REPORTGEN_MAX_PDF_SIZE", default: 200 * 1024 ** 2, defaultText: "200MB", parse: size, help: "Largest PDF a report may produce" }),
   recycleAfter: spec({ group: "Rendering", flag: "recycle-after", env: "REPORTGEN_RECYCLE_AFTER", default: 2000, parse: int(1), help: "Restart a Chromium after this many renders (bounds memory growth)" }),
+  renderNice: spec({ group: "Rendering", flag: "render-nice", env: "REPORTGEN_RENDER_NICE", default: 10, parse: int(0, 19), help: "CPU priority (nice) of Chromium and the EJS sandboxes; above 0 keeps the API responsive while rendering saturates the CPU" }),
   maxAttempts: spec({ group: "Rendering", flag: "max-attempts", env: "REPORTGEN_MAX_ATTEMPTS", default: 3, parse: int(1, 10), help: "Attempts per report when rendering is interrupted (crash, restart)" }),
   javascript: spec({ group: "Rendering", flag: "javascript", env: "REPORTGEN_JAVASCRIPT", default: true, parse: bool, help: "Run JavaScript in report pages (charts); the network stays closed either way" }),
   allowHosts: spec({ group: "Rendering", flag: "allow-hosts", env: "REPORTGEN_ALLOW_HOSTS", default: [] as string[], defaultText: "(none)", parse: list, help: "Public https hosts pages may load images/fonts/CSS from (comma list, *.example.com allowed); every address is checked to be public" }),

@@ -6,10 +6,11 @@ import { RenderError } from "../lib/errors";
 import { entrypointUrl } from "../lib/runtime";
 import type { Logger } from "../lib/logger";
 import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
-import type { FromWorker, ToWorker } from "./worker-protocol";
+import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
 export interface PoolOptions extends BrowserOptions {
   workers: number;
+  nice: number;
   logger: Logger;
 }
 
@@ -30,10 +31,10 @@ class RenderWorker {
   ) {}
 
   start(): Promise<void> {
-    const { workers: _w, logger: _l, ...browserOptions } = this.pool.opts;
+    const { workers: _w, logger: _l, ...workerData } = this.pool.opts;
     this.ready = false;
     // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("render/worker.ts"), { workerData: browserOptions });
+    this.worker = new Worker(entrypointUrl("render/worker.ts"), { workerData: workerData satisfies WorkerData });
     this.started = new Promise((resolve, reject) => {
       this.worker.on("message", (m: FromWorker) => this.onMessage(m, resolve, reject));
       this.worker.on("error", (e: Error) => this.replace(`worker error: ${e.message}`));

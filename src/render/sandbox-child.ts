@@ -1,11 +1,14 @@
 // Entry of an EJS sandbox process: receives render requests over IPC and answers each one.
 // It is a separate process so the server can SIGKILL it when a template overruns its deadline
 // inside one long native call, which no in-process interrupt can stop.
+import { setPriority } from "node:os";
 import { EjsSandbox } from "./ejs-sandbox";
 import type { SandboxReply, SandboxRequest } from "./sandbox-protocol";
 
 export async function runSandboxChild(): Promise<void> {
   const memory = Number(process.env.REPORTGEN_SANDBOX_MEMORY) || 128 * 1024 * 1024;
+  const nice = Number(process.env.REPORTGEN_SANDBOX_NICE) || 0;
+  if (nice > 0) setPriority(nice);
   const sandbox = await EjsSandbox.create(memory);
   const reply = (r: SandboxReply) => process.send!(r);
   process.on("message", (msg: SandboxRequest) => {

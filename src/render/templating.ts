@@ -8,6 +8,8 @@ import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-
 
 export interface TemplatingOptions {
   processes: number;
+  /** Nice value of the sandbox processes. */
+  nice: number;
   timeoutMs: number;
   memoryBytes: number;
   outputMax: number;
@@ -45,7 +47,7 @@ class Slot {
     const started = new Promise<void>((r) => (this.waitReady = r));
     // A minimal environment: secrets of the server never reach the process that runs client code.
     this.proc = Bun.spawn(childCommand(), {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes) },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes), REPORTGEN_SANDBOX_NICE: String(this.pool.opts.nice) },
       stdio: ["ignore", "ignore", "inherit"],
       ipc: (msg, proc) => proc === this.proc && this.onMessage(msg),
       onExit: (proc) => this.onExit(proc),

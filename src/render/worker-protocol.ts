@@ -10,4 +10,7 @@ export type FromWorker =
   | { type: "fatal"; reason: string }
   | { type: "stopped" };
 
-export type WorkerData = BrowserOptions;
+export type WorkerData = BrowserOptions & {
+  /** Nice value for this thread; Chromium, started from it, inherits it. */
+  nice: number;
+};

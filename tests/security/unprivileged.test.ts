@@ -55,6 +55,10 @@ test.skipIf(!isRoot)("as user nobody: Chromium runs sandboxed and reports still 
     const renderers = chromium.filter((p) => p.cmd.includes("--type=renderer"));
     expect(renderers.length).toBeGreaterThan(0);
     for (const r of renderers) expect(safeRead(`/proc/${r.pid}/status`)).toMatch(/^Seccomp:\s+2$/m);
+    // Unprivileged, Chromium cannot raise its own priority: all of it keeps --render-nice (10), below the API.
+    const nice = (pid: number) => Number(safeRead(`/proc/${pid}/stat`).split(") ")[1]?.split(" ")[16]);
+    for (const p of chromium) expect(nice(p.pid)).toBe(10);
+    expect(nice(proc.pid)).toBe(0);
     // And the root warning is not printed for an unprivileged run.
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(0);
