@@ -1,0 +1,133 @@
+// Templates for scripts/bench.ts. Each one is what a client sends (html_template, engine, data);
+// the benchmark's floor prints the same final HTML, rendered with the `ejs` package in the bench
+// process (the service renders it with the same EJS library inside its QuickJS sandbox).
+//
+//   invoice-ejs  the public invoice fixture (/work/shared/fixtures/templates/invoice.html, or
+//                $BENCH_INVOICE) with its fields and item rows turned into EJS tags; the data holds
+//                the fixture's own values, so it prints the same one A4 page as the fixture.
+//   invoice-raw  the fixture itself, engine "raw" (no templating).
+//   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
+import { existsSync, readFileSync } from "node:fs";
+
+export interface BenchTemplate {
+  name: string;
+  engine: "ejs" | "raw";
+  html_template: string;
+  /** Template data (engine ejs); omitted for raw. */
+  data?: Record<string, unknown>;
+  /** Default PDFs per measurement and per naive-baseline measurement. */
+  count: number;
+  naiveCount: number;
+  quickCount: number;
+  quickNaiveCount: number;
+}
+
+const FIXTURE = process.env.BENCH_INVOICE ?? "/work/shared/fixtures/templates/invoice.html";
+
+function loadInvoice(): string {
+  if (!existsSync(FIXTURE)) throw new Error(`invoice fixture not found at ${FIXTURE} (set BENCH_INVOICE to its path)`);
+  return readFileSync(FIXTURE, "utf8");
+}
+
+/** Replaces exactly one occurrence, so a changed fixture fails loudly instead of benchmarking something else. */
+function replaceOnce(text: string, from: string | RegExp, to: string): string {
+  const count = typeof from === "string" ? text.split(from).length - 1 : (text.match(new RegExp(from.source, from.flags.includes("g") ? from.flags : from.flags + "g")) ?? []).length;
+  if (count !== 1) throw new Error(`bench template: expected one ${String(from)} in the invoice fixture, found ${count}`);
+  return text.replace(from, to);
+}
+
+function invoiceEjs(fixture: string): { template: string; data: Record<string, unknown> } {
+  let t = fixture;
+  t = replaceOnce(t, "Invoice #: 123", "Invoice #: <%= invoiceNo %>");
+  t = replaceOnce(t, "Created: January 1, 2023", "Created: <%= created %>");
+  t = replaceOnce(t, "Due: February 1, 2023", "Due: <%= due %>");
+  t = replaceOnce(t, /Sparksuite, Inc\.<br \/>\s*12345 Sunny Road<br \/>\s*Sunnyville, CA 12345/, "<%= from.name %><br />\n<%= from.street %><br />\n<%= from.city %>");
+  t = replaceOnce(t, /Acme Corp\.<br \/>\s*John Doe<br \/>\s*john@example\.com/, "<%= to.name %><br />\n<%= to.contact %><br />\n<%= to.email %>");
+  // The three item rows become one loop; the last row keeps its "last" class.
+  t = replaceOnce(
+    t,
+    /<tr class="item">[\s\S]*<tr class="item last">[\s\S]*?<\/tr>/,
+    `<% items.forEach(function (item, i) { %>
+				<tr class="item<%= i === items.length - 1 ? ' last' : '' %>">
+					<td><%= item.name %></td>
+
+					<td>$<%= item.price.toFixed(2) %></td>
+				</tr>
+				<% }) %>`,
+  );
+  t = replaceOnce(t, "Total: $385.00", "Total: $<%= items.reduce(function (s, i) { return s + i.price; }, 0).toFixed(2) %>");
+  const data = {
+    invoiceNo: 123,
+    created: "January 1, 2023",
+    due: "February 1, 2023",
+    from: { name: "Sparksuite, Inc.", street: "12345 Sunny Road", city: "Sunnyville, CA 12345" },
+    to: { name: "Acme Corp.", contact: "John Doe", email: "john@example.com" },
+    items: [
+      { name: "Website design", price: 300 },
+      { name: "Hosting (3 months)", price: 75 },
+      { name: "Domain name (1 year)", price: 10 },
+    ],
+  };
+  return { template: t, data };
+}
+
+const REPORT_TEMPLATE = `<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8" />
+<title><%= title %></title>
+<style>
+  @page { size: A4; margin: 14mm 12mm; }
+  body { font-family: "Liberation Sans", Arial, Helvetica, sans-serif; font-size: 10.5px; color: #222; }
+  h1 { font-size: 20px; margin: 0 0 4px; color: #1d3557; }
+  p.meta { margin: 0 0 12px; color: #666; }
+  table { width: 100%; border-collapse: collapse; }
+  thead { display: table-header-group; }
+  th { background: #1d3557; color: #fff; text-align: left; padding: 4px 6px; font-weight: 600; }
+  td { padding: 3px 6px; border-bottom: 1px solid #e3e6ea; }
+  tr:nth-child(even) td { background: #f4f6f8; }
+  td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+  tr { page-break-inside: avoid; }
+  tfoot td { font-weight: bold; border-top: 2px solid #1d3557; background: #fff; }
+</style>
+</head>
+<body>
+<h1><%= title %></h1>
+<p class="meta">Generated for <%= customer %> &middot; <%= rows.length %> lines</p>
+<table>
+  <thead><tr><th class="num">#</th><th>Item</th><th class="num">Qty</th><th class="num">Unit price</th><th class="num">Amount</th></tr></thead>
+  <tbody>
+  <% var total = 0; rows.forEach(function (r) { var amount = r.qty * r.price; total += amount; %>
+    <tr><td class="num"><%= r.n %></td><td><%= r.name %></td><td class="num"><%= r.qty %></td><td class="num"><%= r.price.toFixed(2) %></td><td class="num"><%= amount.toFixed(2) %></td></tr>
+  <% }) %>
+  </tbody>
+  <tfoot><tr><td colspan="4">Total</td><td class="num"><%= total.toFixed(2) %></td></tr></tfoot>
+</table>
+</body>
+</html>
+`;
+
+function reportData(rows: number): Record<string, unknown> {
+  const words = ["Widget", "Gadget", "Sprocket", "Flange", "Bracket", "Gasket", "Bearing", "Spindle", "Coupling", "Valve"];
+  const sizes = ["small", "medium", "large", "XL", "mini"];
+  return {
+    title: "Quarterly parts report",
+    customer: "Acme Corp. <purchasing@example.com>",
+    rows: Array.from({ length: rows }, (_, i) => ({
+      n: i + 1,
+      name: `${words[i % words.length]} ${sizes[(i * 7) % sizes.length]} #${1000 + ((i * 7919) % 9000)}`,
+      qty: 1 + ((i * 37) % 50),
+      price: Math.round((((i * 7919) % 10000) / 100 + 0.99) * 100) / 100,
+    })),
+  };
+}
+
+export function benchTemplates(): BenchTemplate[] {
+  const fixture = loadInvoice();
+  const inv = invoiceEjs(fixture);
+  return [
+    { name: "invoice-ejs", engine: "ejs", html_template: inv.template, data: inv.data, count: 30, naiveCount: 5, quickCount: 10, quickNaiveCount: 2 },
+    { name: "invoice-raw", engine: "raw", html_template: fixture, count: 30, naiveCount: 5, quickCount: 10, quickNaiveCount: 2 },
+    { name: "report-1000", engine: "ejs", html_template: REPORT_TEMPLATE, data: reportData(1000), count: 8, naiveCount: 3, quickCount: 4, quickNaiveCount: 1 },
+  ];
+}
