@@ -79,6 +79,8 @@ export class BrowserHost {
     } catch (e) {
       healthy = false;
       if (e instanceof RenderError) throw e;
+      // A page that never finishes loading is the template's doing: final, not retried.
+      if ((e as Error).name === "TimeoutError") throw new RenderError("render_timeout", `the page did not finish loading within ${this.opts.renderTimeoutMs} ms`);
       if (slot.page.isClosed()) throw new RenderError("page_closed", "the page closed itself while loading (window.close() or similar); remove that call from the template");
       throw new RenderError("render_failed", `Chromium failed to print the page: ${cleanDriverMessage((e as Error).message)}`, true);
     } finally {
@@ -107,7 +109,8 @@ export class BrowserHost {
     try {
       const pdf = await Promise.race([
         (async () => {
-          await slot.page.setContent(job.html, { waitUntil: "load", timeout: renderTimeoutMs });
+          // Our deadline (below) must fire first: Playwright's own timeout would look like a driver fault.
+          await slot.page.setContent(job.html, { waitUntil: "load", timeout: renderTimeoutMs + 5_000 });
           const o = job.options;
           return slot.page.pdf({ format: o.format, landscape: o.landscape, printBackground: o.printBackground, scale: o.scale, margin: o.margin, preferCSSPageSize: true });
         })(),

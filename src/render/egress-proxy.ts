@@ -115,6 +115,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
         refuse(client, 504, "handshake timed out", {});
       }
     }, handshakeTimeoutMs);
+    client.once("close", () => clearTimeout(handshakeTimer));
 
     const onData = (chunk: Buffer) => {
       if (done) return;

@@ -1,0 +1,189 @@
+// A canary for the network policy: servers that record every connection a report page manages
+// to open. They listen dual-stack on "::", so a connection to 127.0.0.1, ::1, ::ffff:127.0.0.1 or
+// this machine's own interface addresses is seen on the same port.
+import dgram from "node:dgram";
+import net from "node:net";
+import { readFileSync, readdirSync } from "node:fs";
+import { networkInterfaces } from "node:os";
+
+export interface Hit {
+  kind: string;
+  port: number;
+  remote?: string;
+  /** The request line or first bytes, which name the vector (each URL carries a tag). */
+  detail: string;
+}
+
+export interface Canary {
+  /** Bun.serve: HTTP requests and WebSocket upgrades. */
+  httpPort: number;
+  /** node:net: every TCP connection. */
+  rawPort: number;
+  /** node:dgram: every UDP datagram (STUN/TURN, QUIC, WebTransport). */
+  udpPort: number;
+  /** Well-known ports we also managed to listen on (80, 443, 9), if free; never required. */
+  wellKnown: number[];
+  hits: Hit[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+const clip = (b: Buffer | string) => (typeof b === "string" ? b : b.toString("latin1")).split("\r\n")[0]!.slice(0, 200);
+
+function rawServer(hits: Hit[], kind: string): net.Server {
+  return net.createServer((c) => {
+    const hit: Hit = { kind, port: c.localPort ?? 0, remote: c.remoteAddress, detail: "" };
+    hits.push(hit);
+    c.on("error", () => {});
+    c.once("data", (d: Buffer) => (hit.detail = clip(d)));
+    setTimeout(() => c.destroy(), 200);
+  });
+}
+
+function listen(server: net.Server, port: number): Promise<number | undefined> {
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(undefined));
+    server.listen({ port, host: "::", ipv6Only: false }, () => resolve((server.address() as net.AddressInfo).port));
+  });
+}
+
+export async function startCanary(): Promise<Canary> {
+  const hits: Hit[] = [];
+  const http = Bun.serve({
+    hostname: "::",
+    port: 0,
+    fetch(req, server) {
+      const url = new URL(req.url);
+      hits.push({ kind: "http", port: server.port!, remote: server.requestIP(req)?.address, detail: `${req.method} ${url.pathname}` });
+      if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && server.upgrade(req)) return undefined;
+      return new Response("<p>CANARY-REACHED</p>", { headers: { "content-type": "text/html", "access-control-allow-origin": "*" } });
+    },
+    websocket: {
+      open(ws) {
+        hits.push({ kind: "websocket", port: 0, remote: ws.remoteAddress, detail: "open" });
+      },
+      message() {},
+    },
+  });
+  const raw = rawServer(hits, "tcp");
+  const rawPort = (await listen(raw, 0))!;
+  const udp = dgram.createSocket({ type: "udp6", ipv6Only: false });
+  udp.on("message", (m, r) => hits.push({ kind: "udp", port: udpPort, remote: r.address, detail: `${m.length} bytes` }));
+  await new Promise<void>((r) => udp.bind(0, "::", () => r()));
+  const udpPort = udp.address().port;
+
+  const extra: net.Server[] = [];
+  const wellKnown: number[] = [];
+  for (const p of [80, 443, 9]) {
+    const s = rawServer(hits, `tcp:${p}`);
+    if ((await listen(s, p)) === p) {
+      extra.push(s);
+      wellKnown.push(p);
+    }
+  }
+
+  return {
+    httpPort: http.port!,
+    rawPort,
+    udpPort,
+    wellKnown,
+    hits,
+    reset: () => void hits.splice(0),
+    close: async () => {
+      http.stop(true);
+      udp.close();
+      await Promise.all([raw, ...extra].map((s) => new Promise<void>((r) => s.close(() => r()))));
+    },
+  };
+}
+
+/** Connections whose remote end is not loopback, opened by this process's child processes (Chromium). */
+export class ChildSocketWatch {
+  readonly violations: string[] = [];
+  private timer?: Timer;
+  private busy = false;
+
+  start(everyMs = 300) {
+    this.timer = setInterval(() => void this.sample(), everyMs);
+  }
+
+  stop() {
+    clearInterval(this.timer);
+  }
+
+  /**
+   * Proves the watch can see a child's socket: a child process connects to this machine's own
+   * non-loopback address and holds the connection while we sample. Returns false when the machine
+   * has no such address (the watch is then unproven, not failed).
+   */
+  async selfTest(): Promise<boolean> {
+    const own = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && !i.internal && i.family === "IPv4")?.address;
+    if (!own) return false;
+    const server = net.createServer((c) => c.on("error", () => {}));
+    await new Promise<void>((r) => server.listen(0, own, () => r()));
+    const port = (server.address() as net.AddressInfo).port;
+    const child = Bun.spawn([process.execPath, "-e", `require("node:net").connect({ host: ${JSON.stringify(own)}, port: ${port} }).on("connect", () => console.log("up")); setTimeout(() => process.exit(0), 5000);`], { stdout: "pipe", stderr: "ignore" });
+    const reader = child.stdout.getReader();
+    await reader.read();
+    await this.sample();
+    child.kill();
+    await child.exited;
+    await new Promise<void>((r) => server.close(() => r()));
+    const seen = this.violations.some((v) => v.includes(`${own}:${port}`));
+    this.violations.splice(0);
+    if (!seen) throw new Error(`the socket watch did not see a child's connection to ${own}:${port}`);
+    return true;
+  }
+
+  async sample() {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const pids = descendants(process.pid);
+      if (pids.size === 0) return;
+      const p = Bun.spawn(["ss", "-tuanpH"], { stdout: "pipe", stderr: "ignore" });
+      const out = await new Response(p.stdout).text();
+      await p.exited;
+      for (const line of out.split("\n")) {
+        const owners = [...line.matchAll(/pid=(\d+)/g)].map((m) => Number(m[1]));
+        if (!owners.some((o) => pids.has(o))) continue;
+        const cols = line.trim().split(/\s+/);
+        const peer = cols[5] ?? "";
+        if (/^(\*|0\.0\.0\.0|\[::\]|::|\[::ffff:0\.0\.0\.0\]):\*$/.test(peer) || peer === "*:*") continue;
+        const host = peer.replace(/:[^:]*$/, "").replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+        if (/^(127\.|::1$|::ffff:127\.)/.test(host)) continue;
+        this.violations.push(line.trim());
+      }
+    } catch {
+      // ss missing or /proc unreadable: the watch is best effort.
+    } finally {
+      this.busy = false;
+    }
+  }
+}
+
+function descendants(root: number): Set<number> {
+  const parent = new Map<number, number>();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      parent.set(Number(d), ppid);
+    } catch {}
+  }
+  const out = new Set<number>();
+  let grew = true;
+  while (grew) {
+    grew = false;
+    for (const [pid, pp] of parent) {
+      if (!out.has(pid) && (pp === root || out.has(pp))) {
+        out.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return out;
+}

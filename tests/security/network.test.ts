@@ -1,0 +1,327 @@
+// The report page's network policy, end to end: real reports through the real service and real
+// Chromium try every way a page can open a connection, against a canary listening on this
+// machine, in every spelling of a local address; and every way to print a local file.
+// The canary must see nothing, with the network closed and with an allow-list that names local
+// hosts (the egress proxy must refuse them by address).
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import net from "node:net";
+import { createTestApp, fetchLink, pdfText, waitForReport, type TestApp } from "../helpers/app";
+import { ChildSocketWatch, startCanary, type Canary } from "./canary";
+import { fileVectors, navigationPages, subresourceVectors } from "./vectors";
+
+/** A report's wall time beyond this is a hang (the slowest vector report takes ~10 s on a busy box). */
+const QUICK_MS = 25_000;
+/**
+ * KNOWN ISSUE (see the test.failing below): a form auto-submitted to a file: URL stalls the page
+ * until the render timeout (30 s), and when Playwright's own setContent timeout wins the race with
+ * the render deadline the attempt is classed retryable render_failed and retried, up to
+ * maxAttempts (3) times. Such reports must still end, within this bound.
+ */
+const STALL_MS = 3 * 30_000 + 20_000;
+const isKnownStall = (what: string) => /^form (POST )?auto-submit → file:/i.test(what);
+/** Extra time after a report for beacons, keepalive fetches and late timers. */
+const SETTLE_MS = 400;
+const PASSWD = "root:x:0:0";
+
+let canary: Canary;
+const watch = new ChildSocketWatch();
+
+beforeAll(async () => {
+  canary = await startCanary();
+  // The canary itself works: a direct HTTP request and a raw TCP connection are both counted.
+  await fetch(`http://127.0.0.1:${canary.httpPort}/self-test`).then((r) => r.text());
+  await new Promise<void>((resolve) => {
+    const c = net.connect({ host: "::1", port: canary.rawPort }, () => c.end("self-test\r\n"));
+    c.on("close", () => resolve());
+    c.on("error", () => resolve());
+  });
+  await Bun.sleep(100);
+  expect(canary.hits.map((h) => h.kind).sort()).toEqual(["http", "tcp"]);
+  canary.reset();
+  // The socket watch sees a child process's non-loopback connection (when this box has an address).
+  if (!(await watch.selfTest())) console.warn("no non-loopback address: the child socket watch is unproven");
+  watch.start();
+});
+
+afterAll(async () => {
+  watch.stop();
+  await canary?.close();
+});
+
+const squash = (s: string) => s.replace(/\s+/g, "");
+
+/** generate() with a longer wait, so a report stuck until the render timeout is measured, not cut off. */
+async function submitAndWait(t: TestApp, html: string) {
+  const res = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: html } });
+  if (res.status !== 202) throw new Error(`submit answered ${res.status}: ${await res.text()}`);
+  const { report_id } = (await res.json()) as { report_id: string };
+  const report = await waitForReport(t, report_id, 200_000);
+  if (report.status !== "succeeded") return { report, pdf: undefined };
+  const dl = (await (await t.request("GET", `/api/v1/reports/${report_id}/download`)).json()) as { data: string };
+  return { report, pdf: new Uint8Array(await (await fetchLink(t, dl.data)).arrayBuffer()) };
+}
+
+/** Runs one raw report: it must end quickly, and the canary must see nothing. */
+async function runReport(t: TestApp, html: string, what: string) {
+  const started = Date.now();
+  const { report, pdf } = await submitAndWait(t, html).catch((e: Error) => {
+    throw new Error(`${what}: ${e.message}`);
+  });
+  const elapsed = Date.now() - started;
+  const trace = `[${elapsed} ms] ${report.status}${report.error ? ` ${JSON.stringify(report.error)}` : ""} attempts=${report.attempts} created=${report.created_at} started=${report.started_at} finished=${report.finished_at}: ${what}`;
+  if (process.env.SECURITY_TRACE) console.log(trace);
+  await Bun.sleep(SETTLE_MS);
+  if (!["succeeded", "failed"].includes(report.status) || elapsed > (isKnownStall(what) ? STALL_MS : QUICK_MS)) throw new Error(`not quick: ${trace}`);
+  const text = pdf ? await pdfText(pdf) : "";
+  expect(squash(text)).not.toContain(PASSWD);
+  expect(text).not.toContain("CANARY-REACHED");
+  expect(JSON.stringify(report.error ?? "")).not.toContain(PASSWD);
+  if (canary.hits.length) throw new Error(`LEAK via ${what}: the canary saw ${JSON.stringify(canary.hits, null, 1)}`);
+  return { report, text, elapsed };
+}
+
+/** Spellings of "this machine" (every one reaches the dual-stack canary if connected to). */
+const LOCAL_HOSTS = [
+  "127.0.0.1",
+  "localhost",
+  "LOCALHOST",
+  "localhost.",
+  "sub.localhost",
+  "2130706433",
+  "0177.0.0.1",
+  "0x7f000001",
+  "0x7F.0.0.1",
+  "127.1",
+  "127.0.1",
+  "017700000001",
+  "127.000.000.001",
+  "[::ffff:127.0.0.1]",
+  "[::ffff:7f00:1]",
+  "[::1]",
+  "[0:0:0:0:0:0:0:1]",
+  "[::127.0.0.1]",
+  "[::]",
+  "0.0.0.0",
+  "0",
+  "localtest.me",
+  "127.0.0.1.nip.io",
+  "192.0.2.2", // this machine's eth0
+  "[fd00::2]", // this machine's eth0, IPv6
+  "169.254.169.254",
+];
+
+function vectorsFor(host: string, i: number): string {
+  const udp = `${host}:${canary.udpPort}`;
+  const parts = [
+    subresourceVectors(`http://${host}:${canary.httpPort}`, `ws://${host}:${canary.httpPort}`, udp, `h${i}a`),
+    subresourceVectors(`http://${host}:${canary.rawPort}`, `ws://${host}:${canary.rawPort}`, udp, `h${i}b`),
+  ];
+  // Default ports (80/443), when the canary could take them.
+  if (canary.wellKnown.includes(80) || canary.wellKnown.includes(443)) parts.push(subresourceVectors(`http://${host}`, `ws://${host}`, udp, `h${i}c`));
+  return parts.join("\n");
+}
+
+function localNavTargets(): string[] {
+  return [`http://127.0.0.1:${canary.httpPort}/nav-a`, `http://localhost:${canary.rawPort}/nav-b`, `http://[::1]:${canary.httpPort}/nav-c`, `http://0x7f000001:${canary.rawPort}/nav-d`, `http://[::ffff:7f00:1]:${canary.httpPort}/nav-e`];
+}
+
+const FILE_URLS = [
+  "file:///etc/passwd",
+  "FILE:///etc/passwd",
+  "File:///etc/passwd",
+  "file://localhost/etc/passwd",
+  "file://127.0.0.1/etc/passwd",
+  "file:/etc/passwd",
+  "file:///etc/./passwd",
+  "file:///etc/%70asswd",
+  "file:///etc//passwd",
+  "file:\\\\\\etc\\passwd",
+  "file:///proc/self/root/etc/passwd",
+  "file:///../../etc/passwd",
+];
+
+/** Ways to print a local file that navigate the top-level page. */
+const FILE_NAV_URLS = ["file:///etc/passwd", "FILE:///etc/passwd", "file://localhost/etc/passwd", "file:/etc/passwd"];
+
+function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: string[]) {
+  describe(name, () => {
+    let t: TestApp;
+    const proxyWarnings: Record<string, unknown>[] = [];
+
+    beforeAll(async () => {
+      t = await createTestApp({ render: true, config });
+      // Record what the egress proxy refused (it logs refusals at warn through the app's logger).
+      const warn = t.app.logger.warn;
+      t.app.logger.warn = (msg, fields) => {
+        if (msg.includes("egress proxy")) proxyWarnings.push({ msg, ...fields });
+        warn(msg, fields);
+      };
+    }, 120_000);
+
+    afterAll(async () => {
+      await t?.close();
+    }, 60_000);
+
+    test("control: iframe content and page JavaScript output do reach the PDF", async () => {
+      const html = `<iframe srcdoc="<p>CONTROL-IFRAME</p>" width="300" height="60"></iframe>
+<script>const x = new XMLHttpRequest(); x.open("GET", "data:text/plain,CONTROL-XHR", false); x.send(); document.body.insertAdjacentText("beforeend", x.responseText);</script>`;
+      const { report, text } = await runReport(t, html, "control");
+      expect(report.status).toBe("succeeded");
+      expect(text).toContain("CONTROL-IFRAME");
+      expect(text).toContain("CONTROL-XHR");
+    });
+
+    describe("every subresource, script and background vector, every spelling of a local address", () => {
+      test.each(LOCAL_HOSTS.map((h, i) => [h, i] as [string, number]))("%s", async (host, i) => {
+        const { report, text } = await runReport(t, vectorsFor(host, i), `vectors for ${host}`);
+        // The vector script ran to its end (so every JavaScript vector was tried).
+        expect(report.status).toBe("succeeded");
+        expect(text).toContain(`JS-RAN-h${i}a`);
+        expect(text).toContain(`JS-RAN-h${i}b`);
+      }, 90_000);
+    });
+
+    describe("top-level navigations to the canary", () => {
+      const cases = () => localNavTargets().flatMap((url) => navigationPages(url).map(([kind, html]) => [`${kind} → ${url}`, html] as [string, string]));
+      // Built lazily: the canary's ports are known only after beforeAll.
+      test("each navigation vector, several spellings", async () => {
+        for (const [what, html] of cases()) await runReport(t, html, what);
+      }, 600_000);
+    });
+
+    describe("local files", () => {
+      test.each(FILE_URLS)("%s through every subresource and script vector is never printed", async (url) => {
+        const tag = `f${FILE_URLS.indexOf(url)}`;
+        const { report, text } = await runReport(t, fileVectors(url, tag), `file vectors for ${url}`);
+        expect(report.status).toBe("succeeded");
+        expect(text).toContain(`JS-RAN-${tag}`);
+        expect(text).not.toContain("/bin/bash");
+        expect(text).not.toContain("nologin");
+      }, 90_000);
+
+      test("navigating the page to a file (meta refresh, location, form, link, ...) never prints it", async () => {
+        for (const url of fileNavUrls) {
+          for (const [kind, html] of navigationPages(url)) {
+            const { text } = await runReport(t, html, `${kind} → ${url}`);
+            expect(text).not.toContain("nologin");
+          }
+        }
+      }, 1_200_000);
+
+      test.each([
+        ['<meta http-equiv=refresh content="0;url=file:///etc/passwd">', "meta refresh"],
+        ["<script>location='file:///etc/passwd'</script>", "location"],
+        ['<base href="file:///etc/"><iframe src="passwd" width="600" height="300"></iframe>', "base href + relative iframe"],
+        ['<base href="file:///etc/"><meta http-equiv=refresh content="0;url=passwd">', "base href + relative refresh"],
+        ['<base href="FILE:///etc/"><script>location="passwd"</script>', "upper-case base href + location"],
+      ])("%s does not print the file (%s)", async (html, what) => {
+        await runReport(t, html, what);
+      }, 90_000);
+    });
+
+    if (!config.allowHosts?.length) {
+      // KNOWN ISSUE (not a leak; nothing is loaded or printed): a form auto-submitted to a file:
+      // (or data:) URL is refused by Chromium but the navigation never commits or fails, and
+      // page.setContent(..., { waitUntil: "load" }) keeps waiting for it, so the report ends
+      // render_timeout only after the full render timeout (sometimes retried, see STALL_MS).
+      let stall: { status: string; elapsed: number } | undefined;
+      test("a form auto-submitted to file:///etc/passwd prints nothing and ends (eventually)", async () => {
+        const { report, elapsed } = await runReport(t, '<form id="f" action="file:///etc/passwd"></form><script>f.submit()</script><p>x</p>', "form auto-submit → file:///etc/passwd (known stall)");
+        stall = { status: report.status, elapsed };
+      }, 150_000);
+      // test.failing: passes while the stall exists, turns red once browser.ts is fixed (then make
+      // it a plain test). Leaks are asserted by the test above, never inverted here.
+      test.failing("KNOWN ISSUE: ...and ends quickly, as succeeded", () => {
+        expect(stall?.status).toBe("succeeded");
+        expect(stall!.elapsed).toBeLessThan(10_000);
+      });
+    }
+
+    test("Chromium opens nothing while idle after a render (~3 s)", async () => {
+      await runReport(t, "<p>idle</p>", "idle");
+      const before = proxyWarnings.length;
+      canary.reset();
+      await Bun.sleep(3_000);
+      await watch.sample();
+      expect(canary.hits).toEqual([]);
+      if (config.allowHosts?.length) {
+        // Background traffic would show up as CONNECTs the proxy refused; report them.
+        const idle = proxyWarnings.slice(before);
+        // Refused, so not a leak; reported so background traffic stays visible.
+        if (idle.length) console.warn("egress proxy refusals while idle:", JSON.stringify(idle));
+      }
+    }, 60_000);
+
+    test("no child process (Chromium) ever held a connection to a non-loopback address", async () => {
+      await watch.sample();
+      expect(watch.violations).toEqual([]);
+    });
+
+    if (config.allowHosts?.length) {
+      test("the proxy was really asked, and refused by address (not only by port) for allow-listed local names", () => {
+        const byAddress = proxyWarnings.filter((w) => w.reason === "name resolves to a non-public address");
+        expect(byAddress.some((w) => w.host === "localhost")).toBe(true);
+        // No refusal log ever carries a path or query string.
+        for (const w of proxyWarnings) expect(JSON.stringify(w)).not.toMatch(/-(img|fetch|beacon)\b|\?/);
+      });
+    }
+  });
+}
+
+suite("closed network (no allow-list)", {}, FILE_NAV_URLS);
+
+describe("allow-listed local names", () => {
+  // "https://<allow-listed local name>" vectors: the page's route() lets them through, Chromium
+  // sends CONNECT name:443 to the egress proxy, which must refuse by the resolved address. The
+  // canary takes port 443 when it can, so a leak would be seen.
+  const allowHosts = ["localhost", "127.0.0.1", "localtest.me"];
+  // File navigations are a Chromium matter, the same with an allow-list: one spelling is enough here.
+  suite("allowHosts = localhost, 127.0.0.1, localtest.me", { allowHosts }, FILE_NAV_URLS.slice(0, 1));
+
+  describe("https vectors to the allow-listed names", () => {
+    let t: TestApp;
+    const proxyWarnings: Record<string, unknown>[] = [];
+    beforeAll(async () => {
+      t = await createTestApp({ render: true, config: { allowHosts } });
+      const warn = t.app.logger.warn;
+      t.app.logger.warn = (msg, fields) => {
+        if (msg.includes("egress proxy")) proxyWarnings.push({ msg, ...fields });
+        warn(msg, fields);
+      };
+    }, 120_000);
+    afterAll(async () => {
+      await t?.close();
+    }, 60_000);
+
+    const origins = () => [
+      ["https://localhost", "wss://localhost"],
+      ["https://LOCALHOST.", "wss://LOCALHOST."],
+      ["https://127.0.0.1", "wss://127.0.0.1"],
+      ["https://2130706433", "wss://2130706433"],
+      ["https://localtest.me", "wss://localtest.me"],
+      [`https://localhost:${canary.httpPort}`, `wss://localhost:${canary.httpPort}`],
+      [`https://127.0.0.1:${canary.rawPort}`, `wss://127.0.0.1:${canary.rawPort}`],
+      ["https://[::1]", "wss://[::1]"],
+      ["https://[::ffff:127.0.0.1]", "wss://[::ffff:127.0.0.1]"],
+    ];
+
+    test("every vector against https/wss origins on allow-listed local names", async () => {
+      for (const [i, [http, ws]] of origins().entries()) {
+        const { report, text } = await runReport(t, subresourceVectors(http!, ws!, `127.0.0.1:${canary.udpPort}`, `s${i}`), `https vectors for ${http}`);
+        expect(report.status).toBe("succeeded");
+        expect(text).toContain(`JS-RAN-s${i}`);
+      }
+      // The proxy saw CONNECT localhost:443 and refused it for its address.
+      expect(proxyWarnings.some((w) => w.host === "localhost" && w.reason === "name resolves to a non-public address")).toBe(true);
+      // IP literals never got as far as a lookup.
+      expect(proxyWarnings.some((w) => w.host === "127.0.0.1" && w.reason === "IP literal hosts are not allowed")).toBe(true);
+      if (!canary.wellKnown.includes(443)) console.warn("port 443 was taken: a proxy leak to :443 could not have been seen");
+    }, 600_000);
+
+    test("navigating to an allow-listed local https name is refused too", async () => {
+      for (const url of ["https://localhost/nav", "https://127.0.0.1/nav", `https://localhost:${canary.httpPort}/nav`]) {
+        for (const [kind, html] of navigationPages(url)) await runReport(t, html, `${kind} → ${url}`);
+      }
+    }, 600_000);
+  });
+});
