@@ -17,6 +17,8 @@
 //   --verbose          forward the service's log (warn and above) and print each measurement
 //   --serve-args="..." extra flags for `serve`, e.g. --serve-args="--render-pages 1 --sandboxes 1"
 //   --service-root DIR run DIR/src/main.ts (a patched checkout, for A/B runs) instead of this one
+//   --as-user USER     (as root) run the service as USER, e.g. nobody: as in production, where Chromium
+//                      keeps its sandbox and its lower CPU priority (--render-nice); as root it resets both
 //
 // What one round does, for each template in turn (rounds interleave so machine noise hits all sides):
 //   floor    playwright-core driving ONE warm, reused page: page.setContent(html) + page.pdf(A4,
@@ -59,7 +61,7 @@
 // dir removed at the end, also on Ctrl-C.
 import { chromium, type Browser, type Page } from "playwright-core";
 import ejs from "ejs";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -95,6 +97,7 @@ const { values: flags } = parseArgs({
     verbose: { type: "boolean", default: false },
     "serve-args": { type: "string" },
     "service-root": { type: "string" },
+    "as-user": { type: "string" },
     help: { type: "boolean", short: "h", default: false },
   },
   strict: true,
@@ -391,10 +394,19 @@ function serviceCommand(): string[] {
   return [process.execPath, join(SERVICE_ROOT, "src", "main.ts")];
 }
 
+/** Runs a command as --as-user (via setpriv), with HOME and TMPDIR in the data dir it can write. */
+function asServiceUser(cmd: string[], dataDir: string): string[] {
+  const user = flags["as-user"];
+  if (!user) return cmd;
+  const id = (opt: string) => Bun.spawnSync(["id", opt, user]).stdout.toString().trim();
+  chmodSync(dataDir, 0o777);
+  return ["setpriv", `--reuid=${id("-u")}`, `--regid=${id("-g")}`, "--clear-groups", "env", `HOME=${dataDir}`, `TMPDIR=${dataDir}`, ...cmd];
+}
+
 async function startService(): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), "reportgen-bench-"));
   cleanupTasks.push(() => rmSync(dataDir, { recursive: true, force: true }));
-  const cmd = serviceCommand();
+  const cmd = asServiceUser(serviceCommand(), dataDir);
   const keyProc = Bun.spawnSync([...cmd, "admin", "create-key", "--name", "bench", "--data-dir", dataDir, "--log-level", "warn"], { cwd: SERVICE_ROOT, stderr: "pipe" });
   const key = keyProc.stdout.toString().trim();
   if (keyProc.exitCode !== 0 || !key) throw new Error(`admin create-key failed (${keyProc.exitCode}): ${keyProc.stderr.toString()}`);

@@ -30,15 +30,20 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
       if (!(path === API_PREFIX || path.startsWith(API_PREFIX + "/")) || PUBLIC_API_PATHS.has(path)) return;
       try {
-        const client = clientAddress(request, server?.requestIP(request)?.address, opts.trustProxy);
-        // A client over its failure budget may still use a key it already proved; it just cannot
-        // make the server pay for more argon2 guesses.
-        const throttled = (authFailures?.wait(client) ?? 0) > 0;
-        const principal = await keys.authenticate(request.headers.get("x-api-key"), { cachedOnly: throttled });
+        const presented = request.headers.get("x-api-key");
+        // The common case, a key already verified, costs a hash and one lookup. Only the others
+        // consult the failed-auth budget of the client's address: a client over it may still use a
+        // key it already proved, but cannot make the server pay for more argon2 guesses.
+        let principal = await keys.authenticate(presented, { cachedOnly: true });
         if (!principal) {
-          if (throttled) throw tooManyRequests("too_many_failed_authentications", "too many requests with invalid access keys from this address; wait, then retry with a valid X-API-Key", authFailures!.wait(client));
-          authFailures?.take(client);
-          throw unauthorized();
+          const client = clientAddress(request, server?.requestIP(request)?.address, opts.trustProxy);
+          const wait = authFailures?.wait(client) ?? 0;
+          if (wait > 0) throw tooManyRequests("too_many_failed_authentications", "too many requests with invalid access keys from this address; wait, then retry with a valid X-API-Key", wait);
+          principal = await keys.authenticate(presented);
+          if (!principal) {
+            authFailures?.take(client);
+            throw unauthorized();
+          }
         }
         const wait = perKey?.take(principal.keyId) ?? 0;
         if (wait > 0) throw tooManyRequests("rate_limited", `this access key is over its limit of ${opts.rateLimit} requests per second; slow down`, wait);
