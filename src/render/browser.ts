@@ -2,7 +2,6 @@
 // reused pages: a page is reset between reports instead of being created per report, which is
 // what makes printing several times faster than a new page or context per document.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
-import { renameSync } from "node:fs";
 import { RenderError } from "../lib/errors";
 import { closedNetworkArgs, isRequestAllowed } from "./network-policy";
 import type { PdfOptions } from "./pdf-options";
@@ -24,7 +23,7 @@ export interface BrowserOptions {
 export interface RenderJob {
   html: string;
   options: PdfOptions;
-  /** Where the PDF goes; written to a sibling temp file first and renamed, so it is never half-written. */
+  /** A temp path for the PDF; the caller renames it into place, so a half-written file is never served. */
   outFile: string;
 }
 
@@ -48,8 +47,8 @@ export class BrowserHost {
   private idle: Slot[] = [];
   private waiters: ((s: Slot) => void)[] = [];
   private busy = 0;
+  /** Renders by the current Chromium, for recycling. */
   private renders = 0;
-  private generation = 0;
   private launching?: Promise<void>;
   /** Set when this Chromium is due for replacement: no new render starts on it. */
   private draining = false;
@@ -62,11 +61,6 @@ export class BrowserHost {
 
   async start(): Promise<void> {
     await this.launch();
-  }
-
-  /** Renders by the current Chromium and how many Chromiums this host has launched. */
-  get stats() {
-    return { renders: this.renders, generation: this.generation, busy: this.busy };
   }
 
   async render(job: RenderJob): Promise<RenderOutput> {
@@ -109,7 +103,7 @@ export class BrowserHost {
     try {
       const pdf = await Promise.race([
         (async () => {
-          // Our deadline (below) must fire first: Playwright's own timeout would look like a driver fault.
+          // Our own deadline must fire first: Playwright's timeout would look like a driver fault.
           await slot.page.setContent(job.html, { waitUntil: "load", timeout: renderTimeoutMs + 5_000 });
           const o = job.options;
           return slot.page.pdf({ format: o.format, landscape: o.landscape, printBackground: o.printBackground, scale: o.scale, margin: o.margin, preferCSSPageSize: true });
@@ -119,9 +113,7 @@ export class BrowserHost {
       if (pdf.length > maxPdfSize) throw new RenderError("pdf_too_large", `the PDF is ${pdf.length} bytes; the limit is ${maxPdfSize}`);
       const pages = countPdfPages(pdf);
       if (pages > maxPages) throw new RenderError("too_many_pages", `the PDF has ${pages} pages; the limit is ${maxPages}`);
-      const tmp = `${job.outFile}.${process.pid}.${Date.now()}.part`;
-      await Bun.write(tmp, pdf);
-      renameSync(tmp, job.outFile);
+      await Bun.write(job.outFile, pdf);
       return { pages, bytes: pdf.length };
     } finally {
       clearTimeout(timer);
@@ -202,7 +194,6 @@ export class BrowserHost {
       timeout: 30_000,
     });
     this.browser = browser;
-    this.generation++;
     this.renders = 0;
     browser.on("disconnected", () => {
       if (this.browser === browser && !this.closed) {
