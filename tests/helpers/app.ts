@@ -1,5 +1,6 @@
 // Test app factory: a fresh temp data dir with a migrated SQLite database, the real App and its
 // services, and a key to call the API with. `render: true` also starts the EJS sandboxes and Chromium.
+import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -115,4 +116,14 @@ export async function generate(t: TestApp, body: unknown, key?: string) {
 /** Follows a download link, in-process or over the socket. */
 export function fetchLink(t: TestApp, link: string): Promise<Response> {
   return t.app.server ? fetch(link) : t.app.http!.handle(new Request(link));
+}
+
+/**
+ * One app with the real renderer for a whole test file: started before its tests (Chromium's start
+ * may take seconds on a busy machine) and closed after them. `set` receives it.
+ */
+export function useRenderApp(set: (t: TestApp) => void, config?: Partial<Config>): void {
+  let app: TestApp | undefined;
+  beforeAll(async () => set((app = await createTestApp({ render: true, config }))), 60_000);
+  afterAll(() => app?.close(), 30_000);
 }

@@ -1,16 +1,13 @@
 // Engine ejs end to end: HTTP submit → EJS sandbox → Chromium → stored PDF → signed link.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
-import { createTestApp, fetchLink, generate, pdfInfo, pdfText, type TestApp } from "../helpers/app";
+import { fetchLink, generate, pdfInfo, pdfText, type TestApp, useRenderApp } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a));
 
 /** pdftotext -layout spreads text; collapse runs of spaces so phrases compare simply. */
 const flat = (s: string) => s.replace(/[ \t]+/g, " ");

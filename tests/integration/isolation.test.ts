@@ -1,16 +1,13 @@
 // What a template can reach: no host objects from EJS, no prototype pollution across reports,
 // and no state carried between reports on the reused Chromium pages.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { createTestApp, generate, pdfText, waitForReport, type TestApp } from "../helpers/app";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { generate, pdfText, waitForReport, type TestApp, useRenderApp } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a));
 
 const squash = (s: string) => s.replace(/\s+/g, "");
 const flat = (s: string) => s.replace(/[ \t]+/g, " ");

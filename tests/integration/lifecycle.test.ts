@@ -1,19 +1,16 @@
 // A report's life around the renderer: runaway page JavaScript, dialogs and popups, deletion while
 // rendering, and retention (expiry and orphaned files).
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createTestApp, fetchLink, generate, pdfText, waitForReport, type TestApp } from "../helpers/app";
+import { fetchLink, generate, pdfText, waitForReport, type TestApp, useRenderApp } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
 const RENDER_TIMEOUT = 3000;
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true, config: { renderTimeout: RENDER_TIMEOUT, retention: 60_000 } });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a), { renderTimeout: RENDER_TIMEOUT, retention: 60_000 });
 
 const flat = (s: string) => s.replace(/[ \t]+/g, " ");
 

@@ -1,18 +1,15 @@
 // Limits a hostile or careless template runs into: page count, template CPU time, template memory
 // and output size. Each ends the report failed with its own code, and the service keeps working.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { EjsSandbox } from "../../src/render/ejs-sandbox";
-import { createTestApp, generate, pdfInfo, pdfText, waitForReport, type TestApp } from "../helpers/app";
+import { generate, pdfInfo, pdfText, waitForReport, type TestApp, useRenderApp } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
 const TEMPLATE_TIMEOUT = 1000;
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true, config: { maxPages: 2, templateTimeout: TEMPLATE_TIMEOUT, templateOutputMax: 1024 * 1024 } });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a), { maxPages: 2, templateTimeout: TEMPLATE_TIMEOUT, templateOutputMax: 1024 * 1024 });
 
 const flat = (s: string) => s.replace(/[ \t]+/g, " ");
 const pagesHtml = (n: number) => Array.from({ length: n }, (_, i) => `<div style="page-break-after:always">page ${i + 1}</div>`).join("");

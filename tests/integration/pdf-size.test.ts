@@ -1,14 +1,11 @@
 // The cap on PDF size: a report whose PDF is larger fails with pdf_too_large and stores nothing.
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
-import { createTestApp, generate, type TestApp } from "../helpers/app";
+import { generate, type TestApp, useRenderApp } from "../helpers/app";
 
 setDefaultTimeout(60_000);
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true, config: { maxPdfSize: 40_000 } });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a), { maxPdfSize: 40_000 });
 
 const rows = (n: number) => `<table>${Array.from({ length: n }, (_, i) => `<tr><td>row ${i}</td><td>${"lorem ipsum ".repeat(8)}</td></tr>`).join("")}</table>`;
 

@@ -1,16 +1,13 @@
 // The render pool: no polling delay on an idle service, and Chromium recycled after a configured
 // number of renders without failing any report.
-import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { createTestApp, waitForReport, type TestApp } from "../helpers/app";
+import { waitForReport, type TestApp, useRenderApp } from "../helpers/app";
 import { descendants } from "../helpers/process";
 
 setDefaultTimeout(60_000);
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true, config: { recycleAfter: 4 } });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a), { recycleAfter: 4 });
 
 /** The browser processes (not zygotes, renderers or helpers) this test process owns. */
 function browserPids(): number[] {

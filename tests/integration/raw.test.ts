@@ -1,16 +1,13 @@
 // Engine raw and print options: HTML printed as given, no templating, data ignored.
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { createTestApp, generate, pdfInfo, pdfText, type TestApp } from "../helpers/app";
+import { generate, pdfInfo, pdfText, type TestApp, useRenderApp } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
 let t: TestApp;
-beforeAll(async () => {
-  t = await createTestApp({ render: true });
-}, 60_000);
-afterAll(() => t?.close(), 30_000);
+useRenderApp((a) => (t = a));
 
 const flat = (s: string) => s.replace(/[ \t]+/g, " ");
 /** Width and height in points from pdfinfo's "Page size" ("612 x 792 pts (letter)"). */
