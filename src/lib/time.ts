@@ -26,4 +26,22 @@ export function parseSize(text: string): number {
   return Math.round(Number(m[1]) * sizeUnits[(m[2] ?? "b").toLowerCase()]!);
 }
 
-export const iso = (ms: number | null | undefined) => (ms == null ? null : new Date(ms).toISOString());
+/** RFC 3339 date-time (OpenAPI's "date-time" format), as toISOString() writes it and with offsets. */
+export const RFC3339_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+
+// A listing formats the same timestamps on every request; new Date().toISOString() was a tenth of its
+// CPU, a Map lookup is a tenth of that. Bounded: cleared when full.
+const isoCache = new Map<number, string>();
+const ISO_CACHE_MAX = 10_000;
+
+/** Epoch milliseconds as an ISO 8601 UTC string; null stays null. */
+export function iso(ms: number | null | undefined): string | null {
+  if (ms == null) return null;
+  let s = isoCache.get(ms);
+  if (s === undefined) {
+    if (isoCache.size >= ISO_CACHE_MAX) isoCache.clear();
+    s = new Date(ms).toISOString();
+    isoCache.set(ms, s);
+  }
+  return s;
+}

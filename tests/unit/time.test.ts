@@ -1,6 +1,6 @@
 // parseDuration / parseSize: the human units settings are written in.
 import { describe, expect, test } from "bun:test";
-import { iso, parseDuration, parseSize } from "../../src/lib/time";
+import { iso, parseDuration, parseSize, RFC3339_DATE_TIME } from "../../src/lib/time";
 
 describe("parseDuration", () => {
   const good: [string, number][] = [
@@ -68,4 +68,19 @@ describe("iso", () => {
     expect(iso(null)).toBeNull();
     expect(iso(undefined)).toBeNull();
   });
+
+  test("the cached value is the same string for every timestamp, over more values than the cache holds", () => {
+    for (let i = 0; i < 25_000; i++) {
+      const ms = 1_700_000_000_000 + i * 997;
+      expect(iso(ms)).toBe(new Date(ms).toISOString());
+    }
+    expect(iso(1_700_000_000_000)).toBe("2023-11-14T22:13:20.000Z");
+  });
+});
+
+describe("RFC3339_DATE_TIME (the date-time format of response schemas)", () => {
+  const good = ["2026-11-22T08:23:54.021Z", "1970-01-01T00:00:00Z", "2026-02-28T23:59:60.5+01:00", "2026-12-31t10:00:00z", "2026-06-30T10:00:00-05:30", new Date().toISOString()];
+  for (const v of good) test(`accepts ${v}`, () => expect(RFC3339_DATE_TIME.test(v)).toBe(true));
+  const bad = ["", "2026-11-22", "2026-11-22T08:23Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-11-32T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T08:60:00Z", "2026-11-22 08:23:54Z", "2026-11-22T08:23:54", "2026-11-22T08:23:54+0100", "Sun Nov 22 2026 08:23:54 GMT+0000 (UTC)", "x2026-11-22T08:23:54Z", "2026-11-22T08:23:54Zx"];
+  for (const v of bad) test(`refuses ${JSON.stringify(v)}`, () => expect(RFC3339_DATE_TIME.test(v)).toBe(false));
 });
