@@ -3,7 +3,7 @@
 // what makes printing several times faster than a new page or context per document.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { RenderError } from "../lib/errors";
-import { closedNetworkArgs, isRequestAllowed } from "./network-policy";
+import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./network-policy";
 import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
 
@@ -224,6 +224,9 @@ export class BrowserHost {
       if (p !== page) void p.close().catch(() => {});
     });
     const slot: Slot = { context, page, cdp: await context.newCDPSession(page), scripts: true };
+    // Blocking applies only while this session has the Network domain on; bodies need no buffer here.
+    await slot.cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+    await slot.cdp.send("Network.setBlockedURLs", { urls: blockedUrlPatterns(this.opts.allowHosts) });
     await this.setScripts(slot, false);
     return slot;
   }

@@ -1,6 +1,6 @@
 // What a report page may load: data:, blob: and about: always; public https hosts only when allow-listed.
 import { describe, expect, test } from "bun:test";
-import { closedNetworkArgs, hostAllowed, isRequestAllowed } from "../../src/render/network-policy";
+import { blockedUrlPatterns, closedNetworkArgs, hostAllowed, isRequestAllowed } from "../../src/render/network-policy";
 
 describe("hostAllowed", () => {
   const list = ["example.com", "*.cdn.example.net", "fonts.gstatic.com"];
@@ -82,6 +82,27 @@ describe("isRequestAllowed", () => {
   for (const [url, ok] of cases) {
     test(`${url || "(empty)"} → ${ok}`, () => expect(isRequestAllowed(url, allow)).toBe(ok));
   }
+});
+
+describe("blockedUrlPatterns (refused inside Chromium, before interception)", () => {
+  // Chromium matches these against the canonical URL, whose scheme is lowercase.
+  const blocked = (url: string, patterns: string[]) => patterns.some((p) => new URL(url).href.startsWith(p.slice(0, -1)));
+  const urls = ["https://example.com/logo.png", "https://img.example.com/a.png", "http://example.com/", "HTTP://127.0.0.1:9/x", "ws://127.0.0.1/", "wss://example.com/s", "file:///etc/passwd", "FILE:///etc/hostname", "ftp://example.com/f", "filesystem:https://example.com/temporary/x", "chrome://settings", "chrome-extension://abc/x", "devtools://devtools/x", "data:image/png;base64,iVBORw0KGgo=", "blob:https://example.com/0b5e4f0c", "about:blank"];
+
+  for (const allow of [[], ["example.com", "*.example.com"]]) {
+    for (const url of urls) {
+      test(`[${allow.join(", ")}] ${url}: blocked exactly when not allowed${url.startsWith("https:") && allow.length ? " (https is left to interception)" : ""}`, () => {
+        const patterns = blockedUrlPatterns(allow);
+        // Never blocks what the policy allows; with no allow-list, blocks everything it refuses.
+        if (isRequestAllowed(url, allow)) expect(blocked(url, patterns)).toBe(false);
+        else expect(blocked(url, patterns)).toBe(!(allow.length > 0 && url.startsWith("https:")));
+      });
+    }
+  }
+
+  test("every pattern is scheme:* (Chromium's wildcard syntax)", () => {
+    for (const p of blockedUrlPatterns([])) expect(p).toMatch(/^[a-z-]+:\*$/);
+  });
 });
 
 describe("closedNetworkArgs", () => {
