@@ -26,9 +26,9 @@ const staticPlaywrightRequires: BunPlugin = {
 };
 
 const result = await Bun.build({
-  // The worker thread and the sandbox child are extra entrypoints, found at run time by
-  // src/lib/runtime.ts under their path relative to src/.
-  entrypoints: [join(root, "src/main.ts"), join(root, "src/render/worker.ts")],
+  // The worker threads are extra entrypoints, found at run time by src/lib/runtime.ts under their
+  // path relative to src/ (the sandbox child is main.ts run with a hidden argument).
+  entrypoints: [join(root, "src/main.ts"), join(root, "src/render/worker.ts"), join(root, "src/db/checkpoint-worker.ts")],
   compile: { outfile },
   target: "bun",
   minify: { syntax: true, whitespace: true },

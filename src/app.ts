@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { availableParallelism } from "node:os";
 import type { Config } from "./config/settings";
 import { openDatabase, type Db } from "./db/client";
+import { WalCheckpointer } from "./db/checkpointer";
 import { migrate } from "./db/migrate";
 import { createLogger, type Logger } from "./lib/logger";
 import { StartupError } from "./lib/errors";
@@ -40,13 +41,16 @@ export class App {
   http?: HttpApp;
   server?: ReturnType<HttpApp["listen"]>["server"];
   private scheduler?: Scheduler;
+  private checkpointer?: WalCheckpointer;
+  private readonly dbFile: string;
   private egress?: EgressProxy;
   private stopping?: Promise<void>;
 
   /** Opens and migrates the database: enough for the CLI's admin commands. */
   constructor(readonly config: Config, logger?: Logger) {
     this.logger = logger ?? createLogger(config.logLevel);
-    this.db = openDatabase(join(config.dataDir, "reportgen.db"));
+    this.dbFile = join(config.dataDir, "reportgen.db");
+    this.db = openDatabase(this.dbFile);
     const m = migrate(this.db.$client);
     if (m.applied.length) this.logger.info("database migrated", { applied: m.applied, version: m.version });
     this.files = new FileStore(config.dataDir);
@@ -66,6 +70,8 @@ export class App {
     const log = this.logger;
     checkCronPattern(c.cleanupSchedule);
     this.files.init();
+    this.checkpointer = new WalCheckpointer(this.db.$client, this.dbFile, log);
+    await this.checkpointer.start();
     this.http = createHttpApp({
       logger: log,
       version: VERSION,
@@ -144,6 +150,7 @@ export class App {
       await this.processor?.stop(deadline);
       await Promise.all([this.pool?.stop(5_000), this.templating?.stop()]);
       await this.egress?.close();
+      await this.checkpointer?.stop();
       this.db.$client.close();
       this.logger.info("reportgen stopped");
     })();

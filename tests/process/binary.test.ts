@@ -77,6 +77,8 @@ test("serve: generate (ejs), download through the signed link, delete", async ()
   expect((await fetch(dl.body.data)).status).toBe(403);
   const docs = await fetch(`${server.baseUrl}/api/v1/docs`);
   expect(docs.status).toBe(200);
+  // Both worker-thread entrypoints are inside the executable (render and WAL checkpoint threads).
+  expect(server.stderr()).not.toContain("thread failed");
 });
 
 test("delete-key from the CLI is rejected by the running server at once", async () => {

@@ -1,0 +1,39 @@
+// Entry of the WAL checkpoint thread (see checkpointer.ts): its own connection copies the
+// write-ahead log back into the database file, so that work and its fsync never run on the
+// main thread, between two HTTP requests.
+import { Database } from "bun:sqlite";
+import { parentPort, workerData } from "node:worker_threads";
+
+const { file, intervalMs } = workerData as { file: string; intervalMs: number };
+const port = parentPort!;
+const db = new Database(file, { readwrite: true, create: false });
+db.exec("PRAGMA busy_timeout = 5000");
+db.exec("PRAGMA synchronous = NORMAL");
+
+// PASSIVE never waits for the main connection's readers or writers: it copies what it can now,
+// and the log starts over from its beginning once a pass has copied all of it. Passes are short
+// and frequent on purpose: while one copies, a main-thread writer that restarts the log can have
+// to wait for it (one pass a second let the log reach ~25 MB under a flood and stalled an insert
+// for up to 100 ms; every 100 ms, the worst was 35 ms, and 1.5 ms at a realistic submit rate).
+// data_version changes only when another connection commits: an idle service costs nothing.
+const version = db.query<{ data_version: number }, []>("PRAGMA data_version");
+const checkpoint = db.query("PRAGMA wal_checkpoint(PASSIVE)");
+let seen = -1;
+const timer = setInterval(() => {
+  try {
+    const v = version.get()!.data_version;
+    if (v === seen) return;
+    seen = v;
+    checkpoint.get();
+  } catch (e) {
+    port.postMessage({ type: "error", message: (e as Error).message });
+  }
+}, intervalMs);
+
+port.on("message", (m: { type: "stop" }) => {
+  if (m.type !== "stop") return;
+  clearInterval(timer);
+  db.close();
+  port.postMessage({ type: "stopped" });
+});
+port.postMessage({ type: "ready" });

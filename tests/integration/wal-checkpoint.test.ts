@@ -1,0 +1,64 @@
+// WAL checkpoints run on their own thread, not on the main connection between HTTP requests
+// (src/db/checkpointer.ts). Real SQLite files; the App as the service runs it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { WalCheckpointer } from "../../src/db/checkpointer";
+import { openDatabase } from "../../src/db/client";
+import { createLogger } from "../../src/lib/logger";
+import { createTestApp, type TestApp } from "../helpers/app";
+
+const autocheckpoint = (db: Database) => db.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint;
+const logger = createLogger("error");
+
+describe("in the running service", () => {
+  let t: TestApp;
+  beforeAll(async () => (t = await createTestApp()));
+  afterAll(() => t.close());
+
+  test("the main connection leaves checkpoints to the thread (its own threshold is only a fallback)", () => {
+    expect(autocheckpoint(t.app.db.$client)).toBe(10_000);
+  });
+
+  test("what submissions write to the log reaches the database file without the main connection checkpointing", async () => {
+    const file = join(t.dir, "reportgen.db");
+    const before = statSync(file).size;
+    // ~3 MB: under both SQLite's default threshold (1 000 pages, 4 MB) and ours, so only the thread copies it.
+    const template = `<p>${"x".repeat(100_000)}</p>`;
+    for (let i = 0; i < 30; i++) {
+      const res = await t.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: template, engine: "raw" } });
+      expect(res.status).toBe(202);
+    }
+    const deadline = Date.now() + 5_000;
+    while (statSync(file).size < before + 3_000_000 && Date.now() < deadline) await Bun.sleep(50);
+    expect(statSync(file).size).toBeGreaterThan(before + 3_000_000);
+  });
+});
+
+describe("WalCheckpointer", () => {
+  let dir: string;
+  beforeAll(() => (dir = mkdtempSync(join(tmpdir(), "rg-wal-"))));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  test("stop() hands checkpoints back to the main connection", async () => {
+    const file = join(dir, "a.db");
+    const db = openDatabase(file).$client;
+    const c = new WalCheckpointer(db, file, logger);
+    await c.start();
+    expect(autocheckpoint(db)).toBe(10_000);
+    await c.stop();
+    expect(autocheckpoint(db)).toBe(1_000);
+    db.close();
+  });
+
+  test("a thread that cannot open the database leaves SQLite's own checkpointing on", async () => {
+    const db = openDatabase(join(dir, "b.db")).$client;
+    const c = new WalCheckpointer(db, join(dir, "missing", "nothing.db"), logger);
+    await c.start();
+    expect(autocheckpoint(db)).toBe(1_000);
+    await c.stop();
+    db.close();
+  });
+});
