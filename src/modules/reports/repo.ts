@@ -48,6 +48,10 @@ const summarySql = `id, account_id AS accountId, engine, status, attempts, error
 export class ReportsRepo {
   private readonly claimStmt;
   private readonly statusStmt;
+  // Status polls, long polls and downloads read one report: prepared, not rebuilt by the ORM each
+  // time (3 µs instead of 77 µs, and a long poll reads it twice).
+  private readonly getStmt;
+  private readonly getAnyStmt;
   // Listing is the API's hottest read: prepared once, one statement per shape (first page, later pages).
   private readonly firstPageStmt;
   private readonly nextPageStmt;
@@ -61,6 +65,8 @@ export class ReportsRepo {
        RETURNING id, engine, template, data, options, attempts`,
     );
     this.statusStmt = c.prepare<{ status: ReportStatus }, [string]>("SELECT status FROM reports WHERE id = ?");
+    this.getStmt = c.prepare<ReportSummary, [string, string]>(`SELECT ${summarySql} FROM reports WHERE id = ?1 AND account_id = ?2`);
+    this.getAnyStmt = c.prepare<ReportSummary, [string]>(`SELECT ${summarySql} FROM reports WHERE id = ?`);
     this.firstPageStmt = c.prepare<ReportSummary, [string, string | null, number]>(
       `SELECT ${summarySql} FROM reports WHERE account_id = ?1 AND (?2 IS NULL OR status = ?2)
        ORDER BY created_at DESC, id DESC LIMIT ?3`,
@@ -76,12 +82,12 @@ export class ReportsRepo {
   }
 
   get(id: string, accountId: string): ReportSummary | undefined {
-    return this.db.select(summary).from(reports).where(and(eq(reports.id, id), eq(reports.accountId, accountId))).get();
+    return this.getStmt.get(id, accountId) ?? undefined;
   }
 
   /** The report a download link names, whoever owns it (the link's signature is the authority). */
   getForDownload(id: string): ReportSummary | undefined {
-    return this.db.select(summary).from(reports).where(eq(reports.id, id)).get();
+    return this.getAnyStmt.get(id) ?? undefined;
   }
 
   status(id: string): ReportStatus | undefined {
