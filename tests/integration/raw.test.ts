@@ -63,6 +63,24 @@ describe("engine raw", () => {
   });
 });
 
+describe("printing waits for the page's load event", () => {
+  // What finishes only at or after load: a frame's document, and a load handler's output.
+  const framed = (mark: string) => `<p>outer</p><iframe srcdoc="<p>${mark}</p>" width="400" height="100"></iframe>`;
+  const onLoad = (mark: string) =>
+    `<p>outer</p><img src="data:image/gif;base64,R0lGODlhAQABAAAAACw="><script>addEventListener('load', function () { document.body.insertAdjacentHTML('beforeend', '<p>${mark}</p>') })</script>`;
+
+  test("frames and load handlers are in the PDF, also after scripted reports reset the pages", async () => {
+    // Alternating script and no script makes pages go through the about:blank reset, whose own load
+    // event must not be taken for the next report's.
+    const jobs = Array.from({ length: 8 }, (_, i) => (i % 2 ? { html: onLoad(`LOADMARK${i}`), mark: `LOADMARK${i}` } : { html: framed(`FRAMEMARK${i}`), mark: `FRAMEMARK${i}` }));
+    for (const j of jobs) {
+      const { report, pdf } = await generate(t, { engine: "raw", html_template: j.html });
+      expect(report.status).toBe("succeeded");
+      expect(await pdfText(pdf!)).toContain(j.mark);
+    }
+  });
+});
+
 describe("page count", () => {
   test("page_count is the real page count even when the title or a link contains \"/Type /Page\"", async () => {
     const { report, pdf } = await generate(t, {
