@@ -135,6 +135,7 @@ export class BrowserHost {
       onLoad = resolve;
       onCrash = () => reject(new Error("the page crashed while loading"));
     });
+    loaded.catch(() => {}); // a crash during the send below is reported by the send itself
     slot.cdp.on("Page.loadEventFired", onLoad);
     slot.page.on("crash", onCrash);
     try {
