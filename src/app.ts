@@ -42,15 +42,13 @@ export class App {
   server?: ReturnType<HttpApp["listen"]>["server"];
   private scheduler?: Scheduler;
   private checkpointer?: WalCheckpointer;
-  private readonly dbFile: string;
   private egress?: EgressProxy;
   private stopping?: Promise<void>;
 
   /** Opens and migrates the database: enough for the CLI's admin commands. */
   constructor(readonly config: Config, logger?: Logger) {
     this.logger = logger ?? createLogger(config.logLevel);
-    this.dbFile = join(config.dataDir, "reportgen.db");
-    this.db = openDatabase(this.dbFile);
+    this.db = openDatabase(join(config.dataDir, "reportgen.db"));
     const m = migrate(this.db.$client);
     if (m.applied.length) this.logger.info("database migrated", { applied: m.applied, version: m.version });
     this.files = new FileStore(config.dataDir);
@@ -70,7 +68,7 @@ export class App {
     const log = this.logger;
     checkCronPattern(c.cleanupSchedule);
     this.files.init();
-    this.checkpointer = new WalCheckpointer(this.db.$client, this.dbFile, log);
+    this.checkpointer = new WalCheckpointer(this.db.$client, log);
     await this.checkpointer.start();
     this.http = createHttpApp({
       logger: log,

@@ -22,14 +22,13 @@ export class WalCheckpointer {
 
   constructor(
     private readonly db: Database,
-    private readonly file: string,
     private readonly logger: Logger,
   ) {}
 
   /** Resolves once the thread runs; if it cannot start, SQLite's own checkpointing stays on. */
   async start(): Promise<void> {
     // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
-    const worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file: this.file, intervalMs: INTERVAL_MS } });
+    const worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file: this.db.filename, intervalMs: INTERVAL_MS } });
     this.worker = worker;
     const ready = new Promise<boolean>((resolve) => {
       worker.on("message", (m: FromCheckpointer) => {

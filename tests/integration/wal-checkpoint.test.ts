@@ -43,9 +43,8 @@ describe("WalCheckpointer", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   test("stop() hands checkpoints back to the main connection", async () => {
-    const file = join(dir, "a.db");
-    const db = openDatabase(file).$client;
-    const c = new WalCheckpointer(db, file, logger);
+    const db = openDatabase(join(dir, "a.db")).$client;
+    const c = new WalCheckpointer(db, logger);
     await c.start();
     expect(autocheckpoint(db)).toBe(10_000);
     await c.stop();
@@ -54,8 +53,10 @@ describe("WalCheckpointer", () => {
   });
 
   test("a thread that cannot open the database leaves SQLite's own checkpointing on", async () => {
-    const db = openDatabase(join(dir, "b.db")).$client;
-    const c = new WalCheckpointer(db, join(dir, "missing", "nothing.db"), logger);
+    // The file is deleted under the open connection, so the thread cannot open it.
+    const db = openDatabase(join(dir, "gone", "b.db")).$client;
+    rmSync(join(dir, "gone"), { recursive: true, force: true });
+    const c = new WalCheckpointer(db, logger);
     await c.start();
     expect(autocheckpoint(db)).toBe(1_000);
     await c.stop();
