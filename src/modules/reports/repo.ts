@@ -21,27 +21,12 @@ export interface ListQuery {
   after?: { createdAt: number; id: string };
 }
 
-/** Columns for reading a report without its (possibly large) input. */
-const summary = {
-  id: reports.id,
-  accountId: reports.accountId,
-  engine: reports.engine,
-  status: reports.status,
-  attempts: reports.attempts,
-  errorCode: reports.errorCode,
-  errorMessage: reports.errorMessage,
-  sizeBytes: reports.sizeBytes,
-  pageCount: reports.pageCount,
-  createdAt: reports.createdAt,
-  startedAt: reports.startedAt,
-  finishedAt: reports.finishedAt,
-  expiresAt: reports.expiresAt,
-};
 export type ReportSummary = Omit<Report, "template" | "data" | "options">;
 export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts">;
 
 const unfinished: ReportStatus[] = ["queued", "processing"];
 
+/** Columns for reading a report without its (possibly large) input, named as in ReportSummary. */
 const summarySql = `id, account_id AS accountId, engine, status, attempts, error_code AS errorCode, error_message AS errorMessage,
   size_bytes AS sizeBytes, page_count AS pageCount, created_at AS createdAt, started_at AS startedAt, finished_at AS finishedAt, expires_at AS expiresAt`;
 
@@ -52,6 +37,7 @@ export class ReportsRepo {
   // time (3 µs instead of 77 µs, and a long poll reads it twice).
   private readonly getStmt;
   private readonly getAnyStmt;
+  private readonly deleteStmt;
   // Listing is the API's hottest read: prepared once, one statement per shape (first page, later pages).
   private readonly firstPageStmt;
   private readonly nextPageStmt;
@@ -67,6 +53,7 @@ export class ReportsRepo {
     this.statusStmt = c.prepare<{ status: ReportStatus }, [string]>("SELECT status FROM reports WHERE id = ?");
     this.getStmt = c.prepare<ReportSummary, [string, string]>(`SELECT ${summarySql} FROM reports WHERE id = ?1 AND account_id = ?2`);
     this.getAnyStmt = c.prepare<ReportSummary, [string]>(`SELECT ${summarySql} FROM reports WHERE id = ?`);
+    this.deleteStmt = c.prepare<ReportSummary, [string, string]>(`DELETE FROM reports WHERE id = ?1 AND account_id = ?2 RETURNING ${summarySql}`);
     this.firstPageStmt = c.prepare<ReportSummary, [string, string | null, number]>(
       `SELECT ${summarySql} FROM reports WHERE account_id = ?1 AND (?2 IS NULL OR status = ?2)
        ORDER BY created_at DESC, id DESC LIMIT ?3`,
@@ -102,7 +89,7 @@ export class ReportsRepo {
   }
 
   delete(id: string, accountId: string): ReportSummary | undefined {
-    return this.db.delete(reports).where(and(eq(reports.id, id), eq(reports.accountId, accountId))).returning(summary).get();
+    return this.deleteStmt.get(id, accountId) ?? undefined;
   }
 
   countUnfinished(accountId?: string): number {
