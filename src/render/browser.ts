@@ -126,9 +126,8 @@ export class BrowserHost {
    * deadline, which replaces the page.
    */
   private async setContent(slot: Slot, html: string): Promise<void> {
-    // CDP delivers a session's events in order: once this answer is in, every load event of an earlier
-    // document (a page reset to about:blank) has been delivered, so the next one is this report's.
-    await slot.cdp.send("Page.getFrameTree");
+    // The next load event on this session is this report's: release() made sure none of an earlier
+    // document is still on its way.
     let onLoad!: () => void;
     let onCrash!: () => void;
     const loaded = new Promise<void>((resolve, reject) => {
@@ -176,6 +175,9 @@ export class BrowserHost {
         // window.name is the one thing that survives navigation, so clear it too.
         await withTimeout(slot.page.goto("about:blank"), CLOSE_TIMEOUT_MS);
         await withTimeout(slot.page.evaluate(() => (window.name = "")), CLOSE_TIMEOUT_MS);
+        // Sent on the page's own CDP session, which delivers its events in order: when this answers,
+        // the about:blank document's load event has been delivered too, and cannot be taken by
+        // setContent for the next report's.
         await this.setScripts(slot, false);
       } catch {
         healthy = false;
