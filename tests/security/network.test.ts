@@ -5,7 +5,7 @@
 // hosts (the egress proxy must refuse them by address).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
-import { createTestApp, fetchLink, pdfText, waitForReport, type TestApp } from "../helpers/app";
+import { fetchLink, pdfText, useRenderApp, waitForReport, type TestApp } from "../helpers/app";
 import { ChildSocketWatch, startCanary, type Canary } from "./canary";
 import { fileVectors, navigationPages, subresourceVectors } from "./vectors";
 
@@ -143,24 +143,25 @@ const FILE_URLS = [
 /** Ways to print a local file that navigate the top-level page. */
 const FILE_NAV_URLS = ["file:///etc/passwd", "FILE:///etc/passwd", "file://localhost/etc/passwd", "file:/etc/passwd"];
 
+/** What the egress proxy refused while this describe ran (it logs each refusal at warn). */
+function proxyRefusals(app: () => TestApp): Record<string, unknown>[] {
+  const refusals: Record<string, unknown>[] = [];
+  beforeAll(() => {
+    const logger = app().app.logger;
+    const warn = logger.warn;
+    logger.warn = (msg, fields) => {
+      if (msg.includes("egress proxy")) refusals.push({ msg, ...fields });
+      warn(msg, fields);
+    };
+  });
+  return refusals;
+}
+
 function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: string[]) {
   describe(name, () => {
     let t: TestApp;
-    const proxyWarnings: Record<string, unknown>[] = [];
-
-    beforeAll(async () => {
-      t = await createTestApp({ render: true, config });
-      // Record what the egress proxy refused (it logs refusals at warn through the app's logger).
-      const warn = t.app.logger.warn;
-      t.app.logger.warn = (msg, fields) => {
-        if (msg.includes("egress proxy")) proxyWarnings.push({ msg, ...fields });
-        warn(msg, fields);
-      };
-    }, 120_000);
-
-    afterAll(async () => {
-      await t?.close();
-    }, 60_000);
+    useRenderApp((a) => (t = a), config);
+    const proxyWarnings = proxyRefusals(() => t);
 
     test("control: iframe content and page JavaScript output do reach the PDF", async () => {
       const html = `<iframe srcdoc="<p>CONTROL-IFRAME</p>" width="300" height="60"></iframe>
@@ -280,18 +281,8 @@ describe("allow-listed local names", () => {
 
   describe("https vectors to the allow-listed names", () => {
     let t: TestApp;
-    const proxyWarnings: Record<string, unknown>[] = [];
-    beforeAll(async () => {
-      t = await createTestApp({ render: true, config: { allowHosts } });
-      const warn = t.app.logger.warn;
-      t.app.logger.warn = (msg, fields) => {
-        if (msg.includes("egress proxy")) proxyWarnings.push({ msg, ...fields });
-        warn(msg, fields);
-      };
-    }, 120_000);
-    afterAll(async () => {
-      await t?.close();
-    }, 60_000);
+    useRenderApp((a) => (t = a), { allowHosts });
+    const proxyWarnings = proxyRefusals(() => t);
 
     const origins = () => [
       ["https://localhost", "wss://localhost"],
