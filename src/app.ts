@@ -21,6 +21,12 @@ import { ReportEvents } from "./modules/reports/events";
 import { ReportProcessor } from "./modules/reports/processor";
 import { FileStore } from "./modules/files/store";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
+import { IdempotencyRepo } from "./modules/idempotency/repo";
+import { IdempotencyService } from "./modules/idempotency/service";
+import { WebhooksRepo } from "./modules/webhooks/repo";
+import { WebhookSecrets } from "./modules/webhooks/secrets";
+import { WebhookSender } from "./modules/webhooks/sender";
+import { WebhooksService } from "./modules/webhooks/service";
 import { RenderPool } from "./render/pool";
 import { startEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { TemplatingPool } from "./render/templating";
@@ -35,6 +41,11 @@ export class App {
   readonly keys: KeysService;
   readonly reports: ReportsService;
   readonly links: LinkSigner;
+  readonly idempotency: IdempotencyService;
+  readonly webhooksRepo: WebhooksRepo;
+  readonly webhooks: WebhooksService;
+  readonly webhookSecrets: WebhookSecrets;
+  webhookSender?: WebhookSender;
   templating?: TemplatingPool;
   pool?: RenderPool;
   processor?: ReportProcessor;
@@ -54,12 +65,18 @@ export class App {
     this.files = new FileStore(config.dataDir);
     this.reportsRepo = new ReportsRepo(this.db);
     this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db));
-    this.links = new LinkSigner(loadLinkSecret(config.dataDir, config.linkSecret), config.linkTtl);
+    const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
+    this.links = new LinkSigner(linkSecret, config.linkTtl);
     this.reports = new ReportsService(this.reportsRepo, this.files, this.links, new ReportEvents(), {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
     });
+    this.idempotency = new IdempotencyService(new IdempotencyRepo(this.db), linkSecret);
+    this.webhooksRepo = new WebhooksRepo(this.db);
+    this.webhookSecrets = new WebhookSecrets(this.webhooksRepo);
+    this.webhooks = new WebhooksService(this.webhooksRepo, { allowHosts: config.webhookAllowHosts });
+    this.reports.webhooks = this.webhooks;
   }
 
   /** Starts the renderer (unless `render: false`, for API tests), the processor, cron and, with `listen`, HTTP. */
@@ -86,6 +103,9 @@ export class App {
       guard: { bodyLimit: c.bodyLimit, rateLimit: c.rateLimit, authFailLimit: c.authFailLimit, trustProxy: c.trustProxy },
       templateMaxLength: c.templateMaxLength,
       publicUrl: c.publicUrl,
+      idempotency: this.idempotency,
+      webhooks: this.webhooks,
+      webhookSecrets: this.webhookSecrets,
     });
 
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz
@@ -130,12 +150,26 @@ export class App {
       this.processor.start();
     }
 
+    // Webhooks are sent with or without the renderer (deliveries left by an earlier run go out too).
+    this.webhookSender = new WebhookSender(this.webhooksRepo, this.reportsRepo, this.webhookSecrets, this.files, this.links, {
+      allowHosts: c.webhookAllowHosts,
+      timeoutMs: c.webhookTimeout,
+      retryWindowMs: c.webhookRetryWindow,
+      retryBaseMs: c.webhookRetryBase,
+      concurrency: 8,
+      logger: log,
+    });
+    this.reports.events.onFinished(this.webhookSender.notify);
+    this.webhookSender.start();
+
     this.scheduler = new Scheduler(log);
     this.scheduler.add("cleanup", c.cleanupSchedule, () => this.cleanup());
 
   }
 
   cleanup() {
+    const purged = this.idempotency.purgeExpired();
+    if (purged) this.logger.debug("expired idempotency keys removed", { purged });
     return runCleanup(this.reportsRepo, this.files, this.logger);
   }
 
@@ -146,6 +180,7 @@ export class App {
       await this.server?.stop(false);
       this.scheduler?.stop();
       await this.processor?.stop(deadline);
+      await this.webhookSender?.stop();
       await Promise.all([this.pool?.stop(5_000), this.templating?.stop()]);
       await this.egress?.close();
       await this.checkpointer?.stop();

@@ -96,6 +96,12 @@ export const settings = {
   queueLimit: spec({ group: "Abuse limits", flag: "queue-limit", env: "REPORTGEN_QUEUE_LIMIT", default: 20000, parse: int(1), help: "Most unfinished reports in total (503 beyond)" }),
   authFailLimit: spec({ group: "Abuse limits", flag: "auth-fail-limit", env: "REPORTGEN_AUTH_FAIL_LIMIT", default: 30, parse: int(0), help: "Failed authentications per client address per minute before 429 (0: off)" }),
   trustProxy: spec({ group: "Abuse limits", flag: "trust-proxy", env: "REPORTGEN_TRUST_PROXY", default: false, parse: bool, help: "Take the client address from X-Forwarded-For (only behind your own proxy)" }),
+
+  // Webhooks
+  webhookAllowHosts: spec({ group: "Webhooks", flag: "webhook-allow-hosts", env: "REPORTGEN_WEBHOOK_ALLOW_HOSTS", default: [] as string[], defaultText: "(none)", parse: list, help: "Webhook hosts that may be reached at private/loopback addresses or over plain http (comma list, *.example.com allowed); others must be public https" }),
+  webhookTimeout: spec({ group: "Webhooks", flag: "webhook-timeout", env: "REPORTGEN_WEBHOOK_TIMEOUT", default: 10_000, defaultText: "10s", parse: duration(100), help: "Deadline for one webhook attempt (connect, send, answer); past it the attempt counts as failed" }),
+  webhookRetryWindow: spec({ group: "Webhooks", flag: "webhook-retry-window", env: "REPORTGEN_WEBHOOK_RETRY_WINDOW", default: 86_400_000, defaultText: "24h", parse: duration(1000), help: "How long a failing webhook event is retried (exponential backoff with jitter) before it is given up" }),
+  webhookRetryBase: spec({ group: "Webhooks", flag: "webhook-retry-base", env: "REPORTGEN_WEBHOOK_RETRY_BASE", default: 5_000, defaultText: "5s", parse: duration(10), help: "First retry delay; each later one doubles, up to 1h, with jitter" }),
 };
 
 export type Settings = typeof settings;

@@ -43,3 +43,53 @@ export const reports = sqliteTable("reports", {
 export type Account = typeof accounts.$inferSelect;
 export type AccessKey = typeof accessKeys.$inferSelect;
 export type Report = typeof reports.$inferSelect;
+
+// Webhooks and idempotency keys (migration 0004).
+export const webhookSecrets = sqliteTable("webhook_secrets", {
+  accountId: text("account_id").primaryKey().references(() => accounts.id, { onDelete: "cascade" }),
+  secret: text("secret").notNull(),
+  createdAt: integer("created_at").notNull(),
+  previousSecret: text("previous_secret"),
+  previousExpiresAt: integer("previous_expires_at"),
+});
+
+export const reportWebhooks = sqliteTable("report_webhooks", {
+  reportId: text("report_id").primaryKey().references(() => reports.id, { onDelete: "cascade" }),
+  url: text("url").notNull(),
+  linkOrigin: text("link_origin").notNull(),
+});
+
+export const webhookEvents = ["report.succeeded", "report.failed"] as const;
+export type WebhookEvent = (typeof webhookEvents)[number];
+export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
+export type DeliveryStatus = (typeof deliveryStatuses)[number];
+
+export const webhookDeliveries = sqliteTable("webhook_deliveries", {
+  id: text("id").primaryKey(),
+  reportId: text("report_id").notNull().references(() => reports.id, { onDelete: "cascade" }),
+  event: text("event", { enum: webhookEvents }).notNull(),
+  status: text("status", { enum: deliveryStatuses }).notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  createdAt: integer("created_at").notNull(),
+  nextAttemptAt: integer("next_attempt_at"),
+  finishedAt: integer("finished_at"),
+  lastError: text("last_error"),
+});
+
+export const webhookAttempts = sqliteTable("webhook_attempts", {
+  id: integer("id").primaryKey(),
+  deliveryId: text("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+  startedAt: integer("started_at").notNull(),
+  durationMs: integer("duration_ms").notNull(),
+  responseStatus: integer("response_status"),
+  error: text("error"),
+});
+
+export const idempotencyKeys = sqliteTable("idempotency_keys", {
+  id: integer("id").primaryKey(),
+  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  keyHash: text("key_hash").notNull(),
+  fingerprint: text("fingerprint").notNull(),
+  response: text("response").notNull(),
+  createdAt: integer("created_at").notNull(),
+});

@@ -10,6 +10,10 @@ import { filesRoutes } from "../modules/files/index";
 import type { FileStore } from "../modules/files/store";
 import type { LinkSigner } from "../modules/files/links";
 import { healthRoutes, type HealthProbe } from "../modules/health/index";
+import type { IdempotencyService } from "../modules/idempotency/service";
+import { webhooksRoutes } from "../modules/webhooks/index";
+import type { WebhookSecrets } from "../modules/webhooks/secrets";
+import type { WebhooksService } from "../modules/webhooks/service";
 import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
 import { errorMapper } from "./errors";
 import { docs } from "./openapi";
@@ -26,6 +30,9 @@ export interface HttpDeps {
   guard: GuardOptions;
   templateMaxLength: number;
   publicUrl: string;
+  idempotency: IdempotencyService;
+  webhooks: WebhooksService;
+  webhookSecrets: WebhookSecrets;
 }
 
 export function createHttpApp(d: HttpDeps) {
@@ -46,7 +53,13 @@ export function createHttpApp(d: HttpDeps) {
     .use(docs(d.version))
     .use(healthRoutes(d.health, d.version))
     .use(filesRoutes(d.reportsRepo, d.files, d.links))
-    .group(API_PREFIX, (api) => api.use(guard).use(keysRoutes(d.keys, guard)).use(reportsRoutes(d.reports, guard, { templateMaxLength: d.templateMaxLength, originOf })));
+    .group(API_PREFIX, (api) =>
+      api
+        .use(guard)
+        .use(keysRoutes(d.keys, guard, d.idempotency))
+        .use(reportsRoutes(d.reports, guard, { templateMaxLength: d.templateMaxLength, originOf, idempotency: d.idempotency, webhookLog: (id) => d.webhooks.log(id) }))
+        .use(webhooksRoutes(d.webhookSecrets, guard)),
+    );
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

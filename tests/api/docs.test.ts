@@ -56,6 +56,8 @@ describe("openapi.json", () => {
       "/api/v1/reports",
       "/api/v1/reports/{reportID}",
       "/api/v1/reports/{reportID}/download",
+      "/api/v1/webhook-secret",
+      "/api/v1/webhook-secret/rotate",
     ]);
     expect(Object.keys(spec.paths).some((p) => p.startsWith("/docs-assets"))).toBe(false);
   });

@@ -3,24 +3,40 @@ import { Elysia, t } from "elysia";
 import { apiGuard } from "../../http/auth";
 import { createKeyBody, keyIdParams, keySchema, toKeyJson } from "./model";
 import type { KeysService } from "./service";
+import { idempotencyHeaders } from "../idempotency/model";
+import type { IdempotencyService } from "../idempotency/service";
 import { errorSchema, withAuth } from "../../http/openapi";
 import { iso } from "../../lib/time";
 
-export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>) =>
+export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>, idempotency: IdempotencyService) =>
   new Elysia({ name: "keys-routes", detail: { tags: ["Access keys"] } })
     .use(guard)
     .post(
       "/access-keys",
-      async ({ principal, body, set }) => {
-        const k = await keys.create(principal.accountId, body.name);
-        set.status = 201;
-        return { data: k.value, id: k.id, name: k.name, created_at: iso(k.createdAt)! };
+      async ({ principal, body, set, headers, request }) => {
+        const r = await idempotency.run(
+          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+          () => keys.prepare(principal.accountId, body.name),
+          (prepared) => {
+            const k = keys.commit(prepared);
+            return { status: 201, headers: {}, body: { data: k.value, id: k.id, name: k.name, created_at: iso(k.createdAt)! } };
+          },
+        );
+        set.status = r.status;
+        if (r.replayed) set.headers["idempotent-replayed"] = "true";
+        return r.body;
       },
       {
         body: createKeyBody,
+        headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withAuth({ 201: t.Object({ data: t.String({ description: "The new key value: shown only this once" }), id: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) }), 422: errorSchema }),
-        detail: { summary: "Create an access key", description: "The key belongs to the caller's account. Its value is returned once, in `data`; only an argon2id hash is stored." },
+        response: withAuth({ 201: t.Object({ data: t.String({ description: "The new key value: shown only this once" }), id: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) }), 400: errorSchema, 409: errorSchema, 422: errorSchema }),
+        detail: {
+          summary: "Create an access key",
+          description:
+            "The key belongs to the caller's account. Its value is returned once, in `data`; only an argon2id hash is stored. " +
+            "With an `Idempotency-Key` header, a retry within 24 hours returns the same key (see Idempotency keys above).",
+        },
       },
     )
     .get("/access-keys", ({ principal }) => ({ data: keys.list(principal.accountId).map(toKeyJson) }), {

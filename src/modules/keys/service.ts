@@ -20,6 +20,14 @@ export interface CreatedKey {
   value: string;
 }
 
+export interface PreparedKey {
+  id: string;
+  name: string;
+  accountId: string;
+  secret: string;
+  secretHash: string;
+}
+
 const KEY_RE = /^rg_([a-z2-9]{12})_([A-Za-z0-9_-]{43})$/;
 export const KEY_NAME_MAX = 100;
 const TOUCH_EVERY_MS = 60_000;
@@ -52,12 +60,22 @@ export class KeysService {
   }
 
   async create(accountId: string, rawName: unknown): Promise<CreatedKey> {
+    return this.commit(await this.prepare(accountId, rawName));
+  }
+
+  /** The slow half of create (argon2, ~10 ms) that writes nothing, so an idempotent caller can commit in its own transaction. */
+  async prepare(accountId: string, rawName: unknown): Promise<PreparedKey> {
     const name = checkKeyName(rawName);
     const id = randomId(12);
     const secret = randomSecret();
+    return { id, name, accountId, secret, secretHash: await hash(secret, argon2Options) };
+  }
+
+  /** Stores a prepared key (synchronously) and returns it with its value. */
+  commit(p: PreparedKey): CreatedKey {
     const createdAt = Date.now();
-    this.keys.insert({ id, accountId, name, secretHash: await hash(secret, argon2Options), createdAt, lastUsedAt: null });
-    return { id, name, accountId, createdAt, value: `rg_${id}_${secret}` };
+    this.keys.insert({ id: p.id, accountId: p.accountId, name: p.name, secretHash: p.secretHash, createdAt, lastUsedAt: null });
+    return { id: p.id, name: p.name, accountId: p.accountId, createdAt, value: `rg_${p.id}_${p.secret}` };
   }
 
   /** The CLI's entry: creates the account on first use. */

@@ -1,4 +1,4 @@
-// In-process notifications that a report reached a final state, for long-polling clients.
+// In-process notifications that a report reached a final state, for long-polling clients and the webhook sender.
 
 export class ReportEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -19,8 +19,16 @@ export class ReportEvents {
     });
   }
 
+  private readonly listeners: ((id: string) => void)[] = [];
+
+  /** Calls fn after every report that finishes (the webhook sender: its event may be due now). */
+  onFinished(fn: (id: string) => void): void {
+    this.listeners.push(fn);
+  }
+
   finished(id: string): void {
     const set = this.waiters.get(id);
     if (set) for (const done of [...set]) done();
+    for (const fn of this.listeners) fn(id);
   }
 }

@@ -6,11 +6,17 @@ import { queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
+import { idempotencyHeaders } from "../idempotency/model";
+import type { IdempotencyService } from "../idempotency/service";
+import type { WebhooksService } from "../webhooks/service";
 
 export interface ReportsRoutesOptions {
   templateMaxLength: number;
   /** The origin of download links for a request. */
   originOf: (request: Request) => string;
+  idempotency: IdempotencyService;
+  /** The delivery log of a report's webhook, or null. */
+  webhookLog: (reportId: string) => ReturnType<WebhooksService["log"]>;
 }
 
 const notReadySchema = t.Object({
@@ -24,22 +30,33 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     .use(guard)
     .post(
       "/generate-pdf-async",
-      ({ principal, body, set }) => {
-        const { reportId } = reports.submit(principal.accountId, body);
-        set.status = 202;
-        set.headers.location = `/api/v1/reports/${reportId}`;
-        return { report_id: reportId };
+      async ({ principal, body, set, headers, request }) => {
+        const r = await opts.idempotency.run(
+          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+          () => undefined,
+          () => {
+            const { reportId } = reports.submit(principal.accountId, body, opts.originOf(request));
+            return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
+          },
+        );
+        set.status = r.status;
+        Object.assign(set.headers, r.headers);
+        if (r.replayed) set.headers["idempotent-replayed"] = "true";
+        return r.body;
       },
       {
         body: generateBodySchema(opts.templateMaxLength),
+        headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withAuth({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 413: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema, 503: errorSchema }),
+        response: withAuth({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 400: errorSchema, 409: errorSchema, 413: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema, 503: errorSchema }),
         detail: {
           summary: "Queue a PDF",
           description:
             "Answers 202 with `report_id` as soon as the report is durably queued. Poll `GET /reports/{reportID}` or `GET /reports/{reportID}/download`. " +
             "With engine `ejs`, EJS runs in a sandbox (no host access) with the given `data`; EJS options are never taken from `data`. " +
-            "With engine `raw`, the HTML is printed as given and `data` is ignored.",
+            "With engine `raw`, the HTML is printed as given and `data` is ignored. " +
+            "With `webhook.url`, a signed event is POSTed there when the report succeeds or fails (see Webhooks above). " +
+            "With an `Idempotency-Key` header, a retry within 24 hours returns the same `report_id` instead of queueing a second report.",
         },
       },
     )
@@ -55,11 +72,21 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         detail: { summary: "List the account's reports", description: "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed." },
       },
     )
-    .get("/reports/:reportID", async ({ principal, params, query }) => ({ data: toReportJson(await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30))) }), {
+    .get("/reports/:reportID", async ({ principal, params, query }) => {
+      const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30));
+      // `webhook` only for reports submitted with one: other reports keep exactly the v1 shape.
+      const webhook = opts.webhookLog(r.id);
+      return { data: webhook ? { ...toReportJson(r), webhook } : toReportJson(r) };
+    }, {
       params: reportIdParams,
       query: waitQuerySchema,
       response: withAuth({ 200: t.Object({ data: reportSchema }), 404: errorSchema }),
-      detail: { summary: "A report's status", description: "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling)." },
+      detail: {
+        summary: "A report's status",
+        description:
+          "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). " +
+          "For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list).",
+      },
     })
     .get(
       "/reports/:reportID/download",

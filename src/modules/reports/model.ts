@@ -5,6 +5,7 @@ import { reportStatuses, engines } from "../../db/schema";
 import { iso } from "../../lib/time";
 import { paperFormats } from "../../render/pdf-options";
 import type { ReportSummary } from "./repo";
+import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 
 const cssLength = t.String({ pattern: "^(0|\\d{1,4}(\\.\\d{1,3})?(px|in|cm|mm))$", description: "CSS length: 0, or a number with px, in, cm or mm", examples: ["10mm"] });
 
@@ -26,6 +27,7 @@ export function generateBodySchema(templateMaxLength: number) {
       engine: oneOf(engines, { description: "ejs: render html_template with data through EJS (sandboxed). raw: print html_template as given" }),
       data: t.Optional(t.Any({ description: "JSON object with the template's values. Required for ejs; ignored for raw" })),
       options: t.Optional(pdfOptionsSchema),
+      webhook: t.Optional(webhookRequestSchema),
     },
     { additionalProperties: false },
   );
@@ -56,6 +58,7 @@ export const reportSchema = t.Object({
   size_bytes: t.Nullable(t.Number()),
   page_count: t.Nullable(t.Number()),
   error: t.Nullable(t.Object({ code: t.String(), message: t.String() })),
+  webhook: t.Optional(reportWebhookSchema),
 });
 
 export function toReportJson(r: ReportSummary) {

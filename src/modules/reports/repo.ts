@@ -64,6 +64,11 @@ export class ReportsRepo {
     );
   }
 
+  /** Runs fn in one transaction (a savepoint when already inside one). */
+  transaction<T>(fn: () => T): T {
+    return this.db.$client.transaction(fn)();
+  }
+
   insert(r: NewReport): void {
     this.db.insert(reports).values({ ...r, status: "queued", attempts: 0 }).run();
   }

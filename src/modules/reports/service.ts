@@ -20,6 +20,15 @@ export interface GenerateInput {
     scale?: number;
     margin?: Partial<PdfOptions["margin"]>;
   };
+  webhook?: { url: string };
+}
+
+/** What reports need of webhooks (implemented by WebhooksService). */
+export interface ReportWebhooks {
+  /** The normalised URL, or a validation error. */
+  check(url: string): string;
+  /** Records a new report's webhook; runs in the report's insert transaction. */
+  attach(reportId: string, url: string, linkOrigin: string): void;
 }
 
 export interface ReportsServiceOptions {
@@ -44,9 +53,16 @@ export class ReportsService {
     private readonly opts: ReportsServiceOptions,
   ) {}
 
-  /** Validates and durably queues a report; returns its id once the row is committed. */
-  submit(accountId: string, input: GenerateInput): { reportId: string } {
+  /** Set by App: checks and records the optional webhook of a submission. */
+  webhooks?: ReportWebhooks;
+
+  /**
+   * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
+   * committed. `linkOrigin` is the origin of the download link a success event will carry.
+   */
+  submit(accountId: string, input: GenerateInput, linkOrigin = ""): { reportId: string } {
     const data = input.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
+    const webhookUrl = input.webhook ? this.webhooks!.check(input.webhook.url) : undefined;
     if (this.repo.countUnfinished() >= this.opts.queueLimit) {
       throw serviceUnavailable("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
     }
@@ -54,7 +70,15 @@ export class ReportsService {
       throw tooManyRequests("account_queue_full", `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`, 2);
     }
     const id = newUuid();
-    this.repo.insert({ id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now() });
+    const row = { id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now() };
+    if (webhookUrl) {
+      this.repo.transaction(() => {
+        this.repo.insert(row);
+        this.webhooks!.attach(id, webhookUrl, linkOrigin);
+      });
+    } else {
+      this.repo.insert(row);
+    }
     this.onQueued();
     return { reportId: id };
   }

@@ -1,0 +1,131 @@
+// Idempotency keys with Stripe's semantics, for POST /generate-pdf-async and POST /access-keys.
+//
+// - A key is scoped to the account; it lives 24 hours from its first successful use.
+// - The same key with the same request (method, path and JSON body, compared canonically so key
+//   order and whitespace do not matter) answers the stored response again, with Idempotent-Replayed: true.
+// - The same key with a different request answers 422 idempotency_key_reused.
+// - Only a successful (2xx) response is stored. A request that fails (validation, queue full, ...)
+//   leaves the key unused, so the client can fix the cause and retry with the same key.
+// - Concurrent duplicates: the check and the commit of the operation and of its record happen in one
+//   synchronous SQLite transaction, so of any number of concurrent duplicates exactly one runs the
+//   operation; the others see its record and replay it. Records are rows, so they survive restarts.
+//
+// The response of POST /access-keys holds a new key value, which reportgen otherwise never stores. It is
+// replayed (a client whose first response was lost would otherwise hold a key it cannot use and not
+// know its value), but stored encrypted with AES-256-GCM under a key derived from the Idempotency-Key
+// itself and the server secret. The Idempotency-Key is stored only as a hash, so the database alone
+// (a backup, a copy) does not reveal the value: only a client presenting the Idempotency-Key can.
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
+import { AppError } from "../../lib/errors";
+import type { IdempotencyRepo } from "./repo";
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+export const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
+
+/** A response as stored and replayed. */
+export interface StoredResponse<B = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  body: B;
+}
+
+export interface IdempotentResult<B> extends StoredResponse<B> {
+  replayed: boolean;
+}
+
+/** JSON with object keys sorted at every level: equal requests give equal text. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(",")}]`;
+  if (v && typeof v === "object") {
+    return `{${Object.keys(v)
+      .sort()
+      .filter((k) => (v as Record<string, unknown>)[k] !== undefined)
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(v) ?? "null";
+}
+
+export class IdempotencyService {
+  constructor(
+    private readonly repo: IdempotencyRepo,
+    /** Server secret mixed into the response-encryption key (the link secret). */
+    private readonly serverSecret: string,
+  ) {}
+
+  /**
+   * Runs an operation at most once per (account, Idempotency-Key). `prepare` does the slow,
+   * side-effect-free part (hashing a new key's secret); `commit` writes, synchronously, inside the
+   * transaction that also stores the response. Without a key it simply runs both.
+   */
+  async run<P, B>(
+    req: { accountId: string; key: string | undefined; method: string; path: string; body: unknown },
+    prepare: () => Promise<P> | P,
+    commit: (prepared: P) => StoredResponse<B>,
+  ): Promise<IdempotentResult<B>> {
+    if (req.key === undefined) return { ...commit(await prepare()), replayed: false };
+    const key = req.key;
+    if (!IDEMPOTENCY_KEY_RE.test(key)) {
+      throw new AppError(400, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces; a UUID v4 is recommended");
+    }
+    const keyHash = createHash("sha256").update(key).digest("base64url");
+    const fingerprint = createHash("sha256").update(`${req.method} ${req.path}\n${canonicalJson(req.body)}`).digest("base64url");
+    const cipherKey = createHmac("sha256", this.serverSecret).update(`reportgen idempotency v1\0${req.accountId}\0${key}`).digest();
+
+    // Fast path for a plain retry: no need to prepare anything.
+    const early = this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
+    if (early) return early;
+    const prepared = await prepare();
+    return this.repo.transaction(() => {
+      // A duplicate may have committed while we prepared: the first to commit wins, the rest replay it.
+      const existing = this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
+      if (existing) return existing;
+      const response = commit(prepared);
+      if (response.status >= 200 && response.status <= 299) {
+        this.repo.insert(req.accountId, keyHash, fingerprint, encrypt(cipherKey, JSON.stringify(response)), Date.now());
+      }
+      return { ...response, replayed: false };
+    });
+  }
+
+  private replay<B>(accountId: string, keyHash: string, fingerprint: string, cipherKey: Buffer): IdempotentResult<B> | undefined {
+    const row = this.repo.find(accountId, keyHash, Date.now() - IDEMPOTENCY_TTL_MS);
+    if (!row) return undefined;
+    if (row.fingerprint !== fingerprint) {
+      throw new AppError(
+        422,
+        "idempotency_key_reused",
+        "this Idempotency-Key was already used with a different request (endpoint or body) in the last 24 hours; use a new key for a new request",
+      );
+    }
+    const plain = decrypt(cipherKey, row.response);
+    if (plain === undefined) {
+      // Only if the server secret (--link-secret) changed since the first request.
+      throw new AppError(409, "idempotency_replay_unavailable", "the stored response of this Idempotency-Key can no longer be read (the server's secret changed); use a new key");
+    }
+    return { ...(JSON.parse(plain) as StoredResponse<B>), replayed: true };
+  }
+
+  /** Removes records past their 24 hours; the cleanup job calls it. */
+  purgeExpired(now = Date.now()): number {
+    return this.repo.purge(now - IDEMPOTENCY_TTL_MS);
+  }
+}
+
+function encrypt(key: Buffer, plain: string): string {
+  const iv = randomBytes(12);
+  const c = createCipheriv("aes-256-gcm", key, iv);
+  const body = Buffer.concat([c.update(plain, "utf8"), c.final()]);
+  return Buffer.concat([iv, c.getAuthTag(), body]).toString("base64");
+}
+
+function decrypt(key: Buffer, stored: string): string | undefined {
+  try {
+    const buf = Buffer.from(stored, "base64");
+    const d = createDecipheriv("aes-256-gcm", key, buf.subarray(0, 12));
+    d.setAuthTag(buf.subarray(12, 28));
+    return Buffer.concat([d.update(buf.subarray(28)), d.final()]).toString("utf8");
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,30 @@
+// Routes of /api/v1/webhook-secret: the account's signing secret, and its rotation.
+import { Elysia, t } from "elysia";
+import type { apiGuard } from "../../http/auth";
+import { withAuth } from "../../http/openapi";
+import { secretSchema, toSecretJson } from "./model";
+import type { WebhookSecrets } from "./secrets";
+
+export const webhooksRoutes = (secrets: WebhookSecrets, guard: ReturnType<typeof apiGuard>) =>
+  new Elysia({ name: "webhooks-routes", detail: { tags: ["Webhooks"] } })
+    .use(guard)
+    .get("/webhook-secret", ({ principal }) => toSecretJson(secrets.get(principal.accountId)), {
+      response: withAuth({ 200: secretSchema }),
+      detail: {
+        summary: "The account's webhook signing secret",
+        description:
+          "Every webhook event of the account is signed with this secret (Standard Webhooks, HMAC-SHA256). It is created on the first call. " +
+          "Anyone holding an access key of the account can read it, as they can read the account's reports.",
+      },
+    })
+    .post("/webhook-secret/rotate", ({ principal }) => toSecretJson(secrets.rotate(principal.accountId)), {
+      body: t.Object({}, { additionalProperties: false, description: "An empty JSON object: {}" }),
+      parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
+      response: withAuth({ 200: secretSchema }),
+      detail: {
+        summary: "Rotate the webhook signing secret",
+        description:
+          "Replaces the secret. For 24 hours events carry two signatures (one per secret, space-separated in webhook-signature, as the standard allows), " +
+          "so receivers still holding the old secret keep accepting events while they switch. Send `{}` as the body.",
+      },
+    });

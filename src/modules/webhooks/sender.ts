@@ -1,0 +1,160 @@
+// The webhook delivery worker. Pending deliveries are rows in SQLite (created with the report's final
+// status), so they survive restarts; the worker sends the due ones, a few at a time, and records each
+// attempt. A 2xx answer delivers the event; any other answer, a timeout or a connection error is
+// retried with exponential backoff and jitter until the retry window (default 24 h) is used up.
+//
+// Guarantee: at-least-once. Every attempt of one event carries the same webhook-id. An attempt is
+// recorded only after it ends, so if reportgen stops or crashes while an attempt is in flight, the
+// event is sent again after the restart (with the same webhook-id): a receiver that keeps the ids it
+// has processed (as Standard Webhooks asks) acts on each event exactly once.
+import type { Logger } from "../../lib/logger";
+import type { LinkSigner } from "../files/links";
+import type { FileStore } from "../files/store";
+import type { ReportsRepo } from "../reports/repo";
+import { buildEvent, freshDownload } from "./event";
+import type { AttemptOutcome, DueDelivery, WebhooksRepo } from "./repo";
+import type { WebhookSecrets } from "./secrets";
+import { webhookHeaders } from "./signature";
+import { sendWebhook, type SendResult } from "./target";
+
+/** The longest wait between two attempts. */
+export const MAX_RETRY_DELAY_MS = 3_600_000;
+/** With nothing due, look for deliveries anyway this often (ones created by paths that send no wake-up). */
+const IDLE_POLL_MS = 5_000;
+
+export interface WebhookSenderOptions {
+  allowHosts: string[];
+  timeoutMs: number;
+  retryWindowMs: number;
+  retryBaseMs: number;
+  /** Attempts in flight at once. */
+  concurrency: number;
+  logger: Logger;
+  /** Name resolution, replaceable in tests. */
+  lookup?: (hostname: string) => Promise<string[]>;
+}
+
+/**
+ * The wait before the attempt after `attempts` failed ones: base·2^(attempts−1), at most an hour,
+ * with "equal jitter" (a random point in its upper half) so receivers coming back up are not hit by
+ * every pending event at the same instant.
+ */
+export function retryDelay(attempts: number, baseMs: number, random: () => number = Math.random): number {
+  const ceiling = Math.min(MAX_RETRY_DELAY_MS, baseMs * 2 ** Math.min(40, attempts - 1));
+  return Math.round(ceiling / 2 + (random() * ceiling) / 2);
+}
+
+/** What follows an attempt: delivered on 2xx; given up on a policy refusal or past the window; else retried. */
+export function outcomeOf(r: SendResult, attempts: number, createdAt: number, now: number, opts: Pick<WebhookSenderOptions, "retryWindowMs" | "retryBaseMs">, random?: () => number): AttemptOutcome {
+  if (r.status !== undefined && r.status >= 200 && r.status <= 299) return { status: "delivered" };
+  if (r.refused) return { status: "failed" };
+  const next = now + retryDelay(attempts, opts.retryBaseMs, random);
+  return next > createdAt + opts.retryWindowMs ? { status: "failed" } : { status: "pending", nextAttemptAt: next };
+}
+
+export class WebhookSender {
+  private running = false;
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private readonly abort = new AbortController();
+
+  constructor(
+    private readonly repo: WebhooksRepo,
+    private readonly reports: ReportsRepo,
+    private readonly secrets: WebhookSecrets,
+    private readonly files: FileStore,
+    private readonly links: LinkSigner,
+    private readonly opts: WebhookSenderOptions,
+  ) {}
+
+  start(): void {
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** A report finished (its delivery may be due now), or an attempt ended: look again at once. */
+  notify = (): void => {
+    const w = this.wake;
+    this.wake = undefined;
+    w?.();
+  };
+
+  /**
+   * Stops sending. Attempts still in flight are cut off: they are not recorded, so they are sent
+   * again (same webhook-id) after the next start.
+   */
+  async stop(timeoutMs = 5_000): Promise<void> {
+    this.running = false;
+    this.abort.abort();
+    this.notify();
+    await Promise.race([Promise.all([this.loop, ...this.inFlight.values()]), Bun.sleep(timeoutMs)]);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let waitMs = IDLE_POLL_MS;
+      try {
+        const now = Date.now();
+        const free = this.opts.concurrency - this.inFlight.size;
+        if (free > 0) {
+          // Rows already in flight are still pending and due: ask for enough to skip them.
+          for (const d of this.repo.due(now, free + this.inFlight.size)) {
+            if (this.inFlight.size >= this.opts.concurrency) break;
+            if (this.inFlight.has(d.id)) continue;
+            const p = this.attempt(d)
+              .catch((e: unknown) => this.opts.logger.error("webhook attempt crashed", { webhook_id: d.id, error: e }))
+              .finally(() => {
+              this.inFlight.delete(d.id);
+              this.notify();
+            });
+            this.inFlight.set(d.id, p);
+          }
+        }
+        const next = this.repo.nextDueAt();
+        // Something due but every lane busy (or due rows all in flight): an ending attempt wakes us.
+        if (next !== null && next > now) waitMs = Math.min(waitMs, next - now);
+      } catch (e) {
+        this.opts.logger.error("webhook sender failed to read its queue", { error: e });
+      }
+      if (!this.running) break;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => done(), waitMs);
+        const prev = this.wake;
+        const done = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        this.wake = () => {
+          prev?.();
+          done();
+        };
+      });
+    }
+  }
+
+  private async attempt(d: DueDelivery): Promise<void> {
+    const log = this.opts.logger;
+    const startedAt = Date.now();
+    const report = this.reports.getForDownload(d.reportId);
+    if (!report) return; // deleted meanwhile: its deliveries went with it
+    const body = JSON.stringify(buildEvent(d.event, report, freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt));
+    const headers = webhookHeaders(this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
+    const result = await sendWebhook(d.url, headers, body, { allowHosts: this.opts.allowHosts, timeoutMs: this.opts.timeoutMs, signal: this.abort.signal, lookup: this.opts.lookup });
+    if (this.abort.signal.aborted) return; // stopping: not recorded, sent again after the restart
+    const ended = Date.now();
+    const attempts = d.attempts + 1;
+    const outcome = outcomeOf(result, attempts, d.createdAt, ended, this.opts);
+    try {
+      this.repo.recordAttempt({ deliveryId: d.id, startedAt, durationMs: ended - startedAt, responseStatus: result.status ?? null, error: result.error ?? null }, outcome);
+    } catch (e) {
+      // The report (and so the delivery) may have been deleted while the attempt was in flight.
+      log.warn("webhook attempt not recorded", { webhook_id: d.id, error: (e as Error).message });
+      return;
+    }
+    const fields = { webhook_id: d.id, report_id: d.reportId, event: d.event, attempt: attempts, status: result.status, error: result.error };
+    if (outcome.status === "delivered") log.debug("webhook delivered", fields);
+    else if (outcome.status === "failed") log.warn("webhook given up", fields);
+    else log.info("webhook attempt failed; will retry", { ...fields, next_attempt_at: new Date(outcome.nextAttemptAt).toISOString() });
+  }
+}
