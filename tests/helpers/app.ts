@@ -21,8 +21,9 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-export async function createTestApp(opts: { render?: boolean; listen?: boolean; config?: Partial<Config> } = {}): Promise<TestApp> {
-  const dir = mkdtempSync(join(tmpdir(), "reportgen-test-"));
+/** `dir` reopens an existing data directory (a restart); close() then leaves it in place. */
+export async function createTestApp(opts: { render?: boolean; listen?: boolean; config?: Partial<Config>; dir?: string } = {}): Promise<TestApp> {
+  const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "reportgen-test-"));
   const config: Config = {
     ...loadConfig({}, {}),
     dataDir: dir,
@@ -58,7 +59,7 @@ export async function createTestApp(opts: { render?: boolean; listen?: boolean; 
     baseUrl,
     close: async () => {
       await app.stop();
-      rmSync(dir, { recursive: true, force: true });
+      if (!opts.dir) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

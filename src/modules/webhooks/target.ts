@@ -65,7 +65,7 @@ export function checkWebhookUrl(raw: string, policy: TargetPolicy): string {
   if (isIpLiteral(host)) {
     if (isLinkLocalOrMetadata(host)) throw refuse("is a link-local or metadata address, which is never reachable");
     if (!allowListed && !isPublicAddress(host.replace(/^\[|\]$/g, ""))) throw refuse("is a loopback, private or otherwise non-public address (allowed only for hosts on --webhook-allow-hosts)");
-  } else if (!allowListed && (host === "localhost" || host.endsWith(".localhost") || host.endsWith(".localhost."))) {
+  } else if (!allowListed && /(^|\.)localhost$/.test(host.replace(/\.$/, ""))) {
     throw refuse("is a loopback name (allowed only for hosts on --webhook-allow-hosts)");
   }
   return u.href;
