@@ -1,5 +1,5 @@
-// `reportgen admin create-key | list-keys | delete-key`: key management through the same service the
-// API uses. Only a new key's value goes to stdout, so `KEY=$(reportgen admin create-key ...)` works.
+// `reportgen admin create-key | list-keys | delete-key | webhook-secret`: key and webhook-secret management
+// through the same services the API uses. Only a new key's value goes to stdout, so `KEY=$(reportgen admin create-key ...)` works.
 import { App } from "../app";
 import type { Config } from "../config/settings";
 import { AppError } from "../lib/errors";
@@ -29,6 +29,18 @@ export async function deleteKey(config: Config, id: string | undefined): Promise
   await withApp(config, (app) => {
     app.keys.delete(id);
     console.error(`deleted key ${id}; it is rejected from now on`);
+  });
+}
+
+/** Prints the account's webhook signing secret (created on first use), or rotates it with `rotate`. */
+export async function webhookSecret(config: Config, account: string | undefined, rotate: boolean): Promise<void> {
+  await withApp(config, (app) => {
+    const name = account ?? "default";
+    const accountId = app.keys.accountId(name);
+    const s = rotate ? app.webhookSecrets.rotate(accountId) : app.webhookSecrets.get(accountId);
+    if (rotate) console.error(`rotated the webhook secret of account "${name}"; events are also signed with the previous one until ${iso(s.previousValidUntil)}`);
+    else console.error(`webhook signing secret of account "${name}" (Standard Webhooks; created ${iso(s.createdAt)}):`);
+    console.log(s.secret);
   });
 }
 

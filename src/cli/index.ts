@@ -17,6 +17,9 @@ Commands:
                                           Mint an access key (value alone on stdout); creates the account
   admin list-keys [--account ACCOUNT]     List keys (never their values)
   admin delete-key ID                     Delete a key; it is rejected at once
+  admin webhook-secret [--account ACCOUNT] [--rotate]
+                                          Print the account's webhook signing secret (alone on stdout),
+                                          or replace it (the old one also signs for 24 h)
   version                                 Print the version
   help                                    This text
 
@@ -27,6 +30,7 @@ ${settingsHelp()}
 const adminOptions: CommandOption[] = [
   { name: "name", help: "key name" },
   { name: "account", help: "account name" },
+  { name: "rotate", help: "replace the webhook secret", boolean: true },
 ];
 
 export async function runCli(argv: string[]): Promise<number> {
@@ -53,7 +57,8 @@ export async function runCli(argv: string[]): Promise<number> {
         if (sub === "create-key") await admin.createKey(config, name, account);
         else if (sub === "list-keys") await admin.listKeys(config, account);
         else if (sub === "delete-key") await admin.deleteKey(config, positionals[0]);
-        else throw new UsageError(`unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys or delete-key`);
+        else if (sub === "webhook-secret") await admin.webhookSecret(config, account, values.rotate === true);
+        else throw new UsageError(`unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys, delete-key or webhook-secret`);
         return 0;
       }
       case "version":

@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
+import { createTestApp } from "../helpers/app";
 import { api, runCli, sourceCommand, startServer } from "../helpers/process";
 import { startReceiver, verifyStandardWebhook, type Received } from "../helpers/webhook-receiver";
 
@@ -117,3 +118,32 @@ test("SIGKILL while the report renders, then restart: exactly one request reache
     await second?.proc.exited;
   }
 }, 180_000);
+
+test("admin webhook-secret prints the account's secret (the one the API shows); --rotate replaces it", async () => {
+  const cliDir = mkdtempSync(join(tmpdir(), "reportgen-webhook-cli-"));
+  try {
+    const key = runCli(sourceCommand, ["admin", "create-key", "--name", "cli", "--account", "acme", "--data-dir", cliDir]).stdout.trim();
+    const shown = runCli(sourceCommand, ["admin", "webhook-secret", "--account", "acme", "--data-dir", cliDir]);
+    expect(shown.code).toBe(0);
+    const secret = shown.stdout.trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    expect(runCli(sourceCommand, ["admin", "webhook-secret", "--account", "acme", "--data-dir", cliDir]).stdout.trim()).toBe(secret);
+    const rotated = runCli(sourceCommand, ["admin", "webhook-secret", "--account", "acme", "--rotate", "--data-dir", cliDir]);
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout.trim()).not.toBe(secret);
+    expect(rotated.stderr).toContain("previous one until");
+    const t = await createTestApp({ dir: cliDir });
+    try {
+      const fromApi = ((await (await t.request("GET", "/api/v1/webhook-secret", { key })).json()) as any).data;
+      expect(fromApi.secret).toBe(rotated.stdout.trim());
+      expect(fromApi.previous_secret_valid_until).toBeString();
+    } finally {
+      await t.close();
+    }
+    const unknown = runCli(sourceCommand, ["admin", "webhook-secret", "--account", "nobody", "--data-dir", cliDir]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("nobody");
+  } finally {
+    rmSync(cliDir, { recursive: true, force: true });
+  }
+}, 120_000);
