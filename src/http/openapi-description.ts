@@ -19,9 +19,9 @@ checked before anything else (validation, 404).
 
 ## Errors
 Every error is JSON: \`{"error": "<stable code>", "message": "<what is wrong and how to fix it>"}\`, with
-\`details\` (a list of \`{field, problem}\`) for \`validation_failed\`. Codes: 400 \`invalid_json\`, \`invalid_cursor\`;
-401 \`unauthorized\`; 403 \`link_invalid\`; 404 \`not_found\`, \`route_not_found\`; 409 \`report_failed\`;
-410 \`report_expired\`; 413 \`payload_too_large\`; 415 \`unsupported_media_type\`; 422 \`validation_failed\`;
+\`details\` (a list of \`{field, problem}\`) for \`validation_failed\`. Codes: 400 \`invalid_json\`, \`invalid_cursor\`, \`invalid_idempotency_key\`;
+401 \`unauthorized\`; 403 \`link_invalid\`; 404 \`not_found\`, \`route_not_found\`; 409 \`report_failed\`, \`idempotency_replay_unavailable\`;
+410 \`report_expired\`; 413 \`payload_too_large\`; 415 \`unsupported_media_type\`; 422 \`validation_failed\`, \`idempotency_key_reused\`;
 429 \`rate_limited\`, \`account_queue_full\`, \`too_many_failed_authentications\` (with \`Retry-After\`);
 503 \`queue_full\` (with \`Retry-After\`).
 

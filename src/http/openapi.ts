@@ -9,6 +9,7 @@ import uiScript from "../../node_modules/swagger-ui-dist/swagger-ui-bundle.js" w
 import uiStyle from "../../node_modules/swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import { API_PREFIX } from "./auth";
 import { apiDescription } from "./openapi-description";
+import { webhooksDescription, webhooksDocumentation } from "../modules/webhooks/docs";
 
 // TypeBox checks the formats of every response field, and the checks the plugins register are slow for
 // what we emit: importing @elysiajs/openapi makes "uuid" build a Zod schema per call, and Elysia's
@@ -58,13 +59,16 @@ export const docs = (version: string) =>
         provider: null,
         exclude: { paths: [/^\/docs-assets/, `${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`] },
         documentation: {
-          info: { title: "reportgen", version, description: apiDescription },
+          info: { title: "reportgen", version, description: apiDescription + webhooksDescription },
           servers: [{ url: "/" }],
           tags: [
             { name: "Reports", description: "Generate PDFs and fetch them" },
             { name: "Access keys", description: "Manage the keys of your account" },
             { name: "Service", description: "Health and downloads (no X-API-Key)" },
+            { name: "Webhooks", description: "The account's webhook signing secret" },
           ],
+          // The plugin's types cannot express a TypeBox schema inside an OpenAPI 3.1 webhook; the JSON is what counts.
+          webhooks: webhooksDocumentation as never,
           components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
           security: [{ apiKey: [] }],
         },
