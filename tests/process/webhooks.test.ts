@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Database } from "bun:sqlite";
 import { createTestApp } from "../helpers/app";
-import { api, runCli, sourceCommand, startServer } from "../helpers/process";
-import { startReceiver, verifyStandardWebhook, type Received } from "../helpers/webhook-receiver";
+import { api, runCli, sourceCommand, startServer, type ServerProcess } from "../helpers/process";
+import { startReceiver, verifyStandardWebhook, type Received, type Receiver } from "../helpers/webhook-receiver";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-webhook-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -34,30 +34,45 @@ async function until(what: string, cond: () => boolean | Promise<boolean>, ms = 
   }
 }
 
-/** A receiver as Standard Webhooks describes: verify, then act once per webhook-id. */
-function dedupingReceiver(respond: (r: Received, n: number) => Response | Promise<Response>) {
+/**
+ * One crash scenario: a fresh key, a receiver as Standard Webhooks describes it (verify, then act
+ * once per webhook-id: `processed`), and servers started by `start` that are all killed at the end.
+ */
+async function scenario(
+  keyName: string,
+  respond: (r: Received, n: number) => Response | Promise<Response>,
+  run: (s: { key: string; receiver: Receiver; processed: Map<string, any>; start: () => Promise<ServerProcess> }) => Promise<void>,
+) {
+  const key = runCli(sourceCommand, ["admin", "create-key", "--name", keyName, "--data-dir", dir]).stdout.trim();
   const processed = new Map<string, any>();
   let secret = "";
   const receiver = startReceiver(async (r, n) => {
     const res = await respond(r, n);
-    if (res.status < 300 && secret) {
-      const event = verifyStandardWebhook(secret, r.headers, r.body);
-      if (!processed.has(r.headers["webhook-id"]!)) processed.set(r.headers["webhook-id"]!, event);
-    }
+    if (res.status < 300 && !processed.has(r.headers["webhook-id"]!)) processed.set(r.headers["webhook-id"]!, verifyStandardWebhook(secret, r.headers, r.body));
     return res;
   });
-  return { receiver, processed, setSecret: (s: string) => (secret = s) };
+  const servers: ServerProcess[] = [];
+  const start = async () => {
+    const s = await startServer(sourceCommand, dir, { extraArgs: serverArgs });
+    servers.push(s);
+    secret ||= (await api(s.baseUrl, key, "GET", "/webhook-secret")).body.data.secret;
+    return s;
+  };
+  try {
+    await run({ key, receiver, processed, start });
+  } finally {
+    receiver.stop();
+    for (const s of servers) s.proc.kill("SIGKILL");
+    await Promise.all(servers.map((s) => s.proc.exited));
+  }
 }
 
 test("SIGKILL while the success event is being delivered, then restart: the receiver processes exactly one success event", async () => {
-  const key = runCli(sourceCommand, ["admin", "create-key", "--name", "hooks", "--data-dir", dir]).stdout.trim();
   // The first request is held unanswered: the crash happens with the attempt in flight.
   let heldResolve: (r: Response) => void = () => {};
-  const { receiver, processed, setSecret } = dedupingReceiver((_r, n) => (n === 1 ? new Promise<Response>((res) => (heldResolve = res)) : new Response(null, { status: 204 })));
-  const first = await startServer(sourceCommand, dir, { extraArgs: serverArgs });
-  let second: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    setSecret((await api(first.baseUrl, key, "GET", "/webhook-secret")).body.data.secret);
+  const respond = (_r: Received, n: number) => (n === 1 ? new Promise<Response>((res) => (heldResolve = res)) : new Response(null, { status: 204 }));
+  await scenario("hooks", respond, async ({ key, receiver, processed, start }) => {
+    const first = await start();
     const sub = await api(first.baseUrl, key, "POST", "/generate-pdf-async", { engine: "raw", html_template: "<p>crash mid-delivery</p>", webhook: { url: receiver.url } });
     expect(sub.status).toBe(202);
     const id: string = sub.body.report_id;
@@ -66,9 +81,9 @@ test("SIGKILL while the success event is being delivered, then restart: the rece
     await first.proc.exited;
     heldResolve(new Response(null, { status: 204 })); // too late: nobody is listening for this answer
 
-    second = await startServer(sourceCommand, dir, { extraArgs: serverArgs });
+    const second = await start();
     await receiver.waitFor(2, 60_000);
-    await until("the delivery to be recorded", async () => (await api(second!.baseUrl, key, "GET", `/reports/${id}`)).body.data.webhook.deliveries[0].status === "delivered");
+    await until("the delivery to be recorded", async () => (await api(second.baseUrl, key, "GET", `/reports/${id}`)).body.data.webhook.deliveries[0].status === "delivered");
     await Bun.sleep(1_000); // nothing more arrives
 
     const [a, b] = receiver.received;
@@ -82,21 +97,12 @@ test("SIGKILL while the success event is being delivered, then restart: the rece
     expect(log).toHaveLength(1);
     // The interrupted attempt was never recorded; the one after the restart was.
     expect(log[0].attempts.map((x: any) => x.response_status)).toEqual([204]);
-  } finally {
-    receiver.stop();
-    first.proc.kill("SIGKILL");
-    second?.proc.kill("SIGKILL");
-    await second?.proc.exited;
-  }
+  });
 }, 180_000);
 
 test("SIGKILL while the report renders, then restart: exactly one request reaches the receiver", async () => {
-  const key = runCli(sourceCommand, ["admin", "create-key", "--name", "hooks2", "--data-dir", dir]).stdout.trim();
-  const { receiver, processed, setSecret } = dedupingReceiver(() => new Response(null, { status: 200 }));
-  const first = await startServer(sourceCommand, dir, { extraArgs: serverArgs });
-  let second: Awaited<ReturnType<typeof startServer>> | undefined;
-  try {
-    setSecret((await api(first.baseUrl, key, "GET", "/webhook-secret")).body.data.secret);
+  await scenario("hooks2", () => new Response(null, { status: 200 }), async ({ key, receiver, processed, start }) => {
+    const first = await start();
     // Chromium is kept busy ~1.5 s by the page's own script, so the kill lands mid-render.
     const slow = { engine: "raw", html_template: "<p>slow</p><script>var e = Date.now() + 1500; while (Date.now() < e) {}</script>", webhook: { url: receiver.url } };
     const id: string = (await api(first.baseUrl, key, "POST", "/generate-pdf-async", slow)).body.report_id;
@@ -105,18 +111,13 @@ test("SIGKILL while the report renders, then restart: exactly one request reache
     await first.proc.exited;
     expect(receiver.received).toHaveLength(0);
 
-    second = await startServer(sourceCommand, dir, { extraArgs: serverArgs });
+    await start();
     await receiver.waitFor(1, 60_000);
     await Bun.sleep(1_000);
     expect(receiver.received).toHaveLength(1);
     expect(processed.size).toBe(1);
     expect([...processed.values()][0]).toMatchObject({ type: "report.succeeded", data: { report_id: id, status: "succeeded", attempts: 2 } });
-  } finally {
-    receiver.stop();
-    first.proc.kill("SIGKILL");
-    second?.proc.kill("SIGKILL");
-    await second?.proc.exited;
-  }
+  });
 }, 180_000);
 
 test("admin webhook-secret prints the account's secret (the one the API shows); --rotate replaces it", async () => {
