@@ -2,6 +2,7 @@
 // so the executable needs no migrations folder at run time. Append new files here; never edit old ones.
 import m0001 from "./0001_init.sql" with { type: "text" };
 import m0002 from "./0002_reports_account_status.sql" with { type: "text" };
+import m0003 from "./0003_dashboard_sessions.sql" with { type: "text" };
 import m0004 from "./0004_webhooks_idempotency.sql" with { type: "text" };
 
 export interface Migration {
@@ -13,5 +14,6 @@ export interface Migration {
 export const migrations: Migration[] = [
   { version: 1, name: "0001_init", sql: m0001 },
   { version: 2, name: "0002_reports_account_status", sql: m0002 },
+  { version: 3, name: "0003_dashboard_sessions", sql: m0003 },
   { version: 4, name: "0004_webhooks_idempotency", sql: m0004 },
 ];

@@ -32,6 +32,8 @@ import { startEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { TemplatingPool } from "./render/templating";
 import { createHttpApp, type HttpApp } from "./http/server";
 import { VERSION } from "./version";
+import { SessionsRepo } from "./dashboard/sessions-repo";
+import { SessionsService } from "./dashboard/sessions";
 
 export class App {
   readonly logger: Logger;
@@ -46,6 +48,7 @@ export class App {
   readonly webhooks: WebhooksService;
   readonly webhookSecrets: WebhookSecrets;
   webhookSender?: WebhookSender;
+  readonly sessions: SessionsService;
   templating?: TemplatingPool;
   pool?: RenderPool;
   processor?: ReportProcessor;
@@ -67,6 +70,7 @@ export class App {
     this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db));
     const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
     this.links = new LinkSigner(linkSecret, config.linkTtl);
+    this.sessions = new SessionsService(new SessionsRepo(this.db), { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge });
     this.reports = new ReportsService(this.reportsRepo, this.files, this.links, new ReportEvents(), {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
       accountQueueLimit: config.accountQueueLimit,
@@ -106,6 +110,7 @@ export class App {
       idempotency: this.idempotency,
       webhooks: this.webhooks,
       webhookSecrets: this.webhookSecrets,
+      dashboard: { sessions: this.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
     });
 
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz

@@ -102,6 +102,11 @@ export const settings = {
   webhookTimeout: spec({ group: "Webhooks", flag: "webhook-timeout", env: "REPORTGEN_WEBHOOK_TIMEOUT", default: 10_000, defaultText: "10s", parse: duration(100), help: "Deadline for one webhook attempt (connect, send, answer); past it the attempt counts as failed" }),
   webhookRetryWindow: spec({ group: "Webhooks", flag: "webhook-retry-window", env: "REPORTGEN_WEBHOOK_RETRY_WINDOW", default: 86_400_000, defaultText: "24h", parse: duration(1000), help: "How long a failing webhook event is retried (exponential backoff with jitter) before it is given up" }),
   webhookRetryBase: spec({ group: "Webhooks", flag: "webhook-retry-base", env: "REPORTGEN_WEBHOOK_RETRY_BASE", default: 5_000, defaultText: "5s", parse: duration(10), help: "First retry delay; each later one doubles, up to 1h, with jitter" }),
+
+  // Dashboard
+  sessionIdle: spec({ group: "Dashboard", flag: "session-idle", env: "REPORTGEN_SESSION_IDLE", default: 30 * 60_000, defaultText: "30m", parse: duration(60_000), help: "A dashboard session ends after this long without a request" }),
+  sessionMaxAge: spec({ group: "Dashboard", flag: "session-max-age", env: "REPORTGEN_SESSION_MAX_AGE", default: 12 * 3_600_000, defaultText: "12h", parse: duration(60_000), help: "A dashboard session ends this long after sign-in, however active" }),
+  signInFailLimit: spec({ group: "Dashboard", flag: "sign-in-fail-limit", env: "REPORTGEN_SIGN_IN_FAIL_LIMIT", default: 10, parse: int(0), help: "Failed dashboard sign-ins per client address per minute before it must wait (0: off); keys already verified are never held back" }),
 };
 
 export type Settings = typeof settings;

@@ -40,6 +40,17 @@ export const reports = sqliteTable("reports", {
   expiresAt: integer("expires_at"),
 });
 
+/** Dashboard sessions: see migrations/0003_dashboard_sessions.sql. */
+export const dashboardSessions = sqliteTable("dashboard_sessions", {
+  idHash: text("id_hash").primaryKey(),
+  keyId: text("key_id").notNull().references(() => accessKeys.id, { onDelete: "cascade" }),
+  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  csrfToken: text("csrf_token").notNull(),
+  createdAt: integer("created_at").notNull(),
+  lastSeenAt: integer("last_seen_at").notNull(),
+  expiresAt: integer("expires_at").notNull(),
+});
+
 export type Account = typeof accounts.$inferSelect;
 export type AccessKey = typeof accessKeys.$inferSelect;
 export type Report = typeof reports.$inferSelect;
@@ -93,3 +104,5 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
   response: text("response").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+export type DashboardSession = typeof dashboardSessions.$inferSelect;

@@ -89,7 +89,8 @@ function checkBody(request: Request, limit: number) {
   }
 }
 
-function clientAddress(request: Request, peer: string | undefined, trustProxy: boolean): string {
+/** The client's address: the peer, or with trustProxy the first X-Forwarded-For hop. */
+export function clientAddress(request: Request, peer: string | undefined, trustProxy: boolean): string {
   if (trustProxy) {
     const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
     if (forwarded) return forwarded;

@@ -17,6 +17,8 @@ import type { WebhooksService } from "../modules/webhooks/service";
 import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
 import { errorMapper } from "./errors";
 import { docs } from "./openapi";
+import { dashboardRoutes } from "../dashboard/routes";
+import type { SessionsService } from "../dashboard/sessions";
 
 export interface HttpDeps {
   logger: Logger;
@@ -33,6 +35,7 @@ export interface HttpDeps {
   idempotency: IdempotencyService;
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
+  dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
 }
 
 export function createHttpApp(d: HttpDeps) {
@@ -53,6 +56,7 @@ export function createHttpApp(d: HttpDeps) {
     .use(docs(d.version))
     .use(healthRoutes(d.health, d.version))
     .use(filesRoutes(d.reportsRepo, d.files, d.links))
+    .use(dashboardRoutes({ ...d.dashboard, logger: d.logger, version: d.version, keys: d.keys, reports: d.reports, health: d.health, originOf, publicUrl: d.publicUrl, trustProxy: d.guard.trustProxy, templateMaxLength: d.templateMaxLength }))
     .group(API_PREFIX, (api) =>
       api
         .use(guard)

@@ -166,6 +166,23 @@ export class ReportsRepo {
     if (ids.length) this.db.update(reports).set({ status: "expired" }).where(and(inArray(reports.id, ids), eq(reports.status, "succeeded"))).run();
   }
 
+  /** How many reports the account has in each status (the dashboard's overview). */
+  countByStatus(accountId: string): Partial<Record<ReportStatus, number>> {
+    const rows = this.db.select({ status: reports.status, n: sql<number>`count(*)` }).from(reports).where(eq(reports.accountId, accountId)).groupBy(reports.status).all();
+    return Object.fromEntries(rows.map((r) => [r.status, r.n]));
+  }
+
+  /** The account's latest rendered reports with their start and finish times, newest first. */
+  recentlyRendered(accountId: string, limit: number): { id: string; startedAt: number; finishedAt: number; pageCount: number | null }[] {
+    return this.db.$client
+      .query<{ id: string; startedAt: number; finishedAt: number; pageCount: number | null }, [string, number]>(
+        `SELECT id, started_at AS startedAt, finished_at AS finishedAt, page_count AS pageCount FROM reports
+         WHERE account_id = ?1 AND status IN ('succeeded', 'expired') AND started_at IS NOT NULL AND finished_at IS NOT NULL
+         ORDER BY created_at DESC, id DESC LIMIT ?2`,
+      )
+      .all(accountId, limit);
+  }
+
   /** Which of these ids still have a row (to find orphaned files). */
   existing(ids: string[]): Set<string> {
     if (ids.length === 0) return new Set();

@@ -121,6 +121,11 @@ export class ReportsService {
     return r;
   }
 
+  /** The account's counts by status and its latest render times (the dashboard's overview). */
+  overview(accountId: string, recent = 10) {
+    return { counts: this.repo.countByStatus(accountId), recent: this.repo.recentlyRendered(accountId, recent) };
+  }
+
   async download(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
     const r = await this.getWhenFinished(accountId, reportId, waitSeconds);
     switch (r.status) {

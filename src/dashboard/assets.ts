@@ -1,0 +1,43 @@
+// The dashboard's static files, embedded in the executable as text and served under URLs that carry
+// a hash of their content: they can be cached forever, and a new build changes the URL.
+import { createHash } from "node:crypto";
+// @ts-expect-error: a .js file imported as text has no type declarations
+import appJs from "./assets/app.js" with { type: "text" };
+import appCss from "./assets/app.css" with { type: "text" };
+// @ts-expect-error: an .svg file imported as text has no type declarations
+import iconSvg from "./assets/icon.svg" with { type: "text" };
+
+export const ASSETS_PREFIX = "/dashboard/assets";
+
+interface Asset {
+  url: string;
+  body: string;
+  type: string;
+}
+
+function asset(name: string, ext: string, body: string, type: string): Asset {
+  const hash = createHash("sha256").update(body).digest("hex").slice(0, 12);
+  return { url: `${ASSETS_PREFIX}/${name}.${hash}.${ext}`, body, type };
+}
+
+export const assets = {
+  js: asset("app", "js", appJs as string, "text/javascript; charset=utf-8"),
+  css: asset("app", "css", appCss, "text/css; charset=utf-8"),
+  icon: asset("icon", "svg", iconSvg as string, "image/svg+xml"),
+};
+
+const byUrl = new Map(Object.values(assets).map((a) => [a.url, a]));
+
+/** The asset at this exact (hashed) URL, or undefined: an old hash is a 404, never stale content. */
+export function assetResponse(path: string): Response | undefined {
+  const a = byUrl.get(path);
+  if (!a) return undefined;
+  return new Response(a.body, {
+    headers: {
+      "content-type": a.type,
+      "cache-control": "public, max-age=31536000, immutable",
+      "x-content-type-options": "nosniff",
+      "cross-origin-resource-policy": "same-origin",
+    },
+  });
+}

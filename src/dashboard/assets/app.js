@@ -1,0 +1,95 @@
+// reportgen dashboard: progressive enhancement only. Every page works without this file; it adds
+// copy buttons, local times, JSON checking as you type, and live refresh of unfinished reports.
+"use strict";
+(function () {
+  var live = document.getElementById("live");
+  function announce(text) {
+    if (live) live.textContent = text;
+  }
+
+  // Timestamps are rendered in UTC by the server; show them in the reader's own time zone.
+  function localTimes(root) {
+    root.querySelectorAll("time[datetime]").forEach(function (t) {
+      var d = new Date(t.getAttribute("datetime"));
+      if (!isNaN(d)) {
+        t.title = t.textContent;
+        t.textContent = d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      }
+    });
+  }
+  localTimes(document);
+
+  // Copy buttons: data-copy names the id of the field whose value is copied.
+  document.addEventListener("click", function (e) {
+    var button = e.target.closest("[data-copy]");
+    if (!button) return;
+    var field = document.getElementById(button.getAttribute("data-copy"));
+    if (!field) return;
+    function done() {
+      button.textContent = "Copied";
+      announce("Copied to the clipboard");
+      setTimeout(function () { button.textContent = "Copy"; }, 2000);
+    }
+    field.select();
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
+    else { document.execCommand("copy"); done(); }
+  });
+
+  // A status filter applies as soon as it changes.
+  document.querySelectorAll("select[data-autosubmit]").forEach(function (s) {
+    s.addEventListener("change", function () { s.form.requestSubmit(); });
+  });
+
+  // Playground: data must be a JSON object (for EJS); say so while typing, and keep submit honest.
+  var data = document.getElementById("data");
+  if (data) {
+    var error = document.getElementById("data-error");
+    var submit = document.getElementById("render");
+    var engines = document.querySelectorAll("input[name=engine]");
+    function check() {
+      var raw = document.querySelector("input[name=engine]:checked").value === "raw";
+      data.disabled = raw;
+      var problem = "";
+      if (!raw) {
+        try {
+          var v = JSON.parse(data.value || "{}");
+          if (v === null || typeof v !== "object" || Array.isArray(v)) problem = "Data must be a JSON object, like {\"name\": \"Ada\"}.";
+        } catch (err) {
+          problem = "Not valid JSON: " + err.message;
+        }
+      }
+      data.setAttribute("aria-invalid", problem ? "true" : "false");
+      error.textContent = problem || (raw ? "Raw HTML ignores data." : "Valid JSON.");
+      error.className = problem ? "field-error" : "hint";
+      submit.disabled = !!problem;
+    }
+    data.addEventListener("input", check);
+    engines.forEach(function (r) { r.addEventListener("change", check); });
+    check();
+  }
+
+  // Live updates: an element with data-refresh is replaced by a fresh server rendering of itself
+  // until the report it shows is finished (the new element then carries no data-refresh).
+  function refresh() {
+    var pending = document.querySelectorAll("[data-refresh]");
+    if (!pending.length) return;
+    Promise.all(Array.prototype.map.call(pending, function (el) {
+      return fetch(el.getAttribute("data-refresh"), { headers: { accept: "text/html" }, credentials: "same-origin" }).then(function (res) {
+        if (res.status === 401) { location.assign("/dashboard/sign-in"); return; }
+        if (!res.ok) return;
+        return res.text().then(function (html) {
+          var t = document.createElement("template");
+          t.innerHTML = html.trim();
+          var next = t.content.firstElementChild;
+          if (!next) return;
+          localTimes(t.content);
+          var hadFocus = el.contains(document.activeElement);
+          el.replaceWith(next);
+          if (!next.hasAttribute("data-refresh")) announce(next.getAttribute("data-announce") || "Report updated");
+          if (hadFocus) { var f = next.querySelector("a, button"); if (f) f.focus(); }
+        });
+      }).catch(function () {});
+    })).then(function () { setTimeout(refresh, 1500); });
+  }
+  setTimeout(refresh, 1000);
+})();

@@ -1,0 +1,77 @@
+// Reports: newest first, filtered by status, paginated, with unfinished rows refreshed live.
+import { reportStatuses, type ReportStatus } from "../../db/schema";
+import type { ReportSummary } from "../../modules/reports/repo";
+import { fmt, html, type Html } from "../html";
+import { layout, type Viewer } from "../layout";
+import { notice, pageHead, type Notice } from "./common";
+
+export const pending = (s: ReportStatus) => s === "queued" || s === "processing";
+
+const labels: Record<ReportStatus, string> = { queued: "Queued", processing: "Processing", succeeded: "Succeeded", failed: "Failed", expired: "Expired" };
+
+export const badge = (s: ReportStatus) => html`<span class="badge ${s}">${labels[s]}</span>`;
+
+const renderTime = (r: ReportSummary) => (r.startedAt && r.finishedAt ? r.finishedAt - r.startedAt : null);
+
+/** One row; while the report is unfinished it asks to be re-fetched (app.js). */
+export function reportRow(r: ReportSummary): Html {
+  const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
+  const reason = r.status === "failed" ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
+  return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
+  <td data-label="Report"><span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span></td>
+  <td data-label="Status">${badge(r.status)}${reason}</td>
+  <td data-label="Created">${fmt.time(r.createdAt)}</td>
+  <td data-label="Finished">${r.finishedAt ? fmt.time(r.finishedAt) : html`<span class="sub">—</span>`}</td>
+  <td data-label="Pages" class="num">${r.pageCount ?? "—"}</td>
+  <td data-label="Size" class="num">${fmt.size(r.sizeBytes)}</td>
+  <td data-label="Render time" class="num">${fmt.duration(renderTime(r))}</td>
+  <td data-label="Actions"><div class="actions">${
+    r.status === "succeeded" ? html`<a href="/dashboard/reports/${r.id}/download" aria-label="Download report ${r.id.slice(0, 8)}">Download</a>` : ""
+  }<a href="/dashboard/reports/${r.id}/delete" aria-label="Delete report ${r.id.slice(0, 8)}">Delete</a></div></td>
+</tr>`;
+}
+
+export function reportsPage(viewer: Viewer, o: { items: ReportSummary[]; status?: ReportStatus; cursor?: string; nextCursor: string | null; message?: Notice }) {
+  const q = (extra: Record<string, string | undefined>) => {
+    const p = new URLSearchParams();
+    for (const [k, v] of Object.entries({ status: o.status, ...extra })) if (v) p.set(k, v);
+    const s = p.toString();
+    return `/dashboard/reports${s ? `?${s}` : ""}`;
+  };
+  const filter = html`<form method="get" action="/dashboard/reports" class="row" role="search" aria-label="Filter reports">
+  <div class="field">
+    <label for="status">Status</label>
+    <select id="status" name="status" data-autosubmit>
+      <option value="">All statuses</option>
+      ${reportStatuses.map((s) => html`<option value="${s}"${s === o.status ? html` selected` : ""}>${labels[s]}</option>`)}
+    </select>
+  </div>
+  <button class="button secondary" type="submit">Filter</button>
+</form>`;
+  const empty = o.status
+    ? html`<div class="panel empty"><h2>No ${labels[o.status].toLowerCase()} reports</h2><p>Nothing matches this filter${o.cursor ? " on this page" : ""}. <a href="/dashboard/reports">Show all reports</a>.</p></div>`
+    : html`<div class="panel empty"><h2>No reports yet</h2><p>Reports you create through the API or the <a href="/dashboard/playground">Playground</a> appear here, newest first.</p></div>`;
+  return layout({
+    title: "Reports",
+    section: "reports",
+    viewer,
+    body: html`${pageHead("Reports", "Newest first. Unfinished reports update by themselves.", filter)}
+${notice(o.message)}
+${
+  o.items.length
+    ? html`<div class="table-wrap"><table class="cards">
+  <caption class="visually-hidden">Reports${o.status ? `, ${labels[o.status].toLowerCase()} only` : ""}, newest first</caption>
+  <thead><tr><th scope="col">Report</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Finished</th><th scope="col">Pages</th><th scope="col">Size</th><th scope="col">Render time</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <tbody>${o.items.map(reportRow)}</tbody>
+</table></div>`
+    : empty
+}
+<nav class="pager" aria-label="Pages of reports">
+  <span>${o.cursor ? html`<a href="${q({})}">← Newest</a>` : ""}</span>
+  <span>${o.nextCursor ? html`<a href="${q({ cursor: o.nextCursor })}">Older reports →</a>` : ""}</span>
+</nav>`,
+  });
+}
+
+/** The row of a report deleted meanwhile: it stops refreshing. */
+export const goneRow = (id: string) => html`<tr id="report-${id}"><td colspan="8" class="sub">This report was deleted.</td></tr>`;

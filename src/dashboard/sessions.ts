@@ -1,0 +1,68 @@
+// Dashboard sessions: an access key, verified once, is exchanged for an opaque random session id.
+// The browser holds only that id (in an HttpOnly cookie); the server stores only its SHA-256, with
+// the key it came from, a CSRF token, and idle and absolute expiries.
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Principal } from "../modules/keys/service";
+import type { SessionsRepo } from "./sessions-repo";
+
+export interface Session extends Principal {
+  idHash: string;
+  csrfToken: string;
+  expiresAt: number;
+}
+
+export interface SessionTimes {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+// last_seen_at is written at most this often per session: the idle expiry is minutes, not milliseconds.
+const TOUCH_EVERY_MS = 15_000;
+
+const digest = (id: string) => createHash("sha256").update(id).digest("base64url");
+const token = () => randomBytes(32).toString("base64url");
+
+export class SessionsService {
+  constructor(
+    private readonly repo: SessionsRepo,
+    private readonly times: SessionTimes,
+  ) {}
+
+  /** Starts a session for a verified key; returns the id for the cookie (never stored). */
+  create(p: Principal, now = Date.now()): { id: string; session: Session } {
+    this.repo.deleteExpired(now, now - this.times.idleMs);
+    const id = token();
+    const row = { idHash: digest(id), keyId: p.keyId, accountId: p.accountId, csrfToken: token(), createdAt: now, lastSeenAt: now, expiresAt: now + this.times.maxAgeMs };
+    this.repo.insert(row);
+    return { id, session: { keyId: row.keyId, accountId: row.accountId, idHash: row.idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt } };
+  }
+
+  /**
+   * The live session for a cookie value, or null. Its row is gone once its key is deleted (foreign
+   * key cascade, from this process or the CLI), so this lookup on every request is the key check too.
+   */
+  resolve(id: string | undefined, now = Date.now()): Session | null {
+    if (!id || id.length > 100) return null;
+    const idHash = digest(id);
+    const row = this.repo.get(idHash);
+    if (!row) return null;
+    if (row.expiresAt <= now || row.lastSeenAt + this.times.idleMs <= now) {
+      this.repo.delete(idHash);
+      return null;
+    }
+    if (now - row.lastSeenAt >= TOUCH_EVERY_MS) this.repo.touch(idHash, now);
+    return { keyId: row.keyId, accountId: row.accountId, idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt };
+  }
+
+  end(session: Session): void {
+    this.repo.delete(session.idHash);
+  }
+
+  /** Constant-time comparison of a submitted CSRF token with the session's. */
+  static tokenMatches(session: Session, submitted: unknown): boolean {
+    if (typeof submitted !== "string") return false;
+    const a = Buffer.from(session.csrfToken);
+    const b = Buffer.from(submitted);
+    return a.length === b.length && timingSafeEqual(a, b);
+  }
+}

@@ -1,0 +1,118 @@
+// The e2e harness: the compiled executable on real HTTP and SQLite, and Debian's Chromium driven by
+// playwright-core. Every dashboard page it opens is checked for the CSP header, console errors and
+// requests to any other origin.
+import { chromium, type Browser, type BrowserContext, type Page, type Response } from "playwright-core";
+import { expect } from "bun:test";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { repoRoot, runCli, startServer, type ServerProcess } from "../helpers/process";
+
+export const screenshots = join(import.meta.dir, "screenshots");
+export const viewports = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };
+
+export interface Harness {
+  binary: string;
+  dataDir: string;
+  server: ServerProcess;
+  browser: Browser;
+  /** The first key, minted with the CLI, as an operator does. */
+  adminKey: string;
+  cleanup: () => Promise<void>;
+}
+
+export async function startHarness(extraArgs: string[] = []): Promise<Harness> {
+  const work = mkdtempSync(join(tmpdir(), "reportgen-e2e-"));
+  const binary = join(work, "reportgen");
+  const build = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "build.ts"), binary], { cwd: repoRoot });
+  expect(build.exitCode, build.stderr.toString()).toBe(0);
+  console.error(`e2e binary: ${(statSync(binary).size / 1024 / 1024).toFixed(1)} MB`);
+  const dataDir = join(work, "data");
+  const minted = runCli([binary], ["admin", "create-key", "--name", "operator", "--account", "acme", "--data-dir", dataDir], work);
+  expect(minted.code, minted.stderr).toBe(0);
+  const server = await startServer([binary], dataDir, { cwd: work, extraArgs });
+  const browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", chromiumSandbox: process.getuid?.() !== 0, args: ["--disable-dev-shm-usage", "--disable-gpu"] });
+  mkdirSync(screenshots, { recursive: true });
+  return {
+    binary,
+    dataDir,
+    server,
+    browser,
+    adminKey: minted.stdout.trim(),
+    cleanup: async () => {
+      await browser.close().catch(() => {});
+      if (server.proc.exitCode === null) {
+        server.proc.kill("SIGTERM");
+        await server.proc.exited;
+      }
+      rmSync(work, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A browser context whose every page is watched; `check()` fails on what was seen. */
+export class Watched {
+  readonly consoleErrors: string[] = [];
+  readonly foreignRequests: string[] = [];
+  readonly documents: Response[] = [];
+
+  private constructor(
+    readonly context: BrowserContext,
+    readonly page: Page,
+    readonly base: string,
+  ) {
+    page.on("console", (m) => m.type() === "error" && this.consoleErrors.push(`${page.url()}: ${m.text()}`));
+    page.on("pageerror", (e) => this.consoleErrors.push(`${page.url()}: ${e.message}`));
+    page.on("request", (r) => {
+      const url = r.url();
+      if (/^https?:/.test(url) && new URL(url).origin !== base) this.foreignRequests.push(url);
+    });
+    page.on("response", (r) => {
+      if (r.request().resourceType() === "document" && r.frame() === page.mainFrame()) this.documents.push(r);
+    });
+  }
+
+  static async open(h: Harness, viewport = viewports.desktop): Promise<Watched> {
+    const context = await h.browser.newContext({ viewport, baseURL: h.server.baseUrl });
+    return new Watched(context, await context.newPage(), h.server.baseUrl);
+  }
+
+  /** Every document shown so far had the CSP and companions; no console error; no foreign request. */
+  check(): void {
+    expect(this.documents.length).toBeGreaterThan(0);
+    for (const r of this.documents) {
+      const h = r.headers();
+      if (!r.url().startsWith(`${this.base}/dashboard`)) continue;
+      expect(h["content-security-policy"], r.url()).toContain("frame-ancestors 'none'");
+      expect(h["content-security-policy"]).toContain("script-src 'self'");
+      expect(h["content-security-policy"]).not.toContain("unsafe-inline");
+      expect(h["content-security-policy"]).not.toContain("unsafe-eval");
+      expect(h["x-content-type-options"]).toBe("nosniff");
+      expect(h["referrer-policy"]).toBeTruthy();
+    }
+    expect(this.consoleErrors).toEqual([]);
+    expect(this.foreignRequests).toEqual([]);
+  }
+
+  /** Screenshots of the current page at desktop and phone width. */
+  async shoot(name: string): Promise<void> {
+    const size = this.page.viewportSize();
+    for (const [label, vp] of Object.entries(viewports)) {
+      await this.page.setViewportSize(vp);
+      const path = join(screenshots, `${name}-${label}.png`);
+      await this.page.screenshot({ path, fullPage: true });
+    }
+    if (size) await this.page.setViewportSize(size);
+  }
+
+  async signIn(key: string): Promise<void> {
+    await this.page.goto("/dashboard");
+    await this.page.getByLabel("Access key").fill(key);
+    await this.page.getByRole("button", { name: "Sign in" }).click();
+    await this.page.waitForURL(`${this.base}/dashboard`);
+  }
+
+  async close(): Promise<void> {
+    await this.context.close();
+  }
+}
