@@ -65,8 +65,9 @@ export function dashboardRoutes(d: DashboardDeps) {
 
   /** A page that needs a session: without one, the browser goes to sign in. Errors become pages. */
   const page = (handler: (c: Ctx, s: Session) => Response | Promise<Response>) => async (c: Ctx) => {
-    const s = d.sessions.resolve(readCookie(c.request, names.session));
-    if (!s) return redirect(`${DASHBOARD}/sign-in${readCookie(c.request, names.session) ? "?notice=expired" : ""}`, [endSessionCookie]);
+    const presented = readCookie(c.request, names.session);
+    const s = d.sessions.resolve(presented);
+    if (!s) return presented ? redirect(`${DASHBOARD}/sign-in?notice=expired`, [endSessionCookie]) : redirect(`${DASHBOARD}/sign-in`);
     try {
       return await handler(c, s);
     } catch (e) {

@@ -77,3 +77,28 @@ test("expired sessions are swept when new ones start", async () => {
   t.app.sessions.create(await principal());
   expect(count()).toBe(0);
 });
+
+test("behind an https public URL the session cookie is Secure with the __Host- prefix, and Origin must be that URL", async () => {
+  const origin = "https://reports.example.com";
+  const h = await createTestApp({ config: { publicUrl: origin } });
+  try {
+    const form = await h.request("GET", "/dashboard/sign-in");
+    const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
+    const signIn = form.headers.getSetCookie()[0]!;
+    expect(signIn).toStartWith("__Host-rg_signin=");
+    expect(signIn).toContain("; Secure");
+    const post = (from: string) =>
+      h.request("POST", "/dashboard/sign-in", {
+        key: null,
+        headers: { origin: from, "sec-fetch-site": "same-origin", cookie: signIn.split(";")[0]!, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ _csrf: token, key: h.key }).toString(),
+      });
+    expect((await post("http://reports.example.com")).status).toBe(403);
+    const res = await post(origin);
+    expect(res.status).toBe(303);
+    const session = res.headers.getSetCookie().find((c) => c.startsWith("__Host-rg_session="))!;
+    expect(session).toMatch(/^__Host-rg_session=[A-Za-z0-9_-]{43}; HttpOnly; SameSite=Strict; Path=\/; Max-Age=43200; Secure$/);
+  } finally {
+    await h.close();
+  }
+});
