@@ -56,7 +56,7 @@ describe("signing in", () => {
     await page.getByLabel("Access key").fill("rg_aaaaaaaaaaaa_" + "A".repeat(43));
     await page.getByRole("button", { name: "Sign in" }).click();
     await expect(page.getByRole("alert").textContent()).resolves.toContain("That access key was not accepted.");
-    w.forgiveStatus(401);
+    await w.forgiveStatus(401);
 
     await page.getByLabel("Access key").fill(h.adminKey);
     await page.getByRole("button", { name: "Sign in" }).click();
@@ -291,7 +291,7 @@ describe("signed in", () => {
     const res = await w.page.goto("/dashboard/nowhere");
     expect(res!.status()).toBe(404);
     expect(await w.page.getByRole("heading", { level: 1 }).textContent()).toBe("Page not found");
-    w.forgiveStatus(404);
+    await w.forgiveStatus(404);
   });
 });
 
@@ -400,7 +400,7 @@ describe("signing out and ending sessions", () => {
     // The operator's key, verified before, still gets in from the same address.
     await w.signIn(h.adminKey);
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
-    w.forgiveStatus(401, 429);
+    await w.forgiveStatus(401, 429);
     w.check();
     await w.close();
   });

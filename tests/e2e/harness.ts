@@ -98,8 +98,10 @@ export class Watched {
    * Drops Chromium's own log line for an HTTP error status the test provoked on purpose (a refused
    * sign-in, a 404 page); any other console error still fails check().
    */
-  forgiveStatus(...codes: number[]): void {
+  async forgiveStatus(...codes: number[]): Promise<void> {
     const forgiven = (m: string) => codes.some((c) => m.includes(`Failed to load resource: the server responded with a status of ${c}`));
+    // The console event can trail the page's load on a busy machine.
+    for (let i = 0; i < 50 && !this.consoleErrors.some(forgiven); i++) await Bun.sleep(100);
     const kept = this.consoleErrors.filter((m) => !forgiven(m));
     expect(kept.length).toBeLessThan(this.consoleErrors.length);
     this.consoleErrors.splice(0, this.consoleErrors.length, ...kept);
