@@ -1,0 +1,111 @@
+// What every dashboard route shares: its dependencies, and the wrappers that require a session
+// (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
+import { AppError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import type { HealthProbe } from "../modules/health/index";
+import type { KeysService } from "../modules/keys/service";
+import type { ReportsService } from "../modules/reports/service";
+import type { Html } from "./html";
+import type { Viewer } from "./layout";
+import { errorPage } from "./pages/common";
+import { cookie, cookieNames, htmlResponse, readCookie, redirect, sameOrigin, type CookieNames } from "./security";
+import { SessionsService, type Session } from "./sessions";
+
+export const DASHBOARD = "/dashboard";
+
+export interface DashboardDeps {
+  logger: Logger;
+  version: string;
+  keys: KeysService;
+  reports: ReportsService;
+  sessions: SessionsService;
+  health: HealthProbe;
+  /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */
+  originOf: (request: Request) => string;
+  publicUrl: string;
+  trustProxy: boolean;
+  signInFailLimit: number;
+  sessionMaxAgeMs: number;
+  templateMaxLength: number;
+}
+
+export type Ctx = { request: Request; body: unknown; params: { id?: string }; query: Record<string, string | undefined>; server: { requestIP(r: Request): { address: string } | null } | null };
+export type Form = Record<string, string | undefined>;
+
+const refusedCsrf = "This request did not come from a page of this dashboard, so it was refused (protection against cross-site requests). Go back, reload the page, and try again.";
+
+export const formOf = (body: unknown): Form => (body && typeof body === "object" ? (body as Form) : {});
+
+export interface Guards {
+  names: CookieNames;
+  /** Set-Cookie that removes the session cookie. */
+  endSessionCookie: string;
+  sessionOf: (request: Request) => Session | null;
+  viewerOf: (s: Session) => Viewer;
+  page: (handler: (c: Ctx, s: Session) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
+  fragment: (handler: (c: Ctx, s: Session) => Html | Promise<Html>) => (c: Ctx) => Promise<Response>;
+  action: (handler: (c: Ctx, s: Session, form: Form) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
+}
+
+export function guards(d: DashboardDeps): Guards {
+  const names = cookieNames(d.publicUrl);
+  const endSessionCookie = cookie(names, names.session, "", 0);
+  const sessionOf = (request: Request) => d.sessions.resolve(readCookie(request, names.session));
+
+  const viewerOf = (s: Session): Viewer => {
+    const mine = d.keys.list(s.accountId).find((k) => k.id === s.keyId);
+    return { accountName: mine?.accountName ?? "", keyName: mine?.name ?? s.keyId, csrfToken: s.csrfToken };
+  };
+
+  function failure(e: unknown, request: Request, viewer: Viewer): Response {
+    if (e instanceof AppError) return htmlResponse(errorPage({ title: titleOf(e), message: e.message, viewer }), e.status);
+    d.logger.error("dashboard request failed", { error: e, method: request.method, path: new URL(request.url).pathname });
+    return htmlResponse(errorPage({ title: "Something went wrong", message: "The server could not show this page. The problem has been logged; try again in a moment.", viewer }), 500);
+  }
+
+  /** A page that needs a session: without one, the browser goes to sign in. Errors become pages. */
+  const page: Guards["page"] = (handler) => async (c) => {
+    const presented = readCookie(c.request, names.session);
+    const s = d.sessions.resolve(presented);
+    if (!s) return presented ? redirect(`${DASHBOARD}/sign-in?notice=expired`, [endSessionCookie]) : redirect(`${DASHBOARD}/sign-in`);
+    try {
+      return await handler(c, s);
+    } catch (e) {
+      return failure(e, c.request, viewerOf(s));
+    }
+  };
+
+  /** A fragment fetched by app.js: 401 without a session (the script then goes to sign in). */
+  const fragment: Guards["fragment"] = (handler) => async (c) => {
+    const s = sessionOf(c.request);
+    if (!s) return htmlResponse("", 401);
+    return htmlResponse(await handler(c, s));
+  };
+
+  /** A state-changing request: a session, our own Origin, and the session's token. */
+  const action: Guards["action"] = (handler) =>
+    page((c, s) => {
+      const form = formOf(c.body);
+      if (!sameOrigin(c.request, d.originOf(c.request)) || !SessionsService.tokenMatches(s, form._csrf)) {
+        return htmlResponse(errorPage({ title: "Request refused", message: refusedCsrf, viewer: viewerOf(s) }), 403);
+      }
+      return handler(c, s, form);
+    });
+
+  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action };
+}
+
+function titleOf(e: AppError): string {
+  switch (e.status) {
+    case 404:
+      return "Not found";
+    case 409:
+    case 410:
+      return "No PDF to download";
+    case 429:
+    case 503:
+      return "Busy";
+    default:
+      return "That did not work";
+  }
+}

@@ -1,0 +1,60 @@
+// Access Keys: create (the value shown once), list, delete behind a confirmation.
+import { Elysia } from "elysia";
+import { AppError } from "../../lib/errors";
+import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
+import { html } from "../html";
+import type { Viewer } from "../layout";
+import { confirmPage } from "../pages/common";
+import { keysPage } from "../pages/keys";
+import type { Session } from "../sessions";
+import { htmlResponse, redirect } from "../security";
+
+export function keysRoutes(d: DashboardDeps, g: Guards) {
+  const keysList = (s: Session, viewer: Viewer, extra: Omit<Parameters<typeof keysPage>[1], "keys" | "currentKeyId"> = {}, status = 200) =>
+    htmlResponse(keysPage(viewer, { keys: d.keys.list(s.accountId), currentKeyId: s.keyId, ...extra }), status);
+
+  return new Elysia({ name: "dashboard-keys" })
+    .get(`${DASHBOARD}/keys`, g.page(({ query }, s) => keysList(s, g.viewerOf(s), { message: query.deleted ? { kind: "ok", text: `Key ${query.deleted} was deleted; the API refuses it from now on.` } : undefined })))
+    .post(
+      `${DASHBOARD}/keys`,
+      g.action(async (_c, s, form) => {
+        const viewer = g.viewerOf(s);
+        try {
+          const created = await d.keys.create(s.accountId, form.name ?? "");
+          return keysList(s, viewer, { created }, 201);
+        } catch (e) {
+          if (e instanceof AppError && e.status === 422) return keysList(s, viewer, { nameError: e.message, name: form.name }, 422);
+          throw e;
+        }
+      }),
+    )
+    .get(
+      `${DASHBOARD}/keys/:id/delete`,
+      g.page(({ params: { id = "" } }, s) => {
+        const key = d.keys.list(s.accountId).find((k) => k.id === id);
+        if (!key) throw new AppError(404, "not_found", `There is no key ${id} in this account. It may have been deleted already.`);
+        const mine = key.id === s.keyId;
+        return htmlResponse(
+          confirmPage({
+            viewer: g.viewerOf(s),
+            section: "keys",
+            title: "Delete this key?",
+            question: html`Delete the key <strong>${key.name}</strong> (<span class="mono">${key.id}</span>)?`,
+            consequence: `Every request that uses it is refused from then on, at once.${mine ? " This is the key you signed in with: you will be signed out." : ""}`,
+            action: `${DASHBOARD}/keys/${key.id}/delete`,
+            button: `Delete ${key.name}`,
+            cancel: `${DASHBOARD}/keys`,
+          }),
+        );
+      }),
+    )
+    .post(
+      `${DASHBOARD}/keys/:id/delete`,
+      g.action(({ params: { id = "" } }, s) => {
+        d.keys.delete(id, s.accountId);
+        // Its sessions, this one too when it is the key signed in with, went with it (foreign key cascade).
+        if (id === s.keyId) return redirect(`${DASHBOARD}/sign-in?notice=key-deleted`, [g.endSessionCookie]);
+        return redirect(`${DASHBOARD}/keys?deleted=${encodeURIComponent(id)}`);
+      }),
+    );
+}

@@ -1,0 +1,67 @@
+// Reports: the list (filter, pages, live rows), download through a fresh signed link, delete.
+import { Elysia } from "elysia";
+import { reportStatuses, type ReportStatus } from "../../db/schema";
+import { AppError } from "../../lib/errors";
+import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
+import { html } from "../html";
+import { confirmPage, errorPage, type Notice } from "../pages/common";
+import { goneRow, reportRow, reportsPage } from "../pages/reports";
+import { htmlResponse, redirect } from "../security";
+
+export function reportsRoutes(d: DashboardDeps, g: Guards) {
+  return new Elysia({ name: "dashboard-reports" })
+    .get(
+      `${DASHBOARD}/reports`,
+      g.page(({ query }, s) => {
+        const status = reportStatuses.includes(query.status as ReportStatus) ? (query.status as ReportStatus) : undefined;
+        const cursor = query.cursor || undefined;
+        const { items, nextCursor } = d.reports.list(s.accountId, { limit: 20, status, cursor });
+        const message: Notice | undefined = query.deleted ? { kind: "ok", text: "The report and its PDF were deleted." } : undefined;
+        return htmlResponse(reportsPage(g.viewerOf(s), { items, status, cursor, nextCursor, message }));
+      }),
+    )
+    .get(
+      `${DASHBOARD}/reports/:id/row`,
+      g.fragment(({ params: { id = "" } }, s) => {
+        try {
+          return reportRow(d.reports.get(s.accountId, id));
+        } catch (e) {
+          if (e instanceof AppError && e.status === 404) return goneRow(id);
+          throw e;
+        }
+      }),
+    )
+    .get(
+      `${DASHBOARD}/reports/:id/download`,
+      g.page(async ({ params: { id = "" } }, s) => {
+        const answer = await d.reports.download(s.accountId, id, "");
+        if (!answer.ready) return htmlResponse(errorPage({ title: "Not ready yet", message: `The report is ${answer.status}. Its PDF can be downloaded once it has succeeded.`, viewer: g.viewerOf(s), section: "reports", back: { href: `${DASHBOARD}/reports`, label: "Back to reports" } }), 409);
+        return redirect(answer.url);
+      }),
+    )
+    .get(
+      `${DASHBOARD}/reports/:id/delete`,
+      g.page(({ params: { id = "" } }, s) => {
+        const r = d.reports.get(s.accountId, id);
+        return htmlResponse(
+          confirmPage({
+            viewer: g.viewerOf(s),
+            section: "reports",
+            title: "Delete this report?",
+            question: html`Delete report <span class="mono">${r.id}</span> (${r.status})?`,
+            consequence: "Its PDF is deleted too, and download links already handed out stop working.",
+            action: `${DASHBOARD}/reports/${r.id}/delete`,
+            button: "Delete report",
+            cancel: `${DASHBOARD}/reports`,
+          }),
+        );
+      }),
+    )
+    .post(
+      `${DASHBOARD}/reports/:id/delete`,
+      g.action(({ params: { id = "" } }, s) => {
+        d.reports.delete(s.accountId, id);
+        return redirect(`${DASHBOARD}/reports?deleted=1`);
+      }),
+    );
+}
