@@ -125,7 +125,10 @@ describe("signed in", () => {
     await page.getByRole("button", { name: "Create key" }).click();
     const value = await page.getByLabel("New access key").inputValue();
     expect(value).toMatch(/^rg_[a-z2-9]{12}_[A-Za-z0-9_-]{43}$/);
-    await expect(page.getByRole("button", { name: "Copy" }).isVisible()).resolves.toBe(true);
+    await w.context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: base });
+    await page.getByRole("button", { name: "Copy" }).click();
+    await page.getByRole("button", { name: "Copied" }).waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
     expect(await page.locator(".notice.warn").textContent()).toContain("only time it is shown");
     await w.shoot("keys-created");
     // The value never went into a URL; a reload does not show it again.

@@ -25,14 +25,22 @@
     if (!button) return;
     var field = document.getElementById(button.getAttribute("data-copy"));
     if (!field) return;
-    function done() {
-      button.textContent = "Copied";
-      announce("Copied to the clipboard");
-      setTimeout(function () { button.textContent = "Copy"; }, 2000);
+    function say(text, spoken) {
+      button.textContent = text;
+      announce(spoken);
+      setTimeout(function () { button.textContent = "Copy"; }, 3000);
+    }
+    function done() { say("Copied", "Copied to the clipboard"); }
+    // Older browsers, or a clipboard the page may not write: copy the selection, or say how to.
+    function fallback() {
+      var ok = false;
+      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+      if (ok) done();
+      else say("Press Ctrl+C", "Could not copy. The key is selected: press Control C to copy it.");
     }
     field.select();
-    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, function () { document.execCommand("copy"); done(); });
-    else { document.execCommand("copy"); done(); }
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(field.value).then(done, fallback);
+    else fallback();
   });
 
   // A status filter applies as soon as it changes.
