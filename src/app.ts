@@ -15,6 +15,7 @@ import { Scheduler, checkCronPattern } from "./jobs/scheduler";
 import { AccountsRepo } from "./modules/accounts/repo";
 import { KeysRepo } from "./modules/keys/repo";
 import { KeysService } from "./modules/keys/service";
+import { loadAuthPepper } from "./modules/keys/check";
 import { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
 import { ReportEvents } from "./modules/reports/events";
@@ -31,6 +32,7 @@ import { RenderPool } from "./render/pool";
 import { startEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { TemplatingPool } from "./render/templating";
 import { createHttpApp, type HttpApp } from "./http/server";
+import type { BodyLimits } from "./http/body";
 import { VERSION } from "./version";
 import { SessionsRepo } from "./dashboard/sessions-repo";
 import { SessionsService } from "./dashboard/sessions";
@@ -67,7 +69,7 @@ export class App {
     if (m.applied.length) this.logger.info("database migrated", { applied: m.applied, version: m.version });
     this.files = new FileStore(config.dataDir);
     this.reportsRepo = new ReportsRepo(this.db);
-    this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db));
+    this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db), loadAuthPepper(config.dataDir));
     const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
     this.links = new LinkSigner(linkSecret, config.linkTtl);
     this.sessions = new SessionsService(new SessionsRepo(this.db), { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge });
@@ -104,7 +106,8 @@ export class App {
         queued: () => this.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
         rendering: () => this.processor?.busy ?? 0,
       },
-      guard: { bodyLimit: c.bodyLimit, rateLimit: c.rateLimit, authFailLimit: c.authFailLimit, trustProxy: c.trustProxy },
+      guard: { body: bodyLimits(c), submitRateLimit: c.submitRateLimit, readRateLimit: c.readRateLimit, trustProxy: c.trustProxy },
+      maxRequests: c.maxRequests,
       templateMaxLength: c.templateMaxLength,
       publicUrl: c.publicUrl,
       idempotency: this.idempotency,
@@ -116,7 +119,8 @@ export class App {
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz
     // answers 503 "starting" until the renderer is ready.
     if (opts.listen) {
-      this.http.listen({ hostname: c.host, port: c.port, maxRequestBodySize: c.bodyLimit + 64 * 1024 });
+      // Bun itself cuts off only bodies past the discard limit; http/body.ts answers the rest with a readable 413.
+      this.http.listen({ hostname: c.host, port: c.port, maxRequestBodySize: bodyLimits(c).discardLimit, idleTimeout: Math.round(c.idleTimeout / 1000) });
       this.server = this.http.server!;
       log.info("reportgen listening", { url: `http://${c.host}:${this.server.port}`, version: VERSION, data_dir: c.dataDir });
     }
@@ -194,4 +198,9 @@ export class App {
     })();
     return this.stopping;
   }
+}
+
+/** An over-limit body is read and discarded up to 4x the limit (at least 1 MB more), then cut off. */
+function bodyLimits(c: Config): BodyLimits {
+  return { limit: c.bodyLimit, discardLimit: Math.max(c.bodyLimit * 4, c.bodyLimit + 1024 ** 2), timeoutMs: c.bodyTimeout };
 }

@@ -28,6 +28,11 @@ const duration = (min = 0): Parser<number> => (raw) => {
   if (ms < min) throw new Error(`must be at least ${min} ms`);
   return ms;
 };
+const durationBetween = (min: number, max: number): Parser<number> => (raw) => {
+  const ms = duration(min)(raw);
+  if (ms > max) throw new Error(`must be at most ${max / 1000} s`);
+  return ms;
+};
 const size: Parser<number> = (raw) => parseSize(raw);
 const str: Parser<string> = (raw) => raw;
 const list: Parser<string[]> = (raw) => raw.split(",").map((s) => s.trim().toLowerCase()).filter(Boolean);
@@ -91,10 +96,13 @@ export const settings = {
   dataMaxKeys: spec({ group: "Request limits", flag: "data-max-keys", env: "REPORTGEN_DATA_MAX_KEYS", default: 200_000, parse: int(1), help: "Most keys and array items in data, counted over the whole object" }),
 
   // Abuse limits
-  rateLimit: spec({ group: "Abuse limits", flag: "rate-limit", env: "REPORTGEN_RATE_LIMIT", default: 100, parse: int(0), help: "Requests per second per access key, bursts up to 2x (0: off)" }),
+  submitRateLimit: spec({ group: "Abuse limits", flag: "submit-rate-limit", env: "REPORTGEN_SUBMIT_RATE_LIMIT", default: 0, parse: int(0), help: "POST/DELETE requests per second per access key, bursts up to 2x (429 beyond; 0: off, submissions are bounded by the queue limits)" }),
+  readRateLimit: spec({ group: "Abuse limits", flag: "read-rate-limit", env: "REPORTGEN_READ_RATE_LIMIT", default: 0, parse: int(0), help: "GET requests per second per access key, bursts up to 2x (429 beyond; 0: off, so polling is never refused)" }),
   accountQueueLimit: spec({ group: "Abuse limits", flag: "account-queue-limit", env: "REPORTGEN_ACCOUNT_QUEUE_LIMIT", default: 5000, parse: int(1), help: "Most unfinished (queued or processing) reports per account (429 beyond)" }),
   queueLimit: spec({ group: "Abuse limits", flag: "queue-limit", env: "REPORTGEN_QUEUE_LIMIT", default: 20000, parse: int(1), help: "Most unfinished reports in total (503 beyond)" }),
-  authFailLimit: spec({ group: "Abuse limits", flag: "auth-fail-limit", env: "REPORTGEN_AUTH_FAIL_LIMIT", default: 30, parse: int(0), help: "Failed authentications per client address per minute before 429 (0: off)" }),
+  idleTimeout: spec({ group: "Abuse limits", flag: "idle-timeout", env: "REPORTGEN_IDLE_TIMEOUT", default: 30_000, defaultText: "30s", parse: durationBetween(1000, 255_000), help: "Closes a connection that sends nothing for this long (1s to 255s; Bun's limit)" }),
+  bodyTimeout: spec({ group: "Abuse limits", flag: "body-timeout", env: "REPORTGEN_BODY_TIMEOUT", default: 60_000, defaultText: "60s", parse: duration(1000), help: "Time from a request's arrival until its whole body must have arrived (408 and close beyond)" }),
+  maxRequests: spec({ group: "Abuse limits", flag: "max-requests", env: "REPORTGEN_MAX_REQUESTS", default: 1000, parse: int(0), help: "Most requests in progress at once, long polls included (503 server_busy beyond; 0: off)" }),
   trustProxy: spec({ group: "Abuse limits", flag: "trust-proxy", env: "REPORTGEN_TRUST_PROXY", default: false, parse: bool, help: "Take the client address from X-Forwarded-For (only behind your own proxy)" }),
 
   // Webhooks

@@ -14,6 +14,8 @@ export const accessKeys = sqliteTable("access_keys", {
   secretHash: text("secret_hash").notNull(),
   createdAt: integer("created_at").notNull(),
   lastUsedAt: integer("last_used_at"),
+  /** base64url of the first bytes of HMAC-SHA256(auth pepper, secret); null for keys older than migration 0006 until first use. */
+  secretCheck: text("secret_check"),
 });
 
 export const reportStatuses = ["queued", "processing", "succeeded", "failed", "expired"] as const;

@@ -1,10 +1,12 @@
 // Guards /api/v1: the X-API-Key check (before routing, so unknown routes and bad bodies still
-// answer 401 first), failed-auth throttling per client address, the per-key rate limit, and the
-// Content-Type and body-size checks that must happen before a body is parsed.
+// answer 401 first), the optional per-key request limits, and the Content-Type and body-size checks
+// that must happen before a body is parsed. Guessing keys is made cheap to refuse inside KeysService,
+// not by refusing addresses: a request with a valid key is never answered 429 for what others did.
 import { Elysia } from "elysia";
 import { AppError, tooManyRequests, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
 import type { KeysService, Principal } from "../modules/keys/service";
+import { discardBody, readBody, tooLarge, type BodyLimits } from "./body";
 import { errorResponse } from "./errors";
 
 export const API_PREFIX = "/api/v1";
@@ -12,54 +14,52 @@ export const API_PREFIX = "/api/v1";
 const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/docs`]);
 
 export interface GuardOptions {
-  bodyLimit: number;
-  rateLimit: number;
-  authFailLimit: number;
+  body: BodyLimits;
+  /** Submissions (POST, DELETE) per second per key, bursts of twice that; 0: unlimited. */
+  submitRateLimit: number;
+  /** Reads (GET, HEAD) per second per key, bursts of twice that; 0: unlimited. */
+  readRateLimit: number;
   trustProxy: boolean;
 }
 
 const principals = new WeakMap<Request, Principal>();
 
+const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate * 2) : undefined);
+
 export function apiGuard(keys: KeysService, opts: GuardOptions) {
-  const perKey = opts.rateLimit > 0 ? new RateLimiter(opts.rateLimit, 1000, opts.rateLimit * 2) : undefined;
-  const authFailures = opts.authFailLimit > 0 ? new RateLimiter(opts.authFailLimit, 60_000, opts.authFailLimit) : undefined;
+  // Separate budgets: polling one's reports must never use up the budget for submitting them.
+  const submits = limiter(opts.submitRateLimit);
+  const reads = limiter(opts.readRateLimit);
 
   return new Elysia({ name: "api-guard" })
-    .onRequest(async ({ request, server }) => {
+    .onRequest(async ({ request }) => {
       const url = request.url;
       const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
       if (!(path === API_PREFIX || path.startsWith(API_PREFIX + "/")) || PUBLIC_API_PATHS.has(path)) return;
       try {
-        const presented = request.headers.get("x-api-key");
-        // The common case, a key already verified, costs a hash and one lookup. Only the others
-        // consult the failed-auth budget of the client's address: a client over it may still use a
-        // key it already proved, but cannot make the server pay for more argon2 guesses.
-        let principal = await keys.authenticate(presented, { cachedOnly: true });
-        if (!principal) {
-          const client = clientAddress(request, server?.requestIP(request)?.address, opts.trustProxy);
-          const wait = authFailures?.wait(client) ?? 0;
-          if (wait > 0) throw tooManyRequests("too_many_failed_authentications", "too many requests with invalid access keys from this address; wait, then retry with a valid X-API-Key", wait);
-          principal = await keys.authenticate(presented);
-          if (!principal) {
-            authFailures?.take(client);
-            throw unauthorized();
-          }
+        const principal = await keys.authenticate(request.headers.get("x-api-key"));
+        if (!principal) throw unauthorized();
+        const reading = request.method === "GET" || request.method === "HEAD";
+        const wait = (reading ? reads : submits)?.take(principal.keyId) ?? 0;
+        if (wait > 0) {
+          const rate = reading ? opts.readRateLimit : opts.submitRateLimit;
+          throw tooManyRequests("rate_limited", `this access key is over its limit of ${rate} ${reading ? "reads" : "submissions"} per second; wait Retry-After seconds, then retry`, wait);
         }
-        const wait = perKey?.take(principal.keyId) ?? 0;
-        if (wait > 0) throw tooManyRequests("rate_limited", `this access key is over its limit of ${opts.rateLimit} requests per second; slow down`, wait);
-        checkBody(request, opts.bodyLimit);
+        checkBody(request, opts.body.limit);
         principals.set(request, principal);
       } catch (e) {
-        if (e instanceof AppError) return errorResponse(e);
-        throw e;
+        if (!(e instanceof AppError)) throw e;
+        // Refused before its body was read: read it away first, or a client still sending never sees the answer.
+        await discardBody(request, opts.body);
+        return errorResponse(e);
       }
     })
-    // Our own JSON parser: the body limit holds for chunked bodies too (no Content-Length), and media
-    // types are matched case-insensitively (Elysia's own parser would skip "Application/JSON").
+    // Our own JSON parser: the body limit holds for chunked bodies too (no Content-Length), the body is
+    // never buffered much past the limit, and media types are matched case-insensitively (Elysia's own
+    // parser would skip "Application/JSON").
     .onParse({ as: "global" }, async ({ request }) => {
       if (!isJson(request)) return;
-      const bytes = await request.arrayBuffer();
-      if (bytes.byteLength > opts.bodyLimit) throw tooLarge(bytes.byteLength, opts.bodyLimit);
+      const bytes = await readBody(request, opts.body);
       try {
         return JSON.parse(new TextDecoder().decode(bytes));
       } catch {
@@ -72,9 +72,6 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
     }));
 }
 
-const tooLarge = (size: number, limit: number) =>
-  new AppError(413, "payload_too_large", `the request body is ${size} bytes; the limit is ${limit}. Send a smaller template or less data.`);
-
 const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 const isJson = (request: Request) => mediaType(request) === "application/json";
 
@@ -82,7 +79,7 @@ const isJson = (request: Request) => mediaType(request) === "application/json";
 function checkBody(request: Request, limit: number) {
   if (request.method !== "POST") return;
   const length = Number(request.headers.get("content-length") ?? 0);
-  if (length > limit) throw tooLarge(length, limit);
+  if (length > limit) throw tooLarge(limit, length);
   if (!isJson(request)) {
     const type = mediaType(request);
     throw new AppError(415, "unsupported_media_type", `send the body as JSON with the header Content-Type: application/json (got ${type ? `"${type}"` : "none"})`);

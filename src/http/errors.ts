@@ -2,19 +2,21 @@
 // `error` code and a message saying how to fix it; anything else is logged and answered 500
 // without leaking the cause.
 import { Elysia, ValidationError } from "elysia";
+import { INTERNAL_MESSAGE } from "../lib/error-codes";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { discardBody, type BodyLimits } from "./body";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
 }
 
-export function errorResponse(e: AppError): Response {
+export function errorResponse(e: AppError, headers: Record<string, string> = {}): Response {
   // 401 is exactly what the interface specifies, nothing more.
-  if (e.status === 401) return json(401, { error: "unauthorized" });
+  if (e.status === 401) return json(401, { error: "unauthorized" }, headers);
   const body: Record<string, unknown> = { error: e.code, message: e.message };
   if (e.details !== undefined) body.details = e.details;
-  return json(e.status, body, e.headers);
+  return json(e.status, body, { ...e.headers, ...headers });
 }
 
 function validationDetails(e: ValidationError) {
@@ -37,8 +39,11 @@ function describeValidation(e: ValidationError): AppError {
   return new AppError(422, "validation_failed", `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`, details);
 }
 
-export const errorMapper = (logger: Logger) =>
-  new Elysia({ name: "error-mapper" }).onError({ as: "global" }, ({ code, error, request }) => {
+export const errorMapper = (logger: Logger, body: BodyLimits) =>
+  new Elysia({ name: "error-mapper" }).onError({ as: "global" }, async ({ code, error, request }) => {
+    // A route refused before reading the body (404, 422 on the path…): read it away so a client still
+    // sending can read the answer.
+    await discardBody(request, body);
     if (error instanceof AppError) return errorResponse(error);
     // Elysia wraps what a parse hook throws (our 413 for an oversized chunked body) in its ParseError.
     const cause = (error as { cause?: unknown }).cause;
@@ -51,6 +56,7 @@ export const errorMapper = (logger: Logger) =>
       case "NOT_FOUND":
         return errorResponse(new AppError(404, "route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`));
     }
+    // The cause (which may name files or hold a stack) goes to the log only; the client gets the generic code.
     logger.error("unhandled error", { error, method: request.method, path: new URL(request.url).pathname });
-    return json(500, { error: "internal_error", message: "the server failed to handle this request; it has been logged. Retry later." });
+    return json(500, { error: "internal_error", message: INTERNAL_MESSAGE });
   });

@@ -1,4 +1,6 @@
 // The part of the API description that records the decisions the interface specification leaves open.
+import { API_ERRORS, REPORT_FAILURES } from "../lib/error-codes";
+
 export const apiDescription = `
 Self-hosted HTML/EJS to PDF reports. Every \`/api/v1\` endpoint needs the \`X-API-Key\` header, except this
 documentation (\`/api/v1/docs\`, \`/api/v1/openapi.json\`). Without a valid key: **401** \`{"error":"unauthorized"}\`,
@@ -19,11 +21,19 @@ checked before anything else (validation, 404).
 
 ## Errors
 Every error is JSON: \`{"error": "<stable code>", "message": "<what is wrong and how to fix it>"}\`, with
-\`details\` (a list of \`{field, problem}\`) for \`validation_failed\`. Codes: 400 \`invalid_json\`, \`invalid_cursor\`, \`invalid_idempotency_key\`;
-401 \`unauthorized\`; 403 \`link_invalid\`; 404 \`not_found\`, \`route_not_found\`; 409 \`report_failed\`, \`idempotency_replay_unavailable\`;
-410 \`report_expired\`; 413 \`payload_too_large\`; 415 \`unsupported_media_type\`; 422 \`validation_failed\`, \`idempotency_key_reused\`;
-429 \`rate_limited\`, \`account_queue_full\`, \`too_many_failed_authentications\` (with \`Retry-After\`);
-503 \`queue_full\` (with \`Retry-After\`).
+\`details\` (a list of \`{field, problem}\`) for \`validation_failed\`. The codes are a closed list:
+
+| status | error | what to change |
+|---|---|---|
+${Object.entries(API_ERRORS).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.fix} |`).join("\n")}
+
+**429 and 503** carry \`Retry-After\` (seconds): wait that long, then retry the same request; do not retry sooner.
+
+A failed report's \`error.code\` is one of:
+
+| code | what to change |
+|---|---|
+${Object.entries(REPORT_FAILURES).map(([code, fix]) => `| \`${code}\` | ${fix} |`).join("\n")}
 
 ## Lists
 \`GET /api/v1/reports?limit=20&cursor=...&status=succeeded\` → \`{"data": [report...], "next_cursor": "..." | null}\`,
@@ -31,8 +41,8 @@ newest first. \`GET /api/v1/access-keys\` → \`{"data": [{"id","name","created_
 
 ## Limits (defaults; the operator can change each)
 Request body 10 MB (413) · \`html_template\` 5 MB · \`data\` 5 MB as JSON, 32 levels deep, 200 000 keys and items ·
-100 requests/s per key, bursts of 200 · 5 000 unfinished reports per account · 20 000 in all ·
-30 failed authentications per minute per client address · EJS: 5 s CPU, 128 MB memory, 20 MB output ·
+no per-key request limit (an operator may set separate submission and read limits) · 5 000 unfinished reports per
+account · 20 000 in all · request bodies must arrive within 60 s · EJS: 5 s CPU, 128 MB memory, 20 MB output ·
 page load and print: 30 s · 2 000 pages · 200 MB per PDF · PDFs kept 7 days.
 
 ## Rendering

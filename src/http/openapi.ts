@@ -2,6 +2,7 @@
 import { openapi } from "@elysiajs/openapi";
 import { FormatRegistry } from "@sinclair/typebox";
 import { UUID_RE } from "../lib/ids";
+import { apiErrorCodes } from "../lib/error-codes";
 import { RFC3339_DATE_TIME } from "../lib/time";
 import { Elysia, t } from "elysia";
 // @ts-expect-error: a .js file imported as text has no type declarations
@@ -19,7 +20,7 @@ FormatRegistry.Set("uuid", (value) => UUID_RE.test(value));
 FormatRegistry.Set("date-time", (value) => RFC3339_DATE_TIME.test(value));
 
 export const errorSchema = t.Object({
-  error: t.String({ description: "Stable machine-readable code" }),
+  error: t.String({ enum: apiErrorCodes, description: "Stable machine-readable code: one of a closed list (see the API description and the README)" }),
   message: t.String({ description: "What is wrong and how to fix it" }),
   details: t.Optional(t.Any({ description: "Field-level problems for validation_failed" })),
 });

@@ -15,7 +15,9 @@ import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
 import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
-import { errorMapper } from "./errors";
+import { markArrival } from "./body";
+import { errorMapper, errorResponse } from "./errors";
+import { serviceUnavailable } from "../lib/errors";
 import { docs } from "./openapi";
 import { dashboardRoutes } from "../dashboard/routes";
 import type { SessionsService } from "../dashboard/sessions";
@@ -30,6 +32,8 @@ export interface HttpDeps {
   links: LinkSigner;
   health: HealthProbe;
   guard: GuardOptions;
+  /** Most requests in progress at once (503 server_busy beyond); 0: unlimited. */
+  maxRequests: number;
   templateMaxLength: number;
   publicUrl: string;
   idempotency: IdempotencyService;
@@ -52,7 +56,8 @@ export function createHttpApp(d: HttpDeps) {
   };
   // normalize: false makes unknown fields a 422 instead of silently dropping them.
   return new Elysia({ normalize: false })
-    .use(errorMapper(d.logger))
+    .use(admission(d.maxRequests))
+    .use(errorMapper(d.logger, d.guard.body))
     .use(docs(d.version))
     .use(healthRoutes(d.health, d.version))
     .use(filesRoutes(d.reportsRepo, d.files, d.links))
@@ -67,3 +72,19 @@ export function createHttpApp(d: HttpDeps) {
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;
+
+/**
+ * Runs first for every request: notes its arrival (the body deadline counts from here) and refuses
+ * work beyond `maxRequests` in progress, cheaply and without reading the body, so slow or stalled
+ * clients cannot pile up without bound. Bun has no cap on connections themselves; those that never
+ * finish a request head are closed by Bun after ~10 s, idle ones after the idle timeout.
+ */
+function admission(maxRequests: number) {
+  return new Elysia({ name: "admission" }).onRequest(({ request, server }) => {
+    markArrival(request);
+    if (maxRequests > 0 && (server?.pendingRequests ?? 0) > maxRequests) {
+      const busy = serviceUnavailable("server_busy", `the server is handling more than ${maxRequests} requests at once; retry after Retry-After seconds`, 1);
+      return errorResponse(busy, { connection: "close" });
+    }
+  });
+}

@@ -1,10 +1,12 @@
 // Typed domain errors. Services throw these; http/errors.ts is the one place that maps them to HTTP.
+// Their codes come from the closed lists in error-codes.ts.
+import { isReportFailureCode, type ApiErrorCode, type ReportFailureCode } from "./error-codes";
 
 /** A failure a client caused and can fix: carries a stable code, a status and a human message. */
 export class AppError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,
@@ -19,27 +21,33 @@ export const unauthorized = () => new AppError(401, "unauthorized", "unauthorize
 export const notFound = (what: string, id?: string) =>
   new AppError(404, "not_found", id ? `${what} ${id} does not exist (or belongs to another account).` : `${what} does not exist.`);
 
-export const badRequest = (code: string, message: string, details?: unknown) =>
+export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) =>
   new AppError(400, code, message, details);
 
 export const validationFailed = (message: string, details?: unknown) =>
   new AppError(422, "validation_failed", message, details);
 
-export const tooManyRequests = (code: string, message: string, retryAfterSeconds: number) =>
+export const tooManyRequests = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
   new AppError(429, code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
-export const serviceUnavailable = (code: string, message: string, retryAfterSeconds: number) =>
+export const serviceUnavailable = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
   new AppError(503, code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 /** Raised while rendering a report: ends the report `failed` with this code and message. */
 export class RenderError extends Error {
+  readonly code: ReportFailureCode;
   constructor(
-    readonly code: string,
+    code: ReportFailureCode,
     message: string,
     /** A transient failure (browser crash, worker restart) may be retried; a template's own fault is not. */
     readonly retryable = false,
   ) {
-    super(message);
+    // Codes also arrive over the worker and sandbox protocols as plain strings: one outside the closed
+    // set is a bug, answered like any unexpected failure rather than shown to the client.
+    const known = isReportFailureCode(code);
+    super(known ? message : "an unexpected internal error stopped this report; the cause has been logged");
+    this.code = known ? code : "internal_error";
+    if (!known) this.retryable = false;
     this.name = "RenderError";
   }
 }

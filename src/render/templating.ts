@@ -2,6 +2,7 @@
 // with a hard deadline enforced by SIGKILL and an automatic respawn.
 import type { Subprocess } from "bun";
 import { RenderError } from "../lib/errors";
+import type { ReportFailureCode } from "../lib/error-codes";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
 import type { Logger } from "../lib/logger";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
@@ -83,7 +84,7 @@ class Slot {
     this.task = undefined;
     if (task) {
       if (msg.ok) task.resolve(msg.html);
-      else task.reject(new RenderError(msg.code, msg.message));
+      else task.reject(new RenderError(msg.code as ReportFailureCode, msg.message)); // an unknown code becomes internal_error
     }
     this.pool.dispatch();
   }

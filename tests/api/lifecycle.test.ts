@@ -11,7 +11,7 @@ import { createTestApp } from "../helpers/app";
 import { FAKE_PDF } from "../helpers/scenario";
 
 function configFor(dir: string): Config {
-  return { ...loadConfig({}, {}), dataDir: dir, host: "127.0.0.1", port: 0, rateLimit: 0, authFailLimit: 0 };
+  return { ...loadConfig({}, {}), dataDir: dir, host: "127.0.0.1", port: 0 };
 }
 
 test("keys, reports, files and links survive a restart on the same data dir", async () => {

@@ -31,8 +31,6 @@ export async function createTestApp(opts: { render?: boolean; listen?: boolean; 
     port: 0,
     sandboxes: 2,
     renderPages: 2,
-    rateLimit: 0,
-    authFailLimit: 0,
     ...opts.config,
   };
   const app = new App(config, createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"));

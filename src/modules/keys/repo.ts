@@ -3,7 +3,7 @@ import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
 import { accessKeys, accounts, type AccessKey } from "../../db/schema";
 
-export type KeyRow = Omit<AccessKey, "secretHash"> & { accountName: string };
+export type KeyRow = Omit<AccessKey, "secretHash" | "secretCheck"> & { accountName: string };
 
 const listed = {
   id: accessKeys.id,
@@ -17,22 +17,27 @@ const listed = {
 export class KeysRepo {
   // The hot path of every request: one prepared statement, no ORM overhead.
   private readonly ownerOf;
+  private readonly secretOf;
 
   constructor(private readonly db: Db) {
     this.ownerOf = db.$client.prepare<{ account_id: string }, [string]>("SELECT account_id FROM access_keys WHERE id = ?");
+    this.secretOf = db.$client.prepare<Pick<AccessKey, "id" | "accountId" | "secretHash" | "secretCheck">, [string]>(
+      "SELECT id, account_id AS accountId, secret_hash AS secretHash, secret_check AS secretCheck FROM access_keys WHERE id = ?",
+    );
   }
 
   insert(row: AccessKey): void {
     this.db.insert(accessKeys).values(row).run();
   }
 
-  /** The stored hash and owner of a key id, or undefined. */
-  findSecret(id: string): Pick<AccessKey, "id" | "accountId" | "secretHash"> | undefined {
-    return this.db
-      .select({ id: accessKeys.id, accountId: accessKeys.accountId, secretHash: accessKeys.secretHash })
-      .from(accessKeys)
-      .where(eq(accessKeys.id, id))
-      .get();
+  /** The stored hash, check value and owner of a key id, or undefined. Asked for every first-seen key value: prepared. */
+  findSecret(id: string): Pick<AccessKey, "id" | "accountId" | "secretHash" | "secretCheck"> | undefined {
+    return this.secretOf.get(id) ?? undefined;
+  }
+
+  /** Stores the check value of a key created before check values existed (on its first successful use). */
+  setCheck(id: string, check: string): void {
+    this.db.update(accessKeys).set({ secretCheck: check }).where(eq(accessKeys.id, id)).run();
   }
 
   /** The owning account of a key that still exists; cheap enough to ask on every request. */

@@ -1,4 +1,5 @@
 // Request schemas (validated by Elysia, published in OpenAPI) and the JSON form of a report.
+import { reportFailureCodes } from "../../lib/error-codes";
 import { t } from "elysia";
 import { oneOf } from "../../http/schema";
 import { reportStatuses, engines } from "../../db/schema";
@@ -57,7 +58,7 @@ export const reportSchema = t.Object({
   attempts: t.Number(),
   size_bytes: t.Nullable(t.Number()),
   page_count: t.Nullable(t.Number()),
-  error: t.Nullable(t.Object({ code: t.String(), message: t.String() })),
+  error: t.Nullable(t.Object({ code: t.String({ enum: reportFailureCodes, description: "Why it failed: one of a closed list (see the API description)" }), message: t.String({ description: "What to change" }) })),
   webhook: t.Optional(reportWebhookSchema),
 });
 

@@ -1,6 +1,7 @@
 // The report processor: takes queued reports in order and renders them (EJS sandbox, then Chromium).
 // It runs a few lanes at once so templating and file work overlap with printing, and it is woken the
 // moment a report is queued rather than polling.
+import { REPORT_FAILURES } from "../../lib/error-codes";
 import { renameSync, rmSync } from "node:fs";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
@@ -78,7 +79,7 @@ export class ReportProcessor {
         await this.process(job);
       } catch (e) {
         this.opts.logger.error("report processing crashed", { report_id: job.id, error: e });
-        this.repo.markFailed(job.id, "internal_error", "an internal error stopped this report; it has been logged", Date.now());
+        this.repo.markFailed(job.id, "internal_error", REPORT_FAILURES.internal_error, Date.now());
       } finally {
         this.inFlight.delete(job.id);
       }
@@ -101,7 +102,9 @@ export class ReportProcessor {
       this.events.finished(job.id);
       this.opts.logger.debug("report rendered", { report_id: job.id, ms: Math.round(performance.now() - started), pages: out.pages });
     } catch (e) {
-      const err = e instanceof RenderError ? e : new RenderError("render_failed", (e as Error).message, true);
+      // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
+      if (!(e instanceof RenderError)) this.opts.logger.error("report processing failed unexpectedly", { report_id: job.id, error: e });
+      const err = e instanceof RenderError ? e : new RenderError("internal_error", REPORT_FAILURES.internal_error);
       if (!this.running && err.code === "shutting_down") return; // stop() re-queues it
       if (err.retryable && job.attempts < this.opts.maxAttempts) {
         this.opts.logger.warn("report render interrupted; will retry", { report_id: job.id, code: err.code, attempt: job.attempts });

@@ -1,0 +1,82 @@
+// Request bodies, read by us rather than by Bun, so every client gets a readable answer.
+//
+// Bun's own maxRequestBodySize answers a bare 413 and closes the socket while the client is still
+// sending: Node's fetch then fails with EPIPE and never sees a status (measured with Bun 1.4.5). So Bun
+// is given a larger "discard limit" and the real limit is enforced here while the body streams: past
+// the limit nothing more is kept, the rest is read and thrown away (up to the discard limit), and
+// only then is the 413 sent, with Connection: close. A client whose body is larger than even the
+// discard limit is cut off by Bun, as before. Slow senders are bounded by a total body deadline.
+import { AppError } from "../lib/errors";
+
+export interface BodyLimits {
+  /** Largest body accepted (413 beyond). */
+  limit: number;
+  /** How much of an over-limit body is read and discarded so the client can read the 413. */
+  discardLimit: number;
+  /** Time from the request's arrival until its body must be complete (408 beyond). */
+  timeoutMs: number;
+}
+
+const arrivals = new WeakMap<Request, number>();
+
+/** Marks when a request arrived: the body deadline counts from here. */
+export const markArrival = (request: Request, now = performance.now()) => {
+  if (!arrivals.has(request)) arrivals.set(request, now);
+};
+
+export const tooLarge = (limit: number, size?: number) =>
+  new AppError(413, "payload_too_large", `the request body is ${size === undefined ? "larger than" : `${size} bytes;`} the limit ${size === undefined ? "of" : "is"} ${limit} bytes. Send a smaller template or less data.`, undefined, { connection: "close" });
+
+const tooSlow = (timeoutMs: number) =>
+  new AppError(408, "request_timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)} s; send it at once`, undefined, { connection: "close" });
+
+/** Reads the whole body, keeping at most `limit` bytes; throws 413 (after discarding the rest) or 408. */
+export async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  const total = await consume(request, limits, (chunk, seen) => {
+    if (seen <= limits.limit) chunks.push(chunk);
+  });
+  if (total > limits.limit) throw tooLarge(limits.limit, total);
+  return Buffer.concat(chunks, total);
+}
+
+/**
+ * Reads and discards a body nobody will use (a request refused before its body was read), so the
+ * client, still sending, can read the answer. Never throws: the answer is already decided.
+ */
+export async function discardBody(request: Request, limits: BodyLimits): Promise<void> {
+  if (!request.body || request.bodyUsed) return;
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > limits.discardLimit) return; // Bun refuses it anyway; reading would only waste time
+  await consume(request, limits, () => {}).catch(() => {});
+}
+
+/** Streams the body through `onChunk`; returns its size, or throws 413 past the discard limit, 408 past the deadline. */
+async function consume(request: Request, limits: BodyLimits, onChunk: (chunk: Uint8Array, seen: number) => void): Promise<number> {
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > limits.discardLimit) throw tooLarge(limits.limit, declared);
+  if (!request.body) return 0;
+  const reader = request.body.getReader();
+  const deadline = (arrivals.get(request) ?? performance.now()) + limits.timeoutMs;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), Math.max(0, deadline - performance.now()))));
+  let seen = 0;
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), expired]);
+      if (next === "expired") {
+        void reader.cancel().catch(() => {});
+        throw tooSlow(limits.timeoutMs);
+      }
+      if (next.done) return seen;
+      seen += next.value.byteLength;
+      onChunk(next.value, seen);
+    }
+  } catch (e) {
+    if (e instanceof AppError) throw e;
+    // Bun ends the stream with an error past maxRequestBodySize (our discard limit).
+    throw tooLarge(limits.limit, seen > limits.limit ? seen : undefined);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,56 @@
+// The closed set of error codes: every `error` an API response can carry and every `error.code` a
+// failed report can end with. The OpenAPI document (an enum on both fields), the README's tables and
+// the types of AppError / RenderError all come from these two lists, so a code that is not here cannot
+// be thrown. To add a code, append one line to the right list.
+
+/** API errors: HTTP status and what the client should change. */
+export const API_ERRORS = {
+  invalid_json: { status: 400, fix: "The body is not valid JSON: send a JSON object with Content-Type: application/json." },
+  invalid_cursor: { status: 400, fix: "Pass back the next_cursor of the previous page unchanged, or omit cursor for the first page." },
+  invalid_idempotency_key: { status: 400, fix: "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces: use a UUID v4." },
+  unauthorized: { status: 401, fix: "Send a valid, not deleted access key in X-API-Key." },
+  link_invalid: { status: 403, fix: "The download link is wrong or expired: ask /reports/{id}/download for a fresh one." },
+  not_found: { status: 404, fix: "The id does not exist or belongs to another account: check it." },
+  route_not_found: { status: 404, fix: "No such method and path: see /api/v1/docs." },
+  request_timeout: { status: 408, fix: "The request body arrived too slowly: send it at once, faster than the server's body timeout." },
+  report_failed: { status: 409, fix: "The report failed and has no PDF: read details.code, fix the template or data, submit again." },
+  idempotency_replay_unavailable: { status: 409, fix: "The stored answer of this Idempotency-Key can no longer be read: retry with a new key." },
+  report_expired: { status: 410, fix: "The PDF was deleted after the retention period: submit the report again." },
+  payload_too_large: { status: 413, fix: "The body is larger than the server's body limit: send a smaller template or less data." },
+  unsupported_media_type: { status: 415, fix: "Send the body as JSON with Content-Type: application/json." },
+  validation_failed: { status: 422, fix: "A field is missing or invalid: see details (field, problem) and the OpenAPI document." },
+  idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
+  rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
+  account_queue_full: { status: 429, fix: "Your account has too many unfinished reports: wait Retry-After seconds for some to finish." },
+  internal_error: { status: 500, fix: "The server failed unexpectedly; the cause is logged. Retry later and tell the operator if it persists." },
+  queue_full: { status: 503, fix: "The service has too many unfinished reports: retry after Retry-After seconds." },
+  server_busy: { status: 503, fix: "The server is handling too many requests at once: retry after Retry-After seconds." },
+} as const satisfies Record<string, { status: number; fix: string }>;
+
+/** Why a report failed: whether it was the template's fault (fix it) or the service's (retry later). */
+export const REPORT_FAILURES = {
+  template_error: "The EJS template threw or has a syntax error: fix the template (the message names the error).",
+  template_timeout: "The EJS template ran past its CPU deadline: make it do less work (smaller loops or data).",
+  template_memory_exceeded: "The EJS template used more memory than allowed: render less data or build smaller strings.",
+  template_output_too_large: "The EJS template produced more HTML than allowed: render less data.",
+  render_timeout: "Loading and printing the page took longer than the render deadline: remove runaway page JavaScript or shrink the page.",
+  render_failed: "Chromium could not print the page: simplify the HTML, or retry if the message points at the service.",
+  page_closed: "The page closed itself while loading (window.close() or similar): remove that call from the template.",
+  too_many_pages: "The PDF has more pages than allowed: render less data or split the report.",
+  pdf_too_large: "The PDF is larger than allowed: use fewer or smaller images, or split the report.",
+  renderer_crashed: "The renderer crashed repeatedly while printing this report (a service fault): submit it again later.",
+  render_interrupted: "Rendering was interrupted repeatedly (the service stopped or restarted while printing): submit it again.",
+  shutting_down: "The service was shutting down: submit the report again.",
+  internal_error: "An unexpected internal error stopped this report; the cause is logged. Submit it again and tell the operator if it persists.",
+} as const satisfies Record<string, string>;
+
+export type ApiErrorCode = keyof typeof API_ERRORS;
+export type ReportFailureCode = keyof typeof REPORT_FAILURES;
+
+export const apiErrorCodes = Object.keys(API_ERRORS) as ApiErrorCode[];
+export const reportFailureCodes = Object.keys(REPORT_FAILURES) as ReportFailureCode[];
+
+export const isReportFailureCode = (code: string): code is ReportFailureCode => Object.hasOwn(REPORT_FAILURES, code);
+
+/** The generic text an unexpected exception is answered with: the cause goes to the log only. */
+export const INTERNAL_MESSAGE = "the server failed to handle this request; the cause has been logged. Retry later.";
