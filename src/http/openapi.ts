@@ -28,8 +28,14 @@ export const errorSchema = t.Object({
 /** The 401 of every /api/v1 operation, exactly as the interface specifies it. */
 export const unauthorizedSchema = t.Object({ error: t.Literal("unauthorized") }, { description: "X-API-Key missing, unknown, wrong or deleted" });
 
-/** A route's responses plus the 401 every authenticated operation can answer. */
-export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({ ...responses, 401: unauthorizedSchema });
+/**
+ * A route's responses plus those every authenticated operation can answer: 401; 429 when the operator
+ * set a request limit; 500 internal_error; 503 server_busy when too many requests are in progress.
+ */
+export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({ 429: errorSchema, 500: errorSchema, 503: errorSchema, ...responses, 401: unauthorizedSchema });
+
+/** withAuth plus what any request with a JSON body can answer: 400 invalid_json, 408, 413, 415. */
+export const withBody = <R extends Record<number, unknown>>(responses: R) => withAuth({ 400: errorSchema, 408: errorSchema, 413: errorSchema, 415: errorSchema, ...responses });
 
 const ASSETS = "/docs-assets";
 

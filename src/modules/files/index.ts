@@ -1,6 +1,7 @@
 // GET /files/{reportID}: serves a PDF to whoever holds a valid signed link (no X-API-Key).
 import { Elysia, t } from "elysia";
 import { AppError } from "../../lib/errors";
+import { errorSchema } from "../../http/openapi";
 import { UUID_RE } from "../../lib/ids";
 import type { ReportsRepo } from "../reports/repo";
 import { FILES_PREFIX, type LinkSigner } from "./links";
@@ -27,6 +28,14 @@ export const filesRoutes = (repo: ReportsRepo, files: FileStore, links: LinkSign
     {
       params: t.Object({ reportID: t.String() }),
       query: t.Object({ expires: t.Optional(t.String()), signature: t.Optional(t.String()) }),
-      detail: { summary: "Download a PDF through a signed link", description: "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`.", security: [] },
+      detail: {
+        summary: "Download a PDF through a signed link",
+        description: "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`.",
+        security: [],
+        responses: {
+          200: { description: "The PDF", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+          403: { description: "Invalid, tampered or expired link, or a deleted report", content: { "application/json": { schema: errorSchema } } },
+        },
+      },
     },
   );

@@ -5,7 +5,7 @@ import { createKeyBody, keyIdParams, keySchema, toKeyJson } from "./model";
 import type { KeysService } from "./service";
 import { idempotencyHeaders } from "../idempotency/model";
 import type { IdempotencyService } from "../idempotency/service";
-import { errorSchema, withAuth } from "../../http/openapi";
+import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { iso } from "../../lib/time";
 
 export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>, idempotency: IdempotencyService) =>
@@ -30,7 +30,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         body: createKeyBody,
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withAuth({ 201: t.Object({ data: t.String({ description: "The new key value: shown only this once" }), id: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) }), 400: errorSchema, 409: errorSchema, 422: errorSchema }),
+        response: withBody({ 201: t.Object({ data: t.String({ description: "The new key value: shown only this once" }), id: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) }), 409: errorSchema, 422: errorSchema }),
         detail: {
           summary: "Create an access key",
           description:

@@ -1,7 +1,7 @@
 // Routes of /api/v1/generate-pdf-async and /api/v1/reports.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { errorSchema, withAuth } from "../../http/openapi";
+import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
@@ -48,7 +48,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         body: generateBodySchema(opts.templateMaxLength),
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withAuth({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 400: errorSchema, 409: errorSchema, 413: errorSchema, 415: errorSchema, 422: errorSchema, 429: errorSchema, 503: errorSchema }),
+        response: withBody({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 409: errorSchema, 422: errorSchema }),
         detail: {
           summary: "Queue a PDF",
           description:

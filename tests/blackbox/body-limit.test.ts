@@ -1,0 +1,142 @@
+// Over-limit bodies get a readable JSON 413 on default settings (limit 10 MB), from the clients people
+// actually use: Node's fetch (a real `node` process), curl, Python's urllib (and requests when
+// installed), with Content-Length and chunked, at 1.1x and 3x the limit. The server must not buffer
+// much more than the limit to do it.
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createKey, peakRss, rss, startServer, tempDataDir, type Server } from "./helpers";
+
+const LIMIT = 10 * 1024 * 1024; // the default --body-limit
+const data = tempDataDir();
+const scripts = mkdtempSync(join(tmpdir(), "reportgen-clients-"));
+let server: Server;
+let key: string;
+
+// Each client prints one line: "<status> <body>" or "ERROR <what>".
+const nodeClient = join(scripts, "client.mjs");
+writeFileSync(
+  nodeClient,
+  `const [url, key, size, mode] = process.argv.slice(2);
+const bytes = Buffer.alloc(Number(size), 0x20);
+bytes[0] = 0x7b; // "{", then spaces: as large as asked, JSON-looking
+const body = mode === "chunked"
+  ? new ReadableStream({ start(c) { for (let i = 0; i < bytes.length; i += 65536) c.enqueue(bytes.subarray(i, i + 65536)); c.close(); } })
+  : bytes;
+try {
+  const res = await fetch(url, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body, duplex: "half" });
+  console.log(res.status, res.headers.get("content-type"), await res.text());
+} catch (e) {
+  console.log("ERROR", e.cause?.code ?? e.message);
+}
+`,
+);
+const pythonClient = join(scripts, "client.py");
+writeFileSync(
+  pythonClient,
+  `import sys, urllib.request, urllib.error
+url, key, size, mode, lib = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
+payload = b"{" + b" " * (size - 1)
+def chunks():
+    for i in range(0, len(payload), 65536):
+        yield payload[i:i + 65536]
+headers = {"X-API-Key": key, "Content-Type": "application/json"}
+try:
+    if lib == "requests":
+        import requests
+        r = requests.post(url, data=chunks() if mode == "chunked" else payload, headers=headers, timeout=60)
+        print(r.status_code, r.headers.get("content-type"), r.text)
+    else:
+        if mode == "chunked":
+            headers["Transfer-Encoding"] = "chunked"
+        req = urllib.request.Request(url, data=chunks() if mode == "chunked" else payload, headers=headers, method="POST")
+        try:
+            with urllib.request.urlopen(req, timeout=60) as r:
+                print(r.status, r.headers.get("content-type"), r.read().decode())
+        except urllib.error.HTTPError as e:
+            print(e.code, e.headers.get("content-type"), e.read().decode())
+except Exception as e:
+    print("ERROR", type(e).__name__, e)
+`,
+);
+
+const hasRequests = Bun.spawnSync(["python3", "-c", "import requests"]).exitCode === 0;
+
+beforeAll(async () => {
+  key = createKey(data.dir);
+  server = await startServer(data.dir);
+}, 120_000);
+
+afterAll(async () => {
+  await server?.stop();
+  data.remove();
+  rmSync(scripts, { recursive: true, force: true });
+});
+
+const url = () => `${server.base}/api/v1/generate-pdf-async`;
+
+async function run(cmd: string[], stdin?: string): Promise<string> {
+  const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: stdin ? Bun.file(stdin) : "ignore" });
+  const [out, err] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return (out.trim() || err.trim()).split("\n").at(-1)!;
+}
+
+function curlCmd(size: number, mode: string, file: string) {
+  writeFileSync(file, Buffer.concat([Buffer.from("{"), Buffer.alloc(size - 1, 0x20)]));
+  const chunked = mode === "chunked" ? ["-H", "Transfer-Encoding: chunked"] : [];
+  // -w appends the status; the body is printed first. --data-binary @- reads stdin (chunked when asked).
+  return ["curl", "-sS", "-X", "POST", "-H", `X-API-Key: ${key}`, "-H", "Content-Type: application/json", ...chunked, "--data-binary", "@-", "-w", " %{http_code}", url()];
+}
+
+function expect413(line: string, client: string) {
+  // Node/Python print "<status> <content-type> <body>"; curl prints "<body> <status>".
+  expect({ client, line: line.slice(0, 300) }).toEqual({ client, line: expect.stringContaining('"error":"payload_too_large"') as unknown as string });
+  expect(line).toMatch(/(^413 )|( 413$)/);
+  const json = JSON.parse(line.slice(line.indexOf("{"), line.lastIndexOf("}") + 1));
+  expect(json.error).toBe("payload_too_large");
+  expect(json.message).toContain(String(LIMIT));
+}
+
+const cases = [
+  { factor: 1.1, mode: "content-length" },
+  { factor: 1.1, mode: "chunked" },
+  { factor: 3, mode: "content-length" },
+  { factor: 3, mode: "chunked" },
+];
+
+describe("over-limit bodies get a readable JSON 413", () => {
+  for (const c of cases) {
+    const size = Math.round(LIMIT * c.factor);
+    test(`${c.factor}x the limit, ${c.mode}: Node's fetch, curl, Python`, async () => {
+      expect413(await run(["node", nodeClient, url(), key, String(size), c.mode]), "node fetch");
+      const file = join(scripts, "body.json");
+      expect413(await run(curlCmd(size, c.mode, file), file), "curl");
+      expect413(await run(["python3", pythonClient, url(), key, String(size), c.mode, "urllib"]), "python urllib");
+      if (hasRequests) expect413(await run(["python3", pythonClient, url(), key, String(size), c.mode, "requests"]), "python requests");
+      // The server still works afterwards.
+      expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+    }, 120_000);
+  }
+
+  test("without a valid key, an over-limit body still gets its 401 read by Node's fetch (not EPIPE)", async () => {
+    const line = await run(["node", nodeClient, url(), "rg_wrong", String(Math.round(LIMIT * 1.5)), "content-length"]);
+    expect(line).toStartWith('401 application/json; charset=utf-8 {"error":"unauthorized"}');
+  }, 60_000);
+
+  test("a body just under the limit is read and parsed (invalid JSON here: 400, not 413)", async () => {
+    const line = await run(["node", nodeClient, url(), key, String(LIMIT - 1000), "chunked"]);
+    expect(line).toStartWith("400 ");
+    expect(line).toContain('"error":"invalid_json"');
+  }, 60_000);
+
+  test("30 MB bodies, 4 at once, do not make the server hold them: peak memory grows far less than they weigh", async () => {
+    const before = peakRss(server.pid);
+    const lines = await Promise.all(Array.from({ length: 4 }, (_, i) => run(["node", nodeClient, url(), key, String(3 * LIMIT), i % 2 ? "chunked" : "content-length"])));
+    for (const l of lines) expect413(l, "node fetch");
+    const growth = peakRss(server.pid) - before;
+    console.log(`4 concurrent 30 MB bodies: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (current ${(rss(server.pid) / 1024 / 1024).toFixed(0)} MB)`);
+    // Buffering them would take 120 MB or more.
+    expect(growth).toBeLessThan(60 * 1024 * 1024);
+  }, 120_000);
+});

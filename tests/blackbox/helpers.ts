@@ -1,0 +1,127 @@
+// The black-box tier's harness: the compiled executable, started as a separate process on its DEFAULT
+// settings (only --data-dir, --host and --port; no REPORTGEN_* variable reaches it), driven only over
+// HTTP and through its own CLI, as a client and an operator would.
+//
+// The executable is built once per test run (all files of one `bun test` process share it).
+// BLACKBOX_BINARY=<path> runs the tier against an existing executable instead, e.g. one built from
+// another commit, to show what fails there.
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, repoRoot } from "../helpers/process";
+
+let built: string | undefined;
+
+/** The executable under test: built from this checkout on first use, removed when the run ends. */
+export function binary(): string {
+  if (process.env.BLACKBOX_BINARY) return process.env.BLACKBOX_BINARY;
+  if (built && existsSync(built)) return built;
+  const dir = mkdtempSync(join(tmpdir(), "reportgen-blackbox-bin-"));
+  const out = join(dir, "reportgen");
+  const build = Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "build.ts"), out], { cwd: repoRoot });
+  if (build.exitCode !== 0) throw new Error(`build failed: ${build.stderr}`);
+  process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return (built = out);
+}
+
+/** The environment without any REPORTGEN_* setting: the executable sees its defaults only. */
+export function cleanEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("REPORTGEN_")) env[k] = v;
+  return env;
+}
+
+/** Runs a CLI command of the executable to completion. */
+export function cli(args: string[]) {
+  const p = Bun.spawnSync([binary(), ...args], { env: cleanEnv(), cwd: tmpdir() });
+  return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+}
+
+/** Mints a key with `admin create-key` (works while a server runs on the same data dir). */
+export function createKey(dataDir: string, name = "blackbox"): string {
+  const r = cli(["admin", "create-key", "--name", name, "--data-dir", dataDir]);
+  if (r.code !== 0) throw new Error(`create-key failed: ${r.stderr}`);
+  return r.stdout.trim();
+}
+
+export interface Server {
+  pid: number;
+  port: number;
+  base: string;
+  dataDir: string;
+  log: () => string;
+  stop: (signal?: "SIGTERM" | "SIGKILL") => Promise<void>;
+}
+
+/**
+ * Starts `reportgen serve` on defaults; resolves once /healthz is 200 (Chromium ready).
+ * `extraArgs` exist for the few tests that must shorten a timeout to stay quick; say why where used.
+ */
+export async function startServer(dataDir: string, opts: { extraArgs?: string[]; port?: number } = {}): Promise<Server> {
+  const port = opts.port ?? (await freePort());
+  let log = "";
+  const proc = Bun.spawn([binary(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), ...(opts.extraArgs ?? [])], {
+    env: cleanEnv(),
+    cwd: tmpdir(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const collect = async (s: ReadableStream<Uint8Array>) => {
+    const dec = new TextDecoder();
+    for await (const c of s) log += dec.decode(c);
+  };
+  void collect(proc.stdout as ReadableStream<Uint8Array>);
+  void collect(proc.stderr as ReadableStream<Uint8Array>);
+  const base = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${base}/healthz`)).status === 200) break;
+    } catch {}
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`reportgen did not become healthy:\n${log}`);
+    await Bun.sleep(50);
+  }
+  return {
+    pid: proc.pid,
+    port,
+    base,
+    dataDir,
+    log: () => log,
+    stop: async (signal = "SIGTERM") => {
+      if (proc.exitCode === null) proc.kill(signal);
+      await proc.exited;
+    },
+  };
+}
+
+/** A fresh data dir, removed by the returned function. */
+export function tempDataDir(): { dir: string; remove: () => void } {
+  const dir = mkdtempSync(join(tmpdir(), "reportgen-blackbox-"));
+  return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** CPU seconds (user + system, all threads) a process has used, from /proc. */
+export function cpuSeconds(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+}
+
+/** Peak resident memory (VmHWM) of a process, in bytes. */
+export function peakRss(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1] ?? 0) * 1024;
+}
+
+/** Current resident memory (VmRSS) of a process, in bytes. */
+export function rss(pid: number): number {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return Number(m?.[1] ?? 0) * 1024;
+}
+
+export const api = (s: Server, key: string | null, method: string, path: string, body?: unknown) =>
+  fetch(`${s.base}/api/v1${path}`, {
+    method,
+    headers: { ...(key === null ? {} : { "x-api-key": key }), ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
