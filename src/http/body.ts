@@ -32,9 +32,10 @@ const tooSlow = (timeoutMs: number) =>
 
 /** Reads the whole body, keeping at most `limit` bytes; throws 413 (after discarding the rest) or 408. */
 export async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
+  let chunks: Uint8Array[] = [];
   const total = await consume(request, limits, (chunk, seen) => {
     if (seen <= limits.limit) chunks.push(chunk);
+    else if (chunks.length) chunks = []; // over the limit: let go of what was kept, only count from here
   });
   if (total > limits.limit) throw tooLarge(limits.limit, total);
   return Buffer.concat(chunks, total);
