@@ -33,7 +33,7 @@ interface Call {
   template: string;
   url: string;
   key?: string | null;
-  body?: string | Uint8Array;
+  body?: string | Uint8Array<ArrayBuffer>;
   headers?: Record<string, string>;
 }
 
