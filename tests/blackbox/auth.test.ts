@@ -2,22 +2,10 @@
 // gets exactly {"error":"unauthorized"}, and a valid key that the server has never verified (created a
 // moment ago by the CLI, or any key after a restart) works at once. Also measures what a flood of
 // distinct wrong secrets for an existing key id costs, and how fast a new key verifies during it.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { api, cpuSeconds, createKey, startServer, tempDataDir, type Server } from "./helpers";
+import { expect, test } from "bun:test";
+import { api, cpuSeconds, createKey, useServer } from "./helpers";
 
-const data = tempDataDir();
-let server: Server;
-let firstKey: string;
-
-beforeAll(async () => {
-  firstKey = createKey(data.dir, "first");
-  server = await startServer(data.dir);
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  data.remove();
-});
+const running = useServer();
 
 /** Near-miss, malformed and missing keys: 3 × 40 = 120 requests, four times the old lock-out threshold. */
 async function badKeyMatrix(key: string) {
@@ -35,7 +23,7 @@ async function badKeyMatrix(key: string) {
   for (const [kind, makers] of Object.entries(kinds)) {
     const statuses = new Map<string, number>();
     for (let i = 0; i < 40; i++) {
-      const res = await api(server, makers[i % makers.length]!(), i % 2 ? "POST" : "GET", i % 2 ? "/generate-pdf-async" : "/reports", i % 2 ? { engine: "raw", html_template: "x" } : undefined);
+      const res = await api(running.server, makers[i % makers.length]!(), i % 2 ? "POST" : "GET", i % 2 ? "/generate-pdf-async" : "/reports", i % 2 ? { engine: "raw", html_template: "x" } : undefined);
       const body = await res.text();
       const k = `${res.status} ${body}`;
       statuses.set(k, (statuses.get(k) ?? 0) + 1);
@@ -46,7 +34,7 @@ async function badKeyMatrix(key: string) {
 
 async function expectWorks(key: string) {
   const t0 = performance.now();
-  const res = await api(server, key, "GET", "/reports");
+  const res = await api(running.server, key, "GET", "/reports");
   const ms = performance.now() - t0;
   expect(res.status).toBe(200);
   expect(((await res.json()) as { data: unknown[] }).data).toBeArray();
@@ -54,37 +42,36 @@ async function expectWorks(key: string) {
 }
 
 test("bad keys from one address: always exactly 401; then a key created meanwhile by the CLI works at once", async () => {
-  await badKeyMatrix(firstKey);
-  const created = createKey(data.dir, "created-while-running");
+  await badKeyMatrix(running.key);
+  const created = createKey(running.dataDir, "created-while-running");
   console.log(`new key, first request after 120 bad ones: ${(await expectWorks(created)).toFixed(1)} ms`);
-  await expectWorks(firstKey); // never verified by this process before either
-  await badKeyMatrix(firstKey);
-  await expectWorks(firstKey);
+  await expectWorks(running.key); // never verified by this process before either
+  await badKeyMatrix(running.key);
+  await expectWorks(running.key);
 }, 60_000);
 
 test("after a restart (empty verified-key cache): the same matrix, then old and new keys work", async () => {
-  await server.stop();
-  server = await startServer(data.dir);
-  await badKeyMatrix(firstKey);
-  await expectWorks(firstKey);
-  const created = createKey(data.dir, "after-restart");
+  await running.restart();
+  await badKeyMatrix(running.key);
+  await expectWorks(running.key);
+  const created = createKey(running.dataDir, "after-restart");
   await badKeyMatrix(created);
   await expectWorks(created);
 }, 120_000);
 
 test("a flood of distinct wrong secrets for an existing key: all 401, little CPU, and a new key verifies at once during it", async () => {
-  const [, id] = firstKey.split("_");
-  const fresh = createKey(data.dir, "during-flood");
+  const [, id] = running.key.split("_");
+  const fresh = createKey(running.dataDir, "during-flood");
   let sent = 0;
   let stop = false;
   const answers = new Map<number, number>();
-  const cpu0 = cpuSeconds(server.pid);
+  const cpu0 = cpuSeconds(running.server.pid);
   const t0 = performance.now();
   // 32 connections sending as fast as they can, every secret different (the server cannot have seen it).
   const flooders = Array.from({ length: 32 }, async (_, w) => {
     while (!stop) {
       const guess = `${w}x${sent++}`.padEnd(43, "Q");
-      const res = await fetch(`${server.base}/api/v1/reports`, { headers: { "x-api-key": `rg_${id}_${guess}` } });
+      const res = await fetch(`${running.server.base}/api/v1/reports`, { headers: { "x-api-key": `rg_${id}_${guess}` } });
       await res.arrayBuffer();
       answers.set(res.status, (answers.get(res.status) ?? 0) + 1);
     }
@@ -99,7 +86,7 @@ test("a flood of distinct wrong secrets for an existing key: all 401, little CPU
     await Promise.allSettled(flooders);
   }
   const seconds = (performance.now() - t0) / 1000;
-  const cpu = cpuSeconds(server.pid) - cpu0;
+  const cpu = cpuSeconds(running.server.pid) - cpu0;
   const total = [...answers.values()].reduce((a, b) => a + b, 0);
   console.log(
     `flood: ${total} wrong secrets in ${seconds.toFixed(1)} s (${Math.round(total / seconds)}/s); server CPU ${cpu.toFixed(2)} s ` +

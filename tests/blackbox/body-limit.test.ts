@@ -2,17 +2,15 @@
 // actually use: Node's fetch (a real `node` process), curl, Python's urllib (and requests when
 // installed), with Content-Length and chunked, at 1.1x and 3x the limit. The server must not buffer
 // much more than the limit to do it.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createKey, peakRss, rss, startServer, tempDataDir, type Server } from "./helpers";
+import { peakRss, rss, useServer } from "./helpers";
 
 const LIMIT = 10 * 1024 * 1024; // the default --body-limit
-const data = tempDataDir();
+const running = useServer();
 const scripts = mkdtempSync(join(tmpdir(), "reportgen-clients-"));
-let server: Server;
-let key: string;
 
 // Each client prints one line: "<status> <body>" or "ERROR <what>".
 const nodeClient = join(scripts, "client.mjs");
@@ -63,18 +61,9 @@ except Exception as e:
 
 const hasRequests = Bun.spawnSync(["python3", "-c", "import requests"]).exitCode === 0;
 
-beforeAll(async () => {
-  key = createKey(data.dir);
-  server = await startServer(data.dir);
-}, 120_000);
+afterAll(() => rmSync(scripts, { recursive: true, force: true }));
 
-afterAll(async () => {
-  await server?.stop();
-  data.remove();
-  rmSync(scripts, { recursive: true, force: true });
-});
-
-const url = () => `${server.base}/api/v1/generate-pdf-async`;
+const url = () => `${running.server.base}/api/v1/generate-pdf-async`;
 
 async function run(cmd: string[], stdin?: string): Promise<string> {
   const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe", stdin: stdin ? Bun.file(stdin) : "ignore" });
@@ -86,7 +75,7 @@ function curlCmd(size: number, mode: string, file: string) {
   writeFileSync(file, Buffer.concat([Buffer.from("{"), Buffer.alloc(size - 1, 0x20)]));
   const chunked = mode === "chunked" ? ["-H", "Transfer-Encoding: chunked"] : [];
   // -w appends the status; the body is printed first. --data-binary @- reads stdin (chunked when asked).
-  return ["curl", "-sS", "-X", "POST", "-H", `X-API-Key: ${key}`, "-H", "Content-Type: application/json", ...chunked, "--data-binary", "@-", "-w", " %{http_code}", url()];
+  return ["curl", "-sS", "-X", "POST", "-H", `X-API-Key: ${running.key}`, "-H", "Content-Type: application/json", ...chunked, "--data-binary", "@-", "-w", " %{http_code}", url()];
 }
 
 function expect413(line: string, client: string) {
@@ -107,11 +96,11 @@ const cases = [
 
 describe("over-limit bodies get a readable JSON 413", () => {
   test("first, on a fresh server: 30 MB bodies, 4 at once, do not make the server hold them: peak memory grows far less than they weigh", async () => {
-    const before = peakRss(server.pid);
-    const lines = await Promise.all(Array.from({ length: 4 }, (_, i) => run(["node", nodeClient, url(), key, String(3 * LIMIT), i % 2 ? "chunked" : "content-length"])));
+    const before = peakRss(running.server.pid);
+    const lines = await Promise.all(Array.from({ length: 4 }, (_, i) => run(["node", nodeClient, url(), running.key, String(3 * LIMIT), i % 2 ? "chunked" : "content-length"])));
     for (const l of lines) expect413(l, "node fetch");
-    const growth = peakRss(server.pid) - before;
-    console.log(`4 concurrent 30 MB bodies: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (current ${(rss(server.pid) / 1024 / 1024).toFixed(0)} MB)`);
+    const growth = peakRss(running.server.pid) - before;
+    console.log(`4 concurrent 30 MB bodies: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (current ${(rss(running.server.pid) / 1024 / 1024).toFixed(0)} MB)`);
     // Holding them would take 120 MB or more; what remains is the discarded chunks before the GC takes them.
     expect(growth).toBeLessThan(90 * 1024 * 1024);
   }, 120_000);
@@ -119,13 +108,13 @@ describe("over-limit bodies get a readable JSON 413", () => {
   for (const c of cases) {
     const size = Math.round(LIMIT * c.factor);
     test(`${c.factor}x the limit, ${c.mode}: Node's fetch, curl, Python`, async () => {
-      expect413(await run(["node", nodeClient, url(), key, String(size), c.mode]), "node fetch");
+      expect413(await run(["node", nodeClient, url(), running.key, String(size), c.mode]), "node fetch");
       const file = join(scripts, "body.json");
       expect413(await run(curlCmd(size, c.mode, file), file), "curl");
-      expect413(await run(["python3", pythonClient, url(), key, String(size), c.mode, "urllib"]), "python urllib");
-      if (hasRequests) expect413(await run(["python3", pythonClient, url(), key, String(size), c.mode, "requests"]), "python requests");
+      expect413(await run(["python3", pythonClient, url(), running.key, String(size), c.mode, "urllib"]), "python urllib");
+      if (hasRequests) expect413(await run(["python3", pythonClient, url(), running.key, String(size), c.mode, "requests"]), "python requests");
       // The server still works afterwards.
-      expect((await fetch(`${server.base}/healthz`)).status).toBe(200);
+      expect((await fetch(`${running.server.base}/healthz`)).status).toBe(200);
     }, 120_000);
   }
 
@@ -135,7 +124,7 @@ describe("over-limit bodies get a readable JSON 413", () => {
   }, 60_000);
 
   test("a body just under the limit is read and parsed (invalid JSON here: 400, not 413)", async () => {
-    const line = await run(["node", nodeClient, url(), key, String(LIMIT - 1000), "chunked"]);
+    const line = await run(["node", nodeClient, url(), running.key, String(LIMIT - 1000), "chunked"]);
     expect(line).toStartWith("400 ");
     expect(line).toContain('"error":"invalid_json"');
   }, 60_000);

@@ -1,26 +1,17 @@
 // Every endpoint, every documented status it can reach on default settings, checked against the
 // OpenAPI document the executable itself serves: the status must be documented for that operation and
 // the body must match the documented schema (error codes included: they are an enum there).
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { beforeAll, expect, test } from "bun:test";
 import { check } from "./json-schema";
-import { createKey, startServer, tempDataDir, type Server } from "./helpers";
+import { useServer } from "./helpers";
 
-const data = tempDataDir();
-let server: Server;
-let key: string;
+const running = useServer();
 let doc: Record<string, any>;
 
 beforeAll(async () => {
-  key = createKey(data.dir);
-  server = await startServer(data.dir);
-  const res = await fetch(`${server.base}/api/v1/openapi.json`);
+  const res = await fetch(`${running.server.base}/api/v1/openapi.json`);
   expect(res.status).toBe(200);
   doc = (await res.json()) as Record<string, any>;
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  data.remove();
 });
 
 /** "METHOD /template" -> statuses seen. */
@@ -39,8 +30,8 @@ interface Call {
 
 /** Makes the call, checks the answer against the document, returns status and parsed body. */
 async function call(c: Call): Promise<{ status: number; body: any; headers: Headers }> {
-  const k = c.key === undefined ? key : c.key;
-  const res = await fetch(c.url.startsWith("http") ? c.url : server.base + c.url, {
+  const k = c.key === undefined ? running.key : c.key;
+  const res = await fetch(c.url.startsWith("http") ? c.url : running.server.base + c.url, {
     method: c.method,
     headers: { ...(k ? { "x-api-key": k } : {}), ...(c.body !== undefined ? { "content-type": "application/json" } : {}), ...c.headers },
     body: c.body,

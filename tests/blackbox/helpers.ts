@@ -5,6 +5,7 @@
 // The executable is built once per test run (all files of one `bun test` process share it).
 // BLACKBOX_BINARY=<path> runs the tier against an existing executable instead, e.g. one built from
 // another commit, to show what fails there.
+import { afterAll, beforeAll } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -125,3 +126,40 @@ export const api = (s: Server, key: string | null, method: string, path: string,
     headers: { ...(key === null ? {} : { "x-api-key": key }), ...(body === undefined ? {} : { "content-type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
+
+export interface Running {
+  readonly server: Server;
+  /** A key minted by the CLI before the server started. */
+  readonly key: string;
+  readonly dataDir: string;
+  /** Stops the server (SIGTERM) and starts it again on the same data dir. */
+  restart: () => Promise<void>;
+}
+
+/** One server on defaults for a test file: a fresh data dir and a key before, stopped and removed after. */
+export function useServer(): Running {
+  const data = tempDataDir();
+  let server: Server | undefined;
+  let key = "";
+  beforeAll(async () => {
+    key = createKey(data.dir, "first");
+    server = await startServer(data.dir);
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop();
+    data.remove();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get key() {
+      return key;
+    },
+    dataDir: data.dir,
+    restart: async () => {
+      await server?.stop();
+      server = await startServer(data.dir);
+    },
+  };
+}

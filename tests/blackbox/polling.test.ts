@@ -1,26 +1,15 @@
 // An ordinary client on default settings: 100 reports submitted at once, each polled every 250 ms
 // (status, then the download endpoint) until its PDF is downloaded. No request may be refused.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { api, createKey, startServer, tempDataDir, type Server } from "./helpers";
+import { expect, test } from "bun:test";
+import { api, useServer } from "./helpers";
 
-const data = tempDataDir();
-let server: Server;
-let key: string;
-
-beforeAll(async () => {
-  key = createKey(data.dir);
-  server = await startServer(data.dir);
-}, 120_000);
-
-afterAll(async () => {
-  await server?.stop();
-  data.remove();
-});
+const run = useServer();
 
 test("100 concurrent reports, each polled every 250 ms until its PDF is downloaded: every one arrives, no 429", async () => {
   const statuses = new Map<number, number>();
   const count = (s: number) => statuses.set(s, (statuses.get(s) ?? 0) + 1);
   const t0 = performance.now();
+  const { server, key } = run;
   const one = async (i: number) => {
     const submit = await api(server, key, "POST", "/generate-pdf-async", { engine: "ejs", html_template: "<h1>Invoice <%= n %></h1>", data: { n: i } });
     count(submit.status);

@@ -66,7 +66,8 @@ describe("bad values throw ConfigError naming the flag or variable", () => {
     ["log-level", "INFO", "one of"],
     ["public-url", "ftp://example.com", "http(s)"],
     ["public-url", "not a url", ""],
-    ["rate-limit", "-1", "whole number"],
+    ["read-rate-limit", "-1", "whole number"],
+    ["idle-timeout", "300s", "at most"],
     ["queue-limit", "0", "whole number"],
   ];
   for (const [flag, value, reason] of bad) {
