@@ -58,23 +58,26 @@ async function consume(request: Request, limits: BodyLimits, onChunk: (chunk: Ui
   if (declared > limits.discardLimit) throw tooLarge(limits.limit, declared);
   if (!request.body) return 0;
   const reader = request.body.getReader();
+  // One timer for the whole body (not a race per chunk: chunks must be taken as fast as they arrive, or
+  // they queue up in memory): at the deadline it cancels the reader, which ends the loop below.
+  let expired = false;
   const deadline = (arrivals.get(request) ?? performance.now()) + limits.timeoutMs;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const expired = new Promise<"expired">((resolve) => (timer = setTimeout(() => resolve("expired"), Math.max(0, deadline - performance.now()))));
+  const timer = setTimeout(() => {
+    expired = true;
+    void reader.cancel().catch(() => {});
+  }, Math.max(0, deadline - performance.now()));
   let seen = 0;
   try {
     for (;;) {
-      const next = await Promise.race([reader.read(), expired]);
-      if (next === "expired") {
-        void reader.cancel().catch(() => {});
-        throw tooSlow(limits.timeoutMs);
-      }
+      const next = await reader.read();
+      if (expired) throw tooSlow(limits.timeoutMs);
       if (next.done) return seen;
       seen += next.value.byteLength;
       onChunk(next.value, seen);
     }
   } catch (e) {
     if (e instanceof AppError) throw e;
+    if (expired) throw tooSlow(limits.timeoutMs);
     // Bun ends the stream with an error past maxRequestBodySize (our discard limit).
     throw tooLarge(limits.limit, seen > limits.limit ? seen : undefined);
   } finally {
