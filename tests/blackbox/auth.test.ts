@@ -59,9 +59,16 @@ test("after a restart (empty verified-key cache): the same matrix, then old and 
   await expectWorks(created);
 }, 120_000);
 
-test("a flood of distinct wrong secrets for an existing key: all 401, little CPU, and a new key verifies at once during it", async () => {
+/** Seconds curl (a separate process, so the flood in this one cannot delay it) needs for one request. */
+async function curlSeconds(url: string, key: string): Promise<{ status: number; seconds: number }> {
+  const p = Bun.spawn(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", `X-API-Key: ${key}`, url], { stdout: "pipe" });
+  const [status, seconds] = (await new Response(p.stdout).text()).trim().split(" ");
+  return { status: Number(status), seconds: Number(seconds) };
+}
+
+test("a flood of distinct wrong secrets for an existing key: all 401, little CPU, and new keys verify at once during it", async () => {
   const [, id] = running.key.split("_");
-  const fresh = createKey(running.dataDir, "during-flood");
+  const fresh = Array.from({ length: 5 }, (_, i) => createKey(running.dataDir, `during-flood-${i}`));
   let sent = 0;
   let stop = false;
   const answers = new Map<number, number>();
@@ -76,11 +83,15 @@ test("a flood of distinct wrong secrets for an existing key: all 401, little CPU
       answers.set(res.status, (answers.get(res.status) ?? 0) + 1);
     }
   });
-  let firstMs: number;
+  const firstUse: number[] = [];
   try {
-    await Bun.sleep(1500);
-    firstMs = await expectWorks(fresh);
-    await Bun.sleep(1500);
+    await Bun.sleep(1000);
+    for (const key of fresh) {
+      const r = await curlSeconds(`${running.server.base}/api/v1/reports`, key);
+      expect(r.status).toBe(200);
+      firstUse.push(r.seconds * 1000);
+      await Bun.sleep(300);
+    }
   } finally {
     stop = true;
     await Promise.allSettled(flooders);
@@ -88,15 +99,17 @@ test("a flood of distinct wrong secrets for an existing key: all 401, little CPU
   const seconds = (performance.now() - t0) / 1000;
   const cpu = cpuSeconds(running.server.pid) - cpu0;
   const total = [...answers.values()].reduce((a, b) => a + b, 0);
+  const median = [...firstUse].sort((a, b) => a - b)[2]!;
   console.log(
     `flood: ${total} wrong secrets in ${seconds.toFixed(1)} s (${Math.round(total / seconds)}/s); server CPU ${cpu.toFixed(2)} s ` +
       `(${((cpu / seconds) * 100).toFixed(0)}% of one core, ${((cpu / total) * 1e6).toFixed(0)} µs per request); ` +
-      `first verification of a new key during it: ${firstMs.toFixed(1)} ms`,
+      `first use of 5 new keys during it (curl): ${firstUse.map((ms) => ms.toFixed(0)).join(", ")} ms`,
   );
   expect([...answers.keys()]).toEqual([401]);
   // Each of these requests would cost ~10 ms of argon2 CPU if it reached argon2; refused by the check value it
   // costs what any small HTTP request costs. (The whole server, HTTP included, stays under 1 ms per request.)
   expect(cpu / total).toBeLessThan(0.001);
-  // The criterion is 100 ms; the bound here is generous because the test machine is shared and loaded.
-  expect(firstMs).toBeLessThan(1000);
+  // The criterion is 100 ms (one argon2 run, ~10 ms on an idle core); the bound is generous because on the
+  // shared test machine argon2 alone has taken 60-130 ms. An argon2 run per wrong secret would queue for minutes.
+  expect(median).toBeLessThan(1500);
 }, 60_000);
