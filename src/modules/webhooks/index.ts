@@ -1,7 +1,7 @@
 // Routes of /api/v1/webhook-secret: the account's signing secret, and its rotation.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { withAuth } from "../../http/openapi";
+import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { secretSchema, toSecretJson } from "./model";
 import type { WebhookSecrets } from "./secrets";
 
@@ -20,7 +20,7 @@ export const webhooksRoutes = (secrets: WebhookSecrets, guard: ReturnType<typeof
     .post("/webhook-secret/rotate", ({ principal }) => toSecretJson(secrets.rotate(principal.accountId)), {
       body: t.Object({}, { additionalProperties: false, description: "An empty JSON object: {}" }),
       parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-      response: withAuth({ 200: secretSchema }),
+      response: withBody({ 200: secretSchema, 422: errorSchema }),
       detail: {
         summary: "Rotate the webhook signing secret",
         description:
