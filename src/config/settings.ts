@@ -114,7 +114,7 @@ export const settings = {
   // Dashboard
   sessionIdle: spec({ group: "Dashboard", flag: "session-idle", env: "REPORTGEN_SESSION_IDLE", default: 30 * 60_000, defaultText: "30m", parse: duration(60_000), help: "A dashboard session ends after this long without a request" }),
   sessionMaxAge: spec({ group: "Dashboard", flag: "session-max-age", env: "REPORTGEN_SESSION_MAX_AGE", default: 12 * 3_600_000, defaultText: "12h", parse: duration(60_000), help: "A dashboard session ends this long after sign-in, however active" }),
-  signInFailLimit: spec({ group: "Dashboard", flag: "sign-in-fail-limit", env: "REPORTGEN_SIGN_IN_FAIL_LIMIT", default: 10, parse: int(0), help: "Failed dashboard sign-ins per client address per minute before it must wait (0: off); keys already verified are never held back" }),
+  signInFailLimit: spec({ group: "Dashboard", flag: "sign-in-fail-limit", env: "REPORTGEN_SIGN_IN_FAIL_LIMIT", default: 10, parse: int(0), help: "Failed dashboard sign-ins per client address per minute before failures are answered 429 (0: off); a valid key always gets in" }),
 };
 
 export type Settings = typeof settings;
