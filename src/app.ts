@@ -31,6 +31,7 @@ import { WebhooksService } from "./modules/webhooks/service";
 import { RenderPool } from "./render/pool";
 import { startEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { TemplatingPool } from "./render/templating";
+import { writeFontconfig } from "./render/fonts";
 import { createHttpApp, type HttpApp } from "./http/server";
 import type { BodyLimits } from "./http/body";
 import { VERSION } from "./version";
@@ -149,6 +150,8 @@ export class App {
         javascript: c.javascript,
         allowHosts: c.allowHosts,
         proxyUrl: this.egress?.url,
+        fontconfigFile: writeFontconfig(c.dataDir, c.fontsDir || undefined),
+        creator: `reportgen ${VERSION}`,
         logger: log,
       });
       await Promise.all([this.templating.start(), this.pool.start()]);

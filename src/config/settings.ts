@@ -81,6 +81,7 @@ export const settings = {
   maxAttempts: spec({ group: "Rendering", flag: "max-attempts", env: "REPORTGEN_MAX_ATTEMPTS", default: 3, parse: int(1, 10), help: "Attempts per report when rendering is interrupted (crash, restart)" }),
   javascript: spec({ group: "Rendering", flag: "javascript", env: "REPORTGEN_JAVASCRIPT", default: true, parse: bool, help: "Run JavaScript in report pages (charts); the network stays closed either way" }),
   allowHosts: spec({ group: "Rendering", flag: "allow-hosts", env: "REPORTGEN_ALLOW_HOSTS", default: [] as string[], defaultText: "(none)", parse: list, help: "Public https hosts pages may load images/fonts/CSS from (comma list, *.example.com allowed); every address is checked to be public" }),
+  fontsDir: spec({ group: "Rendering", flag: "fonts-dir", env: "REPORTGEN_FONTS_DIR", default: "", parse: str, help: "Directory of extra fonts for reports (TrueType .ttf/.ttc; CFF .otf faces are not used, they would print as Type 3)" }),
 
   // Templates
   templateTimeout: spec({ group: "Templates", flag: "template-timeout", env: "REPORTGEN_TEMPLATE_TIMEOUT", default: 5_000, defaultText: "5s", parse: duration(100), help: "CPU deadline for rendering one EJS template (the sandbox is killed past it)" }),

@@ -6,6 +6,8 @@ import { RenderError } from "../lib/errors";
 import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./network-policy";
 import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
+import { rewritePdfInfo } from "./pdf-metadata";
+import { userAgentFor, waitUntilReady, withPrintDefaults, type Deadline } from "./print-page";
 
 export interface BrowserOptions {
   executablePath: string;
@@ -18,6 +20,10 @@ export interface BrowserOptions {
   allowHosts: string[];
   /** The checking egress proxy, when allowHosts is not empty. */
   proxyUrl?: string;
+  /** fonts.conf for Chromium (FONTCONFIG_FILE; see fonts.ts). */
+  fontconfigFile?: string;
+  /** Written into every PDF's Creator and Producer. */
+  creator: string;
 }
 
 export interface RenderJob {
@@ -93,6 +99,7 @@ export class BrowserHost {
 
   private async print(slot: Slot, job: RenderJob): Promise<RenderOutput> {
     const { renderTimeoutMs, maxPages, maxPdfSize } = this.opts;
+    const deadlineAt = performance.now() + renderTimeoutMs;
     let timer: Timer | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -101,14 +108,7 @@ export class BrowserHost {
       );
     });
     try {
-      const pdf = await Promise.race([
-        (async () => {
-          await this.setContent(slot, job.html);
-          const o = job.options;
-          return slot.page.pdf({ format: o.format, landscape: o.landscape, printBackground: o.printBackground, scale: o.scale, margin: o.margin, preferCSSPageSize: true });
-        })(),
-        deadline,
-      ]);
+      const pdf = await Promise.race([this.load(slot, job, { at: deadlineAt, total: renderTimeoutMs }), deadline]);
       if (pdf.length > maxPdfSize) throw new RenderError("pdf_too_large", `the PDF is ${pdf.length} bytes; the limit is ${maxPdfSize}`);
       const pages = countPdfPages(pdf);
       if (pages > maxPages) throw new RenderError("too_many_pages", `the PDF has ${pages} pages; the limit is ${maxPages}`);
@@ -117,6 +117,38 @@ export class BrowserHost {
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Loads the report, waits until it is ready, prints it and sets its document information. */
+  private async load(slot: Slot, job: RenderJob, deadline: Deadline): Promise<Uint8Array> {
+    const o = job.options;
+    await this.setContent(slot, withPrintDefaults(job.html));
+    const title = await waitUntilReady(slot.cdp, o.waitFor, deadline);
+    const headerFooter = o.headerTemplate !== undefined || o.footerTemplate !== undefined;
+    const size = o.width && o.height ? { width: o.width, height: o.height } : { format: o.format, landscape: o.landscape };
+    let pdf: Buffer;
+    try {
+      pdf = await slot.page.pdf({
+        ...size,
+        printBackground: o.printBackground,
+        scale: o.scale,
+        margin: o.margin,
+        preferCSSPageSize: o.preferCssPageSize,
+        pageRanges: o.pageRanges,
+        // An empty template would make Chromium print its own (date, title, URL): a blank one stands in.
+        displayHeaderFooter: headerFooter,
+        headerTemplate: headerFooter ? o.headerTemplate || "<span></span>" : undefined,
+        footerTemplate: headerFooter ? o.footerTemplate || "<span></span>" : undefined,
+        tagged: o.tagged,
+        outline: o.outline,
+      });
+    } catch (e) {
+      const m = cleanDriverMessage((e as Error).message);
+      if (/page range/i.test(m)) throw new RenderError("invalid_page_ranges", `options.page_ranges ${JSON.stringify(o.pageRanges)} asks for pages the document does not have (${m})`);
+      throw e;
+    }
+    const m = o.metadata;
+    return rewritePdfInfo(pdf, { title: m.title ?? (title.trim() || undefined), author: m.author, subject: m.subject, keywords: m.keywords, creator: this.opts.creator, producer: this.opts.creator });
   }
 
   /**
@@ -218,6 +250,8 @@ export class BrowserHost {
     const browser = await chromium.launch({
       executablePath: this.opts.executablePath,
       args: [...closedNetworkArgs(this.opts.proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"],
+      // Chromium's fonts come from our fontconfig file: no CFF face, TrueType CJK (fonts.ts).
+      env: this.opts.fontconfigFile ? { ...process.env, FONTCONFIG_FILE: this.opts.fontconfigFile } : undefined,
       // Chromium's own sandbox whenever it can work: it refuses to run as root with it.
       chromiumSandbox: process.getuid?.() !== 0,
       timeout: 30_000,
@@ -243,7 +277,9 @@ export class BrowserHost {
     // One context per page: a page stuck in runaway JavaScript can be closed alone without
     // touching the others, and no storage is ever shared between reports.
     // Scripts are switched per report (see page-scripts.ts), off to begin with.
-    const context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false, bypassCSP: false });
+    // Templates see a desktop Chrome user agent: "HeadlessChrome" makes some chart and font libraries
+    // change behaviour, and Chromium would write it into the PDF's Creator.
+    const context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false, bypassCSP: false, userAgent: userAgentFor(browser.version()) });
     await context.route("**/*", (route) => (isRequestAllowed(route.request().url(), this.opts.allowHosts) ? route.continue() : route.abort("blockedbyclient")));
     // A template's window.close() would end the reused page: make it a no-op that cannot be undone.
     await context.addInitScript(() => Object.defineProperty(window, "close", { value: () => {}, writable: false, configurable: false }));

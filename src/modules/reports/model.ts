@@ -4,11 +4,50 @@ import { t } from "elysia";
 import { oneOf } from "../../http/schema";
 import { reportStatuses, engines } from "../../db/schema";
 import { iso } from "../../lib/time";
-import { paperFormats } from "../../render/pdf-options";
+import { CSS_LENGTH_RE, PAGE_RANGES_RE, paperFormats } from "../../render/pdf-options";
 import type { ReportSummary } from "./repo";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 
-const cssLength = t.String({ pattern: "^(0|\\d{1,4}(\\.\\d{1,3})?(px|in|cm|mm))$", description: "CSS length: 0, or a number with px, in, cm or mm", examples: ["10mm"] });
+const cssLengthOf = (description: string) => t.String({ pattern: CSS_LENGTH_RE.source, error: "must be 0 or a number with px, in, cm or mm, e.g. 10mm", description, examples: ["10mm"] });
+const cssLength = cssLengthOf("CSS length: 0, or a number with px, in, cm or mm");
+
+const text = (maxLength: number, description: string) => t.String({ maxLength, description });
+
+// Options of the PDF document itself (issue 11): paper, headers and footers, metadata, structure, readiness.
+const pdfOutputOptions = {
+  width: t.Optional(cssLengthOf("Custom paper width (CSS length); give height too. Wins over format and landscape")),
+  height: t.Optional(cssLengthOf("Custom paper height (CSS length); give width too. Wins over format and landscape")),
+  prefer_css_page_size: t.Optional(t.Boolean({ default: true, description: "A CSS @page size in the template wins over format, width and height" })),
+  page_ranges: t.Optional(t.String({ pattern: PAGE_RANGES_RE.source, maxLength: 500, error: "must be pages and ranges such as 1-3, 5 (pages from 1)", description: "Pages to keep, e.g. \"1-3, 5\"; all when absent", examples: ["1-3, 5"] })),
+  header_template: t.Optional(text(100_000, "HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date, title or url are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it")),
+  footer_template: t.Optional(text(100_000, "HTML printed at the bottom of every page, as header_template; e.g. <div style=\"font-size:9px;width:100%;text-align:center\">Page <span class=\"pageNumber\"></span> of <span class=\"totalPages\"></span></div>")),
+  tagged: t.Optional(t.Boolean({ default: false, description: "Tagged (accessible) PDF with its structure tree" })),
+  outline: t.Optional(t.Boolean({ default: false, description: "Bookmarks (outline) built from the document's headings" })),
+  metadata: t.Optional(
+    t.Object(
+      {
+        title: t.Optional(text(1000, "PDF Title; default: the document's <title>")),
+        author: t.Optional(text(1000, "PDF Author")),
+        subject: t.Optional(text(1000, "PDF Subject")),
+        keywords: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: "PDF Keywords" })),
+      },
+      { additionalProperties: false, description: "Document information of the PDF; its Creator is always reportgen" },
+    ),
+  ),
+  wait_for: t.Optional(
+    t.Union(
+      [
+        t.Object({ selector: t.String({ minLength: 1, maxLength: 1000, description: "CSS selector of an element that must exist" }) }, { additionalProperties: false }),
+        t.Object({ expression: t.String({ minLength: 1, maxLength: 5000, description: "JavaScript expression that must become truthy, e.g. window.chartsReady === true" }) }, { additionalProperties: false }),
+        t.Object({ delay_ms: t.Integer({ minimum: 0, maximum: 600_000, description: "Milliseconds to wait after the load event" }) }, { additionalProperties: false }),
+      ],
+      {
+        error: "must be one of {\"selector\": \"<css selector>\"}, {\"expression\": \"<javascript>\"} or {\"delay_ms\": <whole number>}",
+        description: "Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout",
+      },
+    ),
+  ),
+};
 
 export const pdfOptionsSchema = t.Object(
   {
@@ -17,6 +56,7 @@ export const pdfOptionsSchema = t.Object(
     print_background: t.Optional(t.Boolean({ default: true, description: "Print background colours and images" })),
     scale: t.Optional(t.Number({ minimum: 0.1, maximum: 2, default: 1 })),
     margin: t.Optional(t.Object({ top: t.Optional(cssLength), right: t.Optional(cssLength), bottom: t.Optional(cssLength), left: t.Optional(cssLength) }, { additionalProperties: false })),
+    ...pdfOutputOptions,
   },
   { additionalProperties: false, description: "Optional print settings (reportgen extension). CSS @page rules in the template win over format." },
 );

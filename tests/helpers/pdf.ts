@@ -1,0 +1,64 @@
+// Reading real PDFs with poppler: fonts (pdffonts), text of one page (pdftotext), pixels (pdftoppm).
+import { rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+function withFile<T>(pdf: Uint8Array, f: (file: string) => T): T {
+  const file = join(tmpdir(), `rg-${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(file, pdf);
+  try {
+    return f(file);
+  } finally {
+    rmSync(file, { force: true });
+  }
+}
+
+function run(cmd: string[]): Buffer {
+  const p = Bun.spawnSync(cmd);
+  if (p.exitCode !== 0) throw new Error(`${cmd[0]} failed: ${p.stderr.toString()}`);
+  return p.stdout;
+}
+
+export interface PdfFont {
+  name: string;
+  type: string;
+  embedded: boolean;
+}
+
+/** pdffonts' table: one row per font, e.g. { name: "AAAAAA+WenQuanYiMicroHei", type: "CID TrueType" }. */
+export function pdfFonts(pdf: Uint8Array): PdfFont[] {
+  const out = withFile(pdf, (f) => run(["pdffonts", f]).toString());
+  return out
+    .split("\n")
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => {
+      // name, type (may hold a space), encoding, then emb sub uni and the object id.
+      const m = /^(\S+)\s+(.+?)\s+(\S+)\s+(yes|no)\s+(yes|no)\s+(yes|no)\s+\d+\s+\d+\s*$/.exec(l);
+      if (!m) throw new Error(`unexpected pdffonts line: ${l}`);
+      return { name: m[1]!, type: m[2]!, embedded: m[4] === "yes" };
+    });
+}
+
+/** The text of pages `first`..`last` in reading order (no -layout: lines as the PDF orders them). */
+export function pageText(pdf: Uint8Array, first: number, last = first): string {
+  return withFile(pdf, (f) => run(["pdftotext", "-f", String(first), "-l", String(last), f, "-"]).toString());
+}
+
+/** Page 1 rendered at `dpi` as RGB pixels (pdftoppm's PPM). */
+export function renderPage(pdf: Uint8Array, dpi = 36): { width: number; height: number; rgb: Uint8Array } {
+  const ppm = withFile(pdf, (f) => run(["pdftoppm", "-r", String(dpi), "-f", "1", "-l", "1", f]));
+  const m = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString("latin1"));
+  if (!m) throw new Error("pdftoppm did not write a PPM");
+  return { width: Number(m[1]), height: Number(m[2]), rgb: ppm.subarray(m[0].length) };
+}
+
+/** Pixels whose colour is clearly saturated (not black, white or grey): colour glyphs, not tofu boxes. */
+export function colourfulPixels(img: { rgb: Uint8Array }): number {
+  let n = 0;
+  for (let i = 0; i + 2 < img.rgb.length; i += 3) {
+    const r = img.rgb[i]!, g = img.rgb[i + 1]!, b = img.rgb[i + 2]!;
+    if (Math.max(r, g, b) - Math.min(r, g, b) > 80) n++;
+  }
+  return n;
+}
