@@ -71,7 +71,8 @@ function invoiceEjs(fixture: string): { template: string; data: Record<string, u
   return { template: t, data };
 }
 
-const REPORT_TEMPLATE = `<!DOCTYPE html>
+// No print CSS of its own for the table: repeating headers and unsplit rows are reportgen's defaults.
+export const REPORT_TEMPLATE = `<!DOCTYPE html>
 <html>
 <head>
 <meta charset="utf-8" />
@@ -82,12 +83,10 @@ const REPORT_TEMPLATE = `<!DOCTYPE html>
   h1 { font-size: 20px; margin: 0 0 4px; color: #1d3557; }
   p.meta { margin: 0 0 12px; color: #666; }
   table { width: 100%; border-collapse: collapse; }
-  thead { display: table-header-group; }
   th { background: #1d3557; color: #fff; text-align: left; padding: 4px 6px; font-weight: 600; }
   td { padding: 3px 6px; border-bottom: 1px solid #e3e6ea; }
   tr:nth-child(even) td { background: #f4f6f8; }
   td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
-  tr { page-break-inside: avoid; }
   tfoot td { font-weight: bold; border-top: 2px solid #1d3557; background: #fff; }
 </style>
 </head>
@@ -107,7 +106,7 @@ const REPORT_TEMPLATE = `<!DOCTYPE html>
 </html>
 `;
 
-function reportData(rows: number): Record<string, unknown> {
+export function reportData(rows: number): Record<string, unknown> {
   const words = ["Widget", "Gadget", "Sprocket", "Flange", "Bracket", "Gasket", "Bearing", "Spindle", "Coupling", "Valve"];
   const sizes = ["small", "medium", "large", "XL", "mini"];
   return {

@@ -62,3 +62,14 @@ export function colourfulPixels(img: { rgb: Uint8Array }): number {
   }
   return n;
 }
+
+/** Words of page `n` with their boxes in points from the top left (pdftotext -bbox). */
+export function pageWords(pdf: Uint8Array, n: number): { word: string; xMin: number; yMin: number; yMax: number }[] {
+  const html = withFile(pdf, (f) => run(["pdftotext", "-bbox", "-f", String(n), "-l", String(n), f, "-"]).toString());
+  return [...html.matchAll(/<word xMin="([\d.]+)" yMin="([\d.]+)" xMax="[\d.]+" yMax="([\d.]+)">([^<]*)<\/word>/g)].map((m) => ({
+    word: m[4]!,
+    xMin: Number(m[1]),
+    yMin: Number(m[2]),
+    yMax: Number(m[3]),
+  }));
+}
