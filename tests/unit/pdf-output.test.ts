@@ -1,0 +1,108 @@
+// Pure parts of PDF output: the Info dictionary rewrite, print defaults insertion, page ranges, fontconfig.
+import { describe, expect, test } from "bun:test";
+import { countPdfPages } from "../../src/render/browser";
+import { fontconfigXml } from "../../src/render/fonts";
+import { PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
+import { pdfTextString, rewritePdfInfo } from "../../src/render/pdf-metadata";
+import { userAgentFor, withPrintDefaults } from "../../src/render/print-page";
+
+/** A minimal PDF laid out as Skia writes one: Info first, a classic xref table, trailer with /Info. */
+function skiaLikePdf(): Buffer {
+  const objs = [
+    "1 0 obj\n<</Title (about:blank)\n/Creator (Mozilla/5.0 HeadlessChrome/156)\n/Producer (Skia/PDF m156)>>\nendobj\n",
+    "2 0 obj\n<</Type /Catalog\n/Pages 3 0 R>>\nendobj\n",
+    "3 0 obj\n<</Type /Pages\n/Count 1\n/Kids [4 0 R]>>\nendobj\n",
+    "4 0 obj\n<</Type /Page\n/Parent 3 0 R\n/MediaBox [0 0 100 100]>>\nendobj\n",
+  ];
+  let out = "%PDF-1.4\n%\xe2\xe3\xcf\xd3\n";
+  const offsets: number[] = [];
+  for (const o of objs) {
+    offsets.push(Buffer.byteLength(out, "latin1"));
+    out += o;
+  }
+  const xref = Buffer.byteLength(out, "latin1");
+  out += `xref\n0 ${objs.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
+  out += `trailer\n<</Size ${objs.length + 1}\n/Root 2 0 R\n/Info 1 0 R>>\nstartxref\n${xref}\n%%EOF`;
+  return Buffer.from(out, "latin1");
+}
+
+/** Checks every xref offset points at its object header and startxref at the table. */
+function expectConsistent(pdf: Uint8Array) {
+  const text = Buffer.from(pdf).toString("latin1");
+  const xrefAt = Number(/startxref\s+(\d+)/.exec(text)![1]);
+  expect(text.slice(xrefAt, xrefAt + 4)).toBe("xref");
+  const entries = [...text.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)];
+  entries.forEach((m, i) => expect(text.slice(Number(m[1]), Number(m[1]) + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`));
+}
+
+describe("rewritePdfInfo", () => {
+  test("replaces the Info object and shifts the cross-reference offsets", () => {
+    const out = rewritePdfInfo(skiaLikePdf(), { title: "Zürich — 東京", author: "A", keywords: ["x", "y"], creator: "reportgen 1", producer: "reportgen 1" }, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)));
+    const text = Buffer.from(out).toString("latin1");
+    expect(text).not.toContain("HeadlessChrome");
+    expect(text).not.toContain("about:blank");
+    expect(text).toContain(`/Title ${pdfTextString("Zürich — 東京")}`);
+    expect(text).toContain(`/Keywords ${pdfTextString("x, y")}`);
+    expect(text).toContain("/CreationDate (D:20260102030405+00'00')");
+    expect(text).not.toContain("/Subject");
+    expectConsistent(out);
+    expect(countPdfPages(out)).toBe(1);
+  });
+
+  test("a longer and a shorter dictionary both keep the file consistent", () => {
+    expectConsistent(rewritePdfInfo(skiaLikePdf(), { title: "x".repeat(5000), creator: "c", producer: "p" }));
+    expectConsistent(rewritePdfInfo(skiaLikePdf(), { creator: "c", producer: "p" }));
+  });
+
+  test("refuses a file not laid out as Skia writes it", () => {
+    expect(() => rewritePdfInfo(Buffer.from("%PDF-1.7\n1 0 obj\n<<>>\nendobj\n"), { creator: "c", producer: "p" })).toThrow();
+  });
+
+  test("text strings are UTF-16BE hex: nothing in them reads as PDF syntax", () => {
+    expect(pdfTextString("A(")).toBe("<FEFF00410028>");
+    expect(pdfTextString("😀")).toBe("<FEFFD83DDE00>");
+  });
+});
+
+describe("withPrintDefaults", () => {
+  test("goes right after a doctype (comments and BOM before it allowed), so the mode is kept", () => {
+    expect(withPrintDefaults("<!DOCTYPE html><html><p>x")).toMatch(/^<!DOCTYPE html><style data-reportgen-print-defaults>[^<]*<\/style><html>/);
+    expect(withPrintDefaults("\uFEFF <!-- a --> <!doctype html>\n<p>")).toMatch(/^\uFEFF <!-- a --> <!doctype html><style /);
+  });
+
+  test("goes first without a doctype", () => {
+    expect(withPrintDefaults("<html lang=de><p>x")).toMatch(/^<style data-reportgen-print-defaults>.*<\/style><html lang=de>/);
+    expect(withPrintDefaults("<p>a <!doctype html> inside</p>")).toMatch(/^<style /);
+  });
+});
+
+describe("page ranges", () => {
+  test.each([
+    ["1", true],
+    ["1-3, 5", true],
+    [" 2 - 4 ,7", true],
+    ["", false],
+    ["1-", false],
+    ["a", false],
+    ["1;2", false],
+  ])("%p matches the pattern: %p", (r, ok) => expect(PAGE_RANGES_RE.test(r)).toBe(ok));
+
+  test("backwards ranges and page 0 are named", () => {
+    expect(pageRangesProblem("3-1")).toContain("backwards");
+    expect(pageRangesProblem("0")).toContain("from 1");
+    expect(pageRangesProblem("1-3, 5")).toBeUndefined();
+  });
+});
+
+test("fontconfig: CFF rejected, operator fonts and cache dir escaped, system config included", () => {
+  const xml = fontconfigXml("/data/fontconfig/cache", "/srv/fonts & more");
+  expect(xml).toContain('<patelt name="fontformat"><string>CFF</string></patelt>');
+  expect(xml).toContain("<dir>/srv/fonts &amp; more</dir>");
+  expect(xml).toContain("<cachedir>/data/fontconfig/cache</cachedir>");
+  expect(xml).toContain("/etc/fonts/fonts.conf");
+  expect(fontconfigXml("/c")).not.toContain("<dir>");
+});
+
+test("user agent: desktop Chrome of the running major version", () => {
+  expect(userAgentFor("156.0.8078.79")).toBe("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36");
+});
