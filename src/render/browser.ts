@@ -74,7 +74,14 @@ export class BrowserHost {
   async render(job: RenderJob): Promise<RenderOutput> {
     const slot = await this.acquire();
     let healthy = true;
-    const scripts = this.opts.javascript && needsScripts(job.html);
+    // A wait_for expression is the client's JavaScript run in the page: it needs JavaScript allowed, and
+    // the page is then reset after the report like any page that ran scripts (globals it sets must not
+    // reach the next report).
+    const expression = job.options.waitFor !== undefined && "expression" in job.options.waitFor;
+    if (expression && !this.opts.javascript) {
+      throw new RenderError("readiness_timeout", "options.wait_for.expression needs JavaScript, which this service has turned off (--javascript=false); wait for a selector or a delay instead");
+    }
+    const scripts = this.opts.javascript && (expression || needsScripts(job.html));
     try {
       if (slot.scripts !== scripts) await this.setScripts(slot, scripts);
       return await this.print(slot, job);

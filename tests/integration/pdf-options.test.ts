@@ -191,6 +191,15 @@ describe("readiness (wait_for)", () => {
     }
   });
 
+  test("globals a wait_for expression sets do not reach the next report on the same page", async () => {
+    for (let i = 0; i < 4; i++) {
+      const a = await raw(`<p>no script here</p>`, { wait_for: { expression: "(window.leaked = 'LEAKED', true)" } });
+      expect(a.report.status).toBe("succeeded");
+      const b = await raw(`<p id="o"></p><script>document.getElementById("o").textContent = "GLOBAL=" + window.leaked</script>`);
+      expect(flat(pageText(b.pdf!, 1))).toContain("GLOBAL=undefined");
+    }
+  });
+
   test("a web font that text uses only after load is awaited (document.fonts.ready)", async () => {
     const font = Buffer.from(await Bun.file("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").arrayBuffer()).toString("base64");
     const html = `<style>@font-face{font-family:"Late";src:url(data:font/ttf;base64,${font})}</style><p>x</p>
