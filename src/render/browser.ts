@@ -132,6 +132,8 @@ export class BrowserHost {
     await this.setContent(slot, withPrintDefaults(job.html));
     const title = await waitUntilReady(slot.cdp, o.waitFor, deadline);
     const headerFooter = o.headerTemplate !== undefined || o.footerTemplate !== undefined;
+    // The header's "title" class shows document.title: let options.metadata.title stand in for a missing <title>.
+    if (headerFooter && o.metadata.title && !title.trim()) await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
     const size = o.width && o.height ? { width: o.width, height: o.height } : { format: o.format, landscape: o.landscape };
     let pdf: Buffer;
     try {

@@ -42,6 +42,11 @@ describe("headers and footers", () => {
     }
   });
 
+  test("the title class shows options.metadata.title when the document has no <title>", async () => {
+    const { pdf } = await raw(pages(1), { header_template: header, metadata: { title: "Meta title" } });
+    expect(flat(pageText(pdf!, 1))).toContain("HDR Meta title /");
+  });
+
   test("a footer alone prints no header (not Chromium's default date and URL)", async () => {
     const { pdf } = await raw(`<title>T</title>${pages(2)}`, { footer_template: footer });
     const text = flat(pageText(pdf!, 2));

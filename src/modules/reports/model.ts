@@ -19,7 +19,7 @@ const pdfOutputOptions = {
   height: t.Optional(cssLengthOf("Custom paper height (CSS length); give width too. Wins over format and landscape")),
   prefer_css_page_size: t.Optional(t.Boolean({ default: true, description: "A CSS @page size in the template wins over format, width and height" })),
   page_ranges: t.Optional(t.String({ pattern: PAGE_RANGES_RE.source, maxLength: 500, error: "must be pages and ranges such as 1-3, 5 (pages from 1)", description: "Pages to keep, e.g. \"1-3, 5\"; all when absent", examples: ["1-3, 5"] })),
-  header_template: t.Optional(text(100_000, "HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date, title or url are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it")),
+  header_template: t.Optional(text(100_000, "HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it")),
   footer_template: t.Optional(text(100_000, "HTML printed at the bottom of every page, as header_template; e.g. <div style=\"font-size:9px;width:100%;text-align:center\">Page <span class=\"pageNumber\"></span> of <span class=\"totalPages\"></span></div>")),
   tagged: t.Optional(t.Boolean({ default: false, description: "Tagged (accessible) PDF with its structure tree" })),
   outline: t.Optional(t.Boolean({ default: false, description: "Bookmarks (outline) built from the document's headings" })),
