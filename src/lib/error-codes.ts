@@ -36,6 +36,8 @@ export const REPORT_FAILURES = {
   render_timeout: "Loading and printing the page took longer than the render deadline: remove runaway page JavaScript or shrink the page.",
   render_failed: "Chromium could not print the page: simplify the HTML, or retry if the message points at the service.",
   page_closed: "The page closed itself while loading (window.close() or similar): remove that call from the template.",
+  readiness_timeout: "options.wait_for did not hold before the render deadline (or cannot: it does not parse, or the delay is longer than the deadline): make the page ready sooner or fix the condition.",
+  invalid_page_ranges: "options.page_ranges asks for pages the document does not have: ask for fewer pages.",
   too_many_pages: "The PDF has more pages than allowed: render less data or split the report.",
   pdf_too_large: "The PDF is larger than allowed: use fewer or smaller images, or split the report.",
   renderer_crashed: "The renderer crashed repeatedly while printing this report (a service fault): submit it again later.",
