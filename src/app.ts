@@ -34,6 +34,9 @@ import { TemplatingPool } from "./render/templating";
 import { writeFontconfig } from "./render/fonts";
 import { createHttpApp, type HttpApp } from "./http/server";
 import type { BodyLimits } from "./http/body";
+import { StorageMonitor, storageFault } from "./lib/storage";
+import { HealthRepo } from "./modules/health/repo";
+import { noRestarts, ServiceMetrics, type RestartSource } from "./modules/health/metrics";
 import { VERSION } from "./version";
 import { SessionsRepo } from "./dashboard/sessions-repo";
 import { SessionsService } from "./dashboard/sessions";
@@ -52,6 +55,13 @@ export class App {
   readonly webhookSecrets: WebhookSecrets;
   webhookSender?: WebhookSender;
   readonly sessions: SessionsService;
+  readonly storage: StorageMonitor;
+  readonly metrics = new ServiceMetrics();
+  /**
+   * Restart counts of child processes for /metrics. The supervisor replaces this with its own stats
+   * (restarts by kind: chromium, sandbox, …); until then the expected kinds read 0.
+   */
+  restarts: RestartSource = noRestarts;
   templating?: TemplatingPool;
   pool?: RenderPool;
   processor?: ReportProcessor;
@@ -69,6 +79,7 @@ export class App {
     const m = migrate(this.db.$client);
     if (m.applied.length) this.logger.info("database migrated", { applied: m.applied, version: m.version });
     this.files = new FileStore(config.dataDir);
+    this.storage = new StorageMonitor(config.dataDir, config.minFreeSpace, this.logger);
     this.reportsRepo = new ReportsRepo(this.db);
     this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db), loadAuthPepper(config.dataDir));
     const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
@@ -78,6 +89,7 @@ export class App {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
+      storage: this.storage,
     });
     this.idempotency = new IdempotencyService(new IdempotencyRepo(this.db), linkSecret);
     this.webhooksRepo = new WebhooksRepo(this.db);
@@ -94,6 +106,12 @@ export class App {
     this.files.init();
     this.checkpointer = new WalCheckpointer(this.db.$client, log);
     await this.checkpointer.start();
+    const health = new HealthRepo(this.db.$client);
+    const probe = {
+      rendererReady: () => this.pool?.healthy ?? false,
+      queued: () => this.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
+      rendering: () => this.processor?.busy ?? 0,
+    };
     this.http = createHttpApp({
       logger: log,
       version: VERSION,
@@ -102,11 +120,7 @@ export class App {
       reportsRepo: this.reportsRepo,
       files: this.files,
       links: this.links,
-      health: {
-        rendererReady: () => this.pool?.healthy ?? false,
-        queued: () => this.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
-        rendering: () => this.processor?.busy ?? 0,
-      },
+      health: probe,
       guard: { body: bodyLimits(c), submitRateLimit: c.submitRateLimit, readRateLimit: c.readRateLimit, trustProxy: c.trustProxy },
       maxRequests: c.maxRequests,
       templateMaxLength: c.templateMaxLength,
@@ -115,6 +129,15 @@ export class App {
       webhooks: this.webhooks,
       webhookSecrets: this.webhookSecrets,
       dashboard: { sessions: this.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
+      readiness: { probeDatabaseWrite: () => health.probeWrite(Date.now()), storage: this.storage, metrics: this.metrics, metricsToken: c.metricsToken },
+      onStorageFault: (fault, cause) => this.storage.report(fault, cause),
+    });
+    this.metrics.bind({
+      version: VERSION,
+      reportsByStatus: () => health.reportsByStatus(),
+      ...probe,
+      storage: this.storage,
+      restarts: { restarts: () => this.restarts.restarts() },
     });
 
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz
@@ -134,8 +157,6 @@ export class App {
         log.warn("running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.");
       }
       removeStaleBrowserTemp();
-      const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());
-      if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
       if (c.allowHosts.length) this.egress = await startEgressProxy({ allowHosts: c.allowHosts, logger: log });
       this.templating = new TemplatingPool({ processes: c.sandboxes, nice: c.renderNice, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log });
       this.pool = new RenderPool({
@@ -157,7 +178,19 @@ export class App {
       await Promise.all([this.templating.start(), this.pool.start()]);
       // Enough lanes that the next report's templating and queue work overlap with printing.
       const lanes = this.pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2));
-      this.processor = new ReportProcessor(this.reportsRepo, this.files, this.templating, this.pool, this.reports.events, { lanes, maxAttempts: c.maxAttempts, retentionMs: c.retention, logger: log });
+      this.processor = new ReportProcessor(this.reportsRepo, this.files, this.templating, this.pool, this.reports.events, {
+        lanes,
+        maxAttempts: c.maxAttempts,
+        retentionMs: c.retention,
+        logger: log,
+        storage: this.storage,
+        metrics: this.metrics,
+        // Run by the processor before its first report, and again if the disk refused it.
+        resume: () => {
+          const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());
+          if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
+        },
+      });
       this.reports.onQueued = this.processor.notify;
       this.processor.start();
     }
@@ -180,9 +213,16 @@ export class App {
   }
 
   cleanup() {
-    const purged = this.idempotency.purgeExpired();
-    if (purged) this.logger.debug("expired idempotency keys removed", { purged });
-    return runCleanup(this.reportsRepo, this.files, this.logger);
+    try {
+      const purged = this.idempotency.purgeExpired();
+      if (purged) this.logger.debug("expired idempotency keys removed", { purged });
+    } catch (e) {
+      // On a full disk the retention job below still runs: it is what gives space back.
+      const fault = storageFault(e);
+      if (!fault) throw e;
+      this.storage.report(fault, e);
+    }
+    return runCleanup(this.reportsRepo, this.files, this.logger, Date.now(), this.storage);
   }
 
   /** Stops in reverse order: no new requests, in-flight renders finish or go back to the queue. */
@@ -196,6 +236,7 @@ export class App {
       await Promise.all([this.pool?.stop(5_000), this.templating?.stop()]);
       await this.egress?.close();
       await this.checkpointer?.stop();
+      this.storage.stop();
       this.db.$client.close();
       this.logger.info("reportgen stopped");
     })();

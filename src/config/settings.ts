@@ -62,6 +62,8 @@ export const settings = {
   publicUrl: spec({ group: "Server", flag: "public-url", env: "REPORTGEN_PUBLIC_URL", default: "", parse: url, help: "Origin used in download links (e.g. https://reports.example.com); empty: taken from the request" }),
   logLevel: spec({ group: "Server", flag: "log-level", env: "REPORTGEN_LOG_LEVEL", default: "info" as "debug" | "info" | "warn" | "error", parse: oneOf("debug", "info", "warn", "error"), help: "debug, info, warn or error" }),
   shutdownTimeout: spec({ group: "Server", flag: "shutdown-timeout", env: "REPORTGEN_SHUTDOWN_TIMEOUT", default: 30_000, defaultText: "30s", parse: duration(), help: "How long SIGTERM waits for in-flight renders before re-queueing them" }),
+  minFreeSpace: spec({ group: "Server", flag: "min-free-space", env: "REPORTGEN_MIN_FREE_SPACE", default: 256 * 1024 ** 2, defaultText: "256MB", parse: size, help: "Free space kept in the data dir for reports already accepted: below it new reports get 507 and /readyz 503" }),
+  metricsToken: spec({ group: "Server", flag: "metrics-token", env: "REPORTGEN_METRICS_TOKEN", default: "", parse: str, help: "When set, GET /metrics needs Authorization: Bearer <token>; empty: /metrics is open (it holds counts, no account data)" }),
 
   // Links and retention
   linkTtl: spec({ group: "Links and retention", flag: "link-ttl", env: "REPORTGEN_LINK_TTL", default: 3_600_000, defaultText: "1h", parse: duration(1000), help: "How long a download link stays valid" }),

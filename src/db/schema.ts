@@ -40,6 +40,12 @@ export const reports = sqliteTable("reports", {
   startedAt: integer("started_at"),
   finishedAt: integer("finished_at"),
   expiresAt: integer("expires_at"),
+  requestId: text("request_id"),
+});
+
+export const healthProbe = sqliteTable("health_probe", {
+  name: text("name").primaryKey(),
+  checkedAt: integer("checked_at").notNull(),
 });
 
 /** Dashboard sessions: see migrations/0003_dashboard_sessions.sql. */

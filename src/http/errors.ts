@@ -3,9 +3,11 @@
 // without leaking the cause.
 import { Elysia, ValidationError } from "elysia";
 import { INTERNAL_MESSAGE } from "../lib/error-codes";
-import { AppError } from "../lib/errors";
+import { AppError, storageRefusal } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import { storageFault, type StorageFault } from "../lib/storage";
 import { discardBody, type BodyLimits } from "./body";
+import { requestFields } from "./request-context";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json; charset=utf-8", ...headers } });
@@ -39,7 +41,8 @@ function describeValidation(e: ValidationError): AppError {
   return new AppError(422, "validation_failed", `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`, details);
 }
 
-export const errorMapper = (logger: Logger, body: BodyLimits) =>
+/** `onStorageFault` hears of every full or read-only disk a request ran into (see lib/storage.ts). */
+export const errorMapper = (logger: Logger, body: BodyLimits, onStorageFault?: (fault: StorageFault, cause: unknown) => void) =>
   new Elysia({ name: "error-mapper" }).onError({ as: "global" }, async ({ code, error, request }) => {
     // A route refused before reading the body (404, 422 on the path…): read it away so a client still
     // sending can read the answer.
@@ -56,7 +59,14 @@ export const errorMapper = (logger: Logger, body: BodyLimits) =>
       case "NOT_FOUND":
         return errorResponse(new AppError(404, "route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`));
     }
+    // A full or read-only disk is not a bug: the client is told to retry, the service recovers by itself.
+    const fault = storageFault(error) ?? storageFault(cause);
+    if (fault) {
+      onStorageFault?.(fault, error);
+      logger.warn("request refused: storage fault", { ...requestFields(request), fault, method: request.method, path: new URL(request.url).pathname, error });
+      return errorResponse(storageRefusal(fault));
+    }
     // The cause (which may name files or hold a stack) goes to the log only; the client gets the generic code.
-    logger.error("unhandled error", { error, method: request.method, path: new URL(request.url).pathname });
+    logger.error("unhandled error", { ...requestFields(request), error, method: request.method, path: new URL(request.url).pathname });
     return json(500, { error: "internal_error", message: INTERNAL_MESSAGE });
   });

@@ -9,11 +9,13 @@ import type { ReportsRepo } from "../modules/reports/repo";
 import { filesRoutes } from "../modules/files/index";
 import type { FileStore } from "../modules/files/store";
 import type { LinkSigner } from "../modules/files/links";
-import { healthRoutes, type HealthProbe } from "../modules/health/index";
+import { healthRoutes, type HealthProbe, type ReadinessChecks } from "../modules/health/index";
 import type { IdempotencyService } from "../modules/idempotency/service";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
+import type { StorageFault } from "../lib/storage";
+import { requestContext } from "./request-context";
 import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
 import { markArrival } from "./body";
 import { errorMapper, errorResponse } from "./errors";
@@ -40,6 +42,9 @@ export interface HttpDeps {
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
   dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
+  /** /readyz's database and disk checks, and the metrics /metrics serves. */
+  readiness: ReadinessChecks;
+  onStorageFault?: (fault: StorageFault, cause: unknown) => void;
 }
 
 export function createHttpApp(d: HttpDeps) {
@@ -55,11 +60,11 @@ export function createHttpApp(d: HttpDeps) {
     return url.origin;
   };
   // normalize: false makes unknown fields a 422 instead of silently dropping them.
-  return new Elysia({ normalize: false })
+  const app = new Elysia({ normalize: false })
     .use(admission(d.maxRequests))
-    .use(errorMapper(d.logger, d.guard.body))
+    .use(errorMapper(d.logger, d.guard.body, d.onStorageFault))
     .use(docs(d.version))
-    .use(healthRoutes(d.health, d.version))
+    .use(healthRoutes(d.health, d.version, d.readiness))
     .use(filesRoutes(d.reportsRepo, d.files, d.links))
     .use(dashboardRoutes({ ...d.dashboard, logger: d.logger, version: d.version, keys: d.keys, reports: d.reports, health: d.health, originOf, publicUrl: d.publicUrl, trustProxy: d.guard.trustProxy, templateMaxLength: d.templateMaxLength }))
     .group(API_PREFIX, (api) =>
@@ -69,6 +74,8 @@ export function createHttpApp(d: HttpDeps) {
         .use(reportsRoutes(d.reports, guard, { templateMaxLength: d.templateMaxLength, originOf, idempotency: d.idempotency, webhookLog: (id) => d.webhooks.log(id) }))
         .use(webhooksRoutes(d.webhookSecrets, guard)),
     );
+  // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
+  return requestContext(app, d.readiness.metrics, d.logger);
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

@@ -25,6 +25,8 @@ export const API_ERRORS = {
   internal_error: { status: 500, fix: "The server failed unexpectedly; the cause is logged. Retry later and tell the operator if it persists." },
   queue_full: { status: 503, fix: "The service has too many unfinished reports: retry after Retry-After seconds." },
   server_busy: { status: 503, fix: "The server is handling too many requests at once: retry after Retry-After seconds." },
+  storage_unavailable: { status: 503, fix: "The server cannot write to its disk (read-only or failing); nothing was stored: retry after Retry-After seconds." },
+  storage_full: { status: 507, fix: "The server's disk is full; nothing was stored: retry after Retry-After seconds (the service resumes once space is freed)." },
 } as const satisfies Record<string, { status: number; fix: string }>;
 
 /** Why a report failed: whether it was the template's fault (fix it) or the service's (retry later). */
@@ -44,6 +46,8 @@ export const REPORT_FAILURES = {
   render_interrupted: "Rendering was interrupted repeatedly (the service stopped or restarted while printing): submit it again.",
   shutting_down: "The service was shutting down: submit the report again.",
   internal_error: "An unexpected internal error stopped this report; the cause is logged. Submit it again and tell the operator if it persists.",
+  storage_full: "The server's disk was full each time this report was rendered (a service fault): submit it again once space is freed.",
+  storage_error: "The server could not write to its disk (read-only or failing) each time this report was rendered (a service fault): submit it again later.",
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

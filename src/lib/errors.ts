@@ -33,6 +33,15 @@ export const tooManyRequests = (code: ApiErrorCode, message: string, retryAfterS
 export const serviceUnavailable = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
   new AppError(503, code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
+/**
+ * The data dir is full (507 Insufficient Storage) or read-only / failing (503): the request stored
+ * nothing. The service recovers by itself once the disk takes writes again.
+ */
+export const storageRefusal = (fault: "full" | "read_only" | "io") =>
+  fault === "full"
+    ? new AppError(507, "storage_full", "the server's disk is full, so nothing new can be stored; nothing was saved. Retry later: the service resumes by itself once space is freed", undefined, { "Retry-After": "10" })
+    : new AppError(503, "storage_unavailable", "the server cannot write to its disk right now (read-only or failing); nothing was saved. Retry later", undefined, { "Retry-After": "10" });
+
 /** Raised while rendering a report: ends the report `failed` with this code and message. */
 export class RenderError extends Error {
   readonly code: ReportFailureCode;

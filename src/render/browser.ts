@@ -3,6 +3,7 @@
 // what makes printing several times faster than a new page or context per document.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { RenderError } from "../lib/errors";
+import { asStorageRenderError } from "../lib/storage";
 import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./network-policy";
 import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
@@ -119,7 +120,7 @@ export class BrowserHost {
       if (pdf.length > maxPdfSize) throw new RenderError("pdf_too_large", `the PDF is ${pdf.length} bytes; the limit is ${maxPdfSize}`);
       const pages = countPdfPages(pdf);
       if (pages > maxPages) throw new RenderError("too_many_pages", `the PDF has ${pages} pages; the limit is ${maxPages}`);
-      await Bun.write(job.outFile, pdf);
+      await Bun.write(job.outFile, pdf).catch((e: unknown) => Promise.reject(asStorageRenderError(e)));
       return { pages, bytes: pdf.length };
     } finally {
       clearTimeout(timer);

@@ -17,6 +17,8 @@ export interface PoolOptions extends BrowserOptions {
 interface Pending {
   resolve: (o: RenderOutput) => void;
   reject: (e: Error) => void;
+  /** Log fields of the report (report_id, request_id). */
+  fields?: Record<string, unknown>;
 }
 
 class RenderWorker {
@@ -78,7 +80,7 @@ class RenderWorker {
     if (this.pool.stopped) return;
     const old = this.worker;
     this.ready = false;
-    this.pool.opts.logger.error("render worker failed; replacing it", { worker: this.index, reason });
+    this.pool.opts.logger.error("render worker failed; replacing it", { worker: this.index, reason, reports: [...this.inFlight.values()].map((p) => p.fields ?? {}) });
     for (const p of this.inFlight.values()) p.reject(new RenderError("renderer_crashed", `the renderer stopped while printing (${reason})`, true));
     this.inFlight.clear();
     old.removeAllListeners();
@@ -119,10 +121,10 @@ export class RenderPool {
     await Promise.all(this.workers.map((w) => w.start()));
   }
 
-  render(job: RenderJob): Promise<RenderOutput> {
+  render(job: RenderJob, fields?: Record<string, unknown>): Promise<RenderOutput> {
     if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ job, p: { resolve, reject } });
+      this.waiting.push({ job, p: { resolve, reject, fields } });
       this.dispatch();
     });
   }

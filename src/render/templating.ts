@@ -20,6 +20,8 @@ export interface TemplatingOptions {
 interface Task {
   template: string;
   data: string;
+  /** Log fields of the report (report_id, request_id). */
+  fields?: Record<string, unknown>;
   resolve: (html: string) => void;
   reject: (e: Error) => void;
 }
@@ -90,7 +92,7 @@ class Slot {
   }
 
   private kill(code: string, message: string) {
-    this.pool.opts.logger.warn("killing EJS sandbox", { code });
+    this.pool.opts.logger.warn("killing EJS sandbox", { code, ...this.task?.fields });
     // Out of rotation first: settling dispatches waiting work, which must not go to this process.
     this.ready = false;
     this.proc?.kill("SIGKILL");
@@ -118,10 +120,10 @@ export class TemplatingPool {
   }
 
   /** Renders an EJS template with its data (JSON text); rejects with a RenderError on any template fault. */
-  render(template: string, data: string): Promise<string> {
+  render(template: string, data: string, fields?: Record<string, unknown>): Promise<string> {
     if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
     return new Promise((resolve, reject) => {
-      this.waiting.push({ template, data, resolve, reject });
+      this.waiting.push({ template, data, fields, resolve, reject });
       this.dispatch();
     });
   }

@@ -40,7 +40,7 @@ describe("migrate", () => {
     expect(currentVersion(db)).toBe(0);
     const r = migrate(db);
     expect(r).toEqual({ applied: migrations.map((m) => m.name), version: migrations.at(-1)!.version });
-    expect(tables(db)).toEqual(["access_keys", "accounts", "dashboard_sessions", "idempotency_keys", "report_webhooks", "reports", "schema_migrations", "webhook_attempts", "webhook_deliveries", "webhook_secrets"]);
+    expect(tables(db)).toEqual(["access_keys", "accounts", "dashboard_sessions", "health_probe", "idempotency_keys", "report_webhooks", "reports", "schema_migrations", "webhook_attempts", "webhook_deliveries", "webhook_secrets"]);
     const rows = versions(db);
     expect(rows.map((v) => [v.version, v.name])).toEqual(migrations.map((m) => [m.version, m.name]));
     for (const v of rows) expect(v.applied_at).toBeGreaterThanOrEqual(before);

@@ -24,7 +24,7 @@ type Info = { name: string; type: string; notnull: number; dflt_value: string | 
 const tableInfo = (table: string) => db.query<Info, []>(`PRAGMA table_info("${table}")`).all();
 
 test("schema.ts declares every table", () => {
-  expect(drizzleTables.map((t) => getTableConfig(t).name).sort()).toEqual(["access_keys", "accounts", "dashboard_sessions", "idempotency_keys", "report_webhooks", "reports", "webhook_attempts", "webhook_deliveries", "webhook_secrets"]);
+  expect(drizzleTables.map((t) => getTableConfig(t).name).sort()).toEqual(["access_keys", "accounts", "dashboard_sessions", "health_probe", "idempotency_keys", "report_webhooks", "reports", "webhook_attempts", "webhook_deliveries", "webhook_secrets"]);
 });
 
 test("the migrated database has exactly the drizzle tables (besides schema_migrations)", () => {

@@ -1,5 +1,11 @@
-// GET /healthz: liveness and readiness for load balancers and systemd (no X-API-Key).
+// Probes for load balancers, systemd and Prometheus (no X-API-Key):
+// /livez (the process answers), /readyz (renderer, database and disk can take work), /healthz (the
+// renderer is ready; kept for existing checks), /metrics (Prometheus text; optionally behind a token).
+import { timingSafeEqual } from "node:crypto";
 import { Elysia, t } from "elysia";
+import { METRICS_CONTENT_TYPE } from "../../lib/metrics";
+import type { StorageMonitor } from "../../lib/storage";
+import type { ServiceMetrics } from "./metrics";
 
 export interface HealthProbe {
   rendererReady: () => boolean;
@@ -7,16 +13,102 @@ export interface HealthProbe {
   rendering: () => number;
 }
 
-export const healthRoutes = (probe: HealthProbe, version: string) =>
-  new Elysia({ name: "health-routes", detail: { tags: ["Service"] } }).get(
-    "/healthz",
-    ({ set }) => {
-      const ready = probe.rendererReady();
-      if (!ready) set.status = 503;
-      return { status: ready ? "ok" : "degraded", version, renderer: ready ? "ready" : "starting", queued: probe.queued(), rendering: probe.rendering() };
-    },
-    {
-      response: { 200: t.Any(), 503: t.Any() },
-      detail: { summary: "Health", description: "200 when the renderer is ready, 503 while Chromium is (re)starting.", security: [] },
-    },
-  );
+export interface ReadinessChecks {
+  /** Commits a small write; throws when the database cannot take one. */
+  probeDatabaseWrite: () => void;
+  storage: StorageMonitor;
+  metrics: ServiceMetrics;
+  /** When set, /metrics needs `Authorization: Bearer <token>`. */
+  metricsToken: string;
+}
+
+/** A write probe per readiness check would add a WAL fsync per probe: reuse a recent answer. */
+const DB_PROBE_EVERY_MS = 2_000;
+
+export const healthRoutes = (probe: HealthProbe, version: string, checks?: ReadinessChecks) => {
+  let dbCheckedAt = 0;
+  let dbError: string | undefined;
+  const databaseWritable = () => {
+    const now = Date.now();
+    if (checks && now - dbCheckedAt >= DB_PROBE_EVERY_MS) {
+      dbCheckedAt = now;
+      try {
+        checks.probeDatabaseWrite();
+        dbError = undefined;
+      } catch (e) {
+        dbError = String((e as { code?: string }).code ?? (e as Error).message);
+      }
+    }
+    return dbError === undefined;
+  };
+  const tokenOk = (header: string | null) => {
+    const want = Buffer.from(`Bearer ${checks?.metricsToken ?? ""}`);
+    const got = Buffer.from(header ?? "");
+    return got.length === want.length && timingSafeEqual(got, want);
+  };
+  return new Elysia({ name: "health-routes", detail: { tags: ["Service"] } })
+    .get(
+      "/healthz",
+      ({ set }) => {
+        const ready = probe.rendererReady();
+        if (!ready) set.status = 503;
+        return { status: ready ? "ok" : "degraded", version, renderer: ready ? "ready" : "starting", queued: probe.queued(), rendering: probe.rendering() };
+      },
+      {
+        response: { 200: t.Any(), 503: t.Any() },
+        detail: { summary: "Health", description: "200 when the renderer is ready, 503 while Chromium is (re)starting.", security: [] },
+      },
+    )
+    .get("/livez", () => ({ status: "ok", version }), {
+      response: { 200: t.Any() },
+      detail: { summary: "Liveness", description: "200 whenever the process answers HTTP. Restart the service only when this fails.", security: [] },
+    })
+    .get(
+      "/readyz",
+      ({ set }) => {
+        const renderer = probe.rendererReady();
+        const database = checks ? databaseWritable() : true;
+        const disk = checks?.storage.status();
+        const diskOk = !disk || disk.state === "ok";
+        const ready = renderer && database && diskOk;
+        if (!ready) {
+          set.status = 503;
+          set.headers["retry-after"] = "5";
+        }
+        return {
+          status: ready ? "ready" : "not_ready",
+          version,
+          checks: {
+            renderer: renderer ? "ready" : "not_ready",
+            database: database ? "writable" : `not_writable (${dbError})`,
+            disk: disk ? { state: disk.state, free_bytes: disk.freeBytes, min_free_bytes: checks!.storage.minFreeBytes } : "unchecked",
+          },
+          queued: probe.queued(),
+          rendering: probe.rendering(),
+        };
+      },
+      {
+        response: { 200: t.Any(), 503: t.Any() },
+        detail: {
+          summary: "Readiness",
+          description: "200 when reports can be taken and rendered: a renderer is ready, the database commits a write, and the data dir has room above --min-free-space. 503 (with the failing check) otherwise.",
+          security: [],
+        },
+      },
+    )
+    .get(
+      "/metrics",
+      ({ request, set }) => {
+        if (!checks) return new Response("metrics are not collected here\n", { status: 404 });
+        if (checks.metricsToken && !tokenOk(request.headers.get("authorization"))) {
+          return new Response("unauthorized: send Authorization: Bearer <--metrics-token>\n", { status: 401, headers: { "www-authenticate": "Bearer" } });
+        }
+        set.headers["content-type"] = METRICS_CONTENT_TYPE;
+        set.headers["cache-control"] = "no-store";
+        return checks.metrics.render();
+      },
+      {
+        detail: { summary: "Prometheus metrics", description: "Text exposition format. Open unless --metrics-token is set (then `Authorization: Bearer <token>`).", security: [] },
+      },
+    );
+};

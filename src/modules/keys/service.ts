@@ -3,6 +3,7 @@ import { hash, verify, type Options } from "@node-rs/argon2";
 import { createHash } from "node:crypto";
 import { notFound, validationFailed } from "../../lib/errors";
 import { randomId, randomSecret } from "../../lib/ids";
+import { storageFault } from "../../lib/storage";
 import type { AccountsRepo } from "../accounts/repo";
 import { Argon2Gate } from "./argon2-gate";
 import { KeyChecker } from "./check";
@@ -185,7 +186,12 @@ export class KeysService {
     // last_used_at is informational: write it at most once a minute per key, not on every request.
     if (now - (this.lastTouched.get(p.keyId) ?? 0) >= TOUCH_EVERY_MS) {
       this.lastTouched.set(p.keyId, now);
-      this.keys.touch(p.keyId, now);
+      try {
+        this.keys.touch(p.keyId, now);
+      } catch (e) {
+        // Informational only: a full or read-only disk must not refuse reads and downloads.
+        if (!storageFault(e)) throw e;
+      }
     }
     return p;
   }

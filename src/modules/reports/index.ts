@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { queryNumber } from "../../http/schema";
+import { requestIdOf } from "../../http/request-context";
 import { iso } from "../../lib/time";
 import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
@@ -35,7 +36,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
           () => undefined,
           () => {
-            const { reportId } = reports.submit(principal.accountId, body, opts.originOf(request));
+            const { reportId } = reports.submit(principal.accountId, body, opts.originOf(request), requestIdOf(request));
             return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
           },
         );
@@ -48,7 +49,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         body: generateBodySchema(opts.templateMaxLength),
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withBody({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 409: errorSchema, 422: errorSchema }),
+        response: withBody({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 409: errorSchema, 422: errorSchema, 507: errorSchema }),
         detail: {
           summary: "Queue a PDF",
           description:

@@ -1,10 +1,15 @@
 // The report processor: takes queued reports in order and renders them (EJS sandbox, then Chromium).
 // It runs a few lanes at once so templating and file work overlap with printing, and it is woken the
 // moment a report is queued rather than polling.
-import { REPORT_FAILURES } from "../../lib/error-codes";
-import { renameSync, rmSync } from "node:fs";
+// A storage fault (full or read-only disk) never escapes a lane: the report goes back to the queue
+// (or, after its attempts, ends failed with storage_full / storage_error) and the lanes pause until
+// the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
+import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
+import { rmSync } from "node:fs";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
+import { storageFailureCode, storageFault, type StorageFault, type StorageMonitor } from "../../lib/storage";
+import type { ServiceMetrics } from "../health/metrics";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
 import type { FileStore } from "../files/store";
@@ -17,13 +22,29 @@ export interface ProcessorOptions {
   maxAttempts: number;
   retentionMs: number;
   logger: Logger;
+  storage?: StorageMonitor;
+  metrics?: ServiceMetrics;
+  /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
+  resume?: () => void;
 }
+
+/** While the disk is unusable, how often an idle lane looks again. */
+const STORAGE_PAUSE_MS = 250;
+/** After an unexpected error in a lane itself, how long before it carries on. */
+const LANE_BACKOFF_MS = 1_000;
+
+const STORAGE_CODES = new Set(["storage_full", "storage_error"]);
+
+/** What ties a log line to its report and to the request that submitted it. */
+const logFields = (job: ClaimedReport) => ({ report_id: job.id, ...(job.requestId ? { request_id: job.requestId } : {}) });
 
 export class ReportProcessor {
   private wake?: () => void;
   private running = false;
   private lanes: Promise<void>[] = [];
   private readonly inFlight = new Set<string>();
+  /** Reports left `processing` because even re-queueing them failed (disk full): re-queued on recovery. */
+  private readonly stranded = new Set<string>();
 
   constructor(
     private readonly repo: ReportsRepo,
@@ -58,64 +79,170 @@ export class ReportProcessor {
     this.running = false;
     this.notify();
     await Promise.race([Promise.all(this.lanes), Bun.sleep(timeoutMs)]);
-    for (const id of this.inFlight) this.repo.requeue(id, true);
+    // Best effort: what cannot be written now is `processing` and re-queued by the next start.
+    for (const id of this.inFlight) this.safely(() => this.repo.requeue(id, true));
   }
 
   private async lane(): Promise<void> {
     while (this.running) {
-      const job = this.repo.claimNext(Date.now());
-      if (!job) {
-        await new Promise<void>((resolve) => {
-          const prev = this.wake;
-          this.wake = () => {
-            prev?.();
-            resolve();
-          };
-        });
-        continue;
-      }
-      this.inFlight.add(job.id);
       try {
-        await this.process(job);
+        await this.step();
       } catch (e) {
-        this.opts.logger.error("report processing crashed", { report_id: job.id, error: e });
-        this.repo.markFailed(job.id, "internal_error", REPORT_FAILURES.internal_error, Date.now());
-      } finally {
-        this.inFlight.delete(job.id);
+        // Never let a lane die: a dead lane is a silently smaller renderer, a rejected one kills the process.
+        const fault = storageFault(e);
+        if (fault) this.opts.storage?.report(fault, e);
+        else this.opts.logger.error("report processor lane failed; continuing", { error: e });
+        await Bun.sleep(fault ? STORAGE_PAUSE_MS : LANE_BACKOFF_MS);
       }
     }
   }
 
-  private async process(job: ClaimedReport): Promise<void> {
-    const started = performance.now();
-    const tmp = this.files.tempPathFor(job.id);
+  private async step(): Promise<void> {
+    if (this.opts.storage && !this.opts.storage.writable) {
+      await Bun.sleep(STORAGE_PAUSE_MS);
+      return;
+    }
+    if (this.opts.resume) {
+      this.opts.resume();
+      this.opts.resume = undefined;
+    }
+    for (const id of this.stranded) {
+      this.repo.requeue(id, false);
+      this.stranded.delete(id);
+    }
+    const job = this.repo.claimNext(Date.now());
+    if (!job) {
+      await new Promise<void>((resolve) => {
+        const prev = this.wake;
+        this.wake = () => {
+          prev?.();
+          resolve();
+        };
+      });
+      return;
+    }
+    this.inFlight.add(job.id);
+    const log = this.opts.logger.child(logFields(job));
     try {
-      const html = job.engine === "ejs" ? await this.templating.render(job.template ?? "", job.data ?? "{}") : (job.template ?? "");
-      if (!this.stillWanted(job.id)) return;
-      const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: tmp });
-      // From here to the commit nothing awaits: a concurrent DELETE runs either wholly before
-      // (the row is gone, the PDF is dropped) or wholly after (it removes the stored file).
-      if (!this.stillWanted(job.id)) return;
-      renameSync(tmp, this.files.pathOf(job.id));
-      const now = Date.now();
-      this.repo.markSucceeded(job.id, { sizeBytes: out.bytes, pageCount: out.pages, finishedAt: now, expiresAt: now + this.opts.retentionMs });
-      this.events.finished(job.id);
-      this.opts.logger.debug("report rendered", { report_id: job.id, ms: Math.round(performance.now() - started), pages: out.pages });
+      await this.process(job, log);
     } catch (e) {
+      log.error("report processing crashed", { error: e });
+      this.finish(job, log, "internal_error", REPORT_FAILURES.internal_error);
+    } finally {
+      this.inFlight.delete(job.id);
+    }
+  }
+
+  private async process(job: ClaimedReport, log: Logger): Promise<void> {
+    const started = performance.now();
+    const fields = logFields(job);
+    const m = this.opts.metrics;
+    const tmp = this.files.tempPathFor(job.id);
+    let placed = false;
+    try {
+      let html = job.template ?? "";
+      if (job.engine === "ejs") {
+        const t0 = performance.now();
+        html = await this.templating.render(job.template ?? "", job.data ?? "{}", fields);
+        m?.templateSeconds.observe((performance.now() - t0) / 1000);
+      }
+      if (!this.stillWanted(job.id)) return;
+      const t1 = performance.now();
+      const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: tmp }, fields);
+      m?.renderSeconds.observe((performance.now() - t1) / 1000);
+      // Durable before it is recorded: the PDF's bytes, then (after the rename) the folder entry.
+      await this.files.sync(tmp);
+      // From the check to the rename nothing awaits: a concurrent DELETE runs either wholly before
+      // (the row is gone, the PDF is dropped) or after the rename (it removes the stored file, and
+      // markSucceeded below then finds no row).
+      if (!this.stillWanted(job.id)) return;
+      this.files.place(tmp, job.id);
+      placed = true;
+      await this.files.syncDir();
+      const now = Date.now();
+      if (!this.repo.markSucceeded(job.id, { sizeBytes: out.bytes, pageCount: out.pages, finishedAt: now, expiresAt: now + this.opts.retentionMs })) {
+        this.safely(() => this.files.remove(job.id)); // deleted or re-queued meanwhile
+        return;
+      }
+      this.events.finished(job.id);
+      m?.reportsSucceeded.inc();
+      log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
+    } catch (e) {
+      if (placed) this.safely(() => this.files.remove(job.id)); // not recorded: no file without its success
+      const fault = storageFault(e) ?? (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
+      if (fault) return this.storageFailed(job, log, fault, e);
       // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
-      if (!(e instanceof RenderError)) this.opts.logger.error("report processing failed unexpectedly", { report_id: job.id, error: e });
+      if (!(e instanceof RenderError)) log.error("report processing failed unexpectedly", { error: e });
       const err = e instanceof RenderError ? e : new RenderError("internal_error", REPORT_FAILURES.internal_error);
       if (!this.running && err.code === "shutting_down") return; // stop() re-queues it
       if (err.retryable && job.attempts < this.opts.maxAttempts) {
-        this.opts.logger.warn("report render interrupted; will retry", { report_id: job.id, code: err.code, attempt: job.attempts });
-        this.repo.requeue(job.id, false);
-        this.notify();
+        log.warn("report render interrupted; will retry", { code: err.code, attempt: job.attempts, error: err.message });
+        m?.reportsRetried.inc({ cause: err.code });
+        this.requeue(job, log);
       } else {
-        this.repo.markFailed(job.id, err.code, err.message, Date.now());
-        this.events.finished(job.id);
+        log.warn("report failed", { code: err.code, error: err.message, attempt: job.attempts });
+        this.finish(job, log, err.code, err.message);
       }
     } finally {
-      rmSync(tmp, { force: true });
+      this.safely(() => rmSync(tmp, { force: true }));
+    }
+  }
+
+  /**
+   * The disk refused a write for this report. It goes back to the queue (the lanes pause until the
+   * disk recovers, so waiting costs no attempts); a report that keeps failing once space is back
+   * (its PDF alone does not fit) ends failed after its attempts.
+   */
+  private storageFailed(job: ClaimedReport, log: Logger, fault: StorageFault, cause: unknown): void {
+    this.opts.storage?.report(fault, cause);
+    if (job.attempts < this.opts.maxAttempts) {
+      log.warn("report interrupted by a storage fault; re-queued until the disk takes writes again", { fault, attempt: job.attempts, error: cause });
+      this.opts.metrics?.reportsRetried.inc({ cause: storageFailureCode(fault) });
+      return this.requeue(job, log);
+    }
+    const message =
+      fault === "full"
+        ? `the server's disk was full each of the ${job.attempts} times this report was rendered; submit it again once the operator has freed space`
+        : `the server could not write to its disk (read-only or failing) each of the ${job.attempts} times this report was rendered; submit it again later`;
+    this.finish(job, log, storageFailureCode(fault), message);
+  }
+
+  private requeue(job: ClaimedReport, log: Logger): void {
+    try {
+      this.repo.requeue(job.id, false);
+      this.notify();
+    } catch (e) {
+      this.strand(job, log, e);
+    }
+  }
+
+  private finish(job: ClaimedReport, log: Logger, code: ReportFailureCode, message: string): void {
+    try {
+      this.repo.markFailed(job.id, code, message, Date.now());
+      this.opts.metrics?.reportsFailed.inc({ code });
+      this.events.finished(job.id);
+    } catch (e) {
+      this.strand(job, log, e);
+    }
+  }
+
+  /** Even the status update failed: the report stays `processing` and is re-queued once writes work. */
+  private strand(job: ClaimedReport, log: Logger, e: unknown): void {
+    const fault = storageFault(e);
+    if (!fault) throw e;
+    this.opts.storage?.report(fault, e);
+    this.stranded.add(job.id);
+    log.warn("could not record the report's state (storage fault); it is re-queued once the disk takes writes", { fault });
+  }
+
+  /** Runs a clean-up step whose failure must not hide the real outcome (e.g. rm on a read-only disk). */
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (e) {
+      const fault = storageFault(e);
+      if (fault) this.opts.storage?.report(fault, e);
+      else this.opts.logger.warn("clean-up step failed", { error: e });
     }
   }
 

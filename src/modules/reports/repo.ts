@@ -11,6 +11,8 @@ export interface NewReport {
   data: string | null;
   options: string | null;
   createdAt: number;
+  /** X-Request-Id of the submitting request, for the rendering's log lines. */
+  requestId?: string | null;
 }
 
 export interface ListQuery {
@@ -21,8 +23,8 @@ export interface ListQuery {
   after?: { createdAt: number; id: string };
 }
 
-export type ReportSummary = Omit<Report, "template" | "data" | "options">;
-export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts">;
+export type ReportSummary = Omit<Report, "template" | "data" | "options" | "requestId">;
+export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts" | "requestId">;
 
 const unfinished: ReportStatus[] = ["queued", "processing"];
 
@@ -48,7 +50,7 @@ export class ReportsRepo {
     this.claimStmt = c.prepare<ClaimedReport & { attempts: number }, [number]>(
       `UPDATE reports SET status = 'processing', attempts = attempts + 1, started_at = ?
        WHERE id = (SELECT id FROM reports WHERE status = 'queued' ORDER BY created_at, rowid LIMIT 1)
-       RETURNING id, engine, template, data, options, attempts`,
+       RETURNING id, engine, template, data, options, attempts, request_id AS requestId`,
     );
     this.statusStmt = c.prepare<{ status: ReportStatus }, [string]>("SELECT status FROM reports WHERE id = ?");
     this.getStmt = c.prepare<ReportSummary, [string, string]>(`SELECT ${summarySql} FROM reports WHERE id = ?1 AND account_id = ?2`);

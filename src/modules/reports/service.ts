@@ -1,5 +1,6 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
-import { AppError, badRequest, notFound, serviceUnavailable, tooManyRequests, validationFailed } from "../../lib/errors";
+import { AppError, badRequest, notFound, serviceUnavailable, storageRefusal, tooManyRequests, validationFailed } from "../../lib/errors";
+import { storageFault, type StorageMonitor } from "../../lib/storage";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { ReportStatus, Engine } from "../../db/schema";
 import { defaultPdfOptions, HEADER_FOOTER_MARGIN, pageRangesProblem, type PdfMetadata, type PdfOptions, type WaitFor } from "../../render/pdf-options";
@@ -48,6 +49,8 @@ export interface ReportsServiceOptions {
   dataLimits: DataLimits;
   accountQueueLimit: number;
   queueLimit: number;
+  /** When given, submissions are refused (507/503) while the data dir is full or not writable. */
+  storage?: StorageMonitor;
 }
 
 export type DownloadAnswer =
@@ -73,10 +76,14 @@ export class ReportsService {
    * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
    * committed. `linkOrigin` is the origin of the download link a success event will carry.
    */
-  submit(accountId: string, input: GenerateInput, linkOrigin = ""): { reportId: string } {
+  submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): { reportId: string } {
     if (input.options) checkPdfOptions(input.options);
     const data = input.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
     const webhookUrl = input.webhook ? this.webhooks!.check(input.webhook.url) : undefined;
+    // Below the reserve the room left belongs to reports already accepted. A failed insert (the
+    // disk filled up since the last look) is answered the same way by the error mapper.
+    const disk = this.opts.storage?.status().state;
+    if (disk && disk !== "ok") throw storageRefusal(disk === "low" ? "full" : disk);
     if (this.repo.countUnfinished() >= this.opts.queueLimit) {
       throw serviceUnavailable("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
     }
@@ -84,7 +91,7 @@ export class ReportsService {
       throw tooManyRequests("account_queue_full", `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`, 2);
     }
     const id = newUuid();
-    const row = { id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now() };
+    const row = { id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now(), requestId: requestId ?? null };
     if (webhookUrl) {
       this.repo.transaction(() => {
         this.repo.insert(row);
@@ -131,7 +138,12 @@ export class ReportsService {
   delete(accountId: string, reportId: string): ReportSummary {
     const r = UUID_RE.test(reportId) ? this.repo.delete(reportId, accountId) : undefined;
     if (!r) throw notFound("report", reportId);
-    this.files.remove(reportId);
+    try {
+      this.files.remove(reportId);
+    } catch (e) {
+      // The record is gone, so the link is dead; the cleanup job's orphan pass removes the file later.
+      if (!storageFault(e)) throw e;
+    }
     return r;
   }
 

@@ -1,0 +1,88 @@
+// Per-request context around the whole Elysia handler: the request id (X-Request-Id, the client's
+// when well-formed, else a new one) on every response, and the HTTP metrics (by route pattern, so
+// label values stay bounded however many report ids are requested).
+import type { Elysia } from "elysia";
+import { newUuid } from "../lib/ids";
+import type { Logger } from "../lib/logger";
+import type { ServiceMetrics } from "../modules/health/metrics";
+
+/** A client's id is kept when it is short and plain: it ends up in logs and in the reports table. */
+const CLIENT_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const ids = new WeakMap<Request, string>();
+
+/** The request id of a request (set before any other hook runs). */
+export function requestIdOf(request: Request): string | undefined {
+  return ids.get(request);
+}
+
+/** Fields that tie a log line to its request. */
+export function requestFields(request: Request): { request_id?: string } {
+  return { request_id: ids.get(request) };
+}
+
+type RouteMatcher = (method: string, path: string) => string;
+
+/** Matches a path against the app's registered route patterns (`/api/v1/reports/:reportID`). */
+function routeMatcher(history: { method: string; path: string }[]): RouteMatcher {
+  const exact = new Map<string, string>();
+  const patterns: { method: string; re: RegExp; path: string }[] = [];
+  for (const h of history) {
+    if (h.path.includes(":") || h.path.includes("*")) {
+      const re = new RegExp("^" + h.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$");
+      patterns.push({ method: h.method, re, path: h.path });
+    } else exact.set(`${h.method} ${h.path}`, h.path);
+  }
+  return (method, path) => {
+    const m = method === "HEAD" ? "GET" : method;
+    const hit = exact.get(`${m} ${path}`) ?? exact.get(`${m} ${path.replace(/\/$/, "")}`);
+    if (hit) return hit;
+    for (const p of patterns) if ((p.method === m || p.method === "ALL") && p.re.test(path)) return p.path;
+    return "(unmatched)";
+  };
+}
+
+function pathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const q = url.indexOf("?", start);
+  return url.slice(start, q < 0 ? undefined : q);
+}
+
+function withHeader(res: Response, id: string): Response {
+  try {
+    res.headers.set("x-request-id", id);
+    return res;
+  } catch {
+    // Some responses have immutable headers: copy it.
+    const copy = new Response(res.body, res);
+    copy.headers.set("x-request-id", id);
+    return copy;
+  }
+}
+
+/** Wraps the app's handler: must be applied to the root app, before it is compiled. */
+export function requestContext<A extends Elysia<any, any, any, any, any, any, any>>(app: A, metrics: ServiceMetrics, logger: Logger): A {
+  let match: RouteMatcher | undefined;
+  const finish = (request: Request, id: string, started: number, res: Response): Response => {
+    match ??= routeMatcher(app.router.history as { method: string; path: string }[]);
+    const path = pathOf(request.url);
+    const route = match(request.method, path);
+    const status = res.status;
+    metrics.httpRequests.inc({ method: request.method, route, status: String(status) });
+    metrics.httpSeconds.observe((performance.now() - started) / 1000);
+    if (status === 401 && path.startsWith("/api/")) metrics.authFailures.inc();
+    logger.debug("request", { request_id: id, method: request.method, route, status, ms: Math.round((performance.now() - started) * 10) / 10 });
+    return withHeader(res, id);
+  };
+  return app.wrap(
+    (fn) =>
+      (request: Request): Response | Promise<Response> => {
+        const started = performance.now();
+        const presented = request.headers.get("x-request-id");
+        const id = presented && CLIENT_ID_RE.test(presented) ? presented : newUuid();
+        ids.set(request, id);
+        const res = (fn as unknown as (r: Request) => Response | Promise<Response>)(request);
+        return res instanceof Promise ? res.then((r) => finish(request, id, started, r)) : finish(request, id, started, res);
+      },
+  ) as A;
+}

@@ -1,0 +1,68 @@
+// The service's metrics: what the processor and the HTTP layer record, and what is read at scrape
+// time (reports by status, queue depth, disk, child-process restarts). Served at GET /metrics.
+import { Registry } from "../../lib/metrics";
+import type { StorageMonitor } from "../../lib/storage";
+
+/** Restart counts of supervised child processes, by kind (chromium, sandbox, …), since start. */
+export interface RestartSource {
+  restarts(): Record<string, number>;
+}
+
+/** Until a supervisor reports restarts, the kinds an operator expects are shown as 0. */
+export const noRestarts: RestartSource = { restarts: () => ({ chromium: 0, sandbox: 0 }) };
+
+export interface MetricSources {
+  version: string;
+  reportsByStatus: () => Record<string, number>;
+  queued: () => number;
+  rendering: () => number;
+  rendererReady: () => boolean;
+  storage: StorageMonitor;
+  restarts: RestartSource;
+}
+
+/** Seconds; templating is usually milliseconds, printing tens to hundreds of them. */
+const TEMPLATE_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const RENDER_BUCKETS = [0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const HTTP_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5, 30];
+
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private sources?: MetricSources;
+  private readonly startedAt = Date.now() / 1000;
+
+  readonly httpRequests = this.registry.counter("reportgen_http_requests_total", "HTTP requests answered, by method, route pattern and status");
+  readonly httpSeconds = this.registry.histogram("reportgen_http_request_duration_seconds", "Time to answer an HTTP request (long polls included)", HTTP_BUCKETS);
+  readonly authFailures = this.registry.counter("reportgen_auth_failures_total", "Requests refused for a missing or invalid X-API-Key (401)");
+  readonly templateSeconds = this.registry.histogram("reportgen_template_duration_seconds", "Time to render one EJS template in its sandbox", TEMPLATE_BUCKETS);
+  readonly renderSeconds = this.registry.histogram("reportgen_render_duration_seconds", "Time for Chromium to load and print one report", RENDER_BUCKETS);
+  readonly reportsSucceeded = this.registry.counter("reportgen_reports_succeeded_total", "Reports rendered and stored since start");
+  readonly reportsFailed = this.registry.counter("reportgen_reports_failed_total", "Reports that ended failed since start, by failure code");
+  readonly reportsRetried = this.registry.counter("reportgen_reports_retried_total", "Renders interrupted and put back in the queue, by cause");
+
+  constructor() {
+    const r = this.registry;
+    const src = () => this.sources!;
+    r.gauge("reportgen_build_info", "Version of the running executable", () => [{ labels: { version: src().version }, value: 1 }]);
+    r.gauge("reportgen_reports", "Reports stored, by status", () => Object.entries(src().reportsByStatus()).map(([status, value]) => ({ labels: { status }, value })));
+    r.gauge("reportgen_queue_depth", "Reports waiting to be rendered", () => src().queued());
+    r.gauge("reportgen_reports_rendering", "Reports being rendered now", () => src().rendering());
+    r.gauge("reportgen_renderer_ready", "1 when a renderer can print", () => (src().rendererReady() ? 1 : 0));
+    r.counterFrom("reportgen_process_restarts_total", "Restarts of child processes since start, by kind", () =>
+      Object.entries(src().restarts.restarts()).map(([kind, value]) => ({ labels: { kind }, value })),
+    );
+    r.gauge("reportgen_storage_free_bytes", "Free space in the data dir's filesystem", () => src().storage.status().freeBytes);
+    r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () => (src().storage.accepting ? 1 : 0));
+    r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () => process.memoryUsage.rss());
+    r.gauge("process_start_time_seconds", "Start time of the process, Unix seconds", () => this.startedAt);
+  }
+
+  /** Connects the scrape-time gauges to the running app. */
+  bind(sources: MetricSources): void {
+    this.sources = sources;
+  }
+
+  render(): string {
+    return this.registry.render();
+  }
+}
