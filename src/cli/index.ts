@@ -13,6 +13,7 @@ Commands:
   serve                                   Run the HTTP service (the default when no command is given)
   migrate                                 Apply database migrations and exit
   cleanup                                 Expire reports past retention and remove their PDFs, once
+  backup --to DIR                         Copy the database and PDFs, consistently, while the service runs
   admin create-key --name NAME [--account ACCOUNT]
                                           Mint an access key (value alone on stdout); creates the account
   admin list-keys [--account ACCOUNT]     List keys (never their values)
@@ -48,6 +49,11 @@ export async function runCli(argv: string[]): Promise<number> {
       case "cleanup":
         (await import("./cleanup")).cleanup(parseCommand(rest).config);
         return 0;
+      case "backup": {
+        const { config, values } = parseCommand(rest, [{ name: "to", help: "backup folder (new or empty)" }]);
+        (await import("./backup")).backup(config, values.to as string | undefined);
+        return 0;
+      }
       case "admin": {
         const [sub, ...args] = rest;
         const { config, values, positionals } = parseCommand(args, adminOptions);

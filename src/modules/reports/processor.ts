@@ -180,7 +180,7 @@ export class ReportProcessor {
         m?.reportsRetried.inc({ cause: err.code });
         this.requeue(job, log);
       } else {
-        log.warn("report failed", { code: err.code, error: err.message, attempt: job.attempts });
+        log.info("report failed", { code: err.code, error: err.message, attempt: job.attempts });
         this.finish(job, log, err.code, err.message);
       }
     } finally {

@@ -1,0 +1,14 @@
+// `reportgen backup --to DIR`: a consistent copy of the data dir (database and PDFs) while the service runs.
+import type { Config } from "../config/settings";
+import { runBackup } from "../jobs/backup";
+import { UsageError } from "./args";
+
+export function backup(config: Config, to: string | undefined): void {
+  if (!to) throw new UsageError("backup needs --to DIR (a new or empty folder)");
+  const r = runBackup(config.dataDir, to);
+  console.error(
+    `backed up ${r.reports} report(s) and ${r.pdfs} PDF(s) (${(r.bytes / 1024 / 1024).toFixed(1)} MB) to ${r.dir} in ${r.ms} ms` +
+      (r.pdfsGone ? `; ${r.pdfsGone} PDF(s) were deleted while copying (their reports read as expired after a restore)` : "") +
+      `\nrestore: stop the service, then copy ${r.dir} into place as its --data-dir (see the README, "Backups")`,
+  );
+}
