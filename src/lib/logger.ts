@@ -9,6 +9,8 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Whether lines of this level are written: lets a hot path skip building them. */
+  enabled?(level: LogLevel): boolean;
 }
 
 export function createLogger(level: LogLevel = "info", base: Record<string, unknown> = {}): Logger {
@@ -24,6 +26,7 @@ export function createLogger(level: LogLevel = "info", base: Record<string, unkn
     warn: (m, f) => write("warn", m, f),
     error: (m, f) => write("error", m, f),
     child: (fields) => createLogger(level, { ...base, ...fields }),
+    enabled: (lvl) => order[lvl] >= min,
   };
 }
 
