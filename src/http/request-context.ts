@@ -11,35 +11,52 @@ import type { ServiceMetrics } from "../modules/health/metrics";
 const CLIENT_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const ids = new WeakMap<Request, string>();
+const reportIds = new WeakMap<Request, string>();
 
 /** The request id of a request (set before any other hook runs). */
 export function requestIdOf(request: Request): string | undefined {
   return ids.get(request);
 }
 
-/** Fields that tie a log line to its request. */
-export function requestFields(request: Request): { request_id?: string } {
-  return { request_id: ids.get(request) };
+/** Names the report a request created, for its log lines (routes with :reportID are found by themselves). */
+export function noteReport(request: Request, reportId: string): void {
+  reportIds.set(request, reportId);
 }
 
-type RouteMatcher = (method: string, path: string) => string;
+/** Fields that tie a log line to its request (and its report, once known). */
+export function requestFields(request: Request): { request_id?: string; report_id?: string } {
+  const report = reportIds.get(request);
+  return report ? { request_id: ids.get(request), report_id: report } : { request_id: ids.get(request) };
+}
+
+interface RouteMatch {
+  route: string;
+  /** The :reportID segment of the path, when the route has one. */
+  reportId?: string;
+}
+
+type RouteMatcher = (method: string, path: string) => RouteMatch;
 
 /** Matches a path against the app's registered route patterns (`/api/v1/reports/:reportID`). */
 function routeMatcher(history: { method: string; path: string }[]): RouteMatcher {
-  const exact = new Map<string, string>();
-  const patterns: { method: string; re: RegExp; path: string }[] = [];
+  const exact = new Map<string, RouteMatch>();
+  const patterns: { method: string; re: RegExp; path: string; reportSegment: number }[] = [];
   for (const h of history) {
     if (h.path.includes(":") || h.path.includes("*")) {
       const re = new RegExp("^" + h.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$");
-      patterns.push({ method: h.method, re, path: h.path });
-    } else exact.set(`${h.method} ${h.path}`, h.path);
+      patterns.push({ method: h.method, re, path: h.path, reportSegment: h.path.split("/").indexOf(":reportID") });
+    } else exact.set(`${h.method} ${h.path}`, { route: h.path });
   }
+  const unmatched: RouteMatch = { route: "(unmatched)" };
   return (method, path) => {
     const m = method === "HEAD" ? "GET" : method;
     const hit = exact.get(`${m} ${path}`) ?? exact.get(`${m} ${path.replace(/\/$/, "")}`);
     if (hit) return hit;
-    for (const p of patterns) if ((p.method === m || p.method === "ALL") && p.re.test(path)) return p.path;
-    return "(unmatched)";
+    for (const p of patterns) {
+      if ((p.method !== m && p.method !== "ALL") || !p.re.test(path)) continue;
+      return p.reportSegment > 0 ? { route: p.path, reportId: path.split("/")[p.reportSegment] } : { route: p.path };
+    }
+    return unmatched;
   };
 }
 
@@ -72,7 +89,7 @@ export function requestContext<A extends Elysia<any, any, any, any, any, any, an
   const finish = (request: Request, id: string, started: number, res: Response): Response => {
     match ??= routeMatcher(app.router.history as { method: string; path: string }[]);
     const path = pathOf(request.url);
-    const route = match(request.method, path);
+    const { route, reportId } = match(request.method, path);
     const status = res.status;
     const method = METHODS.has(request.method) ? request.method : "OTHER";
     const key = `${method} ${status} ${route}`;
@@ -82,7 +99,7 @@ export function requestContext<A extends Elysia<any, any, any, any, any, any, an
     const seconds = (performance.now() - started) / 1000;
     metrics.httpSeconds.observe(seconds);
     if (status === 401 && path.startsWith("/api/")) metrics.authFailures.inc();
-    if (debug) logger.debug("request", { request_id: id, method: request.method, route, status, ms: Math.round(seconds * 10_000) / 10 });
+    if (debug) logger.debug("request", { request_id: id, report_id: reportIds.get(request) ?? reportId, method: request.method, route, status, ms: Math.round(seconds * 10_000) / 10 });
     return withHeader(res, id);
   };
   return app.wrap(

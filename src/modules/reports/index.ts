@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { queryNumber } from "../../http/schema";
-import { requestIdOf } from "../../http/request-context";
+import { noteReport, requestIdOf } from "../../http/request-context";
 import { iso } from "../../lib/time";
 import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
@@ -43,6 +43,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         set.status = r.status;
         Object.assign(set.headers, r.headers);
         if (r.replayed) set.headers["idempotent-replayed"] = "true";
+        const reportId = (r.body as { report_id?: string } | undefined)?.report_id;
+        if (reportId) noteReport(request, reportId);
         return r.body;
       },
       {
