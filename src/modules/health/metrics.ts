@@ -34,8 +34,8 @@ export class ServiceMetrics {
   readonly httpRequests = this.registry.counter("reportgen_http_requests_total", "HTTP requests answered, by method, route pattern and status");
   readonly httpSeconds = this.registry.histogram("reportgen_http_request_duration_seconds", "Time to answer an HTTP request (long polls included)", HTTP_BUCKETS);
   readonly authFailures = this.registry.counter("reportgen_auth_failures_total", "Requests refused for a missing or invalid X-API-Key (401)");
-  readonly templateSeconds = this.registry.histogram("reportgen_template_duration_seconds", "Time to render one EJS template in its sandbox", TEMPLATE_BUCKETS);
-  readonly renderSeconds = this.registry.histogram("reportgen_render_duration_seconds", "Time for Chromium to load and print one report", RENDER_BUCKETS);
+  readonly templateSeconds = this.registry.histogram("reportgen_template_duration_seconds", "Time to render one EJS template, from hand-off to the sandbox pool (a wait for a free sandbox included)", TEMPLATE_BUCKETS);
+  readonly renderSeconds = this.registry.histogram("reportgen_render_duration_seconds", "Time for Chromium to load, print and store one report, from hand-off to the render pool (a wait for a free page included)", RENDER_BUCKETS);
   readonly reportsSucceeded = this.registry.counter("reportgen_reports_succeeded_total", "Reports rendered and stored since start");
   readonly reportsFailed = this.registry.counter("reportgen_reports_failed_total", "Reports that ended failed since start, by failure code");
   readonly reportsRetried = this.registry.counter("reportgen_reports_retried_total", "Renders interrupted and put back in the queue, by cause");
