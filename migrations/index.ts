@@ -4,8 +4,8 @@ import m0001 from "./0001_init.sql" with { type: "text" };
 import m0002 from "./0002_reports_account_status.sql" with { type: "text" };
 import m0003 from "./0003_dashboard_sessions.sql" with { type: "text" };
 import m0004 from "./0004_webhooks_idempotency.sql" with { type: "text" };
-import m0006 from "./0006_access_key_check.sql" with { type: "text" };
 import m0005 from "./0005_operations.sql" with { type: "text" };
+import m0006 from "./0006_access_key_check.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -18,6 +18,6 @@ export const migrations: Migration[] = [
   { version: 2, name: "0002_reports_account_status", sql: m0002 },
   { version: 3, name: "0003_dashboard_sessions", sql: m0003 },
   { version: 4, name: "0004_webhooks_idempotency", sql: m0004 },
-  { version: 6, name: "0006_access_key_check", sql: m0006 },
   { version: 5, name: "0005_operations", sql: m0005 },
+  { version: 6, name: "0006_access_key_check", sql: m0006 },
 ];
