@@ -9,16 +9,20 @@ export interface MigrateResult {
   version: number;
 }
 
-export function currentVersion(sqlite: Database): number {
+function appliedVersions(sqlite: Database): Set<number> {
   sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
-  const row = sqlite.query<{ v: number | null }, []>("SELECT max(version) AS v FROM schema_migrations").get();
-  return row?.v ?? 0;
+  return new Set(sqlite.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+}
+
+export function currentVersion(sqlite: Database): number {
+  return Math.max(0, ...appliedVersions(sqlite));
 }
 
 /** Brings the database to the newest known schema; refuses a database written by a newer reportgen. */
 export function migrate(sqlite: Database, migrations: Migration[] = embedded): MigrateResult {
   const known = migrations.at(-1)?.version ?? 0;
-  const have = currentVersion(sqlite);
+  const done = appliedVersions(sqlite);
+  const have = Math.max(0, ...done);
   if (have > known) {
     throw new SchemaTooNewError(
       `the database schema is version ${have} but this reportgen knows only up to ${known}: run a newer reportgen, or restore a backup of the data directory`,
@@ -26,7 +30,9 @@ export function migrate(sqlite: Database, migrations: Migration[] = embedded): M
   }
   const applied: string[] = [];
   for (const m of migrations) {
-    if (m.version <= have) continue;
+    // Each version is tracked on its own, so one that reached main after a higher-numbered one (parallel
+    // branches) is still applied to a database that already has the higher one.
+    if (done.has(m.version)) continue;
     sqlite.transaction(() => {
       sqlite.exec(m.sql);
       sqlite.query("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)").run(m.version, m.name, Date.now());

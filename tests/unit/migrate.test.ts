@@ -127,6 +127,16 @@ describe("migrate", () => {
     db.close();
   });
 
+  test("a version missing below the highest applied one is applied, once", () => {
+    const db = new Database(freshFile(), { create: true });
+    const list = [1, 2, 3].map((v) => ({ version: v, name: `000${v}_t`, sql: `CREATE TABLE t${v} (x INTEGER);` }));
+    expect(migrate(db, [list[0]!, list[2]!]).applied).toEqual(["0001_t", "0003_t"]);
+    expect(migrate(db, list)).toEqual({ applied: ["0002_t"], version: 3 });
+    expect(migrate(db, list).applied).toEqual([]);
+    expect(tables(db)).toEqual(["schema_migrations", "t1", "t2", "t3"]);
+    db.close();
+  });
+
   test("an empty migration list on an empty database is version 0", () => {
     const db = new Database(freshFile(), { create: true });
     expect(migrate(db, [])).toEqual({ applied: [], version: 0 });
