@@ -77,6 +77,9 @@ test("every endpoint answers only documented statuses, with bodies that match th
 
   // Health
   expect((await call({ method: "GET", template: "/healthz", url: "/healthz", key: null })).status).toBe(200);
+  expect((await call({ method: "GET", template: "/livez", url: "/livez", key: null })).status).toBe(200);
+  expect((await call({ method: "GET", template: "/readyz", url: "/readyz", key: null })).status).toBe(200);
+  expect((await call({ method: "GET", template: "/metrics", url: "/metrics", key: null })).status).toBe(200);
 
   // Submissions: 202, and each documented refusal.
   const ok = await call({ ...gen, body: json({ engine: "ejs", html_template: "<p><%= n %></p>", data: { n: 1 } }) });
@@ -172,6 +175,8 @@ test("every endpoint answers only documented statuses, with bodies that match th
     "503": "server_busy needs 1000 requests in progress, queue_full 20000 reports; /healthz only while starting",
     "408": "needs a body slower than 60 s (tests/blackbox/slow-clients.test.ts)",
     "410": "needs the 7-day retention to pass",
+    "GET /metrics 401": "only with --metrics-token set (tests/api/metrics.test.ts)",
+    "507": "storage_full needs a full disk (tests/process/storage.test.ts fills a tmpfs)",
     "POST /api/v1/generate-pdf-async 409": "idempotency_replay_unavailable needs the server's secret to change",
     "POST /api/v1/access-keys 409": "idempotency_replay_unavailable needs the server's secret to change",
   };

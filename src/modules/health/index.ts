@@ -108,7 +108,15 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
         return checks.metrics.render();
       },
       {
-        detail: { summary: "Prometheus metrics", description: "Text exposition format. Open unless --metrics-token is set (then `Authorization: Bearer <token>`).", security: [] },
+        detail: {
+          summary: "Prometheus metrics",
+          description: "Text exposition format. Open unless --metrics-token is set (then `Authorization: Bearer <token>`).",
+          security: [],
+          responses: {
+            200: { description: "Prometheus text exposition (version 0.0.4)", content: { "text/plain": { schema: { type: "string" } } } },
+            401: { description: "--metrics-token is set and the request's bearer token does not match", content: { "text/plain": { schema: { type: "string" } } } },
+          },
+        },
       },
     );
 };
