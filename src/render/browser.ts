@@ -1,6 +1,15 @@
 // The ONLY module that drives Chromium. One BrowserHost owns one Chromium with a fixed set of
-// reused pages: a page is reset between reports instead of being created per report, which is
-// what makes printing several times faster than a new page or context per document.
+// reused pages in ONE browser context: a page is reset between reports instead of being created per
+// report, which is what makes printing several times faster than a new page or context per document.
+//
+// Why one shared context is still isolated: every report is loaded into about:blank, whose origin is
+// opaque and unique per document. Chromium refuses localStorage, sessionStorage, IndexedDB, cookies,
+// the Cache API (absent), SharedWorker and document.domain to an opaque origin (SecurityError), and a
+// BroadcastChannel of one opaque origin reaches no other document; service workers are blocked; window
+// state and frames belong to a page; a popup is closed at once. Requests to allow-listed hosts carry
+// no state either: they may load subresources only (no frame or navigation of that origin, so no
+// document of a real origin ever runs), and third-party cookies (all of them, here) are refused.
+// tests/integration/isolation.test.ts renders reports that try every one of these channels at once.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { RenderError } from "../lib/errors";
 import { asStorageRenderError } from "../lib/storage";
@@ -40,7 +49,6 @@ export interface RenderOutput {
 }
 
 interface Slot {
-  context: BrowserContext;
   page: Page;
   cdp: CDPSession;
   /** The page's main frame, whose document each report replaces. */
@@ -53,6 +61,11 @@ const CLOSE_TIMEOUT_MS = 5_000;
 
 export class BrowserHost {
   private browser?: Browser;
+  /** The one context every page of this Chromium lives in (see the header). */
+  private context?: BrowserContext;
+  /** Pages this host made (a page event for any other one is a popup, closed at once). */
+  private readonly ownPages = new WeakSet<Page>();
+  private readonly creatingPages = new Set<Promise<Page>>();
   private idle: Slot[] = [];
   private waiters: ((s: Slot) => void)[] = [];
   private busy = 0;
@@ -226,7 +239,9 @@ export class BrowserHost {
       }
     }
     if (!healthy) {
-      await withTimeout(slot.context.close(), CLOSE_TIMEOUT_MS).catch(() => {});
+      // Only this page goes: closing a target ends its renderer even mid-loop, while the other pages
+      // of the context keep printing.
+      await withTimeout(slot.page.close({ runBeforeUnload: false }), CLOSE_TIMEOUT_MS).catch(() => {});
       next = await this.newSlot().catch(() => undefined);
     }
     this.busy--;
@@ -267,6 +282,7 @@ export class BrowserHost {
       timeout: 30_000,
     });
     this.browser = browser;
+    this.context = await this.newContext(browser);
     this.renders = 0;
     browser.on("disconnected", () => {
       if (this.browser === browser && !this.closed) {
@@ -281,30 +297,54 @@ export class BrowserHost {
     for (const s of slots) this.handOut(s);
   }
 
-  private async newSlot(): Promise<Slot> {
-    const browser = this.browser;
-    if (!browser) throw new Error("no browser");
-    // One context per page: a page stuck in runaway JavaScript can be closed alone without
-    // touching the others, and no storage is ever shared between reports.
-    // Scripts are switched per report (see page-scripts.ts), off to begin with.
+  private async newContext(browser: Browser): Promise<BrowserContext> {
+    // Scripts are switched per page and report (see page-scripts.ts), off to begin with.
     // Templates see a desktop Chrome user agent: "HeadlessChrome" makes some chart and font libraries
     // change behaviour, and Chromium would write it into the PDF's Creator.
     const context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false, bypassCSP: false, userAgent: userAgentFor(browser.version()) });
-    await context.route("**/*", (route) => (isRequestAllowed(route.request().url(), this.opts.allowHosts) ? route.continue() : route.abort("blockedbyclient")));
+    await context.route("**/*", (route) => {
+      const request = route.request();
+      if (!isRequestAllowed(request.url(), this.opts.allowHosts)) return route.abort("blockedbyclient");
+      // An allowed host serves subresources (images, fonts, stylesheets) only: a frame of its origin
+      // would run a document with real storage shared by every page of the context.
+      if (request.isNavigationRequest() && !/^(data|about|blob):/i.test(request.url())) return route.abort("blockedbyclient");
+      return route.continue();
+    });
     // A template's window.close() would end the reused page: make it a no-op that cannot be undone.
     await context.addInitScript(() => Object.defineProperty(window, "close", { value: () => {}, writable: false, configurable: false }));
-    const page = await context.newPage();
+    context.on("page", (p) => void this.closeIfPopup(p));
+    return context;
+  }
+
+  /** Closes a page a report opened (window.open, target=_blank); the page event also fires for our own. */
+  private async closeIfPopup(p: Page): Promise<void> {
+    await Promise.allSettled([...this.creatingPages]);
+    if (!this.ownPages.has(p)) await p.close().catch(() => {});
+  }
+
+  private async newSlot(): Promise<Slot> {
+    const context = this.context;
+    if (!context) throw new Error("no browser");
+    const creating = context.newPage();
+    this.creatingPages.add(creating);
+    let page: Page;
+    try {
+      page = await creating;
+    } finally {
+      this.creatingPages.delete(creating);
+    }
+    this.ownPages.add(page);
     page.on("dialog", (d) => void d.dismiss().catch(() => {}));
-    context.on("page", (p) => {
-      if (p !== page) void p.close().catch(() => {});
-    });
     const cdp = await context.newCDPSession(page);
     // Blocking applies only while this session has the Network domain on; bodies need no buffer here.
     await cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
     await cdp.send("Network.setBlockedURLs", { urls: blockedUrlPatterns(this.opts.allowHosts) });
+    // Every request of an about:blank report is third-party: refusing third-party cookies means an
+    // allow-listed host's cookie, set during one report, is never sent for another.
+    await cdp.send("Network.setCookieControls", { enableThirdPartyCookieRestriction: true });
     await cdp.send("Page.enable"); // for Page.loadEventFired (see setContent)
     const { frameTree } = await cdp.send("Page.getFrameTree");
-    const slot: Slot = { context, page, cdp, frameId: frameTree.frame.id, scripts: true };
+    const slot: Slot = { page, cdp, frameId: frameTree.frame.id, scripts: true };
     await this.setScripts(slot, false);
     return slot;
   }
