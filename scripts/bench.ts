@@ -282,6 +282,8 @@ async function startService(): Promise<Service> {
     stderr: Bun.file(logFile),
   });
   cleanupTasks.push(() => stopService(proc));
+  // However this process ends, the service does not outlive it.
+  process.on("exit", () => proc.exitCode === null && proc.kill("SIGKILL"));
   const base = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   const lastLog = () => (existsSync(logFile) ? readFileSync(logFile, "utf8").slice(-3000) : "");
@@ -503,11 +505,11 @@ async function main(): Promise<number> {
     t,
   }));
 
-  // Warm-up: fonts, caches and JIT on every side and page; the service's pages too.
+  // Warm-up: fonts, caches and JIT on every side and page (one PDF per client); the service's pages too.
   const pagesOf = new Map<string, number>();
   for (const tpl of tpls) {
     for (const side of SIDES) {
-      const m = await measure(side, TOP_C, TOP_C * 2, tpl, svc, floors);
+      const m = await measure(side, TOP_C, TOP_C, tpl, svc, floors);
       const want = pagesOf.get(tpl.name);
       if (want !== undefined && want !== m.pages) throw new Error(`${tpl.name}: ${side} printed ${m.pages} pages, another side ${want}: not the same document`);
       pagesOf.set(tpl.name, m.pages);
