@@ -41,8 +41,8 @@
 // on the machine slows both sides alike. Rounds interleave every side for every template and c, in an
 // order that rotates from round to round; figures are medians over rounds (latency: pooled samples).
 //
-// The service runs as a child process on default settings except --port, --data-dir and --rate-limit 0
-// (so the bench is not throttled); its log goes to a file in its temporary data dir.
+// The service runs as a child process on default settings except --port and --data-dir (its request
+// rate limits are off by default); its log goes to a file in its temporary data dir.
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
@@ -275,7 +275,7 @@ async function startService(): Promise<Service> {
   if (keyProc.exitCode !== 0 || !key) throw new Error(`admin create-key failed (${keyProc.exitCode}): ${keyProc.stderr.toString()}`);
   const port = await freePort();
   const logFile = join(dataDir, "service.log");
-  const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--port", String(port), "--host", "127.0.0.1", "--rate-limit", "0", ...EXTRA_SERVE_ARGS], {
+  const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--port", String(port), "--host", "127.0.0.1", ...EXTRA_SERVE_ARGS], {
     cwd: SERVICE_ROOT,
     stdin: "ignore",
     stdout: Bun.file(logFile),
