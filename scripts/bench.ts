@@ -24,10 +24,12 @@
 // on the machine do not disturb.
 //
 // Sides, at each concurrency c:
-//   floor/shared  playwright-core on ONE warm Chromium (Debian's, the service's launch flags), c reused
+//   floor/shared  playwright-core on ONE warm Chromium (Debian's, the service's launch flags, fontconfig
+//                 file and user agent), c reused
 //                 pages in ONE browser context: page.setContent(html, load) + page.pdf with the
-//                 service's default print options. The HTML is the service's final HTML, rendered here
-//                 with the `ejs` package before the clock starts (the sandbox runs that same library).
+//                 service's default print options. The HTML is the service's final HTML (with its print
+//                 defaults stylesheet), rendered here with the `ejs` package before the clock starts (the
+//                 sandbox runs that same library).
 //   floor/ctx     the same with one browser context per page.
 //   floor         whichever of the two prints faster (median over rounds): the honest floor.
 //   tuned         every trick the service uses, on c pages of one context: the document is loaded with
@@ -54,7 +56,9 @@ import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
+import { writeFontconfig } from "../src/render/fonts";
 import { closedNetworkArgs } from "../src/render/network-policy";
+import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
 import { benchTemplates, type BenchTemplate } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
@@ -376,15 +380,20 @@ interface Floors {
 }
 
 async function startFloors(n: number, servicePid: number): Promise<Floors> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, chromiumSandbox: process.getuid?.() !== 0, timeout: 30_000 });
+  // The service's fontconfig file (its fonts and font cache), written into a temporary dir of our own.
+  const fontDir = mkdtempSync(join(tmpdir(), "reportgen-bench-fonts-"));
+  cleanupTasks.push(() => rmSync(fontDir, { recursive: true, force: true }));
+  const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(fontDir) };
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, env, chromiumSandbox: process.getuid?.() !== 0, timeout: 30_000 });
   cleanupTasks.push(() => browser.close());
+  const contextOptions = { userAgent: userAgentFor(browser.version()) };
   const exclude = new Set(treeOf(servicePid, readProcs()));
   // Reniced before any page exists: renderers are forked by Chromium's zygote and inherit its value.
   renice(process.pid, FLOOR_NICE, exclude);
-  const sharedCtx = await browser.newContext();
+  const sharedCtx = await browser.newContext(contextOptions);
   const shared = await Promise.all(Array.from({ length: n }, () => sharedCtx.newPage()));
-  const perContext = await Promise.all(Array.from({ length: n }, async () => (await browser.newContext()).newPage()));
-  const tunedCtx: BrowserContext = await browser.newContext();
+  const perContext = await Promise.all(Array.from({ length: n }, async () => (await browser.newContext(contextOptions)).newPage()));
+  const tunedCtx: BrowserContext = await browser.newContext(contextOptions);
   const tuned = await Promise.all(
     Array.from({ length: n }, async () => {
       const page = await tunedCtx.newPage();
@@ -500,7 +509,8 @@ async function main(): Promise<number> {
 
   const tpls = TEMPLATES.map((t) => ({
     name: t.name,
-    html: t.engine === "ejs" ? ejs.render(t.html_template, t.data!, {}) : t.html_template,
+    // What the service's page receives: the rendered template with the print defaults stylesheet.
+    html: withPrintDefaults(t.engine === "ejs" ? ejs.render(t.html_template, t.data!, {}) : t.html_template),
     body: JSON.stringify({ html_template: t.html_template, engine: t.engine, ...(t.engine === "ejs" ? { data: t.data } : {}) }),
     t,
   }));

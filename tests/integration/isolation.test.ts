@@ -291,7 +291,7 @@ window.addEventListener('load', function () {
       const results: { tag: string; start: number; end: number; seen: string; own: string[]; errs: Record<string, string> }[] = [];
       for (const [i, id] of ids.entries()) {
         const report = await waitForReport(c, id, 60_000);
-        expect(report.status).toBe("succeeded");
+        expect({ status: report.status, error: report.error }).toEqual({ status: "succeeded", error: null });
         const dl = (await (await c.request("GET", `/api/v1/reports/${id}/download`)).json()) as { data: string };
         const text = squash(await pdfText(new Uint8Array(await (await c.app.http!.handle(new Request(dl.data))).arrayBuffer())));
         const m = /RESULT(\w+?)(\d{13})(\d{13})SEEN=(\S+?)OWN=(\S+?)ERR=(\S+)$/.exec(text);
