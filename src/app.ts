@@ -9,7 +9,8 @@ import { WalCheckpointer } from "./db/checkpointer";
 import { migrate } from "./db/migrate";
 import { createLogger, type Logger } from "./lib/logger";
 import { StartupError } from "./lib/errors";
-import { removeStaleBrowserTemp } from "./lib/temp";
+import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
+import { ChildRegistry } from "./lib/supervisor";
 import { runCleanup } from "./jobs/cleanup";
 import { Scheduler, checkCronPattern } from "./jobs/scheduler";
 import { AccountsRepo } from "./modules/accounts/repo";
@@ -36,7 +37,7 @@ import { createHttpApp, type HttpApp } from "./http/server";
 import type { BodyLimits } from "./http/body";
 import { StorageMonitor, storageFault } from "./lib/storage";
 import { HealthRepo } from "./modules/health/repo";
-import { noRestarts, ServiceMetrics, type RestartSource } from "./modules/health/metrics";
+import { ServiceMetrics, type RestartSource } from "./modules/health/metrics";
 import { VERSION } from "./version";
 import { SessionsRepo } from "./dashboard/sessions-repo";
 import { SessionsService } from "./dashboard/sessions";
@@ -57,11 +58,10 @@ export class App {
   readonly sessions: SessionsService;
   readonly storage: StorageMonitor;
   readonly metrics = new ServiceMetrics();
-  /**
-   * Restart counts of child processes for /metrics. The supervisor replaces this with its own stats
-   * (restarts by kind: chromium, sandbox, …); until then the expected kinds read 0.
-   */
-  restarts: RestartSource = noRestarts;
+  /** Every supervised child process or thread: restart counts per kind for /metrics (children.stats()). */
+  readonly children = new ChildRegistry();
+  /** Restart counts of child processes for /metrics, by kind (chromium, sandbox, checkpointer). */
+  restarts: RestartSource = { restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, s]) => [kind, s.restarts])) };
   templating?: TemplatingPool;
   pool?: RenderPool;
   processor?: ReportProcessor;
@@ -104,11 +104,11 @@ export class App {
     const log = this.logger;
     checkCronPattern(c.cleanupSchedule);
     this.files.init();
-    this.checkpointer = new WalCheckpointer(this.db.$client, log);
+    this.checkpointer = new WalCheckpointer(this.db.$client, log, this.children);
     await this.checkpointer.start();
     const health = new HealthRepo(this.db.$client);
     const probe = {
-      rendererReady: () => this.pool?.healthy ?? false,
+      rendererReady: () => this.rendererReady(),
       queued: () => this.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
       rendering: () => this.processor?.busy ?? 0,
     };
@@ -156,9 +156,11 @@ export class App {
       if (process.getuid?.() === 0) {
         log.warn("running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.");
       }
-      removeStaleBrowserTemp();
+      const browserTemp = browserTempRoot(c.dataDir);
+      const removed = removeStaleBrowserTemp(browserTemp);
+      if (removed) log.info("removed Chromium temp folders an earlier run left behind", { removed });
       if (c.allowHosts.length) this.egress = await startEgressProxy({ allowHosts: c.allowHosts, logger: log });
-      this.templating = new TemplatingPool({ processes: c.sandboxes, nice: c.renderNice, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log });
+      this.templating = new TemplatingPool({ processes: c.sandboxes, nice: c.renderNice, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log, registry: this.children });
       this.pool = new RenderPool({
         workers: c.renderWorkers,
         nice: c.renderNice,
@@ -174,6 +176,8 @@ export class App {
         fontconfigFile: writeFontconfig(c.dataDir, c.fontsDir || undefined),
         creator: `reportgen ${VERSION}`,
         logger: log,
+        registry: this.children,
+        tmpRoot: browserTemp,
       });
       await Promise.all([this.templating.start(), this.pool.start()]);
       // Enough lanes that the next report's templating and queue work overlap with printing.
@@ -212,6 +216,14 @@ export class App {
 
   }
 
+  /**
+   * True while reports can be rendered: a Chromium is up and answers its health probe, and an EJS
+   * sandbox is up. /healthz (and /readyz) answer 503 otherwise.
+   */
+  rendererReady(): boolean {
+    return (this.pool?.healthy ?? false) && (this.templating?.healthy ?? false);
+  }
+
   cleanup() {
     try {
       const purged = this.idempotency.purgeExpired();
@@ -233,7 +245,7 @@ export class App {
       this.scheduler?.stop();
       await this.processor?.stop(deadline);
       await this.webhookSender?.stop();
-      await Promise.all([this.pool?.stop(5_000), this.templating?.stop()]);
+      await Promise.all([this.pool?.stop(), this.templating?.stop()]);
       await this.egress?.close();
       await this.checkpointer?.stop();
       this.storage.stop();

@@ -3,6 +3,7 @@
 // main thread, between two HTTP requests.
 import { Database } from "bun:sqlite";
 import { parentPort, workerData } from "node:worker_threads";
+import type { FromCheckpointer, ToCheckpointer } from "./checkpointer";
 
 const { file, intervalMs } = workerData as { file: string; intervalMs: number };
 const port = parentPort!;
@@ -30,7 +31,8 @@ const timer = setInterval(() => {
   }
 }, intervalMs);
 
-port.on("message", (m: { type: "stop" }) => {
+port.on("message", (m: ToCheckpointer) => {
+  if (m.type === "ping") return port.postMessage({ type: "pong", id: m.id } satisfies FromCheckpointer);
   if (m.type !== "stop") return;
   clearInterval(timer);
   db.close();

@@ -3,11 +3,13 @@
 // and those POSTs waited 10-25 ms for it (in-process POST loop on this machine's ext4: p99 12 ms,
 // 2-3 ms without). A worker thread checkpoints every 100 ms instead; the main
 // connection keeps a far higher threshold as a fallback, so the log stays bounded even if the
-// thread stalls.
+// thread stalls. The thread runs under the supervisor: restarted with backoff if it fails, probed
+// with a ping, and while it is down the main connection checkpoints at SQLite's default again.
 import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";
 import { entrypointUrl } from "../lib/runtime";
+import { ChildRegistry, Supervisor, type Child } from "../lib/supervisor";
 
 const INTERVAL_MS = 100;
 /** SQLite's default auto-checkpoint threshold, in pages. */
@@ -15,49 +17,91 @@ const DEFAULT_AUTOCHECKPOINT = 1_000;
 /** The main connection's threshold while the thread runs (~40 MB of log at 4 KB pages). */
 const FALLBACK_AUTOCHECKPOINT = 10_000;
 
-type FromCheckpointer = { type: "ready" } | { type: "stopped" } | { type: "error"; message: string };
+export type FromCheckpointer = { type: "ready" } | { type: "stopped" } | { type: "pong"; id: number } | { type: "error"; message: string };
+export type ToCheckpointer = { type: "stop" } | { type: "ping"; id: number };
+
+class CheckpointThread implements Child {
+  private readonly worker: Worker;
+  private onReady?: () => void;
+  private onStartFailed?: (e: Error) => void;
+  private stopped?: () => void;
+  private readonly pings = new Map<number, () => void>();
+  private nextPing = 1;
+
+  constructor(file: string, logger: Logger, died: (cause: string) => void) {
+    // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
+    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file, intervalMs: INTERVAL_MS } });
+    this.worker.on("message", (m: FromCheckpointer) => {
+      if (m.type === "ready") this.onReady?.();
+      if (m.type === "pong") this.pings.get(m.id)?.();
+      if (m.type === "stopped") this.stopped?.();
+      if (m.type === "error") logger.warn("WAL checkpoint failed; will retry", { error: m.message });
+    });
+    const gone = (cause: string) => {
+      this.onStartFailed?.(new Error(cause));
+      died(cause);
+    };
+    this.worker.on("error", (e: Error) => gone(`thread error: ${e.message}`));
+    this.worker.on("exit", () => gone("the thread exited"));
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.onReady = resolve;
+      this.onStartFailed = reject;
+    });
+  }
+
+  probe(): Promise<boolean> {
+    const id = this.nextPing++;
+    return new Promise<boolean>((resolve) => {
+      this.pings.set(id, () => resolve(true));
+      this.worker.postMessage({ type: "ping", id } satisfies ToCheckpointer);
+    }).finally(() => this.pings.delete(id));
+  }
+
+  stop(): Promise<void> {
+    return new Promise((resolve) => {
+      this.stopped = resolve;
+      this.worker.postMessage({ type: "stop" } satisfies ToCheckpointer);
+    });
+  }
+
+  async kill(): Promise<void> {
+    this.worker.removeAllListeners();
+    await this.worker.terminate().catch(() => {});
+  }
+}
 
 export class WalCheckpointer {
-  private worker?: Worker;
+  private sup?: Supervisor<CheckpointThread>;
 
   constructor(
     private readonly db: Database,
     private readonly logger: Logger,
+    private readonly registry: ChildRegistry = new ChildRegistry(),
   ) {}
 
-  /** Resolves once the thread runs; if it cannot start, SQLite's own checkpointing stays on. */
+  /** Resolves once the thread ran or failed its first start; until it runs, SQLite's own checkpointing stays on. */
   async start(): Promise<void> {
-    // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
-    const worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file: this.db.filename, intervalMs: INTERVAL_MS } });
-    this.worker = worker;
-    const ready = new Promise<boolean>((resolve) => {
-      worker.on("message", (m: FromCheckpointer) => {
-        if (m.type === "ready") resolve(true);
-        if (m.type === "error") this.logger.warn("WAL checkpoint failed; will retry", { error: m.message });
-      });
-      worker.on("error", (e: Error) => {
-        this.logger.warn("WAL checkpoint thread failed; the main connection checkpoints again", { error: e.message });
-        resolve(false);
-      });
-      worker.on("exit", () => {
-        if (this.worker === worker) this.setAutocheckpoint(DEFAULT_AUTOCHECKPOINT);
-        resolve(false);
-      });
+    this.sup = new Supervisor<CheckpointThread>({
+      kind: "checkpointer",
+      name: "checkpointer",
+      create: (died) => new CheckpointThread(this.db.filename, this.logger, died),
+      startTimeoutMs: 10_000,
+      stopTimeoutMs: 2_000,
+      // A pass takes milliseconds; a thread that cannot answer a ping for 10 s is stuck.
+      probe: { intervalMs: 5_000, timeoutMs: 10_000, failures: 2 },
+      logger: this.logger,
+      registry: this.registry,
+      onReady: () => this.setAutocheckpoint(FALLBACK_AUTOCHECKPOINT),
+      onDown: () => this.setAutocheckpoint(DEFAULT_AUTOCHECKPOINT),
     });
-    if (await ready) this.setAutocheckpoint(FALLBACK_AUTOCHECKPOINT);
+    await this.sup.start();
   }
 
   async stop(): Promise<void> {
-    const worker = this.worker;
-    this.worker = undefined;
-    if (!worker) return;
-    const stopped = new Promise<void>((resolve) => {
-      worker.on("message", (m: FromCheckpointer) => m.type === "stopped" && resolve());
-      worker.on("exit", () => resolve());
-    });
-    worker.postMessage({ type: "stop" });
-    await Promise.race([stopped, Bun.sleep(2_000)]);
-    await worker.terminate();
+    await this.sup?.stop();
     this.setAutocheckpoint(DEFAULT_AUTOCHECKPOINT);
   }
 

@@ -41,6 +41,7 @@ export const reports = sqliteTable("reports", {
   finishedAt: integer("finished_at"),
   expiresAt: integer("expires_at"),
   requestId: text("request_id"),
+  notBefore: integer("not_before"),
 });
 
 export const healthProbe = sqliteTable("health_probe", {

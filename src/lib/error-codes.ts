@@ -48,6 +48,9 @@ export const REPORT_FAILURES = {
   internal_error: "An unexpected internal error stopped this report; the cause is logged. Submit it again and tell the operator if it persists.",
   storage_full: "The server's disk was full each time this report was rendered (a service fault): submit it again once space is freed.",
   storage_error: "The server could not write to its disk (read-only or failing) each time this report was rendered (a service fault): submit it again later.",
+  renderer_unresponsive: "Chromium stopped responding while printing this report, repeatedly (a service fault, not the template's): submit it again later.",
+  sandbox_crashed: "The EJS sandbox process died while rendering this report, repeatedly (a service fault, not the template's): submit it again later.",
+  renderer_unavailable: "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -13,6 +13,8 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { RenderError } from "../lib/errors";
 import { asStorageRenderError } from "../lib/storage";
+import { withTimeout } from "../lib/supervisor";
+import { commandLine, findProcesses, processActivity, seemsFrozen } from "../lib/process-tree";
 import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./network-policy";
 import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
@@ -34,6 +36,10 @@ export interface BrowserOptions {
   fontconfigFile?: string;
   /** Written into every PDF's Creator and Producer. */
   creator: string;
+  /** Chromium's environment (its TMPDIR in particular); the current process's when not given. */
+  env?: Record<string, string | undefined>;
+  /** A string only this host's Chromium has in its command line (its profile folder): finds its process. */
+  processTag?: string;
 }
 
 export interface RenderJob {
@@ -55,9 +61,52 @@ interface Slot {
   frameId: string;
   /** Whether script execution is on in this page right now. */
   scripts: boolean;
+  /** Set by the page's crash event (Inspector.targetCrashed): its renderer process is gone. */
+  crashed: boolean;
 }
 
 const CLOSE_TIMEOUT_MS = 5_000;
+/** Bound on any single protocol call outside the print itself: a frozen Chromium never answers. */
+const CDP_TIMEOUT_MS = 10_000;
+/** Bound on opening a page slot (context, page, CDP session and its set-up calls). */
+const SLOT_TIMEOUT_MS = 15_000;
+/** How long a render that hit its deadline waits for Chromium to answer a probe before blaming Chromium. */
+const DEADLINE_PROBE_MS = 3_000;
+
+/** Messages of the infrastructure codes: the service's fault, never the template's. */
+export const INFRA_MESSAGES = {
+  renderer_crashed: "Chromium stopped while printing this report; this is a fault of the service, not of the template",
+  page_crashed:
+    "the Chromium renderer process printing this report crashed; this is a fault of the service (or a page that exhausted Chromium's memory), not a template error",
+  renderer_unresponsive: "Chromium stopped responding while printing this report; this is a fault of the service, not of the template",
+} as const;
+
+/** What a failed render ran into, as seen once it failed. */
+export interface FailureContext {
+  /** Chromium's connection is gone (killed, crashed, exited). */
+  browserGone: boolean;
+  /** The page's renderer process crashed. */
+  pageCrashed: boolean;
+  pageClosed: boolean;
+  /** For a render_timeout: whether Chromium answered a probe right after (false: it is frozen). */
+  browserResponsive?: boolean;
+}
+
+/**
+ * Decides who is to blame for a failed render. Infrastructure faults (Chromium or its renderer
+ * gone or frozen) are retryable and say so; the template's own faults keep their codes. Checked in
+ * this order because once Chromium is gone every page also reads as closed.
+ */
+export function classifyRenderFailure(error: unknown, c: FailureContext): RenderError {
+  if (c.browserGone) return new RenderError("renderer_crashed", INFRA_MESSAGES.renderer_crashed, true);
+  if (c.pageCrashed) return new RenderError("renderer_crashed", INFRA_MESSAGES.page_crashed, true);
+  if (error instanceof RenderError) {
+    if (error.code === "render_timeout" && c.browserResponsive === false) return new RenderError("renderer_unresponsive", INFRA_MESSAGES.renderer_unresponsive, true);
+    return error;
+  }
+  if (c.pageClosed) return new RenderError("page_closed", "the page closed itself while loading (window.close() or similar); remove that call from the template");
+  return new RenderError("render_failed", `Chromium failed to print the page: ${cleanDriverMessage((error as Error)?.message ?? String(error))}`, true);
+}
 
 export class BrowserHost {
   private browser?: Browser;
@@ -75,6 +124,11 @@ export class BrowserHost {
   /** Set when this Chromium is due for replacement: no new render starts on it. */
   private draining = false;
   private closed = false;
+  /** Why the current Chromium is gone, once its connection dropped without us closing it. */
+  private lost?: string;
+  /** Rejects when the current Chromium disconnects unexpectedly: renders in flight stop at once. */
+  private disconnected: Promise<never> = new Promise<never>(() => {});
+  private browserCdp?: CDPSession;
 
   /** Called when this host cannot recover by itself; its owner should end the worker thread. */
   onFatal?: (reason: string) => void;
@@ -86,8 +140,6 @@ export class BrowserHost {
   }
 
   async render(job: RenderJob): Promise<RenderOutput> {
-    const slot = await this.acquire();
-    let healthy = true;
     // A wait_for expression is the client's JavaScript run in the page: it needs JavaScript allowed, and
     // the page is then reset after the report like any page that ran scripts (globals it sets must not
     // reach the next report).
@@ -96,18 +148,73 @@ export class BrowserHost {
       throw new RenderError("readiness_timeout", "options.wait_for.expression needs JavaScript, which this service has turned off (--javascript=false); wait for a selector or a delay instead");
     }
     const scripts = this.opts.javascript && (expression || needsScripts(job.html));
+    // Checked before a page is taken: a refusal must not keep a page busy forever.
+    const slot = await this.acquire();
+    let healthy = true;
+    // A crashed renderer never finishes the load or the print: stop at once instead of at the deadline.
+    let onCrash!: () => void;
+    const crashed = new Promise<never>((_, reject) => (onCrash = () => reject(new Error("the page's renderer crashed"))));
+    crashed.catch(() => {});
+    slot.page.on("crash", onCrash);
     try {
-      if (slot.scripts !== scripts) await this.setScripts(slot, scripts);
-      return await this.print(slot, job);
+      if (slot.crashed) onCrash();
+      if (slot.scripts !== scripts) await withTimeout(this.setScripts(slot, scripts), CDP_TIMEOUT_MS);
+      return await Promise.race([this.print(slot, job), crashed, this.disconnected]);
     } catch (e) {
       healthy = false;
-      if (e instanceof RenderError) throw e;
-      if (slot.page.isClosed()) throw new RenderError("page_closed", "the page closed itself while loading (window.close() or similar); remove that call from the template");
-      throw new RenderError("render_failed", `Chromium failed to print the page: ${cleanDriverMessage((e as Error).message)}`, true);
+      throw await this.classify(e, slot);
     } finally {
+      slot.page.off("crash", onCrash);
       this.renders++;
       void this.release(slot, healthy);
     }
+  }
+
+  /**
+   * Answers whether Chromium itself responds (CDP Browser.getVersion on the browser session, handled
+   * by the browser process even while a page runs away). While Chromium is being recycled, the
+   * launch's own timeout bounds the wait.
+   */
+  async probe(timeoutMs: number): Promise<boolean> {
+    if (this.launching) return true;
+    const browser = this.browser;
+    if (!browser?.isConnected() || this.lost) return false;
+    this.browserCdp ??= await withTimeout(browser.newBrowserCDPSession(), timeoutMs);
+    await withTimeout(this.browserCdp.send("Browser.getVersion"), timeoutMs);
+    return true;
+  }
+
+  /**
+   * probe(), but a Chromium that is slow to answer because the machine is saturated (it is runnable,
+   * or used CPU time meanwhile) counts as responsive: only a stopped, gone or idle-but-silent Chromium
+   * is declared frozen. Under a load average of ~40 on 2 cores, Browser.getVersion took over 3 s.
+   */
+  async responsive(timeoutMs: number): Promise<boolean> {
+    const pid = this.browserPid();
+    const before = pid ? processActivity(pid) : undefined;
+    if (await this.probe(timeoutMs).catch(() => false)) return true;
+    if (this.lost || !this.browser?.isConnected()) return false;
+    return !seemsFrozen(before, pid ? processActivity(pid) : undefined);
+  }
+
+  /** Chromium's browser process: the one with this host's tag and no --type= (its children have one). */
+  private browserPid(): number | undefined {
+    const tag = this.opts.processTag;
+    if (!tag) return undefined;
+    return findProcesses(tag).find((pid) => !commandLine(pid).includes("--type="));
+  }
+
+  private async classify(e: unknown, slot: Slot): Promise<RenderError> {
+    if (!(e instanceof RenderError) && !this.lost) {
+      // Playwright rejects pending calls as the pipe closes, possibly just before "disconnected" fires.
+      await Promise.race([this.disconnected.catch(() => {}), Bun.sleep(200)]);
+    }
+    const ctx: FailureContext = { browserGone: !!this.lost || !this.browser?.isConnected(), pageCrashed: slot.crashed, pageClosed: slot.page.isClosed() };
+    if (e instanceof RenderError && e.code === "render_timeout" && !ctx.browserGone) {
+      ctx.browserResponsive = await this.responsive(DEADLINE_PROBE_MS);
+      if (!ctx.browserResponsive) this.onFatal?.("Chromium stopped responding (a render hit its deadline and Chromium did not answer a probe)");
+    }
+    return classifyRenderFailure(e, ctx);
   }
 
   async close(): Promise<void> {
@@ -233,7 +340,7 @@ export class BrowserHost {
         // Sent on the page's own CDP session, which delivers its events in order: when this answers,
         // the about:blank document's load event has been delivered too, and cannot be taken by
         // setContent for the next report's.
-        await this.setScripts(slot, false);
+        await withTimeout(this.setScripts(slot, false), CDP_TIMEOUT_MS);
       } catch {
         healthy = false;
       }
@@ -261,8 +368,11 @@ export class BrowserHost {
 
   /** Replaces Chromium once no page is printing; waiting renders continue on the new one. */
   private async recycleWhenIdle(): Promise<void> {
-    if (this.busy > 0 || this.launching || this.closed) return;
+    if (this.busy > 0 || this.launching || this.closed || this.lost) return;
     const old = this.browser;
+    // Closing it on purpose: its disconnect is not a crash.
+    this.browser = undefined;
+    this.browserCdp = undefined;
     this.idle = [];
     this.launching = (async () => {
       await withTimeout(old?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS).catch(() => this.onFatal?.("Chromium did not close when recycled"));
@@ -276,21 +386,27 @@ export class BrowserHost {
       executablePath: this.opts.executablePath,
       args: [...closedNetworkArgs(this.opts.proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"],
       // Chromium's fonts come from our fontconfig file: no CFF face, TrueType CJK (fonts.ts).
-      env: this.opts.fontconfigFile ? { ...process.env, FONTCONFIG_FILE: this.opts.fontconfigFile } : undefined,
+      env: { ...(this.opts.env ?? process.env), ...(this.opts.fontconfigFile ? { FONTCONFIG_FILE: this.opts.fontconfigFile } : {}) },
       // Chromium's own sandbox whenever it can work: it refuses to run as root with it.
       chromiumSandbox: process.getuid?.() !== 0,
       timeout: 30_000,
     });
     this.browser = browser;
     this.context = await this.newContext(browser);
+    this.browserCdp = undefined;
     this.renders = 0;
+    let onLost!: (e: Error) => void;
+    this.disconnected = new Promise<never>((_, reject) => (onLost = reject));
+    this.disconnected.catch(() => {});
     browser.on("disconnected", () => {
-      if (this.browser === browser && !this.closed) {
-        // Chromium died under us: renders in flight fail retryably; start a new one.
-        this.idle = [];
-        this.draining = true;
-        void this.recycleWhenIdle();
-      }
+      if (this.browser !== browser || this.closed) return;
+      // Chromium died under us (killed, crashed): renders in flight fail at once as the service's
+      // fault, and the supervisor replaces this whole worker, Chromium's process tree included.
+      this.lost = "Chromium exited unexpectedly";
+      this.idle = [];
+      this.draining = true;
+      onLost(new Error(this.lost));
+      this.onFatal?.(this.lost);
     });
     const slots = await Promise.all(Array.from({ length: this.opts.pages }, () => this.newSlot()));
     this.draining = false;
@@ -322,7 +438,12 @@ export class BrowserHost {
     if (!this.ownPages.has(p)) await p.close().catch(() => {});
   }
 
-  private async newSlot(): Promise<Slot> {
+  /** A new page slot, or a rejection within SLOT_TIMEOUT_MS (a frozen Chromium never answers). */
+  private newSlot(): Promise<Slot> {
+    return withTimeout(this.openSlot(), SLOT_TIMEOUT_MS);
+  }
+
+  private async openSlot(): Promise<Slot> {
     const context = this.context;
     if (!context) throw new Error("no browser");
     const creating = context.newPage();
@@ -344,7 +465,8 @@ export class BrowserHost {
     await cdp.send("Network.setCookieControls", { enableThirdPartyCookieRestriction: true });
     await cdp.send("Page.enable"); // for Page.loadEventFired (see setContent)
     const { frameTree } = await cdp.send("Page.getFrameTree");
-    const slot: Slot = { page, cdp, frameId: frameTree.frame.id, scripts: true };
+    const slot: Slot = { page, cdp, frameId: frameTree.frame.id, scripts: true, crashed: false };
+    page.on("crash", () => (slot.crashed = true));
     await this.setScripts(slot, false);
     return slot;
   }
@@ -369,9 +491,3 @@ export function countPdfPages(pdf: Uint8Array): number {
 export function cleanDriverMessage(message: string): string {
   return message.replace(/\u001b\[[0-9;]*m/g, "").split(/\n\s*Call log:/)[0]!.split("\n")[0]!.trim().slice(0, 300);
 }
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: Timer;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), ms)))]).finally(() => clearTimeout(timer));
-}
-

@@ -1,17 +1,28 @@
-// The render pool: worker threads, each owning one Chromium with a few reused pages.
-// Jobs go to the worker with the most free pages; a crashed or stuck worker is replaced and
-// its jobs fail retryably, so the report processor can try them again.
+// The render pool: worker threads, each owning one Chromium with a few reused pages, each under the
+// supervisor (start timeout, backoff, CDP health probe, whole process tree killed on replacement).
+// Jobs go to the worker with the most free pages and carry a deadline enforced here, on the owner's
+// side: a worker that does not answer in time is declared hung and replaced, and its jobs fail
+// retryably with an infrastructure code, so the report processor tries them again.
+import { mkdirSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { RenderError } from "../lib/errors";
 import { entrypointUrl } from "../lib/runtime";
+import { chromiumTmpDir, removeWorkerTemp } from "../lib/temp";
 import type { Logger } from "../lib/logger";
-import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
+import { findProcesses, killAll, processTree, waitChildrenReaped, waitGone } from "../lib/process-tree";
+import { Supervisor, SupervisorGroup, type Child, type ChildFailure, type ChildRegistry } from "../lib/supervisor";
+import { INFRA_MESSAGES, type BrowserOptions, type RenderJob, type RenderOutput } from "./browser";
 import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
 export interface PoolOptions extends BrowserOptions {
   workers: number;
   nice: number;
   logger: Logger;
+  registry: ChildRegistry;
+  /** Folder for the workers' temp folders (Chromium profiles); emptied at start by the App. */
+  tmpRoot: string;
 }
 
 interface Pending {
@@ -19,34 +30,81 @@ interface Pending {
   reject: (e: Error) => void;
   /** Log fields of the report (report_id, request_id). */
   fields?: Record<string, unknown>;
+  timer?: Timer;
 }
 
-class RenderWorker {
-  worker!: Worker;
-  ready = false;
-  inFlight = new Map<number, Pending>();
-  private started!: Promise<void>;
+/** Chromium, including a recycle inside the worker, may take this long to come up on a loaded machine. */
+const START_TIMEOUT_MS = 45_000;
+/** A job may outlive its render deadline by this much (a page replacement, a recycle) before its worker counts as hung. */
+const JOB_GRACE_MS = 20_000;
+/**
+ * The health probe: Browser.getVersion every second, 2.5 s to answer, replaced after 2 failures in a
+ * row. A late answer from a Chromium that is runnable or used CPU meanwhile is not a failure (see
+ * BrowserHost.responsive): on a saturated machine (load ~40 on 2 cores) the niced worker thread and
+ * Chromium answered in over 3 s and were replaced for nothing. The worker thread itself gets 10 s more.
+ */
+export const CHROMIUM_PROBE = { intervalMs: 1_000, timeoutMs: 2_500, failures: 2, answerGraceMs: 10_000 };
+
+/** One render worker thread and its Chromium: one generation of a supervised child. */
+class RenderWorker implements Child {
+  readonly worker: Worker;
+  readonly inFlight = new Map<number, Pending>();
+  private readonly tmpDir: string;
+  private readonly probes = new Map<number, (ok: boolean) => void>();
+  private nextProbe = 1;
+  private onReady?: () => void;
+  private onStartFailed?: (e: Error) => void;
+  private stopped?: () => void;
 
   constructor(
     private readonly pool: RenderPool,
-    private readonly index: number,
-  ) {}
-
-  start(): Promise<void> {
-    const { workers: _w, logger: _l, ...workerData } = this.pool.opts;
-    this.ready = false;
+    private readonly died: (cause: string) => void,
+  ) {
+    const { workers: _w, logger: _l, registry: _r, tmpRoot, ...browser } = pool.opts;
+    mkdirSync(tmpRoot, { recursive: true, mode: 0o700 });
+    this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
     // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("render/worker.ts"), { workerData: workerData satisfies WorkerData });
-    this.started = new Promise((resolve, reject) => {
-      this.worker.on("message", (m: FromWorker) => this.onMessage(m, resolve, reject));
-      this.worker.on("error", (e: Error) => this.replace(`worker error: ${e.message}`));
-      this.worker.on("exit", () => this.replace("worker exited"));
-    });
-    return this.started;
+    this.worker = new Worker(entrypointUrl("render/worker.ts"), { workerData: { ...browser, tmpDir: this.tmpDir, chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()) } satisfies WorkerData });
+    this.worker.on("message", (m: FromWorker) => this.onMessage(m));
+    this.worker.on("error", (e: Error) => this.gone(`worker error: ${e.message}`));
+    this.worker.on("exit", () => this.gone("the worker thread exited"));
   }
 
-  get free() {
-    return this.ready ? this.pool.opts.pages - this.inFlight.size : 0;
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.onReady = resolve;
+      this.onStartFailed = reject;
+    });
+  }
+
+  probe(timeoutMs: number): Promise<boolean> {
+    const id = this.nextProbe++;
+    return new Promise<boolean>((resolve) => {
+      this.probes.set(id, resolve);
+      this.worker.postMessage({ type: "probe", id, timeoutMs } satisfies ToWorker);
+    }).finally(() => this.probes.delete(id));
+  }
+
+  stop(): Promise<void> {
+    return new Promise<void>((resolve) => {
+      this.stopped = resolve;
+      this.worker.postMessage({ type: "stop" } satisfies ToWorker);
+    });
+  }
+
+  /** SIGKILLs this worker's Chromium with its whole tree (a stopped one too), then ends the thread. */
+  async kill(): Promise<void> {
+    this.worker.removeAllListeners();
+    const pids = processTree(findProcesses(this.tmpDir));
+    killAll(pids);
+    await waitGone(pids, 2_000);
+    await waitChildrenReaped(2_000);
+    await this.worker.terminate().catch(() => {});
+    removeWorkerTemp(this.tmpDir);
+  }
+
+  get free(): number {
+    return this.pool.opts.pages - this.inFlight.size;
   }
 
   send(id: number, job: RenderJob, p: Pending) {
@@ -54,71 +112,78 @@ class RenderWorker {
     this.worker.postMessage({ type: "render", id, job } satisfies ToWorker);
   }
 
-  private onMessage(m: FromWorker, resolve: () => void, reject: (e: Error) => void) {
+  /** Fails every job in flight with an infrastructure error (retryable). */
+  failAll(err: RenderError) {
+    for (const p of this.inFlight.values()) {
+      clearTimeout(p.timer);
+      p.reject(err);
+    }
+    this.inFlight.clear();
+  }
+
+  private onMessage(m: FromWorker) {
     switch (m.type) {
       case "ready":
-        this.ready = true;
-        resolve();
-        return this.pool.dispatch();
+        return this.onReady?.();
       case "done":
       case "failed": {
         const p = this.inFlight.get(m.id);
         this.inFlight.delete(m.id);
+        clearTimeout(p?.timer);
         if (m.type === "done") p?.resolve(m.output);
-        else p?.reject(new RenderError(m.code, m.message, m.retryable));
+        else {
+          if (m.code === "renderer_crashed" || m.code === "renderer_unresponsive") this.pool.opts.logger.warn("a render was interrupted by a Chromium fault; the report will be retried", { code: m.code, ...p?.fields });
+          p?.reject(new RenderError(m.code, m.message, m.retryable));
+        }
         return this.pool.dispatch();
       }
+      case "probed":
+        return this.probes.get(m.id)?.(m.ok);
       case "fatal":
-        if (!this.ready) reject(new Error(m.reason));
-        return this.replace(m.reason);
+        this.onStartFailed?.(new Error(m.reason));
+        return this.died(m.reason);
       case "stopped":
-        return;
+        return this.stopped?.();
     }
   }
 
-  private replace(reason: string) {
-    if (this.pool.stopped) return;
-    const old = this.worker;
-    this.ready = false;
-    this.pool.opts.logger.error("render worker failed; replacing it", { worker: this.index, reason, reports: [...this.inFlight.values()].map((p) => p.fields ?? {}) });
-    for (const p of this.inFlight.values()) p.reject(new RenderError("renderer_crashed", `the renderer stopped while printing (${reason})`, true));
-    this.inFlight.clear();
-    old.removeAllListeners();
-    void old.terminate();
-    // Back off a little so a Chromium that cannot start does not spin.
-    setTimeout(() => this.start().catch((e: unknown) => this.pool.opts.logger.error("render worker restart failed", { error: e })), 1000);
-  }
-
-  async stop(timeoutMs: number) {
-    if (!this.ready) return void (await this.worker.terminate());
-    const stopped = new Promise<void>((r) => this.worker.on("message", (m: FromWorker) => m.type === "stopped" && r()));
-    this.worker.postMessage({ type: "stop" } satisfies ToWorker);
-    await Promise.race([stopped, Bun.sleep(timeoutMs)]);
-    this.worker.removeAllListeners();
-    await this.worker.terminate();
+  private gone(cause: string) {
+    this.onStartFailed?.(new Error(cause));
+    this.died(cause);
   }
 }
 
-export class RenderPool {
-  private readonly workers: RenderWorker[] = [];
+export class RenderPool extends SupervisorGroup<RenderWorker> {
   private readonly waiting: { job: RenderJob; p: Pending }[] = [];
   private nextId = 1;
-  stopped = false;
-
-  constructor(readonly opts: PoolOptions) {}
+  constructor(readonly opts: PoolOptions) {
+    super();
+  }
 
   /** Concurrent prints the pool can run. */
   get capacity() {
     return this.opts.workers * this.opts.pages;
   }
 
-  get healthy() {
-    return this.workers.some((w) => w.ready);
-  }
-
-  async start(): Promise<void> {
-    for (let i = 0; i < this.opts.workers; i++) this.workers.push(new RenderWorker(this, i));
-    await Promise.all(this.workers.map((w) => w.start()));
+  /** Starts every worker; resolves once each has come up or failed its first start (it keeps retrying). */
+  start(): Promise<void> {
+    const sups = Array.from(
+      { length: this.opts.workers },
+      (_, i) =>
+        new Supervisor<RenderWorker>({
+          kind: "chromium",
+          name: `chromium-${i}`,
+          create: (died) => new RenderWorker(this, died),
+          startTimeoutMs: START_TIMEOUT_MS,
+          stopTimeoutMs: 5_000,
+          probe: CHROMIUM_PROBE,
+          logger: this.opts.logger,
+          registry: this.opts.registry,
+          onReady: () => this.dispatch(),
+          onDown: (w, f) => this.onWorkerDown(w, f),
+        }),
+    );
+    return this.startMembers(sups);
   }
 
   render(job: RenderJob, fields?: Record<string, unknown>): Promise<RenderOutput> {
@@ -131,16 +196,34 @@ export class RenderPool {
 
   dispatch(): void {
     while (this.waiting.length > 0) {
-      const best = this.workers.reduce<RenderWorker | undefined>((a, w) => (w.free > (a?.free ?? 0) ? w : a), undefined);
+      let best: { sup: Supervisor<RenderWorker>; w: RenderWorker } | undefined;
+      for (const sup of this.members) {
+        const w = sup.child;
+        if (w && w.free > (best?.w.free ?? 0)) best = { sup, w };
+      }
       if (!best) return;
       const { job, p } = this.waiting.shift()!;
-      best.send(this.nextId++, job, p);
+      const { sup, w } = best;
+      const deadline = this.opts.renderTimeoutMs + JOB_GRACE_MS;
+      p.timer = setTimeout(() => sup.fail(w, `a render got no answer within ${deadline} ms`, { hang: true }), deadline);
+      w.send(this.nextId++, job, p);
     }
   }
 
-  async stop(timeoutMs = 10_000): Promise<void> {
+  private onWorkerDown(w: RenderWorker, f: ChildFailure) {
+    if (w.inFlight.size) this.opts.logger.warn("renders interrupted by the Chromium failure; the reports will be retried", { cause: f.cause, reports: [...w.inFlight.values()].map((p) => p.fields ?? {}) });
+    const code = f.hang ? "renderer_unresponsive" : "renderer_crashed";
+    w.failAll(new RenderError(code, INFRA_MESSAGES[code], true));
+    // With no Chromium left, jobs waiting here go back to the queue untouched (the processor holds
+    // new ones back until a Chromium is ready again) instead of waiting an unknown time.
+    if (!this.usable) {
+      for (const { p } of this.waiting.splice(0)) p.reject(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
+    }
+  }
+
+  override async stop(): Promise<void> {
     this.stopped = true;
     for (const w of this.waiting.splice(0)) w.p.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    await Promise.all(this.workers.map((w) => w.stop(timeoutMs)));
+    await super.stop();
   }
 }

@@ -1,10 +1,13 @@
-// The server's side of the EJS sandboxes: a pool of child processes, one render at a time each,
-// with a hard deadline enforced by SIGKILL and an automatic respawn.
+// The server's side of the EJS sandboxes: a pool of child processes, one render at a time each, each
+// under the supervisor (start timeout, backoff, warnings with restart counts). A template's deadline is
+// enforced here by SIGKILL; a sandbox that dies for any other reason fails its render retryably, as the
+// service's fault, and is replaced.
 import type { Subprocess } from "bun";
 import { RenderError } from "../lib/errors";
 import type { ReportFailureCode } from "../lib/error-codes";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
 import type { Logger } from "../lib/logger";
+import { ChildRegistry, Supervisor, SupervisorGroup, type Child } from "../lib/supervisor";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
 export interface TemplatingOptions {
@@ -15,6 +18,8 @@ export interface TemplatingOptions {
   memoryBytes: number;
   outputMax: number;
   logger: Logger;
+  /** Where the restart counts are kept (the App's); a private one if not given. */
+  registry?: ChildRegistry;
 }
 
 interface Task {
@@ -28,95 +33,141 @@ interface Task {
 
 /** Past the sandbox's own interrupt deadline, how long before the process is killed. */
 const KILL_GRACE_MS = 500;
+/** A sandbox loads QuickJS and EJS in ~300 ms; this allows for a saturated machine. */
+const START_TIMEOUT_MS = 15_000;
+
+export const SANDBOX_CRASHED = "the EJS sandbox process stopped unexpectedly while rendering this report; this is a fault of the service, not of the template";
 
 /** How to start this program again as a sandbox child: the executable re-runs itself (see main.ts). */
 function childCommand(): string[] {
   return isCompiled ? [process.execPath, SANDBOX_CHILD_ARG] : [process.execPath, entrypointUrl("render/sandbox-child.ts").pathname];
 }
 
-class Slot {
-  proc?: Subprocess;
+/** One sandbox process: one generation of a supervised child. */
+class Sandbox implements Child {
+  readonly proc: Subprocess;
   task?: Task;
-  taskId = 0;
-  timer?: Timer;
-  ready = false;
-  private waitReady?: () => void;
+  private taskId = 0;
+  private timer?: Timer;
+  private onReady?: () => void;
+  private onStartFailed?: (e: Error) => void;
+  private isReady = false;
 
-  constructor(private readonly pool: TemplatingPool) {}
-
-  start(): Promise<void> {
-    this.ready = false;
-    const { memoryBytes } = this.pool.opts;
-    const started = new Promise<void>((r) => (this.waitReady = r));
+  constructor(
+    private readonly pool: TemplatingPool,
+    private readonly sup: () => Supervisor<Sandbox>,
+    private readonly died: (cause: string) => void,
+  ) {
+    const { memoryBytes, nice } = pool.opts;
     // A minimal environment: secrets of the server never reach the process that runs client code.
     this.proc = Bun.spawn(childCommand(), {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes), REPORTGEN_SANDBOX_NICE: String(this.pool.opts.nice) },
+      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes), REPORTGEN_SANDBOX_NICE: String(nice) },
       stdio: ["ignore", "ignore", "inherit"],
-      ipc: (msg, proc) => proc === this.proc && this.onMessage(msg),
-      onExit: (proc) => this.onExit(proc),
+      ipc: (msg) => this.onMessage(msg),
+      onExit: (_p, code, signal) => this.onExit(signal ? `killed by ${signal}` : `exited with code ${code}`),
       serialization: "json",
     });
-    return started;
+  }
+
+  start(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.onReady = resolve;
+      this.onStartFailed = reject;
+    });
+  }
+
+  async kill(): Promise<void> {
+    clearTimeout(this.timer);
+    this.proc.kill("SIGKILL");
+    await this.proc.exited;
+  }
+
+  get idle(): boolean {
+    return !this.task;
   }
 
   run(task: Task): void {
     this.task = task;
     const id = ++this.taskId;
     const { timeoutMs, outputMax } = this.pool.opts;
-    this.timer = setTimeout(() => this.kill("template_timeout", `the EJS template ran longer than its ${timeoutMs} ms deadline`), timeoutMs + KILL_GRACE_MS);
-    this.proc!.send({ id, template: task.template, data: task.data, timeoutMs, outputMax });
+    // The template's own deadline, enforced from this side: the sandbox may be stuck in one native call.
+    this.timer = setTimeout(() => this.killForTemplate("template_timeout", `the EJS template ran longer than its ${timeoutMs} ms deadline`), timeoutMs + KILL_GRACE_MS);
+    this.proc.send({ id, template: task.template, data: task.data, timeoutMs, outputMax });
+  }
+
+  /** Fails the render in flight, if any, as the service's fault. */
+  failTask(): void {
+    this.settle({ ok: false, code: "sandbox_crashed", message: SANDBOX_CRASHED, retryable: true });
   }
 
   private onMessage(msg: unknown) {
-    if (!isSandboxReply(msg)) return this.kill("template_error", "the EJS sandbox sent a malformed reply");
-    if (!this.ready) {
-      this.ready = true;
-      this.waitReady?.();
-      return this.pool.dispatch();
+    if (!isSandboxReply(msg)) return this.killForTemplate("template_error", "the EJS sandbox sent a malformed reply");
+    if (!this.isReady) {
+      this.isReady = true;
+      return this.onReady?.();
     }
     if (msg.id !== this.taskId) return;
-    // A sandbox that answers `fatal` is exiting: take it out of rotation before anything is dispatched.
-    if (!msg.ok && msg.fatal) this.ready = false;
+    // A sandbox that answers `fatal` is exiting because of the template: settle, then replace it without backoff.
     this.settle(msg);
-  }
-
-  private settle(msg: SandboxReply | { ok: false; code: string; message: string }) {
-    const task = this.task;
-    clearTimeout(this.timer);
-    this.task = undefined;
-    if (task) {
-      if (msg.ok) task.resolve(msg.html);
-      else task.reject(new RenderError(msg.code as ReportFailureCode, msg.message)); // an unknown code becomes internal_error
-    }
+    if (!msg.ok && msg.fatal) this.sup().fail(this, "the template broke the sandbox", { planned: true });
     this.pool.dispatch();
   }
 
-  private kill(code: string, message: string) {
-    this.pool.opts.logger.warn("killing EJS sandbox", { code, ...this.task?.fields });
-    // Out of rotation first: settling dispatches waiting work, which must not go to this process.
-    this.ready = false;
-    this.proc?.kill("SIGKILL");
-    this.settle({ ok: false, code, message });
+  private settle(msg: SandboxReply | { ok: false; code: string; message: string; retryable?: boolean }) {
+    const task = this.task;
+    clearTimeout(this.timer);
+    this.task = undefined;
+    if (!task) return;
+    if (msg.ok) task.resolve(msg.html);
+    // An unknown code from the (untrusted) child becomes internal_error in RenderError.
+    else task.reject(new RenderError(msg.code as ReportFailureCode, msg.message, "retryable" in msg && msg.retryable === true));
   }
 
-  private onExit(proc: Subprocess) {
-    if (proc !== this.proc) return;
-    this.ready = false;
-    if (this.task) this.settle({ ok: false, code: "template_error", message: "the EJS sandbox stopped while rendering (the template may have exhausted its memory)" });
-    if (!this.pool.stopped) void this.start();
+  /** The template overran a limit: its render fails with the template's code; the process is replaced. */
+  private killForTemplate(code: string, message: string) {
+    this.pool.opts.logger.warn("killing EJS sandbox", { code, ...this.task?.fields });
+    this.settle({ ok: false, code, message });
+    this.sup().fail(this, code, { planned: true });
+    this.pool.dispatch();
+  }
+
+  private onExit(how: string) {
+    clearTimeout(this.timer);
+    this.onStartFailed?.(new Error(`the sandbox ${how} before it was ready`));
+    this.died(`the sandbox process ${how}`);
   }
 }
 
-export class TemplatingPool {
-  private readonly slots: Slot[] = [];
+export class TemplatingPool extends SupervisorGroup<Sandbox> {
   private readonly waiting: Task[] = [];
-  stopped = false;
+  constructor(readonly opts: TemplatingOptions) {
+    super();
+  }
 
-  constructor(readonly opts: TemplatingOptions) {}
-
-  async start(): Promise<void> {
-    for (let i = 0; i < this.opts.processes; i++) this.slots.push(new Slot(this));
-    await Promise.all(this.slots.map((s) => s.start()));
+  /** Starts every sandbox; resolves once each has come up or failed its first start (it keeps retrying). */
+  start(): Promise<void> {
+    const registry = this.opts.registry ?? new ChildRegistry();
+    const sups = Array.from({ length: this.opts.processes }, (_, i) => {
+      const sup: Supervisor<Sandbox> = new Supervisor<Sandbox>({
+        kind: "sandbox",
+        name: `sandbox-${i}`,
+        create: (died) => new Sandbox(this, () => sup, died),
+        startTimeoutMs: START_TIMEOUT_MS,
+        logger: this.opts.logger,
+        registry,
+        onReady: () => this.dispatch(),
+        onDown: (s, f) => {
+          s.failTask();
+          // With no sandbox left after a crash, waiting renders go back to the queue untouched
+          // (the processor holds new ones back until a sandbox is ready again).
+          if (!f.planned && !this.usable) {
+            for (const t of this.waiting.splice(0)) t.reject(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
+          }
+        },
+      });
+      return sup;
+    });
+    return this.startMembers(sups);
   }
 
   /** Renders an EJS template with its data (JSON text); rejects with a RenderError on any template fault. */
@@ -129,20 +180,16 @@ export class TemplatingPool {
   }
 
   dispatch(): void {
-    for (const slot of this.slots) {
+    for (const sup of this.members) {
       if (this.waiting.length === 0) return;
-      if (slot.ready && !slot.task) slot.run(this.waiting.shift()!);
+      const s = sup.child;
+      if (s?.idle) s.run(this.waiting.shift()!);
     }
   }
 
-  async stop(): Promise<void> {
+  override async stop(): Promise<void> {
     this.stopped = true;
     for (const t of this.waiting.splice(0)) t.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    await Promise.all(
-      this.slots.map(async (s) => {
-        s.proc?.kill("SIGKILL");
-        await s.proc?.exited;
-      }),
-    );
+    await super.stop();
   }
 }

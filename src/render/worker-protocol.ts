@@ -2,16 +2,25 @@
 import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
 import type { ReportFailureCode } from "../lib/error-codes";
 
-export type ToWorker = { type: "render"; id: number; job: RenderJob } | { type: "stop" };
+export type ToWorker = { type: "render"; id: number; job: RenderJob } | { type: "probe"; id: number; timeoutMs: number } | { type: "stop" };
 
 export type FromWorker =
   | { type: "ready" }
   | { type: "done"; id: number; output: RenderOutput }
   | { type: "failed"; id: number; code: ReportFailureCode; message: string; retryable: boolean }
+  | { type: "probed"; id: number; ok: boolean; error?: string }
   | { type: "fatal"; reason: string }
   | { type: "stopped" };
 
 export type WorkerData = BrowserOptions & {
   /** Nice value for this thread; Chromium, started from it, inherits it. */
   nice: number;
+  /**
+   * This worker's own temp folder (under the data dir): Playwright puts Chromium's profile and
+   * artifacts folders there, so leftovers of a killed Chromium are provably this service's, and the
+   * supervisor finds this worker's Chromium by that path in its command line.
+   */
+  tmpDir: string;
+  /** Chromium's own TMPDIR: tmpDir, unless that is too long for its singleton socket's path. */
+  chromiumTmpDir: string;
 };

@@ -8,11 +8,14 @@ import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
 const port = parentPort!;
 const post = (m: FromWorker) => port.postMessage(m);
-const { nice, ...browserOptions } = workerData as WorkerData;
+const { nice, tmpDir, chromiumTmpDir, ...browserOptions } = workerData as WorkerData;
+// Playwright makes Chromium's profile folder in os.tmpdir(), which reads TMPDIR; a worker thread has
+// its own copy of the environment, so this changes it for this thread (and its Chromium) only.
+process.env.TMPDIR = tmpDir;
 // On Linux a thread's priority is its own and its child processes inherit it: lowering it here, before
 // Chromium starts, leaves the main thread (HTTP, SQLite) ahead of rendering when the CPU is saturated.
 if (nice > 0) setPriority(nice);
-const host = new BrowserHost(browserOptions);
+const host = new BrowserHost({ ...browserOptions, env: { ...process.env, TMPDIR: chromiumTmpDir }, processTag: tmpDir });
 host.onFatal = (reason) => post({ type: "fatal", reason });
 
 port.on("message", async (msg: ToWorker) => {
@@ -21,10 +24,20 @@ port.on("message", async (msg: ToWorker) => {
     post({ type: "stopped" });
     return;
   }
+  if (msg.type === "probe") {
+    try {
+      post({ type: "probed", id: msg.id, ok: await host.responsive(msg.timeoutMs) });
+    } catch (e) {
+      post({ type: "probed", id: msg.id, ok: false, error: (e as Error).message });
+    }
+    return;
+  }
   try {
     post({ type: "done", id: msg.id, output: await host.render(msg.job) });
   } catch (e) {
-    const err = e instanceof RenderError ? e : new RenderError("render_failed", String((e as Error)?.message ?? e), true);
+    // Anything but a classified RenderError is a bug of ours: reported as such, never retried as if
+    // the render had merely been interrupted.
+    const err = e instanceof RenderError ? e : new RenderError("internal_error", `an internal error stopped this render: ${String((e as Error)?.message ?? e).slice(0, 300)}`);
     post({ type: "failed", id: msg.id, code: err.code, message: err.message, retryable: err.retryable });
   }
 });

@@ -32,9 +32,26 @@ export interface ServerProcess {
 }
 
 export async function startServer(cmd: string[], dataDir: string, opts: { cwd?: string; extraArgs?: string[] } = {}): Promise<ServerProcess> {
+  const t0 = performance.now();
+  const { proc, baseUrl, stderr } = await spawnServer(cmd, dataDir, opts);
+  const deadline = Date.now() + 30_000;
+  let listenMs = 0;
+  for (;;) {
+    try {
+      const status = (await fetch(`${baseUrl}/healthz`)).status;
+      listenMs ||= performance.now() - t0;
+      if (status === 200) break;
+    } catch {}
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not become healthy:\n${stderr()}`);
+    await Bun.sleep(20);
+  }
+  return { proc, baseUrl, listenMs, startMs: performance.now() - t0, stderr };
+}
+
+/** Starts `serve` without waiting for it to be healthy (listenMs and startMs stay 0). */
+export async function spawnServer(cmd: string[], dataDir: string, opts: { cwd?: string; extraArgs?: string[] } = {}): Promise<ServerProcess> {
   const port = await freePort();
   let log = "";
-  const t0 = performance.now();
   const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), "--log-level", "info", ...(opts.extraArgs ?? [])], {
     cwd: opts.cwd ?? repoRoot,
     stdout: "ignore",
@@ -45,19 +62,7 @@ export async function startServer(cmd: string[], dataDir: string, opts: { cwd?: 
     const dec = new TextDecoder();
     for await (const c of proc.stderr as ReadableStream<Uint8Array>) log += dec.decode(c);
   })();
-  const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  let listenMs = 0;
-  for (;;) {
-    try {
-      const status = (await fetch(`${baseUrl}/healthz`)).status;
-      listenMs ||= performance.now() - t0;
-      if (status === 200) break;
-    } catch {}
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`server did not become healthy:\n${log}`);
-    await Bun.sleep(20);
-  }
-  return { proc, baseUrl, listenMs, startMs: performance.now() - t0, stderr: () => log };
+  return { proc, baseUrl: `http://127.0.0.1:${port}`, listenMs: 0, startMs: 0, stderr: () => log };
 }
 
 /** All live descendants of a process, from /proc. */

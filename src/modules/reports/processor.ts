@@ -17,6 +17,11 @@ import type { ReportEvents } from "./events";
 import type { ClaimedReport, ReportsRepo } from "./repo";
 import { resolvePdfOptions } from "./service";
 
+/** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
+}
+
 export interface ProcessorOptions {
   lanes: number;
   maxAttempts: number;
@@ -110,15 +115,17 @@ export class ReportProcessor {
       this.repo.requeue(id, false);
       this.stranded.delete(id);
     }
-    const job = this.repo.claimNext(Date.now());
+    // While no Chromium or sandbox is usable, reports stay queued rather than waiting inside the pools.
+    if (!this.pool.usable || !this.templating.usable) {
+      await Promise.race([Promise.all([this.pool.whenUsable(), this.templating.whenUsable()]), this.idle()]);
+      return;
+    }
+    const now = Date.now();
+    const job = this.repo.claimNext(now);
     if (!job) {
-      await new Promise<void>((resolve) => {
-        const prev = this.wake;
-        this.wake = () => {
-          prev?.();
-          resolve();
-        };
-      });
+      // Sleep until woken, or until a report held back by a retry backoff is due.
+      const due = this.repo.nextDueAt(now);
+      await this.idle(due === undefined ? undefined : due - now);
       return;
     }
     this.inFlight.add(job.id);
@@ -131,6 +138,19 @@ export class ReportProcessor {
     } finally {
       this.inFlight.delete(job.id);
     }
+  }
+
+  /** Resolves on notify(), or after `ms` when given. */
+  private idle(ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(resolve, Math.max(0, ms));
+      const prev = this.wake;
+      this.wake = () => {
+        prev?.();
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
 
   private async process(job: ClaimedReport, log: Logger): Promise<void> {
@@ -175,13 +195,16 @@ export class ReportProcessor {
       if (!(e instanceof RenderError)) log.error("report processing failed unexpectedly", { error: e });
       const err = e instanceof RenderError ? e : new RenderError("internal_error", REPORT_FAILURES.internal_error);
       if (!this.running && err.code === "shutting_down") return; // stop() re-queues it
+      if (err.code === "renderer_unavailable") return this.requeue(job, log, { refund: true }); // it never reached a renderer
       if (err.retryable && job.attempts < this.opts.maxAttempts) {
-        log.warn("report render interrupted; will retry", { code: err.code, attempt: job.attempts, error: err.message });
+        const delay = retryDelayMs(job.attempts);
+        log.warn("report render interrupted; will retry", { code: err.code, attempt: job.attempts, error: err.message, retry_in_ms: delay });
         m?.reportsRetried.inc({ cause: err.code });
-        this.requeue(job, log);
+        this.requeue(job, log, { notBefore: Date.now() + delay });
       } else {
-        log.info("report failed", { code: err.code, error: err.message, attempt: job.attempts });
-        this.finish(job, log, err.code, err.message);
+        const message = err.retryable ? `${err.message} (gave up after ${job.attempts} attempts)` : err.message;
+        log.info("report failed", { code: err.code, error: message, attempt: job.attempts });
+        this.finish(job, log, err.code, message);
       }
     } finally {
       this.safely(() => rmSync(tmp, { force: true }));
@@ -207,9 +230,10 @@ export class ReportProcessor {
     this.finish(job, log, storageFailureCode(fault), message);
   }
 
-  private requeue(job: ClaimedReport, log: Logger): void {
+  /** Back to the queue; `refund` gives the attempt back, `notBefore` holds it back for a retry's backoff. */
+  private requeue(job: ClaimedReport, log: Logger, o: { refund?: boolean; notBefore?: number } = {}): void {
     try {
-      this.repo.requeue(job.id, false);
+      this.repo.requeue(job.id, o.refund ?? false, o.notBefore ?? null);
       this.notify();
     } catch (e) {
       this.strand(job, log, e);
