@@ -192,8 +192,11 @@ export class ReportProcessor {
       const fault = storageFault(e) ?? (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
       if (fault) return this.storageFailed(job, log, fault, e);
       // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
-      if (!(e instanceof RenderError)) log.error("report processing failed unexpectedly", { error: e });
-      const err = e instanceof RenderError ? e : new RenderError("internal_error", REPORT_FAILURES.internal_error);
+      // The render worker reports its own unexpected exceptions as internal_error with their message:
+      // that message is logged here, and the client gets only the generic one.
+      const unexpected = !(e instanceof RenderError) || e.code === "internal_error";
+      if (unexpected) log.error("report processing failed unexpectedly", { error: e });
+      const err = unexpected ? new RenderError("internal_error", REPORT_FAILURES.internal_error) : e;
       if (!this.running && err.code === "shutting_down") return; // stop() re-queues it
       if (err.code === "renderer_unavailable") return this.requeue(job, log, { refund: true }); // it never reached a renderer
       if (err.retryable && job.attempts < this.opts.maxAttempts) {
