@@ -1,17 +1,39 @@
 // Runs the whole test suite with `bun test` and ends with one summary line, "N passed, N failed",
 // that any CI can read. Extra arguments go to `bun test` (e.g. a path filter).
+//
+// CI keeps only the tail of a run's output, and bun prints a failure's error above its "(fail)" line,
+// far from the end. So the errors of the failed tests are printed again just before the summary.
 export {};
 const args = process.argv.slice(2);
 // Real Chromium and process tests need more than bun's 5 s default per test.
 const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
-let tail = "";
+let output = "";
 const decoder = new TextDecoder();
 for await (const chunk of proc.stderr) {
   const text = decoder.decode(chunk, { stream: true });
   process.stderr.write(text);
-  tail = (tail + text).slice(-4000);
+  output += text;
 }
 const code = await proc.exited;
+
+/** Each failed test's own lines: what bun printed since the previous test's result line. */
+function failures(log: string, maxLines = 40): string[] {
+  const blocks: string[] = [];
+  let since: string[] = [];
+  for (const line of log.split("\n")) {
+    if (/^\d+ tests? failed:$/.test(line)) break; // bun's closing list repeats the names only
+    if (/^\((pass|skip|todo)\)/.test(line) || /^\S.*\.test\.tsx?:$/.test(line)) since = [];
+    else if (line.startsWith("(fail)")) {
+      blocks.push([...since.slice(-maxLines), line].join("\n"));
+      since = [];
+    } else since.push(line);
+  }
+  return blocks;
+}
+
+const tail = output.slice(-4000);
 const count = (word: string) => Number(new RegExp(`^\\s*(\\d+) ${word}$`, "m").exec(tail)?.[1] ?? 0);
+const failed = failures(output);
+if (failed.length > 0) console.log(`\nThe failed tests, with what they printed:\n\n${failed.join("\n\n")}`);
 console.log(`\ntests: ${count("pass")} passed, ${count("fail")} failed`);
 process.exit(code);

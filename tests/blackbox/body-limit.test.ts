@@ -109,7 +109,10 @@ describe("over-limit bodies get a readable JSON 413", () => {
     for (const mode of ["content-length", "chunked", "content-length"]) expect413(await run(["node", nodeClient, url(), running.key, String(size), mode]), "node fetch");
     const growth = peakRss(running.server.pid) - before;
     console.log(`three ${(size / 1024 / 1024).toFixed(0)} MB bodies one after another: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (now ${(rss(running.server.pid) / 1024 / 1024).toFixed(0)} MB)`);
-    expect(growth).toBeLessThan(32 * 1024 * 1024);
+    // Bounded by one body, as the title says: the garbage of the discarded chunks alone has reached
+    // 32 MB here before the collector ran (18-32 MB over runs), while a server that kept the bodies, or
+    // queued them, grows by ~114 MB.
+    expect(growth).toBeLessThan(size);
   }, 120_000);
 
   for (const c of cases) {
