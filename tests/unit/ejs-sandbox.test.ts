@@ -1,0 +1,115 @@
+// The EJS sandbox in-process: a compiled template is kept per template text and run in a fresh bare
+// runtime with EJS's own helpers. Its output must be the `ejs` package's, byte for byte, whether the
+// template was just compiled or came from the cache, and nothing a report does may reach the next one.
+import { beforeAll, describe, expect, test } from "bun:test";
+import ejs from "ejs";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { EjsSandbox, type EjsResult } from "../../src/render/ejs-sandbox";
+
+const FIXTURES = "/work/shared/fixtures/ejs";
+const manifest = JSON.parse(readFileSync(join(FIXTURES, "manifest.json"), "utf8")) as { fixtures: { name: string; template: string; locals: Record<string, unknown> }[] };
+
+let sandbox: EjsSandbox;
+beforeAll(async () => {
+  sandbox = await EjsSandbox.create(128 * 1024 * 1024);
+});
+
+function render(template: string, data: unknown, box = sandbox): EjsResult {
+  box.prepare();
+  return box.render(template, JSON.stringify(data), 5000, 10_000_000);
+}
+
+/** Renders twice (compiled, then from the cache) and in a second sandbox; all three must agree. */
+async function renderEveryWay(template: string, data: unknown): Promise<EjsResult> {
+  const first = render(template, data);
+  expect(render(template, data)).toEqual(first);
+  expect(render(template, data, await EjsSandbox.create(128 * 1024 * 1024))).toEqual(first);
+  return first;
+}
+
+const cases: [string, string, unknown][] = [
+  ["escaping", "<p><%= s %></p><%- s %>", { s: `<a href="x">'&'</a>` }],
+  ["null and undefined print nothing", "[<%= n %>][<%= locals.missing %>][<%- n %>]", { n: null }],
+  ["loops over arrays and objects", "<% for (const r of rows) { %><%= r.n %>:<%= r.name %>;<% } %><% Object.keys(o).forEach(function (k) { %><%= k %>=<%= o[k] %> <% }) %>", { rows: [{ n: 1, name: "a" }, { n: 2, name: "b" }], o: { x: 1, y: [1, 2] } }],
+  ["data keys named like EJS options are only data", "<%= delimiter %>|<%= client %>|<%= debug %>|<%= localsName %>", { delimiter: "?", client: true, debug: "d", localsName: "L" }],
+  ["__proto__ and constructor keys are not copied onto locals", "<%= Object.keys(locals).join(',') %>|<%= typeof locals.constructor %>", JSON.parse('{"a":1,"constructor":2,"__proto__":{"z":1}}')],
+  ["whitespace slurping and comments", "a  <%_ if (true) { _%>  b  <%_ } _%>  c<%# no %>\n<%= 1 -%>\nd", {}],
+  ["literal tags", "<%% x %%> <%= 'y' %>", {}],
+  ["unicode and line endings", "Zürich — 東京\r\n<%= s %>\r\n", { s: "Ελλάδα 🎉" }],
+  ["numbers, booleans, nested data", "<%= a + 1 %> <%= b ? 'y' : 'n' %> <%= c.d.e %>", { a: 41, b: false, c: { d: { e: "deep" } } }],
+];
+
+describe("same output as the ejs package", () => {
+  test.each(manifest.fixtures.map((f) => [f.name, f] as const))("fixture %s", async (_name, f) => {
+    const template = readFileSync(join(FIXTURES, f.template), "utf8");
+    expect(await renderEveryWay(template, f.locals)).toEqual({ ok: true, html: ejs.render(template, f.locals, {}) });
+  });
+
+  test.each(cases)("%s", async (_name, template, data) => {
+    expect(await renderEveryWay(template, data)).toEqual({ ok: true, html: ejs.render(template, data as ejs.Data, {}) });
+  });
+});
+
+describe("errors read as EJS's", () => {
+  test("a runtime error names the template line, with EJS's context lines", async () => {
+    const r = await renderEveryWay("a\nb\n<%= nope.x %>\nc", {});
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.code).toBe("template_error");
+    expect(r.message).toStartWith("ReferenceError: ejs:3\n    1| a\n    2| b\n >> 3| <%= nope.x %>\n    4| c\n\n");
+    expect(r.message).toContain("nope");
+  });
+
+  test("a syntax error says it happened while compiling", async () => {
+    const r = await renderEveryWay("<% if (x) { %>", { x: 1 });
+    expect(r).toMatchObject({ ok: false, code: "template_error" });
+    expect((r as { message: string }).message).toStartWith("SyntaxError: ");
+    expect((r as { message: string }).message).toContain("while compiling ejs");
+  });
+
+  test("include() finds no file, with EJS's message", async () => {
+    expect(await renderEveryWay("<%- include('partial') %>", {})).toEqual({ ok: false, code: "template_error", message: 'Error: ejs:1\n >> 1| <%- include(\'partial\') %>\n\nCould not find the include file "partial"' });
+  });
+
+  test("a template that does not produce text", async () => {
+    expect((await renderEveryWay("<% return 5 %>", {})).ok).toBe(false);
+  });
+});
+
+describe("the cache shares nothing but the compiled template", () => {
+  test("one template, different data: each report gets its own", () => {
+    const t = "<h1><%= name %></h1>";
+    expect(render(t, { name: "A" })).toEqual({ ok: true, html: "<h1>A</h1>" });
+    expect(render(t, { name: "B" })).toEqual({ ok: true, html: "<h1>B</h1>" });
+  });
+
+  test("what a report changes in its runtime (globals, prototypes, EJS's helpers) is gone for the next, same template or not", () => {
+    const tamper =
+      "<% Object.prototype.injected = 'X'; String.prototype.replace = function () { return 'TAMPERED' }; globalThis.leak = 'L';" +
+      " escapeFn.leak = 1; Array.prototype.join = function () { return 'J' }; %><%= [1,2].join('-') %>";
+    // Within the report the tampering works (the escape of "J" goes through the replaced replace())...
+    expect(render(tamper, {})).toEqual({ ok: true, html: "TAMPERED" });
+    expect(render(tamper, {})).toEqual({ ok: true, html: "TAMPERED" });
+    // ...and is gone for the next one.
+    const probe = "<%= typeof globalThis.leak %>|<%= ({}).injected %>|<%= '<b>' %>|<%= [1,2].join('-') %>|<%= typeof escapeFn.leak %>";
+    expect(render(probe, {})).toEqual({ ok: true, html: "undefined||&lt;b&gt;|1-2|undefined" });
+  });
+
+  test("code a crafted template runs while it is compiled stays in that throwaway runtime", () => {
+    // QuickJS's Function constructor runs code that closes the function body early; that code must not
+    // change what is kept for this template, nor reach other templates.
+    const crafted = "<% }); globalThis.Function = null; Object.prototype.x = 'P'; (function () { %>ok";
+    const first = render(crafted, {});
+    expect(render(crafted, {})).toEqual(first);
+    expect(render("<%= ({}).x %>|<%= typeof Function %>", {})).toEqual({ ok: true, html: "|function" });
+  });
+
+  test("runaway templates still stop at their deadline, compiled or cached", () => {
+    for (let i = 0; i < 2; i++) {
+      const t0 = performance.now();
+      expect(sandbox.render("<% while (true) {} %>", "{}", 300, 1000)).toMatchObject({ ok: false, code: "template_timeout" });
+      expect(performance.now() - t0).toBeLessThan(3000);
+    }
+  });
+});
