@@ -1,12 +1,14 @@
 // Measures what "succeeded means durable" costs per PDF on this machine's disk: storing a finished
-// PDF and recording it the way the processor does (FileStore.sync + place + syncDir, then the
-// success UPDATE under synchronous=FULL) against the old way (rename, UPDATE under NORMAL).
+// PDF and recording it the way the service does (the render worker's writeDurably, then the
+// processor's place + syncDir and the success UPDATE under synchronous=FULL) against the old way
+// (plain write, rename, UPDATE under NORMAL).
 // Run: bun scripts/durability-cost.ts [--dir DIR] [--n 300] [--kb 40]
 import { Database } from "bun:sqlite";
 import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { writeDurably } from "../src/lib/durable-write";
 import { FileStore } from "../src/modules/files/store";
 
 const { values } = parseArgs({ options: { dir: { type: "string" }, n: { type: "string" }, kb: { type: "string" } } });
@@ -34,13 +36,15 @@ async function run(durable: boolean): Promise<number[]> {
     ins.run(id);
     let commit = performance.now() - c0;
     const tmp = files.tempPathFor(id);
-    writeFileSync(tmp, pdf); // what the render worker does
     const t0 = performance.now();
     if (durable) {
-      await files.sync(tmp);
+      writeDurably(tmp, pdf); // what the render worker does
       files.place(tmp, id);
       await files.syncDir();
-    } else renameSync(tmp, files.pathOf(id));
+    } else {
+      writeFileSync(tmp, pdf);
+      renameSync(tmp, files.pathOf(id));
+    }
     const c1 = performance.now();
     upd.run(pdf.length, id);
     commit += performance.now() - c1;

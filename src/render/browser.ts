@@ -12,6 +12,7 @@
 // tests/integration/isolation.test.ts renders reports that try every one of these channels at once.
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import { RenderError } from "../lib/errors";
+import { writeDurably } from "../lib/durable-write";
 import { asStorageRenderError } from "../lib/storage";
 import { withTimeout } from "../lib/supervisor";
 import { commandLine, findProcesses, processActivity, seemsFrozen } from "../lib/process-tree";
@@ -45,7 +46,10 @@ export interface BrowserOptions {
 export interface RenderJob {
   html: string;
   options: PdfOptions;
-  /** A temp path for the PDF; the caller renames it into place, so a half-written file is never served. */
+  /**
+   * A temp path for the PDF, written and flushed to the disk (fsync) before render() resolves; the
+   * caller renames it into place, so a half-written file is never served.
+   */
   outFile: string;
 }
 
@@ -244,7 +248,11 @@ export class BrowserHost {
       if (pdf.length > maxPdfSize) throw new RenderError("pdf_too_large", `the PDF is ${pdf.length} bytes; the limit is ${maxPdfSize}`);
       const pages = countPdfPages(pdf);
       if (pages > maxPages) throw new RenderError("too_many_pages", `the PDF has ${pages} pages; the limit is ${maxPages}`);
-      await Bun.write(job.outFile, pdf).catch((e: unknown) => Promise.reject(asStorageRenderError(e)));
+      try {
+        writeDurably(job.outFile, pdf);
+      } catch (e) {
+        throw asStorageRenderError(e);
+      }
       return { pages, bytes: pdf.length };
     } finally {
       clearTimeout(timer);
@@ -505,3 +513,4 @@ export function countPdfPages(pdf: Uint8Array): number {
 export function cleanDriverMessage(message: string): string {
   return message.replace(/\u001b\[[0-9;]*m/g, "").split(/\n\s*Call log:/)[0]!.split("\n")[0]!.trim().slice(0, 300);
 }
+

@@ -1,6 +1,7 @@
 // Where PDFs live on disk: <data-dir>/reports/<report id>.pdf, written via <data-dir>/tmp.
-// A PDF is durable before its report is recorded succeeded: temp file fsync'ed, renamed into place,
-// and the folder fsync'ed, so a power cut cannot leave a succeeded report with an empty or missing file.
+// A PDF is durable before its report is recorded succeeded: temp file fsync'ed (by the render worker that
+// writes it), renamed into place, and the folder fsync'ed, so a power cut cannot leave a succeeded report
+// with an empty or missing file.
 import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
@@ -31,20 +32,6 @@ export class FileStore {
   /** A unique path in the temp folder, on the same filesystem so the final rename is atomic. */
   tempPathFor(reportId: string): string {
     return join(this.tmpDir, `${reportId}.${Math.random().toString(36).slice(2)}.pdf`);
-  }
-
-  /**
-   * Flushes a finished temp file to the disk. Done before the (synchronous) rename so the main thread
-   * never blocks on it: fs.promises runs the fsync on libuv's pool (~1.3 ms for a 60 KB PDF on this
-   * machine's ext4).
-   */
-  async sync(tempPath: string): Promise<void> {
-    const fh = await open(tempPath, "r");
-    try {
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
   }
 
   /** Moves a synced temp file into place (atomic: same filesystem). Call syncDir() before relying on it. */

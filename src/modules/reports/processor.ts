@@ -170,8 +170,8 @@ export class ReportProcessor {
       const t1 = performance.now();
       const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: tmp }, fields);
       m?.renderSeconds.observe((performance.now() - t1) / 1000);
-      // Durable before it is recorded: the PDF's bytes, then (after the rename) the folder entry.
-      await this.files.sync(tmp);
+      // Durable before it is recorded: the PDF's bytes (the render worker fsyncs the file it writes),
+      // then, after the rename, the folder entry.
       // From the check to the rename nothing awaits: a concurrent DELETE runs either wholly before
       // (the row is gone, the PDF is dropped) or after the rename (it removes the stored file, and
       // markSucceeded below then finds no row).
