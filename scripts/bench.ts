@@ -33,8 +33,8 @@
 //   floor/ctx     the same with one browser context per page.
 //   floor         whichever of the two prints faster (median over rounds): the honest floor.
 //   tuned         every trick the service uses, on c pages of one context: the document is loaded with
-//                 CDP Page.setDocumentContent + the page's load event, script execution is off. The real
-//                 limit of this Chromium.
+//                 CDP Page.setDocumentContent + the page's load event, script execution is off, and the
+//                 page's screen is 10x10 (nothing is rastered for display). The real limit of this Chromium.
 //   wait          the service end to end over HTTP, each client looping POST /api/v1/generate-pdf-async
 //                 -> GET /api/v1/reports/{id}/download?wait=30 (the documented long poll) -> GET the
 //                 signed link, reading every byte.
@@ -56,6 +56,7 @@ import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
+import { PRINT_ONLY_VIEWPORT } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { closedNetworkArgs } from "../src/render/network-policy";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
@@ -393,7 +394,8 @@ async function startFloors(n: number, servicePid: number): Promise<Floors> {
   const sharedCtx = await browser.newContext(contextOptions);
   const shared = await Promise.all(Array.from({ length: n }, () => sharedCtx.newPage()));
   const perContext = await Promise.all(Array.from({ length: n }, async () => (await browser.newContext(contextOptions)).newPage()));
-  const tunedCtx: BrowserContext = await browser.newContext(contextOptions);
+  // The service's screen for a page without scripts: 10x10 (src/render/browser.ts, setScripts).
+  const tunedCtx: BrowserContext = await browser.newContext({ ...contextOptions, viewport: PRINT_ONLY_VIEWPORT });
   const tuned = await Promise.all(
     Array.from({ length: n }, async () => {
       const page = await tunedCtx.newPage();

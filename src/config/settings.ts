@@ -74,7 +74,10 @@ export const settings = {
   // Rendering
   chromiumPath: spec({ group: "Rendering", flag: "chromium-path", env: "REPORTGEN_CHROMIUM_PATH", default: "/usr/lib/chromium/chromium", parse: str, help: "Chromium binary (Debian's package; the real binary, not the /usr/bin wrapper)" }),
   renderWorkers: spec({ group: "Rendering", flag: "render-workers", env: "REPORTGEN_RENDER_WORKERS", default: Math.max(1, Math.floor(cores / 4)), defaultText: "cores/4, at least 1", parse: int(1, 64), help: "Worker threads, each owning one Chromium" }),
-  renderPages: spec({ group: "Rendering", flag: "render-pages", env: "REPORTGEN_RENDER_PAGES", default: Math.min(4, Math.max(2, cores)), defaultText: "cores, 2 to 4", parse: int(1, 32), help: "Reused pages per Chromium (concurrent prints per worker)" }),
+  // A print mostly waits on Chromium's pipeline (an invoice: ~90 ms, of which ~30 ms of CPU), so about
+  // two prints per core keep the CPU busy: with 2 pages on 2 cores, 4 clients got ~0.77x the
+  // throughput of 4 playwright pages (scripts/bench.ts).
+  renderPages: spec({ group: "Rendering", flag: "render-pages", env: "REPORTGEN_RENDER_PAGES", default: Math.min(8, Math.max(4, 2 * cores)), defaultText: "2 x cores, 4 to 8", parse: int(1, 32), help: "Reused pages per Chromium (concurrent prints per worker)" }),
   renderTimeout: spec({ group: "Rendering", flag: "render-timeout", env: "REPORTGEN_RENDER_TIMEOUT", default: 30_000, defaultText: "30s", parse: duration(1000), help: "Deadline for loading and printing one page (stops runaway page JavaScript)" }),
   maxPages: spec({ group: "Rendering", flag: "max-pages", env: "REPORTGEN_MAX_PAGES", default: 2000, parse: int(1), help: "Largest page count a report may have" }),
   maxPdfSize: spec({ group: "Rendering", flag: "max-pdf-size", env: "REPORTGEN_MAX_PDF_SIZE", default: 200 * 1024 ** 2, defaultText: "200MB", parse: size, help: "Largest PDF a report may produce" }),

@@ -1,6 +1,6 @@
 // SQL for reports. The reports table doubles as the durable job queue.
 import { and, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
-import type { Db } from "../../db/client";
+import { withoutSync, type Db } from "../../db/client";
 import { reports, type Engine, type Report, type ReportStatus } from "../../db/schema";
 
 export interface NewReport {
@@ -133,7 +133,7 @@ export class ReportsRepo {
   }
 
   claimNext(now: number): ClaimedReport | undefined {
-    return this.claimStmt.get(now) ?? undefined;
+    return withoutSync(this.db.$client, () => this.claimStmt.get(now) ?? undefined);
   }
 
   /** Records success, only if the report is still being processed (not deleted meanwhile). */
