@@ -513,4 +513,3 @@ export function countPdfPages(pdf: Uint8Array): number {
 export function cleanDriverMessage(message: string): string {
   return message.replace(/\u001b\[[0-9;]*m/g, "").split(/\n\s*Call log:/)[0]!.split("\n")[0]!.trim().slice(0, 300);
 }
-
