@@ -34,6 +34,8 @@ import { startEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { TemplatingPool } from "./render/templating";
 import { writeFontconfig } from "./render/fonts";
 import { createHttpApp, type HttpApp } from "./http/server";
+import { ConnectionGate } from "./http/connection-gate";
+import { errorResponse, rawResponse, serverBusy } from "./http/errors";
 import type { BodyLimits } from "./http/body";
 import { StorageMonitor, storageFault } from "./lib/storage";
 import { HealthRepo } from "./modules/health/repo";
@@ -67,6 +69,8 @@ export class App {
   processor?: ReportProcessor;
   http?: HttpApp;
   server?: ReturnType<HttpApp["listen"]>["server"];
+  /** The connection gate in front of `server` (absent with --max-connections 0). */
+  gate?: ConnectionGate;
   private scheduler?: Scheduler;
   private checkpointer?: WalCheckpointer;
   private egress?: EgressProxy;
@@ -143,10 +147,31 @@ export class App {
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz
     // answers 503 "starting" until the renderer is ready.
     if (opts.listen) {
+      // With a connection cap, the HTTP server listens on loopback only and the gate takes the public
+      // address (see http/connection-gate.ts: Bun.serve cannot count or refuse connections itself).
+      const gated = c.maxConnections > 0;
       // Bun itself cuts off only bodies past the discard limit; http/body.ts answers the rest with a readable 413.
-      this.http.listen({ hostname: c.host, port: c.port, maxRequestBodySize: bodyLimits(c).discardLimit, idleTimeout: Math.round(c.idleTimeout / 1000) });
+      this.http.listen({ hostname: gated ? "127.0.0.1" : c.host, port: gated ? 0 : c.port, maxRequestBodySize: bodyLimits(c).discardLimit, idleTimeout: Math.round(c.idleTimeout / 1000) });
       this.server = this.http.server!;
-      log.info("reportgen listening", { url: `http://${c.host}:${this.server.port}`, version: VERSION, data_dir: c.dataDir });
+      if (gated) {
+        const busy = serverBusy(`${c.maxConnections} connections, its limit`);
+        this.gate = new ConnectionGate({
+          hostname: c.host,
+          port: c.port,
+          upstreamPort: this.server.port!,
+          maxConnections: c.maxConnections,
+          idleTimeoutMs: c.idleTimeout,
+          busyResponse: await rawResponse(errorResponse(busy, { connection: "close" })),
+          logger: log,
+        });
+        try {
+          this.gate.start();
+        } catch (e) {
+          await this.server.stop(true);
+          throw e;
+        }
+      }
+      log.info("reportgen listening", { url: `http://${c.host}:${this.port}`, version: VERSION, data_dir: c.dataDir, max_connections: c.maxConnections || "off" });
     }
 
     if (opts.render !== false) {
@@ -237,11 +262,20 @@ export class App {
     return runCleanup(this.reportsRepo, this.files, this.logger, Date.now(), this.storage);
   }
 
+  /** The public port: the connection gate's, or the HTTP server's when there is no gate. */
+  get port(): number | undefined {
+    return this.gate?.port ?? this.server?.port;
+  }
+
   /** Stops in reverse order: no new requests, in-flight renders finish or go back to the queue. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       const deadline = this.config.shutdownTimeout;
+      // No new connection first, then the HTTP server drains, then the gate hands over what is left.
+      this.gate?.stopAccepting();
       await this.server?.stop(false);
+      await this.gate?.drain(2000);
+      this.gate?.close();
       this.scheduler?.stop();
       await this.processor?.stop(deadline);
       await this.webhookSender?.stop();

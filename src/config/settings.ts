@@ -1,9 +1,31 @@
 // Every setting of the service, declared once: flag, environment variable, default, parser, help.
 // `--help`, the README's configuration table and loadConfig() are all generated from this list.
+import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseDuration, parseSize } from "../lib/time";
 
 const cores = Math.max(1, availableParallelism());
+
+/** The process's open-file limit (Bun raises the soft limit to the hard one at start); 4096 when unknown. */
+export function openFileLimit(limits = "/proc/self/limits"): number {
+  try {
+    const soft = /^Max open files\s+(\S+)/m.exec(readFileSync(limits, "utf8"))?.[1];
+    if (soft === "unlimited") return Number.MAX_SAFE_INTEGER;
+    const n = Number(soft);
+    return Number.isInteger(n) && n > 0 ? n : 4096;
+  } catch {
+    return 4096;
+  }
+}
+
+/**
+ * Default connection cap: what always fits in the open-file limit. A relayed connection holds up to four
+ * descriptors (the client's socket, the gate's pipe to the HTTP server and the server's end of it, and a
+ * PDF file while it is downloaded); 1024 stay in reserve for SQLite, PDFs being written, Chromium's pipes,
+ * the sandboxes and refused connections reading their 503. At most 10 000, at least 64.
+ * With this machine's limit of 20 000: (20 000 - 1024) / 4 = 4744.
+ */
+export const defaultMaxConnections = (fileLimit = openFileLimit()) => Math.max(64, Math.min(10_000, Math.floor((fileLimit - 1024) / 4)));
 
 type Parser<T> = (raw: string) => T;
 
@@ -109,6 +131,7 @@ export const settings = {
   idleTimeout: spec({ group: "Abuse limits", flag: "idle-timeout", env: "REPORTGEN_IDLE_TIMEOUT", default: 30_000, defaultText: "30s", parse: durationBetween(1000, 255_000), help: "Closes a connection that sends nothing for this long (1s to 255s; Bun's limit)" }),
   bodyTimeout: spec({ group: "Abuse limits", flag: "body-timeout", env: "REPORTGEN_BODY_TIMEOUT", default: 60_000, defaultText: "60s", parse: duration(1000), help: "Time from a request's arrival until its whole body must have arrived (408 and close beyond)" }),
   maxRequests: spec({ group: "Abuse limits", flag: "max-requests", env: "REPORTGEN_MAX_REQUESTS", default: 1000, parse: int(0), help: "Most requests in progress at once, long polls included (503 server_busy beyond; 0: off)" }),
+  maxConnections: spec({ group: "Abuse limits", flag: "max-connections", env: "REPORTGEN_MAX_CONNECTIONS", default: defaultMaxConnections(), defaultText: "(open-file limit - 1024) / 4, 64 to 10000", parse: int(0), help: "Most client connections open at once; more are answered 503 server_busy and closed at once (0: off, no connection gate)" }),
   trustProxy: spec({ group: "Abuse limits", flag: "trust-proxy", env: "REPORTGEN_TRUST_PROXY", default: false, parse: bool, help: "Take the client address from X-Forwarded-For (only behind your own proxy)" }),
 
   // Webhooks

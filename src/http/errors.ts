@@ -3,7 +3,7 @@
 // without leaking the cause.
 import { Elysia, ValidationError } from "elysia";
 import { INTERNAL_MESSAGE } from "../lib/error-codes";
-import { AppError, storageRefusal } from "../lib/errors";
+import { AppError, serviceUnavailable, storageRefusal } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { storageFault, type StorageFault } from "../lib/storage";
 import { discardBody, type BodyLimits } from "./body";
@@ -19,6 +19,20 @@ export function errorResponse(e: AppError, headers: Record<string, string> = {})
   const body: Record<string, unknown> = { error: e.code, message: e.message };
   if (e.details !== undefined) body.details = e.details;
   return json(e.status, body, { ...e.headers, ...headers });
+}
+
+/** 503 server_busy; `what` names the limit reached ("more than 1000 requests at once"). */
+export const serverBusy = (what: string) => serviceUnavailable("server_busy", `the server is handling ${what}; retry after Retry-After seconds`, 1);
+
+const REASONS: Record<number, string> = { 503: "Service Unavailable" };
+
+/** A response as the bytes of a complete HTTP/1.1 message, for the connection gate, which answers below HTTP. */
+export async function rawResponse(r: Response): Promise<Uint8Array> {
+  const body = new Uint8Array(await r.arrayBuffer());
+  const head = [`HTTP/1.1 ${r.status} ${REASONS[r.status] ?? ""}`.trimEnd()];
+  r.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+  head.push(`content-length: ${body.byteLength}`, "", "");
+  return Buffer.concat([Buffer.from(head.join("\r\n")), body]);
 }
 
 function validationDetails(e: ValidationError) {

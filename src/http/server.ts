@@ -18,8 +18,7 @@ import type { StorageFault } from "../lib/storage";
 import { requestContext } from "./request-context";
 import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
 import { markArrival } from "./body";
-import { errorMapper, errorResponse } from "./errors";
-import { serviceUnavailable } from "../lib/errors";
+import { errorMapper, errorResponse, serverBusy } from "./errors";
 import { docs } from "./openapi";
 import { dashboardRoutes } from "../dashboard/routes";
 import type { SessionsService } from "../dashboard/sessions";
@@ -83,15 +82,14 @@ export type HttpApp = ReturnType<typeof createHttpApp>;
 /**
  * Runs first for every request: notes its arrival (the body deadline counts from here) and refuses
  * work beyond `maxRequests` in progress, cheaply and without reading the body, so slow or stalled
- * clients cannot pile up without bound. Bun has no cap on connections themselves; those that never
- * finish a request head are closed by Bun after ~10 s, idle ones after the idle timeout.
+ * clients cannot pile up without bound. Connections themselves are capped by the connection gate
+ * (connection-gate.ts); those that never finish a request head are closed by Bun after ~10 s.
  */
 function admission(maxRequests: number) {
   return new Elysia({ name: "admission" }).onRequest(({ request, server }) => {
     markArrival(request);
     if (maxRequests > 0 && (server?.pendingRequests ?? 0) > maxRequests) {
-      const busy = serviceUnavailable("server_busy", `the server is handling more than ${maxRequests} requests at once; retry after Retry-After seconds`, 1);
-      return errorResponse(busy, { connection: "close" });
+      return errorResponse(serverBusy(`more than ${maxRequests} requests at once`), { connection: "close" });
     }
   });
 }

@@ -36,7 +36,7 @@ export async function createTestApp(opts: { render?: boolean; listen?: boolean; 
   const app = new App(config, createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"));
   await app.start({ render: opts.render ?? false, listen: opts.listen ?? false });
   const key = (await app.keys.createForAccount("acme", "test")).value;
-  const baseUrl = app.server ? `http://127.0.0.1:${app.server.port}` : "http://localhost";
+  const baseUrl = app.port ? `http://127.0.0.1:${app.port}` : "http://localhost";
   const request: TestApp["request"] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     const k = o.key === undefined ? key : o.key;

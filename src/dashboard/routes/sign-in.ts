@@ -1,6 +1,7 @@
 // Signing in (an access key, verified once, exchanged for a session) and signing out.
 import { Elysia } from "elysia";
 import { clientAddress } from "../../http/auth";
+import { peerOf } from "../../http/connection-gate";
 import { RateLimiter } from "../../lib/rate-limit";
 import { DASHBOARD, formOf, type DashboardDeps, type Guards } from "../guards";
 import type { Notice } from "../pages/common";
@@ -39,7 +40,7 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
       // only changes the answer to a failure, telling a script that keeps failing to slow down.
       const principal = await d.keys.authenticate(presented);
       if (!principal) {
-        const client = clientAddress(request, server?.requestIP(request)?.address, d.trustProxy);
+        const client = clientAddress(request, peerOf(server, request), d.trustProxy);
         const wait = failures?.take(client) ?? 0;
         if (wait > 0) {
           const r = form({ kind: "error", text: `That access key was not accepted. Too many failed sign-ins from your address: wait ${Math.ceil(wait)} seconds before trying again.` }, 429);
