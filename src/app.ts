@@ -142,6 +142,7 @@ export class App {
       ...probe,
       storage: this.storage,
       restarts: { restarts: () => this.restarts.restarts() },
+      connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
     });
 
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /healthz

@@ -19,6 +19,8 @@ export interface MetricSources {
   rendererReady: () => boolean;
   storage: StorageMonitor;
   restarts: RestartSource;
+  /** The connection gate's counts (absent with --max-connections 0). */
+  connections?: () => { open: number; refused: number };
 }
 
 /** Seconds; templating is usually milliseconds, printing tens to hundreds of them. */
@@ -53,6 +55,8 @@ export class ServiceMetrics {
     );
     r.gauge("reportgen_storage_free_bytes", "Free space in the data dir's filesystem", () => src().storage.status().freeBytes);
     r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () => (src().storage.accepting ? 1 : 0));
+    r.gauge("reportgen_connections_open", "Client connections open now (0 without the connection gate)", () => src().connections?.().open ?? 0);
+    r.counterFrom("reportgen_connections_refused_total", "Connections refused at --max-connections since start (answered 503 server_busy)", () => src().connections?.().refused ?? 0);
     r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () => process.memoryUsage.rss());
     r.gauge("process_start_time_seconds", "Start time of the process, Unix seconds", () => this.startedAt);
   }
