@@ -2,24 +2,13 @@
 // the cap a connection reads a complete 503 server_busy and is closed, connections already open keep
 // being served (a whole report, from submission to PDF), the process's descriptors stay bounded, and
 // service is normal once the flood ends. Raw TCP against the compiled executable.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
-import { createKey, startServer, tempDataDir, type Server } from "./helpers";
+import { useServers } from "./helpers";
 
-const data = tempDataDir();
-let key: string;
-const servers: Server[] = [];
-
-beforeAll(() => {
-  key = createKey(data.dir);
-});
-
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  data.remove();
-});
+const servers = useServers();
 
 const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
 
@@ -65,7 +54,7 @@ class KeepAlive {
     const payload = body === undefined ? "" : JSON.stringify(body);
     const start = this.p.received().length;
     this.p.socket.write(
-      `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${this.port}\r\nX-API-Key: ${key}\r\n` +
+      `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1:${this.port}\r\nX-API-Key: ${servers.key}\r\n` +
         (body === undefined ? "" : `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(payload)}\r\n`) +
         `\r\n${payload}`,
     );
@@ -123,7 +112,7 @@ async function report(c: { request: KeepAlive["request"] }, title: string): Prom
 }
 
 function checkPdf(pdf: Buffer, title: string) {
-  const file = join(data.dir, `${title}.pdf`);
+  const file = join(servers.dataDir, `${title}.pdf`);
   writeFileSync(file, pdf);
   const info = Bun.spawnSync(["pdfinfo", file]);
   expect(info.exitCode).toBe(0);
@@ -132,8 +121,7 @@ function checkPdf(pdf: Buffer, title: string) {
 }
 
 test("defaults: the cap follows the process's open-file limit, as documented", async () => {
-  const s = await startServer(data.dir);
-  servers.push(s);
+  const s = await servers.start();
   const limit = Number(/^Max open files\s+(\d+)/m.exec(readFileSync(`/proc/${s.pid}/limits`, "utf8"))![1]);
   const expected = Math.max(64, Math.min(10_000, Math.floor((limit - 1024) / 4)));
   const listening = s.log().split("\n").find((l) => l.includes('"reportgen listening"'))!;
@@ -142,15 +130,13 @@ test("defaults: the cap follows the process's open-file limit, as documented", a
   // Room for every capped connection's descriptors plus the reserve.
   expect(expected * 4 + 1024).toBeLessThanOrEqual(limit);
   expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
-  await s.stop();
-  servers.splice(servers.indexOf(s), 1);
+  await servers.stop(s);
 }, 60_000);
 
 test("--max-connections 100: a flood of 3x the cap is refused with a readable 503, descriptors stay bounded, an open connection still gets a whole report, and service is normal after", async () => {
   // 100 instead of the default (~4700 here) so the flood needs a few hundred sockets, not 15 000.
   const CAP = 100;
-  const s = await startServer(data.dir, { extraArgs: ["--max-connections", String(CAP)] });
-  servers.push(s);
+  const s = await servers.start(["--max-connections", String(CAP)]);
   const client = await KeepAlive.open(s.port);
   expect((await client.request("GET", "/healthz")).status).toBe(200);
   const before = fds(s.pid);
@@ -215,7 +201,7 @@ test("--max-connections 100: a flood of 3x the cap is refused with a readable 50
     request: async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${s.base}${path}`, {
         method,
-        headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        headers: { "x-api-key": servers.key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: res.status, body: Buffer.from(await res.arrayBuffer()) };

@@ -163,3 +163,35 @@ export function useServer(): Running {
     },
   };
 }
+
+/**
+ * A data dir and a key for a file whose tests start their own servers (some with extra arguments);
+ * every server still running is stopped, and the dir removed, after the file.
+ */
+export function useServers() {
+  const data = tempDataDir();
+  let key = "";
+  const servers: Server[] = [];
+  beforeAll(() => {
+    key = createKey(data.dir);
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.stop();
+    data.remove();
+  });
+  return {
+    dataDir: data.dir,
+    get key() {
+      return key;
+    },
+    start: async (extraArgs: string[] = []) => {
+      const s = await startServer(data.dir, { extraArgs });
+      servers.push(s);
+      return s;
+    },
+    stop: async (s: Server) => {
+      await s.stop();
+      servers.splice(servers.indexOf(s), 1);
+    },
+  };
+}

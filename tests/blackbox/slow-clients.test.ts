@@ -2,34 +2,14 @@
 // requests cannot hold connections (and file descriptors) for long. Raw TCP sockets against the
 // compiled executable. Defaults where the wait is short enough; two tests shorten --body-timeout or
 // --max-requests so they finish in seconds (saying so), which also shows those settings take effect.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
-import { createKey, startServer, tempDataDir, type Server } from "./helpers";
+import { useServers } from "./helpers";
 
-const data = tempDataDir();
-let key: string;
-const servers: Server[] = [];
-
-beforeAll(() => {
-  key = createKey(data.dir);
-});
-
-afterAll(async () => {
-  for (const s of servers) await s.stop();
-  data.remove();
-});
-
-async function server(extraArgs: string[] = []) {
-  const s = await startServer(data.dir, { extraArgs });
-  servers.push(s);
-  return s;
-}
-
-async function stopServer(s: Server) {
-  await s.stop();
-  servers.splice(servers.indexOf(s), 1);
-}
+const servers = useServers();
+const server = servers.start;
+const stopServer = servers.stop;
 
 interface Probe {
   socket: Socket;
@@ -51,7 +31,7 @@ function open(port: number): Promise<Probe> {
 }
 
 const head = (contentLength: number) =>
-  `POST /api/v1/generate-pdf-async HTTP/1.1\r\nHost: x\r\nX-API-Key: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`;
+  `POST /api/v1/generate-pdf-async HTTP/1.1\r\nHost: x\r\nX-API-Key: ${servers.key}\r\nContent-Type: application/json\r\nContent-Length: ${contentLength}\r\n\r\n`;
 
 /** Writes `text` in pieces of `size` every `everyMs` until the socket closes. */
 function trickle(p: Probe, text: string, size: number, everyMs: number) {
@@ -121,7 +101,7 @@ test("--max-requests 20: beyond 20 requests in progress, new ones get 503 server
   for (const p of stuck) p.socket.write(head(1000) + "{");
   await Bun.sleep(500);
   const t0 = performance.now();
-  const res = await fetch(`${s.base}/api/v1/reports`, { headers: { "x-api-key": key } });
+  const res = await fetch(`${s.base}/api/v1/reports`, { headers: { "x-api-key": servers.key } });
   const ms = performance.now() - t0;
   expect(res.status).toBe(503);
   expect(res.headers.get("retry-after")).toBe("1");
@@ -130,6 +110,6 @@ test("--max-requests 20: beyond 20 requests in progress, new ones get 503 server
   // The stuck ones time out (408), after which the server serves again.
   const ends = await Promise.all(stuck.map((p) => p.closed));
   expect(ends.filter((e) => e.received.startsWith("HTTP/1.1 408") || e.received.startsWith("HTTP/1.1 503")).length).toBe(25);
-  expect((await fetch(`${s.base}/api/v1/reports`, { headers: { "x-api-key": key } })).status).toBe(200);
+  expect((await fetch(`${s.base}/api/v1/reports`, { headers: { "x-api-key": servers.key } })).status).toBe(200);
   await stopServer(s);
 }, 60_000);
