@@ -157,10 +157,15 @@ export class ConnectionGate {
     this.listener?.stop(false);
   }
 
-  /** Waits (at most `ms`) for relayed connections to finish writing to their clients and close. */
+  /**
+   * After the HTTP server has stopped: closes connections that never sent a byte, and waits (at most
+   * `ms`) for relayed ones to finish writing the HTTP server's last answers to their clients.
+   */
   async drain(ms: number): Promise<void> {
+    for (const c of this.conns) if (!c.upstream && !c.connecting) this.closeBoth(c);
+    const busy = () => [...this.conns].some((c) => !c.upstreamDone || c.toClient.length > 0);
     const deadline = performance.now() + ms;
-    while (this.open > 0 && performance.now() < deadline) await Bun.sleep(25);
+    while (busy() && performance.now() < deadline) await Bun.sleep(25);
   }
 
   /** Closes every connection still open (after the HTTP server has drained). */

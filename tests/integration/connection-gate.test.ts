@@ -69,9 +69,8 @@ function open(port: number, localAddress?: string): Promise<Conn> {
   });
 }
 
-/** Sends one request on an open connection and waits for a whole Content-Length response. */
-async function exchange(c: Conn, request: string | Buffer): Promise<{ status: number; body: Buffer }> {
-  const start = c.received().length;
+/** Sends one request on an open connection and waits for a whole Content-Length response (from `start`). */
+async function exchange(c: Conn, request: string | Buffer, start = c.received().length): Promise<{ status: number; body: Buffer }> {
   c.socket.write(request);
   for (let i = 0; i < 400; i++) {
     const all = c.received().subarray(start);
@@ -177,4 +176,25 @@ test("at the cap, new connections read a complete 503 server_busy and are closed
   for (let i = 0; i < 40 && g.connections >= 5; i++) await Bun.sleep(25);
   expect((await fetch(`http://127.0.0.1:${g.port}/`, { keepalive: false })).status).toBe(200);
   for (const h of held) h.socket.destroy();
+}, 20_000);
+
+test("on stop: no new connection is accepted, open ones finish their answer, silent ones are closed at once", async () => {
+  const g = await gate(100);
+  const silent = await open(g.port);
+  const busy = await open(g.port);
+  busy.socket.write(get("/big"));
+  await Bun.sleep(50);
+  g.stopAccepting();
+  await expect(open(g.port)).rejects.toThrow();
+  const t0 = performance.now();
+  const silentClosed = silent.closed.then(() => performance.now() - t0);
+  // This HTTP server keeps running (and the connection alive), so drain waits out its deadline.
+  await g.drain(1500);
+  expect(await silentClosed).toBeLessThan(1000);
+  // The answer in flight was relayed whole (the HTTP server here keeps running, so it is just read out).
+  const res = await exchange(busy, Buffer.alloc(0), 0);
+  expect(sha(res.body)).toBe(sha(BIG));
+  g.close();
+  await busy.ended;
+  expect(g.connections).toBe(0);
 }, 20_000);
