@@ -185,7 +185,11 @@ export class ConnectionGate {
     this.open++;
     this.conns.add(c);
     s.setNoDelay(true);
-    s.timeout(Math.max(1, Math.ceil(this.o.idleTimeoutMs / 1000)));
+    s.timeout(this.idleSeconds);
+  }
+
+  private get idleSeconds() {
+    return Math.max(1, Math.ceil(this.o.idleTimeoutMs / 1000));
   }
 
   /**
@@ -273,7 +277,12 @@ export class ConnectionGate {
 
   private fromUpstream(c: Conn, d: Uint8Array) {
     if (c.closed) return;
-    if (!send(c.client, c.toClient, d) || queued(c.toClient) > HIGH_WATER) c.upstream?.pause();
+    if (!send(c.client, c.toClient, d) || queued(c.toClient) > HIGH_WATER) {
+      c.upstream?.pause();
+      // A client that stops reading would hold its slot forever (the HTTP server's own timers cannot be
+      // seen through a paused relay): it must take some bytes every idle timeout.
+      c.client.timeout(this.idleSeconds);
+    }
   }
 
   private upstreamDrained(c: Conn) {
@@ -285,7 +294,9 @@ export class ConnectionGate {
 
   private clientDrained(c: Conn) {
     if (c.closed) return;
-    if (!send(c.client, c.toClient)) return;
+    // Progress: the client took bytes, so its idle timer starts over (or stops once nothing waits).
+    if (!send(c.client, c.toClient)) return c.client.timeout(this.idleSeconds);
+    c.client.timeout(0);
     if (c.upstreamDone) this.finish(c);
     else c.upstream?.resume();
   }
@@ -325,9 +336,9 @@ export class ConnectionGate {
     c.linger ??= setTimeout(() => c.client.end(), LINGER_MS);
   }
 
-  /** The client sent nothing within the idle timeout. */
+  /** The client sent nothing, or read nothing of an answer waiting for it, within the idle timeout. */
   private clientIdle(c: Conn) {
-    if (!c.upstream && !c.connecting) this.closeBoth(c);
+    if ((!c.upstream && !c.connecting) || c.toClient.length > 0) this.closeBoth(c);
   }
 
   private closeBoth(c: Conn) {

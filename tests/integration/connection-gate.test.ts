@@ -149,6 +149,18 @@ test("a connection that sends nothing is closed after the idle timeout", async (
   expect(g.connections).toBe(0);
 }, 20_000);
 
+test("a client that stops reading its answer is closed after the idle timeout (it cannot hold its slot)", async () => {
+  const g = await gate(100, 1000);
+  const c = await open(g.port);
+  c.socket.pause();
+  c.socket.write(get("/big"));
+  const t0 = performance.now();
+  for (let i = 0; i < 300 && g.connections > 0; i++) await Bun.sleep(50);
+  console.log(`non-reading client let go after ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  expect(g.connections).toBe(0);
+  c.socket.destroy();
+}, 30_000);
+
 test("at the cap, new connections read a complete 503 server_busy and are closed; open ones keep working; one warning per period", async () => {
   warnings.length = 0;
   const g = await gate(5);
