@@ -111,8 +111,9 @@ describe("over-limit bodies get a readable JSON 413", () => {
     console.log(`three ${(size / 1024 / 1024).toFixed(0)} MB bodies one after another: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (now ${(rss(running.server.pid) / 1024 / 1024).toFixed(0)} MB)`);
     // Bounded by one body, as the title says: the garbage of the discarded chunks alone has reached
     // 32 MB here before the collector ran (18-32 MB over runs), while a server that kept the bodies, or
-    // queued them, grows by ~114 MB.
-    expect(growth).toBeLessThan(size);
+    // queued them, grows by ~114 MB. Through the connection gate every chunk also passes through a fresh
+    // buffer of the relay before the HTTP server's own: 8.5 to 41.7 MB over six runs, hence 1.5 bodies.
+    expect(growth).toBeLessThan(size * 1.5);
   }, 120_000);
 
   for (const c of cases) {
