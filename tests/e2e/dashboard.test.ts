@@ -54,7 +54,13 @@ describe("signing in", () => {
     expect(page.url()).toBe(`${base}/dashboard/sign-in`);
     await w.shoot("sign-in");
     await page.getByLabel("Access key").fill("rg_aaaaaaaaaaaa_" + "A".repeat(43));
+    // The form's answer itself is awaited (and its status checked) so that a failure says whether the
+    // form was sent, and what the server answered (from the page's own DevTools log: see harness.ts).
+    const seenBefore = w.responses.length;
     await page.getByRole("button", { name: "Sign in" }).click();
+    const answered = () => w.responses.slice(seenBefore).find((r) => r.type === "Document" && r.url === `${base}/dashboard/sign-in`);
+    for (let i = 0; i < 150 && !answered(); i++) await Bun.sleep(100);
+    expect(answered()?.status ?? "no answer to the sign-in form within 15 s").toBe(401);
     await expect(page.getByRole("alert").textContent()).resolves.toContain("That access key was not accepted.");
     await w.forgiveStatus(401);
 

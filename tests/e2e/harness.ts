@@ -155,7 +155,13 @@ export class Watched {
         .screenshot({ path, fullPage: true, clip: { x: 0, y: 0, width: vp.width, height }, timeout: 10_000 })
         .catch((e: Error) => console.error(`screenshot ${name}-${label} skipped: ${e.message.split("\n")[0]}`));
     }
-    if (size) await this.page.setViewportSize(size);
+    if (size) {
+      await this.page.setViewportSize(size);
+      // The page must be laid out at its own size again before the test clicks anything: a click sent
+      // right after the resize can be aimed at the phone layout's coordinates.
+      await this.page.waitForFunction((w) => window.innerWidth === w, size.width);
+      await this.page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    }
   }
 
   async signIn(key: string): Promise<void> {
