@@ -358,7 +358,8 @@ export class BrowserHost {
         // A fresh about:blank document drops globals, timers and listeners the scripts set;
         // window.name is the one thing that survives navigation, so clear it too.
         await withTimeout(slot.page.goto("about:blank"), CLOSE_TIMEOUT_MS);
-        await withTimeout(slot.page.evaluate(() => (window.name = "")), CLOSE_TIMEOUT_MS);
+        // Through CDP without a user gesture (page.evaluate gives one, which a popup could use).
+        await withTimeout(slot.cdp.send("Runtime.evaluate", { expression: 'window.name = ""' }), CLOSE_TIMEOUT_MS);
         // Sent on the page's own CDP session, which delivers its events in order: when this answers,
         // the about:blank document's load event has been delivered too, and cannot be taken by
         // setContent for the next report's.
@@ -411,6 +412,11 @@ export class BrowserHost {
       env: { ...(this.opts.env ?? process.env), ...(this.opts.fontconfigFile ? { FONTCONFIG_FILE: this.opts.fontconfigFile } : {}) },
       // Chromium's own sandbox whenever it can work: it refuses to run as root with it.
       chromiumSandbox: process.getuid?.() !== 0,
+      // Chromium's own popup blocker stays on (Playwright turns it off): a report's scripts never have
+      // a user gesture, so window.open returns null and target=_blank opens nothing. With it off, four
+      // reports opening three popups each stalled every page of the Chromium for 15-60 s while the
+      // driver attached to each popup before closeIfPopup could close it.
+      ignoreDefaultArgs: ["--disable-popup-blocking"],
       timeout: 30_000,
     });
     this.browser = browser;
