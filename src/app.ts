@@ -39,7 +39,7 @@ import { errorResponse, rawResponse, serverBusy } from "./http/errors";
 import type { BodyLimits } from "./http/body";
 import { StorageMonitor, storageFault } from "./lib/storage";
 import { HealthRepo } from "./modules/health/repo";
-import { ServiceMetrics, type RestartSource } from "./modules/health/metrics";
+import { ServiceMetrics } from "./modules/health/metrics";
 import { VERSION } from "./version";
 import { SessionsRepo } from "./dashboard/sessions-repo";
 import { SessionsService } from "./dashboard/sessions";
@@ -62,8 +62,6 @@ export class App {
   readonly metrics = new ServiceMetrics();
   /** Every supervised child process or thread: restart counts per kind for /metrics (children.stats()). */
   readonly children = new ChildRegistry();
-  /** Restart counts of child processes for /metrics, by kind (chromium, sandbox, checkpointer). */
-  restarts: RestartSource = { restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, s]) => [kind, s.restarts])) };
   templating?: TemplatingPool;
   pool?: RenderPool;
   processor?: ReportProcessor;
@@ -141,7 +139,7 @@ export class App {
       reportsByStatus: () => health.reportsByStatus(),
       ...probe,
       storage: this.storage,
-      restarts: { restarts: () => this.restarts.restarts() },
+      restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, s]) => [kind, s.restarts])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
     });
 

@@ -3,14 +3,6 @@
 import { Registry } from "../../lib/metrics";
 import type { StorageMonitor } from "../../lib/storage";
 
-/** Restart counts of supervised child processes, by kind (chromium, sandbox, …), since start. */
-export interface RestartSource {
-  restarts(): Record<string, number>;
-}
-
-/** Until a supervisor reports restarts, the kinds an operator expects are shown as 0. */
-export const noRestarts: RestartSource = { restarts: () => ({ chromium: 0, sandbox: 0 }) };
-
 export interface MetricSources {
   version: string;
   reportsByStatus: () => Record<string, number>;
@@ -18,7 +10,8 @@ export interface MetricSources {
   rendering: () => number;
   rendererReady: () => boolean;
   storage: StorageMonitor;
-  restarts: RestartSource;
+  /** Restart counts of supervised child processes, by kind (chromium, sandbox, …), since start. */
+  restarts: () => Record<string, number>;
   /** The connection gate's counts (absent with --max-connections 0). */
   connections?: () => { open: number; refused: number };
 }
@@ -51,7 +44,7 @@ export class ServiceMetrics {
     r.gauge("reportgen_reports_rendering", "Reports being rendered now", () => src().rendering());
     r.gauge("reportgen_renderer_ready", "1 when a renderer can print", () => (src().rendererReady() ? 1 : 0));
     r.counterFrom("reportgen_process_restarts_total", "Restarts of child processes since start, by kind", () =>
-      Object.entries(src().restarts.restarts()).map(([kind, value]) => ({ labels: { kind }, value })),
+      Object.entries(src().restarts()).map(([kind, value]) => ({ labels: { kind }, value })),
     );
     r.gauge("reportgen_storage_free_bytes", "Free space in the data dir's filesystem", () => src().storage.status().freeBytes);
     r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () => (src().storage.accepting ? 1 : 0));
