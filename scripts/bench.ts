@@ -20,8 +20,9 @@
 // PDF when its last one is done; throughput = N / wall time; latency = one PDF, start to last byte.
 // Machine CPU per PDF is read from /proc/stat over the same window (all CPUs: user + nice + system +
 // irq + softirq + steal) and divided by N; "own" CPU per PDF counts only the processes of the side
-// measured (its Chromium or the service's process tree, plus this bench process), which other programs
-// on the machine do not disturb.
+// measured (its Chromium or the service's process tree, plus this bench process, with the children they
+// reaped, such as Chromium's PrintCompositor process of each print), which other programs on the machine
+// do not disturb.
 //
 // Sides, at each concurrency c:
 //   floor/shared  playwright-core on ONE warm Chromium (Debian's, the service's launch flags, fontconfig
@@ -181,6 +182,11 @@ function machineCpuMs(): number {
 
 interface Proc {
   ppid: number;
+  /**
+   * utime + stime, plus cutime + cstime: the CPU of children that exited and were waited for. Chromium
+   * starts a PrintCompositor utility process for every print (forked by its zygote, gone ~0.1 s later):
+   * ~75 ms of CPU per invoice on this machine, more than the rest of Chromium, and counted only here.
+   */
   ticks: number;
 }
 function readProcs(): Map<number, Proc> {
@@ -191,7 +197,7 @@ function readProcs(): Map<number, Proc> {
     try {
       const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
       const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(pid, { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) });
+      out.set(pid, { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
     } catch {}
   }
   return out;
