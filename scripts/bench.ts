@@ -70,6 +70,8 @@ const ROOT = resolve(import.meta.dir, "..");
 const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || "/usr/lib/chromium/chromium";
 /** Exactly the service's launch flags (src/render/browser.ts, BrowserHost.launch). */
 const LAUNCH_ARGS = [...closedNetworkArgs(), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"];
+/** Playwright's default switches the service removes (its popup blocker stays on). */
+const IGNORED_DEFAULT_ARGS = ["--disable-popup-blocking"];
 /** The service's default print options (src/render/pdf-options.ts) as BrowserHost passes them. */
 const PDF_OPTIONS = { format: "A4", landscape: false, printBackground: true, scale: 1, margin: { top: "0", right: "0", bottom: "0", left: "0" }, preferCSSPageSize: true } as const;
 
@@ -391,7 +393,7 @@ async function startFloors(n: number, servicePid: number): Promise<Floors> {
   const fontDir = mkdtempSync(join(tmpdir(), "reportgen-bench-fonts-"));
   cleanupTasks.push(() => rmSync(fontDir, { recursive: true, force: true }));
   const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(fontDir) };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, env, chromiumSandbox: process.getuid?.() !== 0, timeout: 30_000 });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, ignoreDefaultArgs: IGNORED_DEFAULT_ARGS, env, chromiumSandbox: process.getuid?.() !== 0, timeout: 30_000 });
   cleanupTasks.push(() => browser.close());
   const contextOptions = { userAgent: userAgentFor(browser.version()) };
   const exclude = new Set(treeOf(servicePid, readProcs()));
