@@ -1,8 +1,11 @@
 // `reportgen serve`: runs the service until SIGTERM or SIGINT.
 import { App } from "../app";
 import type { Config } from "../config/settings";
+import { reexecWithAllocatorSettings } from "../lib/allocator";
 
 export async function serve(config: Config): Promise<void> {
+  // Before anything starts: on success this process is replaced and begins again (src/lib/allocator.ts).
+  const allocatorNotice = reexecWithAllocatorSettings();
   const app = new App(config);
   try {
     await app.start({ listen: true });
@@ -10,6 +13,7 @@ export async function serve(config: Config): Promise<void> {
     await app.stop().catch(() => {});
     throw e;
   }
+  if (allocatorNotice) app.logger.warn("running with the allocator's default settings", { reason: allocatorNotice });
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second signal: stop waiting

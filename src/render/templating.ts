@@ -3,6 +3,7 @@
 // enforced here by SIGKILL; a sandbox that dies for any other reason fails its render retryably, as the
 // service's fault, and is replaced.
 import type { Subprocess } from "bun";
+import { allocatorEnv } from "../lib/allocator";
 import { RenderError } from "../lib/errors";
 import type { ReportFailureCode } from "../lib/error-codes";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
@@ -61,7 +62,7 @@ class Sandbox implements Child {
     const { memoryBytes, nice } = pool.opts;
     // A minimal environment: secrets of the server never reach the process that runs client code.
     this.proc = Bun.spawn(childCommand(), {
-      env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes), REPORTGEN_SANDBOX_NICE: String(nice) },
+      env: { ...allocatorEnv(), PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes), REPORTGEN_SANDBOX_NICE: String(nice) },
       stdio: ["ignore", "ignore", "inherit"],
       ipc: (msg) => this.onMessage(msg),
       onExit: (_p, code, signal) => this.onExit(signal ? `killed by ${signal}` : `exited with code ${code}`),

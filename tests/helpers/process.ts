@@ -31,7 +31,14 @@ export interface ServerProcess {
   stderr: () => string;
 }
 
-export async function startServer(cmd: string[], dataDir: string, opts: { cwd?: string; extraArgs?: string[] } = {}): Promise<ServerProcess> {
+export interface ServerOptions {
+  cwd?: string;
+  extraArgs?: string[];
+  /** Environment variables on top of this process's (undefined removes one). */
+  env?: Record<string, string | undefined>;
+}
+
+export async function startServer(cmd: string[], dataDir: string, opts: ServerOptions = {}): Promise<ServerProcess> {
   const t0 = performance.now();
   const { proc, baseUrl, stderr } = await spawnServer(cmd, dataDir, opts);
   const deadline = Date.now() + 30_000;
@@ -49,14 +56,14 @@ export async function startServer(cmd: string[], dataDir: string, opts: { cwd?: 
 }
 
 /** Starts `serve` without waiting for it to be healthy (listenMs and startMs stay 0). */
-export async function spawnServer(cmd: string[], dataDir: string, opts: { cwd?: string; extraArgs?: string[] } = {}): Promise<ServerProcess> {
+export async function spawnServer(cmd: string[], dataDir: string, opts: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   let log = "";
   const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), "--log-level", "info", ...(opts.extraArgs ?? [])], {
     cwd: opts.cwd ?? repoRoot,
     stdout: "ignore",
     stderr: "pipe",
-    env: { ...process.env, REPORTGEN_RATE_LIMIT: "0" },
+    env: { ...process.env, REPORTGEN_RATE_LIMIT: "0", ...opts.env },
   });
   void (async () => {
     const dec = new TextDecoder();

@@ -1,0 +1,43 @@
+// `serve` re-executes itself with mimalloc's purging off (src/lib/allocator.ts): same PID, the setting
+// in its environment, no scavenger thread; its EJS sandboxes get the setting too. An operator's own
+// MIMALLOC_PURGE_DELAY is left alone.
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { descendants, sourceCommand, startServer, type ServerOptions } from "../helpers/process";
+
+const dir = mkdtempSync(join(tmpdir(), "reportgen-allocator-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const environ = (pid: number) => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
+const threadNames = (pid: number) => readdirSync(`/proc/${pid}/task`).map((t) => { try { return readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").trim(); } catch { return ""; } });
+const sandboxesOf = (pid: number) => descendants(pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, "utf8").includes("sandbox-child"));
+
+async function withServer(name: string, opts: ServerOptions, check: (pid: number) => void) {
+  const server = await startServer(sourceCommand, join(dir, name), opts);
+  try {
+    check(server.proc.pid);
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+  }
+}
+
+test("serve runs, under the PID it was started with, with mimalloc's purging off and no scavenger thread", async () => {
+  await withServer("default", { env: { MIMALLOC_PURGE_DELAY: undefined } }, (pid) => {
+    expect(environ(pid).MIMALLOC_PURGE_DELAY).toBe("-1");
+    expect(threadNames(pid)).not.toContain("mi-scavenger");
+    const sandboxes = sandboxesOf(pid);
+    expect(sandboxes.length).toBeGreaterThan(0);
+    for (const s of sandboxes) expect(environ(s).MIMALLOC_PURGE_DELAY).toBe("-1");
+  });
+}, 60_000);
+
+test("an operator's own MIMALLOC_PURGE_DELAY is kept, for the sandboxes too", async () => {
+  await withServer("operator", { env: { MIMALLOC_PURGE_DELAY: "250" } }, (pid) => {
+    expect(environ(pid).MIMALLOC_PURGE_DELAY).toBe("250");
+    expect(threadNames(pid)).toContain("mi-scavenger");
+    for (const s of sandboxesOf(pid)) expect(environ(s).MIMALLOC_PURGE_DELAY).toBe("250");
+  });
+}, 60_000);
