@@ -30,6 +30,12 @@ async function renderEveryWay(template: string, data: unknown): Promise<EjsResul
 
 const cases: [string, string, unknown][] = [
   ["escaping", "<p><%= s %></p><%- s %>", { s: `<a href="x">'&'</a>` }],
+  // The sandbox skips EJS's replace() for text with none of the five characters (src/render/ejs-sandbox.ts).
+  [
+    "escaping each special character alone, plain text, and values that are not strings",
+    "<%= a %>|<%= b %>|<%= c %>|<%= d %>|<%= e %>|<%= plain %>|<%= '' %>|<%= n %>|<%= f %>|<%= list %>|<%= ({ toString: function () { return '<x>' } }) %>|<%= { k: 1 } %>",
+    { a: "&", b: "<", c: ">", d: '"', e: "'", plain: "Zürich 東京 a-b_c", n: 3.5, f: false, list: ["<", "b"] },
+  ],
   ["null and undefined print nothing", "[<%= n %>][<%= locals.missing %>][<%- n %>]", { n: null }],
   ["loops over arrays and objects", "<% for (const r of rows) { %><%= r.n %>:<%= r.name %>;<% } %><% Object.keys(o).forEach(function (k) { %><%= k %>=<%= o[k] %> <% }) %>", { rows: [{ n: 1, name: "a" }, { n: 2, name: "b" }], o: { x: 1, y: [1, 2] } }],
   ["data keys named like EJS options are only data", "<%= delimiter %>|<%= client %>|<%= debug %>|<%= localsName %>", { delimiter: "?", client: true, debug: "d", localsName: "L" }],
@@ -87,8 +93,8 @@ describe("the cache shares nothing but the compiled template", () => {
   test("what a report changes in its runtime (globals, prototypes, EJS's helpers) is gone for the next, same template or not", () => {
     const tamper =
       "<% Object.prototype.injected = 'X'; String.prototype.replace = function () { return 'TAMPERED' }; globalThis.leak = 'L';" +
-      " escapeFn.leak = 1; Array.prototype.join = function () { return 'J' }; %><%= [1,2].join('-') %>";
-    // Within the report the tampering works (the escape of "J" goes through the replaced replace())...
+      " escapeFn.leak = 1; Array.prototype.join = function () { return 'J' }; %><%= '<' + [1,2].join('-') %>";
+    // Within the report the tampering works (the escape of "<J" goes through the replaced replace())...
     expect(render(tamper, {})).toEqual({ ok: true, html: "TAMPERED" });
     expect(render(tamper, {})).toEqual({ ok: true, html: "TAMPERED" });
     // ...and is gone for the next one.
