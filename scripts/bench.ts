@@ -57,9 +57,8 @@ import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
-import { PRINT_ONLY_VIEWPORT } from "../src/render/browser";
+import { IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
-import { closedNetworkArgs } from "../src/render/network-policy";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
 import { benchTemplates, type BenchTemplate } from "./bench-templates";
 
@@ -68,10 +67,8 @@ import { benchTemplates, type BenchTemplate } from "./bench-templates";
 
 const ROOT = resolve(import.meta.dir, "..");
 const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || "/usr/lib/chromium/chromium";
-/** Exactly the service's launch flags (src/render/browser.ts, BrowserHost.launch). */
-const LAUNCH_ARGS = [...closedNetworkArgs(), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"];
-/** Playwright's default switches the service removes (its popup blocker stays on). */
-const IGNORED_DEFAULT_ARGS = ["--disable-popup-blocking"];
+/** Exactly the service's launch flags (src/render/browser.ts). */
+const LAUNCH_ARGS = launchArgs();
 /** The service's default print options (src/render/pdf-options.ts) as BrowserHost passes them. */
 const PDF_OPTIONS = { format: "A4", landscape: false, printBackground: true, scale: 1, margin: { top: "0", right: "0", bottom: "0", left: "0" }, preferCSSPageSize: true } as const;
 

@@ -78,6 +78,18 @@ const SLOT_TIMEOUT_MS = 15_000;
 export const SCRIPT_VIEWPORT = { width: 1280, height: 720 };
 /** The screen of a page that runs no script: see setScripts. */
 export const PRINT_ONLY_VIEWPORT = { width: 10, height: 10 };
+/** Chromium's switches (scripts/bench.ts launches its floor with the same ones). */
+export function launchArgs(proxyUrl?: string): string[] {
+  return [...closedNetworkArgs(proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"];
+}
+
+/**
+ * Playwright's default switches left out. Chromium's own popup blocker stays on (Playwright turns it
+ * off): a report's scripts never have a user gesture, so window.open returns null and target=_blank
+ * opens nothing. With it off, four reports opening three popups each stalled every page of the
+ * Chromium for 15-60 s while the driver attached to each popup before closeIfPopup could close it.
+ */
+export const IGNORED_DEFAULT_ARGS = ["--disable-popup-blocking"];
 /** How long a render that hit its deadline waits for Chromium to answer a probe before blaming Chromium. */
 const DEADLINE_PROBE_MS = 3_000;
 
@@ -407,16 +419,12 @@ export class BrowserHost {
   private async launch(): Promise<void> {
     const browser = await chromium.launch({
       executablePath: this.opts.executablePath,
-      args: [...closedNetworkArgs(this.opts.proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"],
+      args: launchArgs(this.opts.proxyUrl),
       // Chromium's fonts come from our fontconfig file: no CFF face, TrueType CJK (fonts.ts).
       env: { ...(this.opts.env ?? process.env), ...(this.opts.fontconfigFile ? { FONTCONFIG_FILE: this.opts.fontconfigFile } : {}) },
       // Chromium's own sandbox whenever it can work: it refuses to run as root with it.
       chromiumSandbox: process.getuid?.() !== 0,
-      // Chromium's own popup blocker stays on (Playwright turns it off): a report's scripts never have
-      // a user gesture, so window.open returns null and target=_blank opens nothing. With it off, four
-      // reports opening three popups each stalled every page of the Chromium for 15-60 s while the
-      // driver attached to each popup before closeIfPopup could close it.
-      ignoreDefaultArgs: ["--disable-popup-blocking"],
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       timeout: 30_000,
     });
     this.browser = browser;
