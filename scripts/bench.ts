@@ -52,7 +52,6 @@
 import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
 import ejs from "ejs";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -60,6 +59,7 @@ import type { Subprocess } from "bun";
 import { IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
+import { freePort } from "../tests/helpers/process";
 import { benchTemplates, type BenchTemplate } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
@@ -154,17 +154,6 @@ const padR = (s: string | number, n: number) => String(s).padEnd(n);
 
 function log(msg: string) {
   process.stderr.write(msg + "\n");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const s = createServer();
-    s.once("error", rej);
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => res(port));
-    });
-  });
 }
 
 // ---------------------------------------------------------------------------------------------

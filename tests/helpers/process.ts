@@ -6,13 +6,22 @@ import { join } from "node:path";
 export const repoRoot = join(import.meta.dir, "..", "..");
 export const sourceCommand = [process.execPath, join(repoRoot, "src", "main.ts")];
 
+/**
+ * A free TCP port on loopback for a server the test starts next, chosen BELOW the kernel's ephemeral
+ * range (ip_local_port_range, 32768-60999 by default). A port the kernel hands out (listen on 0) can be
+ * taken as the local port of any outgoing connection (a test's client, Chromium) in the moment between
+ * our probe closing and the server binding it: CI failed once that way with EADDRINUSE.
+ */
 export async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, "127.0.0.1", () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
+  for (;;) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = createServer();
+      s.once("error", () => resolve(false));
+      s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
     });
-  });
+    if (free) return port;
+  }
 }
 
 /** Runs a CLI command to completion and returns its exit code and output. */
