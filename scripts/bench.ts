@@ -205,7 +205,7 @@ function treeOf(root: number, procs: Map<number, Proc>): number[] {
 
 type Kind = "server" | "sandbox" | "chromium" | "bench";
 const kindCache = new Map<number, Kind>();
-function kindOf(pid: number, serverPid: number): Kind {
+function kindOf(pid: number, serverPid: number, procs: Map<number, Proc>): Kind {
   if (pid === process.pid) return "bench";
   if (pid === serverPid) return "server";
   let k = kindCache.get(pid);
@@ -214,6 +214,13 @@ function kindOf(pid: number, serverPid: number): Kind {
   try {
     cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1");
   } catch {}
+  // A process that has just exited (a print's PrintCompositor) has no command line left: it is of its
+  // parent's kind. Counted as a sandbox, its CPU would move to Chromium when reaped, and the sandbox
+  // column would go negative.
+  if (!cmd) {
+    const ppid = procs.get(pid)?.ppid;
+    return ppid && procs.has(ppid) ? kindOf(ppid, serverPid, procs) : "sandbox";
+  }
   k = /chrom/i.test(cmd) ? "chromium" : "sandbox";
   kindCache.set(pid, k);
   return k;
@@ -225,7 +232,7 @@ function ownCpu(side: Side, serverPid: number): Record<Kind, number> {
   const service = new Set(treeOf(serverPid, procs));
   const pids = isService(side) ? [...service, process.pid] : treeOf(process.pid, procs).filter((p) => !service.has(p));
   const out: Record<Kind, number> = { server: 0, sandbox: 0, chromium: 0, bench: 0 };
-  for (const pid of pids) out[kindOf(pid, serverPid)] += (procs.get(pid)?.ticks ?? 0) * TICK_MS;
+  for (const pid of pids) out[kindOf(pid, serverPid, procs)] += (procs.get(pid)?.ticks ?? 0) * TICK_MS;
   return out;
 }
 
