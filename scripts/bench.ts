@@ -34,8 +34,9 @@
 //   floor/ctx     the same with one browser context per page.
 //   floor         whichever of the two prints faster (median over rounds): the honest floor.
 //   tuned         every trick the service uses, on c pages of one context: the document is loaded with
-//                 CDP Page.setDocumentContent + the page's load event, script execution is off, and the
-//                 page's screen is 10x10 (nothing is rastered for display). The real limit of this Chromium.
+//                 CDP Page.setDocumentContent + the page's load event, script execution is off, the
+//                 page's screen is 10x10 (nothing is rastered for display), and the document has no
+//                 screen layout (withPrintDefaults(html, true)). The real limit of this Chromium.
 //   wait          the service end to end over HTTP, each client looping POST /api/v1/generate-pdf-async
 //                 -> GET /api/v1/reports/{id}/download?wait=30 (the documented long poll) -> GET the
 //                 signed link, reading every byte.
@@ -422,7 +423,7 @@ interface Measurement {
   pages: number;
 }
 
-async function measure(side: Side, c: number, n: number, tpl: { html: string; body: string }, svc: Service, floors: Floors): Promise<Measurement> {
+async function measure(side: Side, c: number, n: number, tpl: { html: string; tunedHtml: string; body: string }, svc: Service, floors: Floors): Promise<Measurement> {
   const one = (client: number): Promise<Printed> => {
     switch (side) {
       case "floor/shared":
@@ -430,7 +431,7 @@ async function measure(side: Side, c: number, n: number, tpl: { html: string; bo
       case "floor/ctx":
         return playwrightPdf(floors.perContext[client]!, tpl.html);
       case "tuned":
-        return tunedPdf(floors.tuned[client]!, tpl.html);
+        return tunedPdf(floors.tuned[client]!, tpl.tunedHtml);
       case "wait":
       case "poll":
         return servicePdf(svc, tpl.body, side === "poll");
@@ -510,13 +511,18 @@ async function main(): Promise<number> {
   log(`service up at ${svc.base} (pid ${svc.proc.pid}${flags.binary ? ", compiled binary" : SERVICE_ROOT !== ROOT ? `, from ${SERVICE_ROOT}` : ""}${EXTRA_SERVE_ARGS.length ? `, serve ${EXTRA_SERVE_ARGS.join(" ")}` : ""})`);
   const floors = await startFloors(TOP_C, svc.proc.pid);
 
-  const tpls = TEMPLATES.map((t) => ({
-    name: t.name,
-    // What the service's page receives: the rendered template with the print defaults stylesheet.
-    html: withPrintDefaults(t.engine === "ejs" ? ejs.render(t.html_template, t.data!, {}) : t.html_template),
-    body: JSON.stringify({ html_template: t.html_template, engine: t.engine, ...(t.engine === "ejs" ? { data: t.data } : {}) }),
-    t,
-  }));
+  const tpls = TEMPLATES.map((t) => {
+    const rendered = t.engine === "ejs" ? ejs.render(t.html_template, t.data!, {}) : t.html_template;
+    return {
+      name: t.name,
+      // The document the service prints: the rendered template with the print defaults stylesheet.
+      html: withPrintDefaults(rendered),
+      // What the service's script-less page receives: the same, kept off the screen.
+      tunedHtml: withPrintDefaults(rendered, true),
+      body: JSON.stringify({ html_template: t.html_template, engine: t.engine, ...(t.engine === "ejs" ? { data: t.data } : {}) }),
+      t,
+    };
+  });
 
   // Warm-up: fonts, caches and JIT on every side and page (one PDF per client); the service's pages too.
   const pagesOf = new Map<string, number>();

@@ -274,7 +274,7 @@ export class BrowserHost {
   /** Loads the report, waits until it is ready, prints it and sets its document information. */
   private async load(slot: Slot, job: RenderJob, deadline: Deadline): Promise<Uint8Array> {
     const o = job.options;
-    await this.setContent(slot, withPrintDefaults(job.html));
+    await this.setContent(slot, withPrintDefaults(job.html, !slot.scripts));
     const title = await waitUntilReady(slot.cdp, o.waitFor, deadline);
     const headerFooter = o.headerTemplate !== undefined || o.footerTemplate !== undefined;
     // The header's "title" class shows document.title: let options.metadata.title stand in for a missing <title>.

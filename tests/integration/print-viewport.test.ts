@@ -59,11 +59,27 @@ const screenUnits =
   `<div class=s>sticky</div><div class=a>half the width</div><p class=b>narrow media</p><p class=c>wide media</p><div class=f>fixed</div>` +
   `<img src="data:image/svg+xml;base64,${box}" style="margin-top:2500px"><img loading=lazy src="data:image/svg+xml;base64,${box}" style="margin-top:4000px">`;
 
-test("script-less reports print the same pixels as a 1280x720 page: invoice, 1000-row report, screen units and media queries", async () => {
+// A script-less page also keeps its document off the screen (no layout until the print: see SCREEN_HIDDEN
+// in src/render/print-page.ts). What styles load must still load before the print...
+const red = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#c00"/></svg>').toString("base64");
+const mono = readFileSync("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").toString("base64");
+const styledResources =
+  `<style>@font-face{font-family:Brand;src:url(data:font/ttf;base64,${mono})} h1{font-family:Brand}` +
+  ` .bg{width:300px;height:120px;background:url(data:image/svg+xml;base64,${box})} ul{list-style-image:url(data:image/svg+xml;base64,${red})}` +
+  ` p::before{content:url(data:image/svg+xml;base64,${red})} .border{border:20px solid;border-image:url(data:image/svg+xml;base64,${box}) 20 round;height:40px}</style>` +
+  `<h1>Brand heading</h1><div class=bg></div><ul><li>listed</li></ul><p>after an image</p><div class=border></div>`;
+// ...and what loads only once it has a box (<object>, <embed>) keeps its screen layout. (A <video> also
+// needs one for its poster, but a page whose scripts are off draws it with native controls, which the
+// reference's does not: it is not compared here.)
+const boxedResources =
+  `<object data="data:image/svg+xml;base64,${box}" type="image/svg+xml" width=200 height=100></object>` +
+  `<embed src="data:image/svg+xml;base64,${red}" type="image/svg+xml" width=40 height=40>`;
+
+test("script-less reports print the same pixels as a 1280x720 page: invoice, 1000-row report, screen units, media queries, resources", async () => {
   const docs: [string, string, unknown][] = benchTemplates()
     .filter((b) => b.engine === "ejs")
     .map((b) => [b.name, b.html_template, b.data]);
-  docs.push(["screen-units", screenUnits, undefined]);
+  docs.push(["screen-units", screenUnits, undefined], ["styled-resources", styledResources, undefined], ["boxed-resources", boxedResources, undefined]);
   for (const [name, template, data] of docs) {
     const html = data === undefined ? template : ejs.render(template, data as ejs.Data, {});
     const served = await generate(t, data === undefined ? { engine: "raw", html_template: template } : { engine: "ejs", html_template: template, data });

@@ -74,6 +74,15 @@ describe("withPrintDefaults", () => {
     expect(withPrintDefaults("<html lang=de><p>x")).toMatch(/^<style data-reportgen-print-defaults>.*<\/style><html lang=de>/);
     expect(withPrintDefaults("<p>a <!doctype html> inside</p>")).toMatch(/^<style /);
   });
+
+  test("a print-only page's document has no screen layout, unless it holds what loads only with a box", () => {
+    const hidden = "@media screen{:root{display:none!important}}";
+    expect(withPrintDefaults("<!doctype html><table><tr><td>x</table>", true)).toMatch(new RegExp(`^<!doctype html><style [^>]*>[^<]*${hidden.replace(/[{}()!]/g, "\\$&")}</style><table>`));
+    expect(withPrintDefaults("<table><tr><td>x</table>")).not.toContain(hidden);
+    for (const tag of ["<object data=x.svg>", "<EMBED src=x.svg>", "<video poster=p.png>", "<audio src=a.ogg>", "<frameset>"]) {
+      expect(withPrintDefaults(`<p>x</p>${tag}`, true)).not.toContain(hidden);
+    }
+  });
 });
 
 describe("page ranges", () => {
