@@ -1,9 +1,9 @@
 // Moves SQLite's WAL checkpoints off the main thread. By default the connection that commits
 // also checkpoints, every 1000 pages: with 60 KB report bodies that was every ~65 submissions,
 // and those POSTs waited 10-25 ms for it (in-process POST loop on this machine's ext4: p99 12 ms,
-// 2-3 ms without). A worker thread checkpoints every 100 ms instead; the main
-// connection keeps a far higher threshold as a fallback, so the log stays bounded even if the
-// thread stalls. The thread runs under the supervisor: restarted with backoff if it fails, probed
+// 2-3 ms without). A worker thread checkpoints instead (once a second, every 100 ms while the log is
+// big: see checkpoint-worker.ts); the main connection keeps a far higher threshold as a fallback, so
+// the log stays bounded even if the thread stalls. The thread runs under the supervisor: restarted with backoff if it fails, probed
 // with a ping, and while it is down the main connection checkpoints at SQLite's default again.
 import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
@@ -11,12 +11,22 @@ import type { Logger } from "../lib/logger";
 import { entrypointUrl } from "../lib/runtime";
 import { ChildRegistry, Supervisor, type Child } from "../lib/supervisor";
 
+/** The thread looks every INTERVAL_MS; it copies once per CALM_INTERVAL_MS unless the last pass found BUSY_LOG_FRAMES or more. */
 const INTERVAL_MS = 100;
+const CALM_INTERVAL_MS = 1_000;
+/** 1 MB of log at 4 KB pages. */
+const BUSY_LOG_FRAMES = 256;
 /** SQLite's default auto-checkpoint threshold, in pages. */
 const DEFAULT_AUTOCHECKPOINT = 1_000;
 /** The main connection's threshold while the thread runs (~40 MB of log at 4 KB pages). */
 const FALLBACK_AUTOCHECKPOINT = 10_000;
 
+export interface CheckpointerData {
+  file: string;
+  intervalMs: number;
+  calmIntervalMs: number;
+  busyLogFrames: number;
+}
 export type FromCheckpointer = { type: "ready" } | { type: "stopped" } | { type: "pong"; id: number } | { type: "error"; message: string };
 export type ToCheckpointer = { type: "stop" } | { type: "ping"; id: number };
 
@@ -30,7 +40,7 @@ class CheckpointThread implements Child {
 
   constructor(file: string, logger: Logger, died: (cause: string) => void) {
     // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file, intervalMs: INTERVAL_MS } });
+    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file, intervalMs: INTERVAL_MS, calmIntervalMs: CALM_INTERVAL_MS, busyLogFrames: BUSY_LOG_FRAMES } satisfies CheckpointerData });
     this.worker.on("message", (m: FromCheckpointer) => {
       if (m.type === "ready") this.onReady?.();
       if (m.type === "pong") this.pings.get(m.id)?.();
