@@ -47,8 +47,8 @@ export interface RenderJob {
   html: string;
   options: PdfOptions;
   /**
-   * A temp path for the PDF, written and flushed to the disk (fsync) before render() resolves; the
-   * caller renames it into place, so a half-written file is never served.
+   * Where the PDF goes (the report's own file, which the caller created): written and flushed to the
+   * disk (fsync) before render() resolves. It is served only once the caller records the success.
    */
   outFile: string;
 }

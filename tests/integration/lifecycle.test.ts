@@ -126,10 +126,9 @@ describe("deleting a report", () => {
   const filesOf = (id: string) => ({
     stored: existsSync(t.app.files.pathOf(id)),
     reports: readdirSync(t.app.files.reportsDir).filter((f) => f.includes(id)),
-    tmp: readdirSync(t.app.files.tmpDir),
   });
 
-  test("while Chromium prints it: 200, then 404, and no file or temp file is left", async () => {
+  test("while Chromium prints it: 200, then 404, and no file is left", async () => {
     const id = await submit({ engine: "raw", html_template: "<p>slow</p><script>var e=Date.now()+1500;while(Date.now()<e){}</script>" });
     await waitForStatus(id, "processing");
     const del = await t.request("DELETE", `/api/v1/reports/${id}`);
@@ -138,7 +137,7 @@ describe("deleting a report", () => {
     await Bun.sleep(3000);
     expect((await statusOf(id)).code).toBe(404);
     expect((await t.request("GET", `/api/v1/reports/${id}/download`)).status).toBe(404);
-    expect(filesOf(id)).toEqual({ stored: false, reports: [], tmp: [] });
+    expect(filesOf(id)).toEqual({ stored: false, reports: [] });
     // A second delete is a 404.
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(404);
   });
@@ -149,7 +148,22 @@ describe("deleting a report", () => {
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
     await Bun.sleep(2000);
     expect((await statusOf(id)).code).toBe(404);
-    expect(filesOf(id)).toEqual({ stored: false, reports: [], tmp: [] });
+    expect(filesOf(id)).toEqual({ stored: false, reports: [] });
+  });
+
+  test("a report that fails in Chromium or in the sandbox leaves no file (its file exists only while it renders)", async () => {
+    const printing = await submit({ engine: "raw", html_template: "<p>slow</p><script>var e=Date.now()+1500;while(Date.now()<e){}</script>" });
+    await waitForStatus(printing, "processing");
+    expect(filesOf(printing).reports).toEqual([`${printing}.pdf`]);
+    const failed = [
+      await submit({ engine: "ejs", html_template: "<%= nope.x %>", data: {} }),
+      await submit({ engine: "raw", html_template: "<p>x</p>", options: { page_ranges: "90-99" } }),
+    ];
+    for (const id of failed) {
+      expect((await waitForReport(t, id)).status).toBe("failed");
+      expect(filesOf(id)).toEqual({ stored: false, reports: [] });
+    }
+    expect((await waitForReport(t, printing)).status).toBe("succeeded");
   });
 
   test("after it succeeded: the file and its link are gone", async () => {

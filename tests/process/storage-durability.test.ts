@@ -1,6 +1,6 @@
-// Succeeded means durable, shown on the system calls of a real server (strace): for every report,
-// the PDF's temp file is fsync'ed, then renamed into reports/, then that folder is fsync'ed, and only
-// then is the success committed (a sync of SQLite's write-ahead log, synchronous=FULL). And no
+// Succeeded means durable, shown on the system calls of a real server (strace): for every report, its
+// file is created in reports/ and that folder is fsync'ed, the PDF's file is fsync'ed, and only after
+// both is the success committed (a sync of SQLite's write-ahead log, synchronous=FULL). And no
 // succeeded report has a missing, empty or truncated file. Skipped when strace is absent.
 import { afterAll, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
@@ -39,11 +39,11 @@ function parse(text: string): Call[] {
     if (resumed) {
       const o = open.get(pid);
       open.delete(pid);
-      if (o && resumed[3] === "0") calls.push({ pid, name: o.name, args: o.args + resumed[2], done: i });
+      if (o && Number(resumed[3]) >= 0) calls.push({ pid, name: o.name, args: o.args + resumed[2], done: i });
       return;
     }
     const whole = /^(\w+)\((.*)\)\s+= (-?\d+)/.exec(rest);
-    if (whole && whole[3] === "0") calls.push({ pid, name: whole[1]!, args: whole[2]!, done: i });
+    if (whole && Number(whole[3]) >= 0) calls.push({ pid, name: whole[1]!, args: whole[2]!, done: i });
   });
   return calls;
 }
@@ -51,7 +51,7 @@ function parse(text: string): Call[] {
 test.skipIf(!strace)("every success is recorded only after the PDF and its folder entry are on disk", async () => {
   const key = runCli(sourceCommand, ["admin", "create-key", "--name", "durable", "--data-dir", data]).stdout.trim();
   // --seccomp-bpf: only the traced calls stop the process, so the server runs at nearly full speed.
-  const cmd = [strace!, "-f", "--seccomp-bpf", "-qq", "-y", "-e", "trace=fsync,fdatasync,rename,renameat,renameat2", "-o", traceLog, ...sourceCommand];
+  const cmd = [strace!, "-f", "--seccomp-bpf", "-qq", "-y", "-e", "trace=fsync,fdatasync,openat", "-o", traceLog, ...sourceCommand];
   const server = await startServer(cmd, data);
   const ids: string[] = [];
   try {
@@ -72,14 +72,16 @@ test.skipIf(!strace)("every success is recorded only after the PDF and its folde
   const walSyncs = syncs((c) => c.args.includes("reportgen.db-wal>"));
   const dirSyncs = syncs((c) => /<[^>]*\/reports>/.test(c.args));
   for (const id of ids) {
-    const rename = calls.find((c) => c.name.startsWith("rename") && c.args.includes(`/tmp/${id}.`) && c.args.includes(`/reports/${id}.pdf`));
-    expect(rename, `rename of ${id}`).toBeDefined();
-    const fileSync = syncs((c) => c.args.includes(`/tmp/${id}.`) && c.done < rename!.done);
-    expect(fileSync.length, `fsync of ${id}'s temp file before its rename`).toBeGreaterThan(0);
-    // A folder fsync that started after the rename returned (its line comes later) makes it durable.
-    const dirSync = dirSyncs.find((c) => c.done > rename!.done);
-    expect(dirSync, `fsync of reports/ after ${id}'s rename`).toBeDefined();
-    expect(walSyncs.some((c) => c.done > dirSync!.done), `a WAL sync (the success commit) after ${id}'s folder sync`).toBe(true);
+    const file = `/reports/${id}.pdf`;
+    const created = calls.find((c) => c.name === "openat" && c.args.includes(file) && c.args.includes("O_CREAT"));
+    expect(created, `creation of ${id}'s file`).toBeDefined();
+    // A folder fsync that started after the file was created (its line comes later) makes its entry durable.
+    const dirSync = dirSyncs.find((c) => c.done > created!.done);
+    expect(dirSync, `fsync of reports/ after ${id}'s file was created`).toBeDefined();
+    const fileSync = syncs((c) => c.args.includes(`${file}>`) && c.done > created!.done);
+    expect(fileSync.length, `fsync of ${id}'s PDF`).toBeGreaterThan(0);
+    const last = Math.max(dirSync!.done, fileSync[0]!.done);
+    expect(walSyncs.some((c) => c.done > last), `a WAL sync (the success commit) after ${id}'s file and folder syncs`).toBe(true);
   }
 
   // Never succeeded with a missing, empty or truncated file.

@@ -1,47 +1,46 @@
-// Where PDFs live on disk: <data-dir>/reports/<report id>.pdf, written via <data-dir>/tmp.
-// A PDF is durable before its report is recorded succeeded: temp file fsync'ed (by the render worker that
-// writes it), renamed into place, and the folder fsync'ed, so a power cut cannot leave a succeeded report
-// with an empty or missing file.
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+// Where PDFs live on disk: <data-dir>/reports/<report id>.pdf.
+// A PDF is durable before its report is recorded succeeded: its file is created and the folder
+// fsync'ed when rendering starts (reserve), the render worker writes the PDF into it and fsyncs it,
+// and only then is the success committed. A file whose report has not succeeded is never served
+// (downloads check the status), and the processor removes it when the report does not succeed.
+import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 
 export class FileStore {
   readonly reportsDir: string;
-  readonly tmpDir: string;
+  /** Where versions before 2026-11-25 wrote PDFs before renaming them into place: removed at start. */
+  private readonly legacyTmpDir: string;
 
   constructor(dataDir: string) {
     this.reportsDir = join(dataDir, "reports");
-    this.tmpDir = join(dataDir, "tmp");
+    this.legacyTmpDir = join(dataDir, "tmp");
   }
 
-  /**
-   * Creates the folders and drops temp files a crash left behind (they are never served). The temp
-   * folder is emptied, not re-created: on a full disk even a new folder may not fit.
-   */
   init(): void {
     mkdirSync(this.reportsDir, { recursive: true, mode: 0o700 });
-    mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
-    for (const name of readdirSync(this.tmpDir)) rmSync(join(this.tmpDir, name), { recursive: true, force: true });
+    rmSync(this.legacyTmpDir, { recursive: true, force: true });
   }
 
   pathOf(reportId: string): string {
     return join(this.reportsDir, `${reportId}.pdf`);
   }
 
-  /** A unique path in the temp folder, on the same filesystem so the final rename is atomic. */
-  tempPathFor(reportId: string): string {
-    return join(this.tmpDir, `${reportId}.${Math.random().toString(36).slice(2)}.pdf`);
-  }
-
-  /** Moves a synced temp file into place (atomic: same filesystem). Call syncDir() before relying on it. */
-  place(tempPath: string, reportId: string): void {
-    renameSync(tempPath, this.pathOf(reportId));
+  /**
+   * Creates the report's file, empty, and makes its folder entry durable; resolves once it is. Called
+   * when rendering starts, so that the folder's fsync runs while Chromium prints, not between the
+   * print and the recorded success, where only the PDF's own fsync and SQLite's commit remain
+   * (~1.2 ms less per report at c=1 on this machine: a rename and a folder fsync through libuv's pool).
+   * A file left by a crash is truncated.
+   */
+  reserve(reportId: string): Promise<void> {
+    closeSync(openSync(this.pathOf(reportId), "w", 0o600));
+    return this.syncDir();
   }
 
   /**
-   * Makes the renames into the reports folder durable. Concurrent callers share one fsync when
-   * they can: a caller arriving while one runs waits for the next, which covers its rename too.
+   * Makes the files created in the reports folder durable. Concurrent callers share one fsync when
+   * they can: a caller arriving while one runs waits for the next, which covers its file too.
    */
   syncDir(): Promise<void> {
     if (!this.dirSync) {

@@ -5,7 +5,6 @@
 // (or, after its attempts, ends failed with storage_full / storage_error) and the lanes pause until
 // the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
-import { rmSync } from "node:fs";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import { storageFailureCode, storageFault, type StorageFault, type StorageMonitor } from "../../lib/storage";
@@ -157,9 +156,12 @@ export class ReportProcessor {
     const started = performance.now();
     const fields = logFields(job);
     const m = this.opts.metrics;
-    const tmp = this.files.tempPathFor(job.id);
-    let placed = false;
+    let succeeded = false;
     try {
+      // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
+      // then the PDF's bytes (the render worker fsyncs the file it writes).
+      const reserved = this.files.reserve(job.id);
+      reserved.catch(() => {}); // awaited below, unless the report ends before
       let html = job.template ?? "";
       if (job.engine === "ejs") {
         const t0 = performance.now();
@@ -168,27 +170,20 @@ export class ReportProcessor {
       }
       if (!this.stillWanted(job.id)) return;
       const t1 = performance.now();
-      const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: tmp }, fields);
+      const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: this.files.pathOf(job.id) }, fields);
       m?.renderSeconds.observe((performance.now() - t1) / 1000);
-      // Durable before it is recorded: the PDF's bytes (the render worker fsyncs the file it writes),
-      // then, after the rename, the folder entry.
-      // From the check to the rename nothing awaits: a concurrent DELETE runs either wholly before
-      // (the row is gone, the PDF is dropped) or after the rename (it removes the stored file, and
-      // markSucceeded below then finds no row).
+      // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
+      // check to the commit only the folder's fsync is awaited: a DELETE meanwhile removes the row and
+      // the file, and markSucceeded then finds no row.
       if (!this.stillWanted(job.id)) return;
-      this.files.place(tmp, job.id);
-      placed = true;
-      await this.files.syncDir();
+      await reserved;
       const now = Date.now();
-      if (!this.repo.markSucceeded(job.id, { sizeBytes: out.bytes, pageCount: out.pages, finishedAt: now, expiresAt: now + this.opts.retentionMs })) {
-        this.safely(() => this.files.remove(job.id)); // deleted or re-queued meanwhile
-        return;
-      }
+      if (!this.repo.markSucceeded(job.id, { sizeBytes: out.bytes, pageCount: out.pages, finishedAt: now, expiresAt: now + this.opts.retentionMs })) return;
+      succeeded = true;
       this.events.finished(job.id);
       m?.reportsSucceeded.inc();
       log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
     } catch (e) {
-      if (placed) this.safely(() => this.files.remove(job.id)); // not recorded: no file without its success
       const fault = storageFault(e) ?? (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
       if (fault) return this.storageFailed(job, log, fault, e);
       // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
@@ -210,7 +205,8 @@ export class ReportProcessor {
         this.finish(job, log, err.code, message);
       }
     } finally {
-      this.safely(() => rmSync(tmp, { force: true }));
+      // No file without its success: whatever else happened, the reserved (maybe half-written) file goes.
+      if (!succeeded) this.safely(() => this.files.remove(job.id));
     }
   }
 
