@@ -11,9 +11,9 @@ import type { Logger } from "../lib/logger";
 import { entrypointUrl } from "../lib/runtime";
 import { ChildRegistry, Supervisor, type Child } from "../lib/supervisor";
 
-/** The thread looks every INTERVAL_MS; it copies once per CALM_INTERVAL_MS unless the last pass found BUSY_LOG_FRAMES or more. */
-const INTERVAL_MS = 100;
+/** The thread copies once per CALM_INTERVAL_MS, or every BUSY_INTERVAL_MS after a pass that found BUSY_LOG_FRAMES or more. */
 const CALM_INTERVAL_MS = 1_000;
+const BUSY_INTERVAL_MS = 100;
 /** 1 MB of log at 4 KB pages. */
 const BUSY_LOG_FRAMES = 256;
 /** SQLite's default auto-checkpoint threshold, in pages. */
@@ -23,8 +23,8 @@ const FALLBACK_AUTOCHECKPOINT = 10_000;
 
 export interface CheckpointerData {
   file: string;
-  intervalMs: number;
   calmIntervalMs: number;
+  busyIntervalMs: number;
   busyLogFrames: number;
 }
 export type FromCheckpointer = { type: "ready" } | { type: "stopped" } | { type: "pong"; id: number } | { type: "error"; message: string };
@@ -40,7 +40,7 @@ class CheckpointThread implements Child {
 
   constructor(file: string, logger: Logger, died: (cause: string) => void) {
     // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file, intervalMs: INTERVAL_MS, calmIntervalMs: CALM_INTERVAL_MS, busyLogFrames: BUSY_LOG_FRAMES } satisfies CheckpointerData });
+    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file, calmIntervalMs: CALM_INTERVAL_MS, busyIntervalMs: BUSY_INTERVAL_MS, busyLogFrames: BUSY_LOG_FRAMES } satisfies CheckpointerData });
     this.worker.on("message", (m: FromCheckpointer) => {
       if (m.type === "ready") this.onReady?.();
       if (m.type === "pong") this.pings.get(m.id)?.();
