@@ -3,8 +3,9 @@
 // and those POSTs waited 10-25 ms for it (in-process POST loop on this machine's ext4: p99 12 ms,
 // 2-3 ms without). A worker thread checkpoints instead (once a second, every 100 ms while the log is
 // big: see checkpoint-worker.ts); the main connection keeps a far higher threshold as a fallback, so
-// the log stays bounded even if the thread stalls. The thread runs under the supervisor: restarted with backoff if it fails, probed
-// with a ping, and while it is down the main connection checkpoints at SQLite's default again.
+// the log stays bounded even if the thread stalls. The thread runs under the supervisor: restarted
+// with backoff if it fails, probed with a ping, and while it is down the main connection checkpoints
+// at SQLite's default again.
 import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";

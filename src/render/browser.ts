@@ -149,6 +149,8 @@ export class BrowserHost {
   /** Rejects when the current Chromium disconnects unexpectedly: renders in flight stop at once. */
   private disconnected: Promise<never> = new Promise<never>(() => {});
   private browserCdp?: CDPSession;
+  /** Chromium's browser process, once found (see browserPid). */
+  private knownPid?: { browser: Browser; pid: number };
 
   /** Called when this host cannot recover by itself; its owner should end the worker thread. */
   onFatal?: (reason: string) => void;
@@ -219,8 +221,8 @@ export class BrowserHost {
 
   /**
    * Chromium's browser process: the one with this host's tag and no --type= (its children have one).
-   * Found once per launch: looking it up reads every process's command line in /proc, ~1-2 ms of CPU,
-   * and the health probe asks every second (the render thread's idle CPU was ~9 ms a second).
+   * Found once per launch: looking it up reads every process's command line in /proc (~1-2 ms of CPU
+   * with ~60 processes, more with Chromium's), and the health probe asks every second.
    */
   private browserPid(): number | undefined {
     const tag = this.opts.processTag;
@@ -231,7 +233,6 @@ export class BrowserHost {
     if (pid) this.knownPid = { browser, pid };
     return pid;
   }
-  private knownPid?: { browser: Browser; pid: number };
 
   private async classify(e: unknown, slot: Slot): Promise<RenderError> {
     if (!(e instanceof RenderError) && !this.lost) {

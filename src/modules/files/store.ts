@@ -17,6 +17,7 @@ export class FileStore {
     this.legacyTmpDir = join(dataDir, "tmp");
   }
 
+  /** Creates the reports folder; drops the temp folder of earlier versions (its files were never served). */
   init(): void {
     mkdirSync(this.reportsDir, { recursive: true, mode: 0o700 });
     rmSync(this.legacyTmpDir, { recursive: true, force: true });
