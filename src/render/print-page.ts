@@ -15,7 +15,8 @@ import type { WaitFor } from "./pdf-options";
 export const PRINT_DEFAULTS_CSS =
   ":where(:root){font-synthesis-weight:none}:where(thead){display:table-header-group}:where(tfoot){display:table-footer-group}:where(tr){break-inside:avoid}";
 
-const STYLE = `<style data-reportgen-print-defaults>${PRINT_DEFAULTS_CSS}</style>`;
+const styleTag = (css: string) => `<style data-reportgen-print-defaults>${css}</style>`;
+const STYLE = styleTag(PRINT_DEFAULTS_CSS);
 
 /**
  * For a page that only prints (no script runs in it): the document has no boxes on the screen, only on
@@ -29,7 +30,7 @@ const STYLE = `<style data-reportgen-print-defaults>${PRINT_DEFAULTS_CSS}</style
  * document with one of them keeps its screen layout. tests/integration/print-viewport.test.ts holds the
  * PDFs to the same pixels as plain playwright-core's.
  */
-const SCREEN_HIDDEN = `<style data-reportgen-print-defaults>${PRINT_DEFAULTS_CSS}@media screen{:root{display:none!important}}</style>`;
+const SCREEN_HIDDEN = styleTag(`${PRINT_DEFAULTS_CSS}@media screen{:root{display:none!important}}`);
 const NEEDS_A_SCREEN_BOX = /<(?:object|embed|video|audio|frameset)\b/i;
 
 // A doctype (after optional BOM, whitespace and comments) must stay the first thing in the document:
