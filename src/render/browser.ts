@@ -20,7 +20,7 @@ import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./netwo
 import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
 import { rewritePdfInfo } from "./pdf-metadata";
-import { userAgentFor, waitUntilReady, withPrintDefaults, type Deadline } from "./print-page";
+import { needsReadinessCheck, userAgentFor, waitUntilReady, withPrintDefaults, type Deadline } from "./print-page";
 
 export interface BrowserOptions {
   executablePath: string;
@@ -285,10 +285,12 @@ export class BrowserHost {
   private async load(slot: Slot, job: RenderJob, deadline: Deadline): Promise<Uint8Array> {
     const o = job.options;
     await this.setContent(slot, withPrintDefaults(job.html, !slot.scripts));
-    const title = await waitUntilReady(slot.cdp, o.waitFor, deadline);
     const headerFooter = o.headerTemplate !== undefined || o.footerTemplate !== undefined;
     // The header's "title" class shows document.title: let options.metadata.title stand in for a missing <title>.
-    if (headerFooter && o.metadata.title && !title.trim()) await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
+    const titleBeforePrint = headerFooter && !!o.metadata.title;
+    // Undefined when nothing can change after the load event: the title is then read from the PDF.
+    const title = needsReadinessCheck(job.html, { scripts: slot.scripts, waitFor: o.waitFor, titleBeforePrint }) ? await waitUntilReady(slot.cdp, o.waitFor, deadline) : undefined;
+    if (titleBeforePrint && !title?.trim()) await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
     const size = o.width && o.height ? { width: o.width, height: o.height } : { format: o.format, landscape: o.landscape };
     let pdf: Buffer;
     try {
@@ -312,7 +314,8 @@ export class BrowserHost {
       throw e;
     }
     const m = o.metadata;
-    return rewritePdfInfo(pdf, { title: m.title ?? (title.trim() || undefined), author: m.author, subject: m.subject, keywords: m.keywords, creator: this.opts.creator, producer: this.opts.creator });
+    const info = (documentTitle: string) => ({ title: m.title ?? (documentTitle.trim() || undefined), author: m.author, subject: m.subject, keywords: m.keywords, creator: this.opts.creator, producer: this.opts.creator });
+    return rewritePdfInfo(pdf, title === undefined ? info : info(title));
   }
 
   /**

@@ -16,8 +16,21 @@ export interface PdfInfo {
   producer: string;
 }
 
-/** Replaces the Info dictionary of `pdf`; throws when the file is not laid out as Skia writes it. */
-export function rewritePdfInfo(pdf: Uint8Array, info: PdfInfo, now = new Date()): Uint8Array {
+/** Where Skia put the Info object, and the classic cross-reference table that points at it. */
+interface InfoLayout {
+  text: string;
+  xrefAt: number;
+  count: number;
+  entriesAt: number;
+  trailer: string;
+  infoNum: number;
+  /** The Info object's first byte ("N 0 obj") and where its "endobj" starts. */
+  start: number;
+  end: number;
+}
+
+/** Finds the Info object of a PDF written by Chromium; throws when the file is not laid out as Skia writes it. */
+function locateInfo(pdf: Uint8Array): InfoLayout {
   const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1");
   const sx = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(text.slice(-64));
   if (!sx) throw new Error("PDF has no startxref");
@@ -30,13 +43,57 @@ export function rewritePdfInfo(pdf: Uint8Array, info: PdfInfo, now = new Date())
   const infoRef = /\/Info (\d+) 0 R/.exec(trailer);
   if (!/^trailer\s/.test(trailer) || !infoRef) throw new Error("PDF trailer has no Info");
   const infoNum = Number(infoRef[1]);
-  const offsetOf = (n: number) => Number(text.slice(entriesAt + n * 20, entriesAt + n * 20 + 10));
-  const start = offsetOf(infoNum);
-  const head = `${infoNum} 0 obj`;
-  if (text.slice(start, start + head.length) !== head) throw new Error("PDF Info offset does not point at its object");
+  const start = Number(text.slice(entriesAt + infoNum * 20, entriesAt + infoNum * 20 + 10));
+  if (text.slice(start, start + `${infoNum} 0 obj`.length) !== `${infoNum} 0 obj`) throw new Error("PDF Info offset does not point at its object");
   const end = text.indexOf("endobj", start);
   if (end < 0) throw new Error("PDF Info object has no end");
+  return { text, xrefAt, count, entriesAt, trailer, infoNum, start, end };
+}
 
+/**
+ * The document title Chromium wrote into the PDF: document.title as it was when printing, or "" for a
+ * document without one (Chromium writes "about:blank" then, so a document titled "about:blank" reads
+ * as untitled: print-page.ts asks the page itself for such a title). Skia writes ASCII titles as
+ * literal strings and any other as UTF-16BE hex with a byte order mark.
+ */
+export function readPdfTitle(pdf: Uint8Array): string {
+  return documentTitle(locateInfo(pdf));
+}
+
+function documentTitle({ text, start, end }: InfoLayout): string {
+  const m = /\/Title\s*(?:\(((?:\\[\s\S]|[^\\)])*)\)|<([0-9A-Fa-f\s]*)>)/.exec(text.slice(start, end));
+  if (!m) return "";
+  const title = m[1] !== undefined ? literalString(m[1]) : hexString(m[2]!);
+  return title === "about:blank" ? "" : title;
+}
+
+/** The bytes of a PDF literal string's body (its escapes resolved), as PDFDocEncoding's ASCII/Latin-1 range. */
+function literalString(body: string): string {
+  const named: Record<string, string> = { n: "\n", r: "\r", t: "\t", b: "\b", f: "\f" };
+  return body.replace(/\\([0-7]{1,3}|\r\n|[\s\S])/g, (_, e: string) => {
+    if (/^[0-7]/.test(e)) return String.fromCharCode(parseInt(e, 8) & 0xff);
+    if (e === "\r\n" || e === "\n" || e === "\r") return ""; // a line continuation
+    return named[e] ?? e;
+  });
+}
+
+/** A PDF hex string: UTF-16BE after a byte order mark, Latin-1 bytes without one. */
+function hexString(hex: string): string {
+  const digits = hex.replace(/\s/g, "");
+  const bytes = Buffer.from(digits.length % 2 ? `${digits}0` : digits, "hex");
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return bytes.subarray(2).swap16().toString("utf16le");
+  return bytes.toString("latin1");
+}
+
+/**
+ * Replaces the Info dictionary of `pdf`; throws when the file is not laid out as Skia writes it. `info`
+ * may be a function of the document title Chromium wrote (see readPdfTitle), so the file is read once.
+ */
+export function rewritePdfInfo(pdf: Uint8Array, info: PdfInfo | ((documentTitle: string) => PdfInfo), now = new Date()): Uint8Array {
+  const layout = locateInfo(pdf);
+  const { text, xrefAt, count, entriesAt, trailer, infoNum, start, end } = layout;
+  if (typeof info === "function") info = info(documentTitle(layout));
+  const head = `${infoNum} 0 obj`;
   const body = Buffer.from(`${head}\n${infoDictionary(info, now)}\n`, "latin1");
   const delta = body.length - (end - start);
   const shift = (o: number) => (o > start ? o + delta : o);

@@ -61,6 +61,25 @@ export interface Deadline {
   total: number;
 }
 
+/**
+ * Something on the page may still change between its load event and the print: a web font (an
+ * @font-face, a stylesheet it links or imports, or a CSS escape in an at-rule that could spell one),
+ * or a title Chromium would write like a missing one ("about:blank", see readPdfTitle).
+ */
+const MAY_CHANGE_AFTER_LOAD = /font-face|@import|<link\b|@[\w-]*\\|about:blank/i;
+
+/**
+ * Whether to ask the page before printing (waitUntilReady: wait_for, document.fonts.ready and the
+ * title, one more CDP round trip after the load event: ~1 ms of an invoice's latency at c=1, measured
+ * 0.94-1.16 ms on 2026-11-25). Not needed when no script runs, nothing waits for a condition, the
+ * header does not need the title first, and no web font can start loading after the load event:
+ * document.fonts.ready then has nothing to wait for, and the title is the one Chromium writes into
+ * the PDF. tests/integration/pdf-options.test.ts holds fonts and titles to what the page shows.
+ */
+export function needsReadinessCheck(html: string, o: { scripts: boolean; waitFor?: WaitFor; titleBeforePrint: boolean }): boolean {
+  return o.scripts || o.waitFor !== undefined || o.titleBeforePrint || MAY_CHANGE_AFTER_LOAD.test(html);
+}
+
 /** Share of the render timeout kept for printing: readiness may not use it. */
 const PRINT_SHARE = 0.2;
 const POLL_MS = 50;

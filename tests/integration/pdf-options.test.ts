@@ -96,6 +96,26 @@ describe("metadata", () => {
     expect(bytes).not.toContain("about:blank");
   });
 
+  // A page without scripts or web fonts is printed straight after its load event, and its title is
+  // the one Chromium writes into the PDF (print-page.ts, needsReadinessCheck): it must be document.title.
+  test.each([
+    ["Ünïcödé — 日本語 😀", "Ünïcödé — 日本語 😀"],
+    ["  spaced \n\t out  ", "spaced out"],
+    ["paren (x) back\\slash \\(", "paren (x) back\\slash \\("],
+    ["&lt;b&gt;&amp;&quot;", '<b>&"'],
+    ["about:blank", "about:blank"],
+    ["x".repeat(400), "x".repeat(400)],
+  ])("the PDF's Title is document.title without asking the page: %p", async (title, expected) => {
+    const { report, pdf } = await raw(`<title>${title}</title><p>body</p>`);
+    expect(report.status).toBe("succeeded");
+    expect((await pdfInfo(pdf!)).Title).toBe(expected);
+  });
+
+  test("a script can still change the title before the print", async () => {
+    const { pdf } = await raw(`<title>old</title><p>x</p><script>document.title = "Set (by) script — ✓"</script>`);
+    expect((await pdfInfo(pdf!)).Title).toBe("Set (by) script — ✓");
+  });
+
   test("templates see a desktop Chrome user agent", async () => {
     const { pdf } = await raw(`<p id="ua"></p><script>document.getElementById("ua").textContent = "UA=" + navigator.userAgent</script>`);
     const text = flat(pageText(pdf!, 1));
@@ -203,6 +223,13 @@ describe("readiness (wait_for)", () => {
       const b = await raw(`<p id="o"></p><script>document.getElementById("o").textContent = "GLOBAL=" + window.leaked</script>`);
       expect(flat(pageText(b.pdf!, 1))).toContain("GLOBAL=undefined");
     }
+  });
+
+  test("a page without scripts prints its web font", async () => {
+    const font = Buffer.from(await Bun.file("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").arrayBuffer()).toString("base64");
+    const { pdf } = await raw(`<style>@font-face{font-family:"Brand";src:url(data:font/ttf;base64,${font})}</style><p style="font-family:Brand">BRANDFONT</p>`);
+    expect(pageText(pdf!, 1)).toContain("BRANDFONT");
+    expect(pdfFonts(pdf!).map((f) => f.name.replace(/^[A-Z]{6}\+/, ""))).toContain("LiberationMono");
   });
 
   test("a web font that text uses only after load is awaited (document.fonts.ready)", async () => {

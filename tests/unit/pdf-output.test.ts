@@ -3,13 +3,13 @@ import { describe, expect, test } from "bun:test";
 import { countPdfPages } from "../../src/render/browser";
 import { fontconfigXml } from "../../src/render/fonts";
 import { PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
-import { pdfTextString, rewritePdfInfo } from "../../src/render/pdf-metadata";
-import { userAgentFor, withPrintDefaults } from "../../src/render/print-page";
+import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
+import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
 
 /** A minimal PDF laid out as Skia writes one: Info first, a classic xref table, trailer with /Info. */
-function skiaLikePdf(): Buffer {
+function skiaLikePdf(title = "(about:blank)"): Buffer {
   const objs = [
-    "1 0 obj\n<</Title (about:blank)\n/Creator (Mozilla/5.0 HeadlessChrome/156)\n/Producer (Skia/PDF m156)>>\nendobj\n",
+    `1 0 obj\n<</Title ${title}\n` + "/Creator (Mozilla/5.0 HeadlessChrome/156)\n/Producer (Skia/PDF m156)>>\nendobj\n",
     "2 0 obj\n<</Type /Catalog\n/Pages 3 0 R>>\nendobj\n",
     "3 0 obj\n<</Type /Pages\n/Count 1\n/Kids [4 0 R]>>\nendobj\n",
     "4 0 obj\n<</Type /Page\n/Parent 3 0 R\n/MediaBox [0 0 100 100]>>\nendobj\n",
@@ -61,6 +61,49 @@ describe("rewritePdfInfo", () => {
   test("text strings are UTF-16BE hex: nothing in them reads as PDF syntax", () => {
     expect(pdfTextString("A(")).toBe("<FEFF00410028>");
     expect(pdfTextString("😀")).toBe("<FEFFD83DDE00>");
+  });
+});
+
+describe("readPdfTitle", () => {
+  test.each([
+    ["(about:blank)", ""],
+    ["(Invoice 123)", "Invoice 123"],
+    ["(paren \\(x\\) back\\\\slash)", "paren (x) back\\slash"],
+    ["(tab\\there\\nnl \\101\\102)", "tab\there\nnl AB"],
+    ["<FEFF00DC006E0020D83DDE00>", "Ün 😀"],
+    ["<FEFF 00DC\n0041>", "ÜA"],
+    ["<4142>", "AB"],
+  ])("%s reads as %p", (written, title) => {
+    expect(readPdfTitle(skiaLikePdf(written))).toBe(title);
+  });
+
+  test("a file without a Title has none; the rewrite passes what Chromium wrote to a function", () => {
+    const pdf = skiaLikePdf("(Chromium's)");
+    const text = Buffer.from(rewritePdfInfo(pdf, (t) => ({ title: `${t}!`, creator: "c", producer: "p" }))).toString("latin1");
+    expect(text).toContain(`/Title ${pdfTextString("Chromium's!")}`);
+    expect(readPdfTitle(rewritePdfInfo(pdf, { creator: "c", producer: "p" }))).toBe("");
+  });
+});
+
+describe("needsReadinessCheck", () => {
+  const plain = { scripts: false, titleBeforePrint: false };
+  test("a plain script-less document is printed at its load event", () => {
+    expect(needsReadinessCheck("<title>Invoice</title><style>p{font:12px Arial}</style><p>x", plain)).toBe(false);
+  });
+  test.each([
+    ["<style>@font-face{font-family:X;src:url(data:font/ttf;base64,AA)}</style>"],
+    ["<style>@FONT-FACE{}</style>"],
+    ["<style>@f\\ont-face{}</style>"],
+    ["<style>@import url(data:text/css,x);</style>"],
+    ['<link rel="stylesheet" href="data:text/css;base64,QGZvbnQtZmFjZXt9">'],
+    ["<title>about:blank</title>"],
+  ])("asks the page when a web font or an ambiguous title may be there: %s", (html) => {
+    expect(needsReadinessCheck(html, plain)).toBe(true);
+  });
+  test("asks the page when scripts run, wait_for is set, or the header needs the title first", () => {
+    expect(needsReadinessCheck("<p>x", { ...plain, scripts: true })).toBe(true);
+    expect(needsReadinessCheck("<p>x", { ...plain, waitFor: { delayMs: 1 } })).toBe(true);
+    expect(needsReadinessCheck("<p>x", { ...plain, titleBeforePrint: true })).toBe(true);
   });
 });
 
