@@ -158,16 +158,17 @@ export class ReportProcessor {
     const m = this.opts.metrics;
     let succeeded = false;
     try {
+      const t0 = performance.now();
+      const ejs = job.engine === "ejs";
+      const templated = ejs ? this.templating.render(job.template ?? "", job.data ?? "{}", fields) : Promise.resolve(job.template ?? "");
+      templated.catch(() => {}); // awaited below, unless reserving the file fails first
       // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
-      // then the PDF's bytes (the render worker fsyncs the file it writes).
+      // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
+      // the sandbox renders, not before: a creation took 0.4-0.6 ms of the main thread on this VM.
       const reserved = this.files.reserve(job.id);
       reserved.catch(() => {}); // awaited below, unless the report ends before
-      let html = job.template ?? "";
-      if (job.engine === "ejs") {
-        const t0 = performance.now();
-        html = await this.templating.render(job.template ?? "", job.data ?? "{}", fields);
-        m?.templateSeconds.observe((performance.now() - t0) / 1000);
-      }
+      const html = await templated;
+      if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
       if (!this.stillWanted(job.id)) return;
       const t1 = performance.now();
       const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: this.files.pathOf(job.id) }, fields);
