@@ -1,6 +1,6 @@
-// Rewrites the document information (Info dictionary) of a PDF written by Chromium. Chromium sets only
-// Title (the document's title, or "about:blank" without one), Creator (its user agent) and Producer;
-// Author, Subject and Keywords cannot be set through it at all.
+// Reads and rewrites the document information (Info dictionary) of a PDF written by Chromium.
+// Chromium sets only Title (the document's title, or "about:blank" without one), Creator (its user
+// agent) and Producer; Author, Subject and Keywords cannot be set through it at all.
 //
 // Skia writes a classic cross-reference table and uncompressed object headers, so the Info object can
 // be replaced in place and the table's offsets shifted: the old values are gone from the file (an
@@ -81,7 +81,7 @@ function literalString(body: string): string {
 function hexString(hex: string): string {
   const digits = hex.replace(/\s/g, "");
   const bytes = Buffer.from(digits.length % 2 ? `${digits}0` : digits, "hex");
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return bytes.subarray(2).swap16().toString("utf16le");
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return bytes.subarray(2, bytes.length - (bytes.length % 2)).swap16().toString("utf16le");
   return bytes.toString("latin1");
 }
 
