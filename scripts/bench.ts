@@ -35,8 +35,9 @@
 //   floor         whichever of the two prints faster (median over rounds): the honest floor.
 //   tuned         every trick the service uses, on c pages of one context: the document is loaded with
 //                 CDP Page.setDocumentContent + the page's load event, script execution is off, the
-//                 page's screen is 10x10 (nothing is rastered for display), and the document has no
-//                 screen layout (withPrintDefaults(html, true)). The real limit of this Chromium.
+//                 page's screen is 10x10 (nothing is rastered for display), the document has no
+//                 screen layout (withPrintDefaults(html, true)), and the PDF comes back inline in the
+//                 answer to Page.printToPDF (printToPdf). The real limit of this Chromium.
 //   wait          the service end to end over HTTP, each client looping POST /api/v1/generate-pdf-async
 //                 -> GET /api/v1/reports/{id}/download?wait=30 (the documented long poll) -> GET the
 //                 signed link, reading every byte.
@@ -59,7 +60,9 @@ import { parseArgs } from "node:util";
 import type { Subprocess } from "bun";
 import { IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
+import { defaultPdfOptions } from "../src/render/pdf-options";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
+import { printParameters, printToPdf } from "../src/render/print-to-pdf";
 import { freePort } from "../tests/helpers/process";
 import { benchTemplates, type BenchTemplate } from "./bench-templates";
 
@@ -362,13 +365,16 @@ interface TunedPage {
   frameId: string;
 }
 
+/** The service's default print options as BrowserHost sends them to Chromium itself. */
+const TUNED_PRINT = printParameters(defaultPdfOptions);
+
 /** What BrowserHost does for a page that runs no script: one CDP call to replace the document, then its load event. */
 async function tunedPdf(p: TunedPage, html: string): Promise<Printed> {
   const t0 = now();
   const loaded = new Promise<void>((resolve) => p.cdp.once("Page.loadEventFired", () => resolve()));
   await p.cdp.send("Page.setDocumentContent", { frameId: p.frameId, html });
   await loaded;
-  const pdf = await p.page.pdf(PDF_OPTIONS);
+  const pdf = await printToPdf(p.cdp, TUNED_PRINT, html.length);
   return { ms: now() - t0, pages: pdfPages(pdf, "tuned") };
 }
 

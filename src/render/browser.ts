@@ -20,6 +20,7 @@ import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./netwo
 import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
 import { rewritePdfInfo } from "./pdf-metadata";
+import { printParameters, printToPdf } from "./print-to-pdf";
 import { needsReadinessCheck, userAgentFor, waitUntilReady, withPrintDefaults, type Deadline } from "./print-page";
 
 export interface BrowserOptions {
@@ -291,23 +292,9 @@ export class BrowserHost {
     // Undefined when nothing can change after the load event: the title is then read from the PDF.
     const title = needsReadinessCheck(job.html, { scripts: slot.scripts, waitFor: o.waitFor, titleBeforePrint }) ? await waitUntilReady(slot.cdp, o.waitFor, deadline) : undefined;
     if (titleBeforePrint && !title?.trim()) await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
-    const size = o.width && o.height ? { width: o.width, height: o.height } : { format: o.format, landscape: o.landscape };
     let pdf: Buffer;
     try {
-      pdf = await slot.page.pdf({
-        ...size,
-        printBackground: o.printBackground,
-        scale: o.scale,
-        margin: o.margin,
-        preferCSSPageSize: o.preferCssPageSize,
-        pageRanges: o.pageRanges,
-        // An empty template would make Chromium print its own (date, title, URL): a blank one stands in.
-        displayHeaderFooter: headerFooter,
-        headerTemplate: headerFooter ? o.headerTemplate || "<span></span>" : undefined,
-        footerTemplate: headerFooter ? o.footerTemplate || "<span></span>" : undefined,
-        tagged: o.tagged,
-        outline: o.outline,
-      });
+      pdf = await printToPdf(slot.cdp, printParameters(o), job.html.length);
     } catch (e) {
       const m = cleanDriverMessage((e as Error).message);
       if (/page range/i.test(m)) throw new RenderError("invalid_page_ranges", `options.page_ranges ${JSON.stringify(o.pageRanges)} asks for pages the document does not have (${m})`);

@@ -2,7 +2,8 @@
 import { describe, expect, test } from "bun:test";
 import { countPdfPages } from "../../src/render/browser";
 import { fontconfigXml } from "../../src/render/fonts";
-import { PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
+import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
+import { inches, printParameters } from "../../src/render/print-to-pdf";
 import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
 import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
 
@@ -73,6 +74,7 @@ describe("readPdfTitle", () => {
     ["<FEFF00DC006E0020D83DDE00>", "Ün 😀"],
     ["<FEFF 00DC\n0041>", "ÜA"],
     ["<4142>", "AB"],
+    ["<FEFF004100>", "A"],
   ])("%s reads as %p", (written, title) => {
     expect(readPdfTitle(skiaLikePdf(written))).toBe(title);
   });
@@ -104,6 +106,31 @@ describe("needsReadinessCheck", () => {
     expect(needsReadinessCheck("<p>x", { ...plain, scripts: true })).toBe(true);
     expect(needsReadinessCheck("<p>x", { ...plain, waitFor: { delayMs: 1 } })).toBe(true);
     expect(needsReadinessCheck("<p>x", { ...plain, titleBeforePrint: true })).toBe(true);
+  });
+});
+
+describe("printParameters", () => {
+  test("lengths in inches, as Playwright converts them (mm and cm rounded to 3.78 and 37.8 px)", () => {
+    expect(inches("0")).toBe(0);
+    expect(inches("96px")).toBe(1);
+    expect(inches("1.5in")).toBe(1.5);
+    expect(inches("10mm")).toBeCloseTo((10 * 3.78) / 96, 12);
+    expect(inches("2.54cm")).toBeCloseTo((2.54 * 37.8) / 96, 12);
+    expect(() => inches("1em")).toThrow();
+  });
+
+  test("the defaults: A4, backgrounds, no margins, no header, CSS page size wins, untagged", () => {
+    expect(printParameters(defaultPdfOptions)).toEqual({
+      landscape: false, displayHeaderFooter: false, headerTemplate: "", footerTemplate: "", printBackground: true, scale: 1,
+      paperWidth: 8.27, paperHeight: 11.7, marginTop: 0, marginBottom: 0, marginLeft: 0, marginRight: 0,
+      pageRanges: "", preferCSSPageSize: true, generateTaggedPDF: false, generateDocumentOutline: false,
+    });
+  });
+
+  test("a custom size wins over format and orientation; one header or footer turns both on", () => {
+    const p = printParameters({ ...defaultPdfOptions, format: "Letter", landscape: true, width: "4in", height: "192px", footerTemplate: "<b>F</b>" });
+    expect(p).toMatchObject({ paperWidth: 4, paperHeight: 2, landscape: false, displayHeaderFooter: true, headerTemplate: "<span></span>", footerTemplate: "<b>F</b>" });
+    expect(printParameters({ ...defaultPdfOptions, format: "Legal", landscape: true })).toMatchObject({ paperWidth: 8.5, paperHeight: 14, landscape: true });
   });
 });
 
