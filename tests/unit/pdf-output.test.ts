@@ -3,7 +3,7 @@ import { describe, expect, test } from "bun:test";
 import { countPdfPages } from "../../src/render/browser";
 import { fontconfigXml } from "../../src/render/fonts";
 import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
-import { inches, printParameters } from "../../src/render/print-to-pdf";
+import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
 import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
 
@@ -131,6 +131,36 @@ describe("printParameters", () => {
     const p = printParameters({ ...defaultPdfOptions, format: "Letter", landscape: true, width: "4in", height: "192px", footerTemplate: "<b>F</b>" });
     expect(p).toMatchObject({ paperWidth: 4, paperHeight: 2, landscape: false, displayHeaderFooter: true, headerTemplate: "<span></span>", footerTemplate: "<b>F</b>" });
     expect(printParameters({ ...defaultPdfOptions, format: "Legal", landscape: true })).toMatchObject({ paperWidth: 8.5, paperHeight: 14, landscape: true });
+  });
+});
+
+describe("printToPdf", () => {
+  /** Records the protocol calls; answers as Chromium does (the stream in two reads, then eof). */
+  function recordingSession() {
+    const calls: { method: string; params: Record<string, unknown> }[] = [];
+    let reads = 0;
+    const send = async (method: string, params: Record<string, unknown>) => {
+      calls.push({ method, params });
+      if (method === "Page.printToPDF") return params.transferMode === "ReturnAsBase64" ? { data: Buffer.from("%PDF-inline").toString("base64") } : { stream: "s1" };
+      if (method === "IO.read") return ++reads === 1 ? { data: Buffer.from("%PDF-").toString("base64"), base64Encoded: true, eof: false } : { data: Buffer.from("streamed").toString("base64"), base64Encoded: true, eof: true };
+      return {};
+    };
+    return { calls, cdp: { send } as never };
+  }
+  const params = printParameters(defaultPdfOptions);
+
+  test("a document up to the limit gets its PDF in the answer: one round trip", async () => {
+    const { calls, cdp } = recordingSession();
+    expect((await printToPdf(cdp, params, INLINE_PDF_MAX_HTML)).toString()).toBe("%PDF-inline");
+    expect(calls.map((c) => [c.method, c.params.transferMode])).toEqual([["Page.printToPDF", "ReturnAsBase64"]]);
+  });
+
+  test("a bigger one streams it in bounded reads and closes the stream", async () => {
+    const { calls, cdp } = recordingSession();
+    expect((await printToPdf(cdp, params, INLINE_PDF_MAX_HTML + 1)).toString()).toBe("%PDF-streamed");
+    expect(calls.map((c) => c.method)).toEqual(["Page.printToPDF", "IO.read", "IO.read", "IO.close"]);
+    expect(calls[0]!.params.transferMode).toBe("ReturnAsStream");
+    expect(calls[1]!.params.size).toBeLessThanOrEqual(8 * 1024 * 1024);
   });
 });
 
