@@ -73,7 +73,7 @@ const ROOT = resolve(import.meta.dir, "..");
 const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || "/usr/lib/chromium/chromium";
 /** Exactly the service's launch flags (src/render/browser.ts). */
 const LAUNCH_ARGS = launchArgs();
-/** The service's default print options (src/render/pdf-options.ts) as BrowserHost passes them. */
+/** The service's default print options (src/render/pdf-options.ts) in page.pdf()'s terms, for the floors. */
 const PDF_OPTIONS = { format: "A4", landscape: false, printBackground: true, scale: 1, margin: { top: "0", right: "0", bottom: "0", left: "0" }, preferCSSPageSize: true } as const;
 
 const { values: flags } = parseArgs({

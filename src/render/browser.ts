@@ -286,15 +286,15 @@ export class BrowserHost {
   private async load(slot: Slot, job: RenderJob, deadline: Deadline): Promise<Uint8Array> {
     const o = job.options;
     await this.setContent(slot, withPrintDefaults(job.html, !slot.scripts));
-    const headerFooter = o.headerTemplate !== undefined || o.footerTemplate !== undefined;
+    const params = printParameters(o);
     // The header's "title" class shows document.title: let options.metadata.title stand in for a missing <title>.
-    const titleBeforePrint = headerFooter && !!o.metadata.title;
+    const titleBeforePrint = params.displayHeaderFooter && !!o.metadata.title;
     // Undefined when nothing can change after the load event: the title is then read from the PDF.
     const title = needsReadinessCheck(job.html, { scripts: slot.scripts, waitFor: o.waitFor, titleBeforePrint }) ? await waitUntilReady(slot.cdp, o.waitFor, deadline) : undefined;
     if (titleBeforePrint && !title?.trim()) await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
     let pdf: Buffer;
     try {
-      pdf = await printToPdf(slot.cdp, printParameters(o), job.html.length);
+      pdf = await printToPdf(slot.cdp, params, job.html.length);
     } catch (e) {
       const m = cleanDriverMessage((e as Error).message);
       if (/page range/i.test(m)) throw new RenderError("invalid_page_ranges", `options.page_ranges ${JSON.stringify(o.pageRanges)} asks for pages the document does not have (${m})`);

@@ -56,9 +56,11 @@ export function inches(length: string): number {
  */
 export function printParameters(o: PdfOptions): PrintParameters {
   const headerFooter = o.headerTemplate !== undefined || o.footerTemplate !== undefined;
-  const paper = o.width && o.height ? { width: inches(o.width), height: inches(o.height) } : PAPER_INCHES[o.format];
+  // A custom size is the paper as given: orientation belongs to a named format.
+  const custom = o.width && o.height ? { width: inches(o.width), height: inches(o.height) } : undefined;
+  const paper = custom ?? PAPER_INCHES[o.format];
   return {
-    landscape: o.width && o.height ? false : o.landscape,
+    landscape: !custom && o.landscape,
     displayHeaderFooter: headerFooter,
     headerTemplate: headerFooter ? o.headerTemplate || "<span></span>" : "",
     footerTemplate: headerFooter ? o.footerTemplate || "<span></span>" : "",
