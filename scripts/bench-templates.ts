@@ -43,7 +43,10 @@ function loadInvoice(): string {
 
 /** Replaces exactly one occurrence, so a changed fixture fails loudly instead of benchmarking something else. */
 function replaceOnce(text: string, from: string | RegExp, to: string): string {
-  const count = typeof from === "string" ? text.split(from).length - 1 : (text.match(new RegExp(from.source, from.flags.includes("g") ? from.flags : from.flags + "g")) ?? []).length;
+  const count =
+    typeof from === "string"
+      ? text.split(from).length - 1
+      : (text.match(new RegExp(from.source, from.flags.includes("g") ? from.flags : from.flags + "g")) ?? []).length;
   if (count !== 1) throw new Error(`bench template: expected one ${String(from)} in the invoice fixture, found ${count}`);
   return text.replace(from, to);
 }
@@ -53,8 +56,16 @@ function invoiceEjs(fixture: string): { template: string; data: Record<string, u
   t = replaceOnce(t, "Invoice #: 123", "Invoice #: <%= invoiceNo %>");
   t = replaceOnce(t, "Created: January 1, 2023", "Created: <%= created %>");
   t = replaceOnce(t, "Due: February 1, 2023", "Due: <%= due %>");
-  t = replaceOnce(t, /Sparksuite, Inc\.<br \/>\s*12345 Sunny Road<br \/>\s*Sunnyville, CA 12345/, "<%= from.name %><br />\n<%= from.street %><br />\n<%= from.city %>");
-  t = replaceOnce(t, /Acme Corp\.<br \/>\s*John Doe<br \/>\s*john@example\.com/, "<%= to.name %><br />\n<%= to.contact %><br />\n<%= to.email %>");
+  t = replaceOnce(
+    t,
+    /Sparksuite, Inc\.<br \/>\s*12345 Sunny Road<br \/>\s*Sunnyville, CA 12345/,
+    "<%= from.name %><br />\n<%= from.street %><br />\n<%= from.city %>",
+  );
+  t = replaceOnce(
+    t,
+    /Acme Corp\.<br \/>\s*John Doe<br \/>\s*john@example\.com/,
+    "<%= to.name %><br />\n<%= to.contact %><br />\n<%= to.email %>",
+  );
   // The three item rows become one loop; the last row keeps its "last" class.
   t = replaceOnce(
     t,
@@ -139,6 +150,14 @@ export function benchTemplates(): BenchTemplate[] {
   return [
     { name: "invoice-ejs", engine: "ejs", html_template: inv.template, data: inv.data, count: 64, quickCount: 24, byDefault: true },
     { name: "invoice-raw", engine: "raw", html_template: fixture, count: 64, quickCount: 24, byDefault: false },
-    { name: "report-1000", engine: "ejs", html_template: REPORT_TEMPLATE, data: reportData(1000), count: 16, quickCount: 8, byDefault: true },
+    {
+      name: "report-1000",
+      engine: "ejs",
+      html_template: REPORT_TEMPLATE,
+      data: reportData(1000),
+      count: 16,
+      quickCount: 8,
+      byDefault: true,
+    },
   ];
 }

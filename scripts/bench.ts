@@ -74,7 +74,14 @@ const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || "/usr/lib/chromium/chrom
 /** Exactly the service's launch flags (src/render/browser.ts). */
 const LAUNCH_ARGS = launchArgs();
 /** The service's default print options (src/render/pdf-options.ts) in page.pdf()'s terms, for the floors. */
-const PDF_OPTIONS = { format: "A4", landscape: false, printBackground: true, scale: 1, margin: { top: "0", right: "0", bottom: "0", left: "0" }, preferCSSPageSize: true } as const;
+const PDF_OPTIONS = {
+  format: "A4",
+  landscape: false,
+  printBackground: true,
+  scale: 1,
+  margin: { top: "0", right: "0", bottom: "0", left: "0" },
+  preferCSSPageSize: true,
+} as const;
 
 const { values: flags } = parseArgs({
   args: process.argv.slice(2),
@@ -97,8 +104,18 @@ const { values: flags } = parseArgs({
 });
 
 if (flags.help) {
-  const lines = readFileSync(import.meta.path, "utf8").split("\n").slice(1);
-  console.log(lines.slice(0, lines.findIndex((l) => !l.startsWith("//"))).map((l) => l.slice(3)).join("\n"));
+  const lines = readFileSync(import.meta.path, "utf8")
+    .split("\n")
+    .slice(1);
+  console.log(
+    lines
+      .slice(
+        0,
+        lines.findIndex((l) => !l.startsWith("//")),
+      )
+      .map((l) => l.slice(3))
+      .join("\n"),
+  );
   process.exit(0);
 }
 
@@ -111,12 +128,21 @@ const POLL_MS = Number(flags["poll-ms"]);
 const FLOOR_NICE = Number(flags["floor-nice"]);
 const WAIT_S = 30;
 const TOP_C = Math.max(...CONCURRENCY);
-for (const [name, v, min] of [["rounds", ROUNDS, 1], ["poll-ms", POLL_MS, 1], ["floor-nice", FLOOR_NICE, 0], ...CONCURRENCY.map((c) => ["concurrency", c, 1] as const)] as const) {
+for (const [name, v, min] of [
+  ["rounds", ROUNDS, 1],
+  ["poll-ms", POLL_MS, 1],
+  ["floor-nice", FLOOR_NICE, 0],
+  ...CONCURRENCY.map((c) => ["concurrency", c, 1] as const),
+] as const) {
   if (!Number.isInteger(v) || v < min) usage(`bad --${name} value`);
 }
 const allTemplates = benchTemplates();
 const TEMPLATES = flags.templates
-  ? flags.templates.split(",").map((n) => allTemplates.find((t) => t.name === n) ?? usage(`unknown template ${n}; use ${allTemplates.map((t) => t.name).join(", ")}`))
+  ? flags.templates
+      .split(",")
+      .map(
+        (n) => allTemplates.find((t) => t.name === n) ?? usage(`unknown template ${n}; use ${allTemplates.map((t) => t.name).join(", ")}`),
+      )
   : allTemplates.filter((t) => t.byDefault);
 /** PDFs per measurement: at least 2 per client, so every client starts a PDF while the others print. */
 const countFor = (t: BenchTemplate, c: number) => Math.max(quick ? t.quickCount : t.count, 2 * c);
@@ -280,7 +306,10 @@ async function startService(): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), "reportgen-bench-"));
   cleanupTasks.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const cmd = serviceCommand();
-  const keyProc = Bun.spawnSync([...cmd, "admin", "create-key", "--name", "bench", "--data-dir", dataDir], { cwd: SERVICE_ROOT, stderr: "pipe" });
+  const keyProc = Bun.spawnSync([...cmd, "admin", "create-key", "--name", "bench", "--data-dir", dataDir], {
+    cwd: SERVICE_ROOT,
+    stderr: "pipe",
+  });
   const key = keyProc.stdout.toString().trim();
   if (keyProc.exitCode !== 0 || !key) throw new Error(`admin create-key failed (${keyProc.exitCode}): ${keyProc.stderr.toString()}`);
   const port = await freePort();
@@ -329,7 +358,11 @@ interface Printed {
 
 async function servicePdf(svc: Service, body: string, poll: boolean): Promise<Printed> {
   const t0 = now();
-  const r = await fetch(`${svc.base}/api/v1/generate-pdf-async`, { method: "POST", headers: { "x-api-key": svc.key, "content-type": "application/json" }, body });
+  const r = await fetch(`${svc.base}/api/v1/generate-pdf-async`, {
+    method: "POST",
+    headers: { "x-api-key": svc.key, "content-type": "application/json" },
+    body,
+  });
   const answer = (await r.json()) as { report_id?: string };
   if (r.status !== 202 || !answer.report_id) throw new Error(`POST generate-pdf-async answered ${r.status}: ${JSON.stringify(answer)}`);
   const url = `${svc.base}/api/v1/reports/${answer.report_id}/download${poll ? "" : `?wait=${WAIT_S}`}`;
@@ -342,7 +375,8 @@ async function servicePdf(svc: Service, body: string, poll: boolean): Promise<Pr
       continue;
     }
     const j = (await d.json()) as { data?: string };
-    if (d.status !== 200 || typeof j.data !== "string") throw new Error(`download of ${answer.report_id} answered ${d.status}: ${JSON.stringify(j)}`);
+    if (d.status !== 200 || typeof j.data !== "string")
+      throw new Error(`download of ${answer.report_id} answered ${d.status}: ${JSON.stringify(j)}`);
     link = j.data;
     break;
   }
@@ -393,7 +427,14 @@ async function startFloors(n: number, servicePid: number): Promise<Floors> {
   const fontDir = mkdtempSync(join(tmpdir(), "reportgen-bench-fonts-"));
   cleanupTasks.push(() => rmSync(fontDir, { recursive: true, force: true }));
   const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(fontDir) };
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS, ignoreDefaultArgs: IGNORED_DEFAULT_ARGS, env, chromiumSandbox: process.getuid?.() !== 0, timeout: 30_000 });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: LAUNCH_ARGS,
+    ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+    env,
+    chromiumSandbox: process.getuid?.() !== 0,
+    timeout: 30_000,
+  });
   cleanupTasks.push(() => browser.close());
   const contextOptions = { userAgent: userAgentFor(browser.version()) };
   const exclude = new Set(treeOf(servicePid, readProcs()));
@@ -429,7 +470,14 @@ interface Measurement {
   pages: number;
 }
 
-async function measure(side: Side, c: number, n: number, tpl: { html: string; tunedHtml: string; body: string }, svc: Service, floors: Floors): Promise<Measurement> {
+async function measure(
+  side: Side,
+  c: number,
+  n: number,
+  tpl: { html: string; tunedHtml: string; body: string },
+  svc: Service,
+  floors: Floors,
+): Promise<Measurement> {
   const one = (client: number): Promise<Printed> => {
     switch (side) {
       case "floor/shared":
@@ -514,7 +562,9 @@ async function main(): Promise<number> {
       `polling client every ${POLL_MS} ms; ${availableParallelism()} cores, load ${loadAtStart.map((x) => x.toFixed(2)).join(" ")}`,
   );
   const svc = await startService();
-  log(`service up at ${svc.base} (pid ${svc.proc.pid}${flags.binary ? ", compiled binary" : SERVICE_ROOT !== ROOT ? `, from ${SERVICE_ROOT}` : ""}${EXTRA_SERVE_ARGS.length ? `, serve ${EXTRA_SERVE_ARGS.join(" ")}` : ""})`);
+  log(
+    `service up at ${svc.base} (pid ${svc.proc.pid}${flags.binary ? ", compiled binary" : SERVICE_ROOT !== ROOT ? `, from ${SERVICE_ROOT}` : ""}${EXTRA_SERVE_ARGS.length ? `, serve ${EXTRA_SERVE_ARGS.join(" ")}` : ""})`,
+  );
   const floors = await startFloors(TOP_C, svc.proc.pid);
 
   const tpls = TEMPLATES.map((t) => {
@@ -536,7 +586,8 @@ async function main(): Promise<number> {
     for (const side of SIDES) {
       const m = await measure(side, TOP_C, TOP_C, tpl, svc, floors);
       const want = pagesOf.get(tpl.name);
-      if (want !== undefined && want !== m.pages) throw new Error(`${tpl.name}: ${side} printed ${m.pages} pages, another side ${want}: not the same document`);
+      if (want !== undefined && want !== m.pages)
+        throw new Error(`${tpl.name}: ${side} printed ${m.pages} pages, another side ${want}: not the same document`);
       pagesOf.set(tpl.name, m.pages);
     }
     log(`warm-up ${tpl.name}: ${pagesOf.get(tpl.name)} page(s) on every side`);
@@ -552,7 +603,8 @@ async function main(): Promise<number> {
     })
     .find((cmd) => /chrom/i.test(cmd) && !cmd.includes("--type="));
   const missing = serviceChromium ? LAUNCH_ARGS.filter((a) => !serviceChromium.includes(a)) : ["(no Chromium found in the service's tree)"];
-  if (missing.length) log(`WARNING: the service's Chromium runs without ${missing.join(" ")}: the floor's flags no longer match src/render/browser.ts`);
+  if (missing.length)
+    log(`WARNING: the service's Chromium runs without ${missing.join(" ")}: the floor's flags no longer match src/render/browser.ts`);
 
   let turn = 0;
   for (let round = 1; round <= ROUNDS; round++) {
@@ -566,7 +618,8 @@ async function main(): Promise<number> {
         const line: string[] = [];
         for (const side of order) {
           const m = await measure(side, c, countFor(tpl.t, c), tpl, svc, floors);
-          if (m.pages !== pagesOf.get(tpl.name)) throw new Error(`${tpl.name}: ${side} printed ${m.pages} pages, expected ${pagesOf.get(tpl.name)}`);
+          if (m.pages !== pagesOf.get(tpl.name))
+            throw new Error(`${tpl.name}: ${side} printed ${m.pages} pages, expected ${pagesOf.get(tpl.name)}`);
           const x = cell(tpl.name, c, side);
           x.rates.push(m.pdfsPerSec);
           x.latencies.push(...m.latencies);
@@ -583,7 +636,8 @@ async function main(): Promise<number> {
   // Report
   const out: string[] = [];
   const targets: { name: string; value: number; op: "<=" | ">="; limit: number; pass: boolean }[] = [];
-  const target = (name: string, value: number, op: "<=" | ">=", limit: number) => targets.push({ name, value, op, limit, pass: op === "<=" ? value <= limit : value >= limit });
+  const target = (name: string, value: number, op: "<=" | ">=", limit: number) =>
+    targets.push({ name, value, op, limit, pass: op === "<=" ? value <= limit : value >= limit });
   const json: Record<string, unknown> = {
     date: new Date(startedAt).toISOString(),
     duration_s: Math.round((Date.now() - startedAt) / 1000),
@@ -602,10 +656,16 @@ async function main(): Promise<number> {
   out.push("");
   out.push(
     `reportgen bench ${new Date(startedAt).toISOString().slice(0, 16)}Z: ${ROUNDS} interleaved round(s)${quick ? " (quick)" : ""}, ${availableParallelism()} cores, ` +
-      `load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")} at start, ${loadavg().map((x) => x.toFixed(2)).join(" ")} at end`,
+      `load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")} at start, ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")} at end`,
   );
-  out.push("PDFs/s = median over rounds; ÷floor and ÷tuned = the service's throughput over theirs (floor = the faster of floor/shared and floor/ctx);");
-  out.push("CPU = ms of CPU per PDF: machine (/proc/stat, all CPUs) and own (the side's processes: Chromium, or server + sandboxes + Chromium, plus this bench);");
+  out.push(
+    "PDFs/s = median over rounds; ÷floor and ÷tuned = the service's throughput over theirs (floor = the faster of floor/shared and floor/ctx);",
+  );
+  out.push(
+    "CPU = ms of CPU per PDF: machine (/proc/stat, all CPUs) and own (the side's processes: Chromium, or server + sandboxes + Chromium, plus this bench);",
+  );
   out.push("cpu÷floor = machine CPU per PDF over the floor's.");
   out.push("");
   const head = `${padR("template", 12)} ${pad("c", 2)} ${padR("side", 13)} ${pad("PDFs/s", 7)} ${pad("÷floor", 6)} ${pad("÷tuned", 6)} ${pad("p50 ms", 7)} ${pad("p95 ms", 7)} ${pad("machine", 7)} ${pad("cpu÷floor", 9)} ${pad("own", 6)}  own: server/sandbox/chromium/bench`;
@@ -628,7 +688,9 @@ async function main(): Promise<number> {
         out.push(
           `${padR(tpl.name, 12)} ${pad(c, 2)} ${padR(name, 13)} ${pad(fmt(r, 2), 7)} ${pad(fmt(r / floorRate, 2), 6)} ${pad(fmt(r / tunedRate, 2), 6)} ${pad(fmt(median(x.latencies)), 7)} ${pad(fmt(percentile(x.latencies, 0.95)), 7)} ` +
             `${pad(fmt(machine), 7)} ${pad(fmt(machine / floorMachine, 2), 9)} ${pad(fmt(medianOwn(x, "total")), 6)}  ` +
-            (isService(side) ? `${fmt(medianOwn(x, "server"))}/${fmt(medianOwn(x, "sandbox"))}/${fmt(medianOwn(x, "chromium"))}/${fmt(medianOwn(x, "bench"))}` : `-/-/${fmt(medianOwn(x, "chromium"))}/${fmt(medianOwn(x, "bench"))}`),
+            (isService(side)
+              ? `${fmt(medianOwn(x, "server"))}/${fmt(medianOwn(x, "sandbox"))}/${fmt(medianOwn(x, "chromium"))}/${fmt(medianOwn(x, "bench"))}`
+              : `-/-/${fmt(medianOwn(x, "chromium"))}/${fmt(medianOwn(x, "bench"))}`),
         );
         (json.results as unknown[]).push({
           template: tpl.name,
@@ -648,15 +710,26 @@ async function main(): Promise<number> {
       }
       const wait = cell(tpl.name, c, "wait");
       target(`${tpl.name} c=${c}: long-poll client ÷ floor throughput`, median(wait.rates) / floorRate, ">=", 0.9);
-      if (c >= 4) target(`${tpl.name} c=${c}: ${POLL_MS} ms polling client ÷ floor throughput`, median(cell(tpl.name, c, "poll").rates) / floorRate, ">=", 0.85);
+      if (c >= 4)
+        target(
+          `${tpl.name} c=${c}: ${POLL_MS} ms polling client ÷ floor throughput`,
+          median(cell(tpl.name, c, "poll").rates) / floorRate,
+          ">=",
+          0.85,
+        );
       target(`${tpl.name} c=${c}: service (long poll) ÷ floor machine CPU per PDF`, median(wait.machine) / floorMachine, "<=", 1.1);
-      if (c === 1) target(`${tpl.name} c=1: long-poll p50 (ms) vs floor p50 ${fmt(floorP50)} + 10`, median(wait.latencies), "<=", floorP50 + 10);
+      if (c === 1)
+        target(`${tpl.name} c=1: long-poll p50 (ms) vs floor p50 ${fmt(floorP50)} + 10`, median(wait.latencies), "<=", floorP50 + 10);
     }
     out.push("");
   }
   for (const tg of targets) out.push(`${tg.pass ? "PASS" : "FAIL"}  ${tg.name}: ${fmt(tg.value, 2)} ${tg.op} ${fmt(tg.limit, 2)}`);
   const failed = targets.filter((x) => !x.pass).length;
-  out.push(`${targets.length - failed}/${targets.length} targets met (run took ${Math.round((Date.now() - startedAt) / 1000)} s; load average now ${loadavg().map((x) => x.toFixed(2)).join(" ")})`);
+  out.push(
+    `${targets.length - failed}/${targets.length} targets met (run took ${Math.round((Date.now() - startedAt) / 1000)} s; load average now ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")})`,
+  );
   json.targets = targets;
   console.log(out.join("\n"));
   if (flags.json) {

@@ -28,7 +28,23 @@ const cpu = (pid: number) => {
 
 async function serve(maxConnections: string) {
   const port = await freePort();
-  const proc = Bun.spawn([bin, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), "--max-connections", maxConnections, "--log-level", "warn"], { env, stdout: "ignore", stderr: "inherit" });
+  const proc = Bun.spawn(
+    [
+      bin,
+      "serve",
+      "--data-dir",
+      dataDir,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--max-connections",
+      maxConnections,
+      "--log-level",
+      "warn",
+    ],
+    { env, stdout: "ignore", stderr: "inherit" },
+  );
   const base = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
@@ -62,20 +78,37 @@ async function drive(pid: number, url: string) {
 }
 
 // A ~1 MB PDF: pages of random hex, which compresses about 2:1.
-const rows = Array.from({ length: 20_000 }, () => `<p>${crypto.getRandomValues(new Uint8Array(40)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}</p>`).join("");
+const rows = Array.from(
+  { length: 20_000 },
+  () => `<p>${crypto.getRandomValues(new Uint8Array(40)).reduce((s, b) => s + b.toString(16).padStart(2, "0"), "")}</p>`,
+).join("");
 const first = await serve("0");
-const sub = await fetch(`${first.base}/api/v1/generate-pdf-async`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ engine: "raw", html_template: `<body style="font:9px monospace">${rows}</body>` }) });
+const sub = await fetch(`${first.base}/api/v1/generate-pdf-async`, {
+  method: "POST",
+  headers: { "x-api-key": key, "content-type": "application/json" },
+  body: JSON.stringify({ engine: "raw", html_template: `<body style="font:9px monospace">${rows}</body>` }),
+});
 const id = ((await sub.json()) as { report_id: string }).report_id;
-const done = (await (await fetch(`${first.base}/api/v1/reports/${id}?wait=30`, { headers: { "x-api-key": key } })).json()) as { data: { status: string } };
+const done = (await (await fetch(`${first.base}/api/v1/reports/${id}?wait=30`, { headers: { "x-api-key": key } })).json()) as {
+  data: { status: string };
+};
 if (done.data.status !== "succeeded") throw new Error(`report ${done.data.status}`);
-const link = new URL(((await (await fetch(`${first.base}/api/v1/reports/${id}/download`, { headers: { "x-api-key": key } })).json()) as { data: string }).data);
+const link = new URL(
+  ((await (await fetch(`${first.base}/api/v1/reports/${id}/download`, { headers: { "x-api-key": key } })).json()) as { data: string }).data,
+);
 first.proc.kill();
 await first.proc.exited;
 
-const results: Record<string, { healthz: number[][]; pdf: number[][] }> = { direct: { healthz: [], pdf: [] }, gate: { healthz: [], pdf: [] } };
+const results: Record<string, { healthz: number[][]; pdf: number[][] }> = {
+  direct: { healthz: [], pdf: [] },
+  gate: { healthz: [], pdf: [] },
+};
 let pdfKb = 0;
 for (let r = 0; r < rounds; r++) {
-  for (const [name, max] of [["direct", "0"], ["gate", "1000"]] as const) {
+  for (const [name, max] of [
+    ["direct", "0"],
+    ["gate", "1000"],
+  ] as const) {
     const s = await serve(max);
     await drive(s.proc.pid, `${s.base}/healthz`); // warm-up
     const h = await drive(s.proc.pid, `${s.base}/healthz`);
@@ -96,6 +129,13 @@ console.log("|---|---|---|---|---|---|");
 for (const what of ["healthz", "pdf"] as const) {
   const d = results.direct![what];
   const g = results.gate![what];
-  const [drps, dcpu, grps, gcpu] = [median(d.map((x) => x[0]!)), median(d.map((x) => x[1]!)), median(g.map((x) => x[0]!)), median(g.map((x) => x[1]!))];
-  console.log(`| ${what === "pdf" ? "PDF download" : "GET /healthz"} | ${drps.toFixed(0)} | ${grps.toFixed(0)} | ${dcpu.toFixed(3)} | ${gcpu.toFixed(3)} | ${(gcpu - dcpu).toFixed(3)} |`);
+  const [drps, dcpu, grps, gcpu] = [
+    median(d.map((x) => x[0]!)),
+    median(d.map((x) => x[1]!)),
+    median(g.map((x) => x[0]!)),
+    median(g.map((x) => x[1]!)),
+  ];
+  console.log(
+    `| ${what === "pdf" ? "PDF download" : "GET /healthz"} | ${drps.toFixed(0)} | ${grps.toFixed(0)} | ${dcpu.toFixed(3)} | ${gcpu.toFixed(3)} | ${(gcpu - dcpu).toFixed(3)} |`,
+  );
 }

@@ -24,13 +24,38 @@ const { values: args } = parseArgs({
 });
 const root = join(import.meta.dir, "..");
 const dir = mkdtempSync(join(tmpdir(), "reportgen-soak-"));
-const invoice = readFileSync(join(root, "..", "shared", "fixtures", "templates", "invoice.html"), "utf8").replace("Invoice #: 123", "Invoice #: <%= n %>");
+const invoice = readFileSync(join(root, "..", "shared", "fixtures", "templates", "invoice.html"), "utf8").replace(
+  "Invoice #: 123",
+  "Invoice #: <%= n %>",
+);
 const body = (n: number) => JSON.stringify({ engine: "ejs", html_template: invoice, data: { n } });
 
-const key = Bun.spawnSync([process.execPath, join(root, "src/main.ts"), "admin", "create-key", "--name", "soak", "--data-dir", dir]).stdout.toString().trim();
+const key = Bun.spawnSync([process.execPath, join(root, "src/main.ts"), "admin", "create-key", "--name", "soak", "--data-dir", dir])
+  .stdout.toString()
+  .trim();
 const port = await freePort();
 const server = Bun.spawn(
-  [process.execPath, join(root, "src/main.ts"), "serve", "--data-dir", dir, "--host", "127.0.0.1", "--port", String(port), "--rate-limit", "0", "--account-queue-limit", "100000", "--queue-limit", "100000", "--recycle-after", args["recycle-after"]!, "--log-level", "warn"],
+  [
+    process.execPath,
+    join(root, "src/main.ts"),
+    "serve",
+    "--data-dir",
+    dir,
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(port),
+    "--rate-limit",
+    "0",
+    "--account-queue-limit",
+    "100000",
+    "--queue-limit",
+    "100000",
+    "--recycle-after",
+    args["recycle-after"]!,
+    "--log-level",
+    "warn",
+  ],
   { stdout: "ignore", stderr: "inherit" },
 );
 const base = `http://127.0.0.1:${port}`;
@@ -41,7 +66,13 @@ while (true) {
   await Bun.sleep(50);
 }
 const db = new Database(join(dir, "reportgen.db"), { readonly: true });
-const counts = () => Object.fromEntries(db.query<{ status: string; n: number }, []>("SELECT status, count(*) AS n FROM reports GROUP BY status").all().map((r) => [r.status, r.n])) as Record<string, number>;
+const counts = () =>
+  Object.fromEntries(
+    db
+      .query<{ status: string; n: number }, []>("SELECT status, count(*) AS n FROM reports GROUP BY status")
+      .all()
+      .map((r) => [r.status, r.n]),
+  ) as Record<string, number>;
 
 function treeRssMb(): number {
   let kb = 0;
@@ -52,20 +83,25 @@ function treeRssMb(): number {
   }
   return kb / 1024;
 }
-const chromiumCount = () => descendants(server.pid).filter((pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium");
-  } catch {
-    return false;
-  }
-}).length;
+const chromiumCount = () =>
+  descendants(server.pid).filter((pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium");
+    } catch {
+      return false;
+    }
+  }).length;
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRssMb())), 200);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;
 
 async function submit(n: number): Promise<{ status: number; ms: number }> {
   const t0 = performance.now();
-  const res = await fetch(`${base}/api/v1/generate-pdf-async`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: body(n) });
+  const res = await fetch(`${base}/api/v1/generate-pdf-async`, {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: body(n),
+  });
   await res.arrayBuffer();
   return { status: res.status, ms: performance.now() - t0 };
 }
@@ -135,9 +171,15 @@ await Promise.all(
   Array.from({ length: conc }, async () => {
     while (next < soakN) {
       const n = next++;
-      const res = await fetch(`${base}/api/v1/generate-pdf-async`, { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: body(n) });
+      const res = await fetch(`${base}/api/v1/generate-pdf-async`, {
+        method: "POST",
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: body(n),
+      });
       const { report_id } = (await res.json()) as { report_id: string };
-      const dl = (await (await fetch(`${base}/api/v1/reports/${report_id}/download?wait=30`, { headers: { "x-api-key": key } })).json()) as { data?: string };
+      const dl = (await (
+        await fetch(`${base}/api/v1/reports/${report_id}/download?wait=30`, { headers: { "x-api-key": key } })
+      ).json()) as { data?: string };
       if (dl.data) await (await fetch(dl.data)).arrayBuffer();
       if (n === warmAt) {
         await Bun.sleep(500);

@@ -75,7 +75,10 @@ export class App {
   private stopping?: Promise<void>;
 
   /** Opens and migrates the database: enough for the CLI's admin commands. */
-  constructor(readonly config: Config, logger?: Logger) {
+  constructor(
+    readonly config: Config,
+    logger?: Logger,
+  ) {
     this.logger = logger ?? createLogger(config.logLevel);
     this.db = openDatabase(join(config.dataDir, "reportgen.db"));
     const m = migrate(this.db.$client);
@@ -131,7 +134,12 @@ export class App {
       webhooks: this.webhooks,
       webhookSecrets: this.webhookSecrets,
       dashboard: { sessions: this.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
-      readiness: { probeDatabaseWrite: () => health.probeWrite(Date.now()), storage: this.storage, metrics: this.metrics, metricsToken: c.metricsToken },
+      readiness: {
+        probeDatabaseWrite: () => health.probeWrite(Date.now()),
+        storage: this.storage,
+        metrics: this.metrics,
+        metricsToken: c.metricsToken,
+      },
       onStorageFault: (fault, cause) => this.storage.report(fault, cause),
     });
     this.metrics.bind({
@@ -150,7 +158,12 @@ export class App {
       // address (see http/connection-gate.ts: Bun.serve cannot count or refuse connections itself).
       const gated = c.maxConnections > 0;
       // Bun itself cuts off only bodies past the discard limit; http/body.ts answers the rest with a readable 413.
-      this.http.listen({ hostname: gated ? "127.0.0.1" : c.host, port: gated ? 0 : c.port, maxRequestBodySize: bodyLimits(c).discardLimit, idleTimeout: Math.round(c.idleTimeout / 1000) });
+      this.http.listen({
+        hostname: gated ? "127.0.0.1" : c.host,
+        port: gated ? 0 : c.port,
+        maxRequestBodySize: bodyLimits(c).discardLimit,
+        idleTimeout: Math.round(c.idleTimeout / 1000),
+      });
       this.server = this.http.server!;
       if (gated) {
         const busy = serverBusy(`${c.maxConnections} connections, its limit`);
@@ -170,21 +183,38 @@ export class App {
           throw e;
         }
       }
-      log.info("reportgen listening", { url: `http://${c.host}:${this.port}`, version: VERSION, data_dir: c.dataDir, max_connections: c.maxConnections || "off" });
+      log.info("reportgen listening", {
+        url: `http://${c.host}:${this.port}`,
+        version: VERSION,
+        data_dir: c.dataDir,
+        max_connections: c.maxConnections || "off",
+      });
     }
 
     if (opts.render !== false) {
       if (!existsSync(c.chromiumPath)) {
-        throw new StartupError(`Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`);
+        throw new StartupError(
+          `Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`,
+        );
       }
       if (process.getuid?.() === 0) {
-        log.warn("running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.");
+        log.warn(
+          "running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.",
+        );
       }
       const browserTemp = browserTempRoot(c.dataDir);
       const removed = removeStaleBrowserTemp(browserTemp);
       if (removed) log.info("removed Chromium temp folders an earlier run left behind", { removed });
       if (c.allowHosts.length) this.egress = await startEgressProxy({ allowHosts: c.allowHosts, logger: log });
-      this.templating = new TemplatingPool({ processes: c.sandboxes, nice: c.renderNice, timeoutMs: c.templateTimeout, memoryBytes: c.templateMemory, outputMax: c.templateOutputMax, logger: log, registry: this.children });
+      this.templating = new TemplatingPool({
+        processes: c.sandboxes,
+        nice: c.renderNice,
+        timeoutMs: c.templateTimeout,
+        memoryBytes: c.templateMemory,
+        outputMax: c.templateOutputMax,
+        logger: log,
+        registry: this.children,
+      });
       this.pool = new RenderPool({
         workers: c.renderWorkers,
         nice: c.renderNice,
@@ -237,7 +267,6 @@ export class App {
 
     this.scheduler = new Scheduler(log);
     this.scheduler.add("cleanup", c.cleanupSchedule, () => this.cleanup());
-
   }
 
   /**

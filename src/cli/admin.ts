@@ -20,7 +20,12 @@ export async function listKeys(config: Config, account: string | undefined): Pro
     const rows = app.keys.list(account ? app.keys.accountId(account) : undefined);
     if (rows.length === 0) return console.error("no keys");
     console.log(["ID".padEnd(14), "ACCOUNT".padEnd(20), "NAME".padEnd(30), "CREATED".padEnd(26), "LAST USED"].join(" "));
-    for (const k of rows) console.log([k.id.padEnd(14), k.accountName.padEnd(20), k.name.padEnd(30), iso(k.createdAt)!.padEnd(26), iso(k.lastUsedAt) ?? "never"].join(" "));
+    for (const k of rows)
+      console.log(
+        [k.id.padEnd(14), k.accountName.padEnd(20), k.name.padEnd(30), iso(k.createdAt)!.padEnd(26), iso(k.lastUsedAt) ?? "never"].join(
+          " ",
+        ),
+      );
   });
 }
 
@@ -38,7 +43,10 @@ export async function webhookSecret(config: Config, account: string | undefined,
     const name = account ?? "default";
     const accountId = app.keys.accountId(name);
     const s = rotate ? app.webhookSecrets.rotate(accountId) : app.webhookSecrets.get(accountId);
-    if (rotate) console.error(`rotated the webhook secret of account "${name}"; events are also signed with the previous one until ${iso(s.previousValidUntil)}`);
+    if (rotate)
+      console.error(
+        `rotated the webhook secret of account "${name}"; events are also signed with the previous one until ${iso(s.previousValidUntil)}`,
+      );
     else console.error(`webhook signing secret of account "${name}" (Standard Webhooks; created ${iso(s.createdAt)}):`);
     console.log(s.secret);
   });

@@ -64,7 +64,10 @@ export async function runCli(argv: string[]): Promise<number> {
         else if (sub === "list-keys") await admin.listKeys(config, account);
         else if (sub === "delete-key") await admin.deleteKey(config, positionals[0]);
         else if (sub === "webhook-secret") await admin.webhookSecret(config, account, values.rotate === true);
-        else throw new UsageError(`unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys, delete-key or webhook-secret`);
+        else
+          throw new UsageError(
+            `unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys, delete-key or webhook-secret`,
+          );
         return 0;
       }
       case "version":

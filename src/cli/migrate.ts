@@ -8,7 +8,9 @@ export function migrate(config: Config): void {
   const db = openDatabase(join(config.dataDir, "reportgen.db"));
   try {
     const r = applyMigrations(db.$client);
-    console.error(r.applied.length ? `applied ${r.applied.join(", ")}; schema version ${r.version}` : `schema is up to date (version ${r.version})`);
+    console.error(
+      r.applied.length ? `applied ${r.applied.join(", ")}; schema version ${r.version}` : `schema is up to date (version ${r.version})`,
+    );
   } finally {
     db.$client.close();
   }

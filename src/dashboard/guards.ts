@@ -29,10 +29,17 @@ export interface DashboardDeps {
   templateMaxLength: number;
 }
 
-export type Ctx = { request: Request; body: unknown; params: { id?: string }; query: Record<string, string | undefined>; server: { requestIP(r: Request): { address: string } | null } | null };
+export type Ctx = {
+  request: Request;
+  body: unknown;
+  params: { id?: string };
+  query: Record<string, string | undefined>;
+  server: { requestIP(r: Request): { address: string } | null } | null;
+};
 export type Form = Record<string, string | undefined>;
 
-const refusedCsrf = "This request did not come from a page of this dashboard, so it was refused (protection against cross-site requests). Go back, reload the page, and try again.";
+const refusedCsrf =
+  "This request did not come from a page of this dashboard, so it was refused (protection against cross-site requests). Go back, reload the page, and try again.";
 
 export const formOf = (body: unknown): Form => (body && typeof body === "object" ? (body as Form) : {});
 
@@ -60,7 +67,14 @@ export function guards(d: DashboardDeps): Guards {
   function failure(e: unknown, request: Request, viewer: Viewer): Response {
     if (e instanceof AppError) return htmlResponse(errorPage({ title: titleOf(e), message: e.message, viewer }), e.status);
     d.logger.error("dashboard request failed", { error: e, method: request.method, path: new URL(request.url).pathname });
-    return htmlResponse(errorPage({ title: "Something went wrong", message: "The server could not show this page. The problem has been logged; try again in a moment.", viewer }), 500);
+    return htmlResponse(
+      errorPage({
+        title: "Something went wrong",
+        message: "The server could not show this page. The problem has been logged; try again in a moment.",
+        viewer,
+      }),
+      500,
+    );
   }
 
   /** A page that needs a session: without one, the browser goes to sign in. Errors become pages. */

@@ -15,24 +15,40 @@ export { DASHBOARD, type DashboardDeps };
 
 export function dashboardRoutes(d: DashboardDeps) {
   const g = guards(d);
-  return new Elysia({ name: "dashboard-routes", detail: { hide: true } })
-    .get("/", () => redirect(DASHBOARD))
-    .get(`${ASSETS_PREFIX}/:file`, ({ request }) => assetResponse(new URL(request.url).pathname) ?? htmlResponse(errorPage({ title: "Not found", message: "There is no such file." }), 404))
-    .use(signInRoutes(d, g))
-    .get(
-      DASHBOARD,
-      g.page(({ request }, s) => {
-        const o = d.reports.overview(s.accountId);
-        const service = { version: d.version, healthy: d.health.rendererReady(), queued: d.health.queued(), rendering: d.health.rendering(), origin: d.originOf(request) };
-        return htmlResponse(overviewPage(g.viewerOf(s), { ...o, ...service }));
-      }),
-    )
-    .use(keysRoutes(d, g))
-    .use(reportsRoutes(d, g))
-    .use(playgroundRoutes(d, g))
-    // Anything else under /dashboard: a page, not the API's JSON 404.
-    .get(`${DASHBOARD}/*`, ({ request }) => {
-      const s = g.sessionOf(request);
-      return htmlResponse(errorPage({ title: "Page not found", message: "There is no page at this address.", viewer: s ? g.viewerOf(s) : undefined }), 404);
-    });
+  return (
+    new Elysia({ name: "dashboard-routes", detail: { hide: true } })
+      .get("/", () => redirect(DASHBOARD))
+      .get(
+        `${ASSETS_PREFIX}/:file`,
+        ({ request }) =>
+          assetResponse(new URL(request.url).pathname) ??
+          htmlResponse(errorPage({ title: "Not found", message: "There is no such file." }), 404),
+      )
+      .use(signInRoutes(d, g))
+      .get(
+        DASHBOARD,
+        g.page(({ request }, s) => {
+          const o = d.reports.overview(s.accountId);
+          const service = {
+            version: d.version,
+            healthy: d.health.rendererReady(),
+            queued: d.health.queued(),
+            rendering: d.health.rendering(),
+            origin: d.originOf(request),
+          };
+          return htmlResponse(overviewPage(g.viewerOf(s), { ...o, ...service }));
+        }),
+      )
+      .use(keysRoutes(d, g))
+      .use(reportsRoutes(d, g))
+      .use(playgroundRoutes(d, g))
+      // Anything else under /dashboard: a page, not the API's JSON 404.
+      .get(`${DASHBOARD}/*`, ({ request }) => {
+        const s = g.sessionOf(request);
+        return htmlResponse(
+          errorPage({ title: "Page not found", message: "There is no page at this address.", viewer: s ? g.viewerOf(s) : undefined }),
+          404,
+        );
+      })
+  );
 }

@@ -32,9 +32,20 @@ export class SessionsService {
   create(p: Principal, now = Date.now()): { id: string; session: Session } {
     this.repo.deleteExpired(now, now - this.times.idleMs);
     const id = token();
-    const row = { idHash: digest(id), keyId: p.keyId, accountId: p.accountId, csrfToken: token(), createdAt: now, lastSeenAt: now, expiresAt: now + this.times.maxAgeMs };
+    const row = {
+      idHash: digest(id),
+      keyId: p.keyId,
+      accountId: p.accountId,
+      csrfToken: token(),
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: now + this.times.maxAgeMs,
+    };
     this.repo.insert(row);
-    return { id, session: { keyId: row.keyId, accountId: row.accountId, idHash: row.idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt } };
+    return {
+      id,
+      session: { keyId: row.keyId, accountId: row.accountId, idHash: row.idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt },
+    };
   }
 
   /**

@@ -26,7 +26,10 @@ export function summarizeSnapshot(file: string): SnapshotSummary {
     return {
       schemaVersion: db.query<{ v: number }, []>("SELECT max(version) AS v FROM schema_migrations").get()?.v ?? 0,
       reports: db.query<{ n: number }, []>("SELECT count(*) AS n FROM reports").get()!.n,
-      withPdf: db.query<{ id: string }, []>("SELECT id FROM reports WHERE status = 'succeeded'").all().map((r) => r.id),
+      withPdf: db
+        .query<{ id: string }, []>("SELECT id FROM reports WHERE status = 'succeeded'")
+        .all()
+        .map((r) => r.id),
     };
   } finally {
     db.close();

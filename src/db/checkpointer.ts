@@ -41,7 +41,14 @@ class CheckpointThread implements Child {
 
   constructor(file: string, logger: Logger, died: (cause: string) => void) {
     // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), { workerData: { file, calmIntervalMs: CALM_INTERVAL_MS, busyIntervalMs: BUSY_INTERVAL_MS, busyLogFrames: BUSY_LOG_FRAMES } satisfies CheckpointerData });
+    this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), {
+      workerData: {
+        file,
+        calmIntervalMs: CALM_INTERVAL_MS,
+        busyIntervalMs: BUSY_INTERVAL_MS,
+        busyLogFrames: BUSY_LOG_FRAMES,
+      } satisfies CheckpointerData,
+    });
     this.worker.on("message", (m: FromCheckpointer) => {
       if (m.type === "ready") this.onReady?.();
       if (m.type === "pong") this.pings.get(m.id)?.();

@@ -36,4 +36,3 @@ export function withoutSync<T>(sqlite: Database, write: () => T): T {
     sqlite.exec("PRAGMA synchronous = FULL");
   }
 }
-

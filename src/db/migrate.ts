@@ -10,8 +10,15 @@ export interface MigrateResult {
 }
 
 function appliedVersions(sqlite: Database): Set<number> {
-  sqlite.exec("CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)");
-  return new Set(sqlite.query<{ version: number }, []>("SELECT version FROM schema_migrations").all().map((r) => r.version));
+  sqlite.exec(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)",
+  );
+  return new Set(
+    sqlite
+      .query<{ version: number }, []>("SELECT version FROM schema_migrations")
+      .all()
+      .map((r) => r.version),
+  );
 }
 
 export function currentVersion(sqlite: Database): number {

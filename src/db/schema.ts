@@ -9,7 +9,9 @@ export const accounts = sqliteTable("accounts", {
 
 export const accessKeys = sqliteTable("access_keys", {
   id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
   name: text("name").notNull(),
   secretHash: text("secret_hash").notNull(),
   createdAt: integer("created_at").notNull(),
@@ -25,7 +27,9 @@ export type Engine = (typeof engines)[number];
 
 export const reports = sqliteTable("reports", {
   id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
   engine: text("engine", { enum: engines }).notNull(),
   status: text("status", { enum: reportStatuses }).notNull(),
   template: text("template"),
@@ -52,8 +56,12 @@ export const healthProbe = sqliteTable("health_probe", {
 /** Dashboard sessions: see migrations/0003_dashboard_sessions.sql. */
 export const dashboardSessions = sqliteTable("dashboard_sessions", {
   idHash: text("id_hash").primaryKey(),
-  keyId: text("key_id").notNull().references(() => accessKeys.id, { onDelete: "cascade" }),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  keyId: text("key_id")
+    .notNull()
+    .references(() => accessKeys.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
   csrfToken: text("csrf_token").notNull(),
   createdAt: integer("created_at").notNull(),
   lastSeenAt: integer("last_seen_at").notNull(),
@@ -66,7 +74,9 @@ export type Report = typeof reports.$inferSelect;
 
 // Webhooks and idempotency keys (migration 0004).
 export const webhookSecrets = sqliteTable("webhook_secrets", {
-  accountId: text("account_id").primaryKey().references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .primaryKey()
+    .references(() => accounts.id, { onDelete: "cascade" }),
   secret: text("secret").notNull(),
   createdAt: integer("created_at").notNull(),
   previousSecret: text("previous_secret"),
@@ -74,7 +84,9 @@ export const webhookSecrets = sqliteTable("webhook_secrets", {
 });
 
 export const reportWebhooks = sqliteTable("report_webhooks", {
-  reportId: text("report_id").primaryKey().references(() => reports.id, { onDelete: "cascade" }),
+  reportId: text("report_id")
+    .primaryKey()
+    .references(() => reports.id, { onDelete: "cascade" }),
   url: text("url").notNull(),
   linkOrigin: text("link_origin").notNull(),
 });
@@ -86,7 +98,9 @@ export type DeliveryStatus = (typeof deliveryStatuses)[number];
 
 export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   id: text("id").primaryKey(),
-  reportId: text("report_id").notNull().references(() => reports.id, { onDelete: "cascade" }),
+  reportId: text("report_id")
+    .notNull()
+    .references(() => reports.id, { onDelete: "cascade" }),
   event: text("event", { enum: webhookEvents }).notNull(),
   status: text("status", { enum: deliveryStatuses }).notNull(),
   attempts: integer("attempts").notNull().default(0),
@@ -98,7 +112,9 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
 
 export const webhookAttempts = sqliteTable("webhook_attempts", {
   id: integer("id").primaryKey(),
-  deliveryId: text("delivery_id").notNull().references(() => webhookDeliveries.id, { onDelete: "cascade" }),
+  deliveryId: text("delivery_id")
+    .notNull()
+    .references(() => webhookDeliveries.id, { onDelete: "cascade" }),
   startedAt: integer("started_at").notNull(),
   durationMs: integer("duration_ms").notNull(),
   responseStatus: integer("response_status"),
@@ -107,7 +123,9 @@ export const webhookAttempts = sqliteTable("webhook_attempts", {
 
 export const idempotencyKeys = sqliteTable("idempotency_keys", {
   id: integer("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
   keyHash: text("key_hash").notNull(),
   fingerprint: text("fingerprint").notNull(),
   response: text("response").notNull(),

@@ -31,45 +31,55 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
   const submits = limiter(opts.submitRateLimit);
   const reads = limiter(opts.readRateLimit);
 
-  return new Elysia({ name: "api-guard" })
-    .onRequest(async ({ request }) => {
-      const url = request.url;
-      const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
-      if (!(path === API_PREFIX || path.startsWith(API_PREFIX + "/")) || PUBLIC_API_PATHS.has(path)) return;
-      try {
-        const principal = await keys.authenticate(request.headers.get("x-api-key"));
-        if (!principal) throw unauthorized();
-        const reading = request.method === "GET" || request.method === "HEAD";
-        const wait = (reading ? reads : submits)?.take(principal.keyId) ?? 0;
-        if (wait > 0) {
-          const rate = reading ? opts.readRateLimit : opts.submitRateLimit;
-          throw tooManyRequests("rate_limited", `this access key is over its limit of ${rate} ${reading ? "reads" : "submissions"} per second; wait Retry-After seconds, then retry`, wait);
+  return (
+    new Elysia({ name: "api-guard" })
+      .onRequest(async ({ request }) => {
+        const url = request.url;
+        const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
+        if (!(path === API_PREFIX || path.startsWith(API_PREFIX + "/")) || PUBLIC_API_PATHS.has(path)) return;
+        try {
+          const principal = await keys.authenticate(request.headers.get("x-api-key"));
+          if (!principal) throw unauthorized();
+          const reading = request.method === "GET" || request.method === "HEAD";
+          const wait = (reading ? reads : submits)?.take(principal.keyId) ?? 0;
+          if (wait > 0) {
+            const rate = reading ? opts.readRateLimit : opts.submitRateLimit;
+            throw tooManyRequests(
+              "rate_limited",
+              `this access key is over its limit of ${rate} ${reading ? "reads" : "submissions"} per second; wait Retry-After seconds, then retry`,
+              wait,
+            );
+          }
+          checkBody(request, opts.body.limit);
+          principals.set(request, principal);
+        } catch (e) {
+          if (!(e instanceof AppError)) throw e;
+          // Refused before its body was read: read it away first, or a client still sending never sees the answer.
+          await discardBody(request, opts.body);
+          return errorResponse(e);
         }
-        checkBody(request, opts.body.limit);
-        principals.set(request, principal);
-      } catch (e) {
-        if (!(e instanceof AppError)) throw e;
-        // Refused before its body was read: read it away first, or a client still sending never sees the answer.
-        await discardBody(request, opts.body);
-        return errorResponse(e);
-      }
-    })
-    // Our own JSON parser: the body limit holds for chunked bodies too (no Content-Length), the body is
-    // never buffered much past the limit, and media types are matched case-insensitively (Elysia's own
-    // parser would skip "Application/JSON").
-    .onParse({ as: "global" }, async ({ request }) => {
-      if (!isJson(request)) return;
-      const bytes = await readBody(request, opts.body);
-      try {
-        return JSON.parse(new TextDecoder().decode(bytes));
-      } catch {
-        throw new AppError(400, "invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json");
-      }
-    })
-    .derive({ as: "global" }, ({ request }) => ({
-      /** The caller; every /api/v1 route runs only after apiGuard admitted the request. */
-      principal: principals.get(request) as Principal,
-    }));
+      })
+      // Our own JSON parser: the body limit holds for chunked bodies too (no Content-Length), the body is
+      // never buffered much past the limit, and media types are matched case-insensitively (Elysia's own
+      // parser would skip "Application/JSON").
+      .onParse({ as: "global" }, async ({ request }) => {
+        if (!isJson(request)) return;
+        const bytes = await readBody(request, opts.body);
+        try {
+          return JSON.parse(new TextDecoder().decode(bytes));
+        } catch {
+          throw new AppError(
+            400,
+            "invalid_json",
+            "the request body is not valid JSON; send a JSON object with Content-Type: application/json",
+          );
+        }
+      })
+      .derive({ as: "global" }, ({ request }) => ({
+        /** The caller; every /api/v1 route runs only after apiGuard admitted the request. */
+        principal: principals.get(request) as Principal,
+      }))
+  );
 }
 
 const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
@@ -82,7 +92,11 @@ function checkBody(request: Request, limit: number) {
   if (length > limit) throw tooLarge(limit, length);
   if (!isJson(request)) {
     const type = mediaType(request);
-    throw new AppError(415, "unsupported_media_type", `send the body as JSON with the header Content-Type: application/json (got ${type ? `"${type}"` : "none"})`);
+    throw new AppError(
+      415,
+      "unsupported_media_type",
+      `send the body as JSON with the header Content-Type: application/json (got ${type ? `"${type}"` : "none"})`,
+    );
   }
 }
 

@@ -35,10 +35,22 @@ export const markArrival = (request: Request, now = performance.now()) => {
 };
 
 export const tooLarge = (limit: number, size?: number) =>
-  new AppError(413, "payload_too_large", `the request body is ${size === undefined ? "larger than" : `${size} bytes;`} the limit ${size === undefined ? "of" : "is"} ${limit} bytes. Send a smaller template or less data.`, undefined, { connection: "close" });
+  new AppError(
+    413,
+    "payload_too_large",
+    `the request body is ${size === undefined ? "larger than" : `${size} bytes;`} the limit ${size === undefined ? "of" : "is"} ${limit} bytes. Send a smaller template or less data.`,
+    undefined,
+    { connection: "close" },
+  );
 
 const tooSlow = (timeoutMs: number) =>
-  new AppError(408, "request_timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)} s; send it at once`, undefined, { connection: "close" });
+  new AppError(
+    408,
+    "request_timeout",
+    `the request body did not arrive within ${Math.round(timeoutMs / 1000)} s; send it at once`,
+    undefined,
+    { connection: "close" },
+  );
 
 /** Reads the whole body, keeping at most `limit` bytes; throws 413 (after discarding the rest) or 408. */
 export async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
@@ -72,10 +84,13 @@ async function consume(request: Request, limits: BodyLimits, onChunk: (chunk: Ui
   // they queue up in memory): at the deadline it cancels the reader, which ends the loop below.
   let expired = false;
   const deadline = (arrivals.get(request) ?? performance.now()) + limits.timeoutMs;
-  const timer = setTimeout(() => {
-    expired = true;
-    void reader.cancel().catch(() => {});
-  }, Math.max(0, deadline - performance.now()));
+  const timer = setTimeout(
+    () => {
+      expired = true;
+      void reader.cancel().catch(() => {});
+    },
+    Math.max(0, deadline - performance.now()),
+  );
   let seen = 0;
   let nextGc = limits.limit + GC_EVERY;
   try {

@@ -52,7 +52,10 @@ const relayed = new Map<string, { address: string; port: number }>();
  * The address of the client that sent `request`: through the gate, the real client's, not the gate's
  * loopback end. Every caller that needs a client address asks here.
  */
-export function peerOf(server: { port?: number; requestIP(r: Request): { address: string; port: number } | null } | null | undefined, request: Request): string | undefined {
+export function peerOf(
+  server: { port?: number; requestIP(r: Request): { address: string; port: number } | null } | null | undefined,
+  request: Request,
+): string | undefined {
   const ip = server?.requestIP(request);
   if (!ip) return undefined;
   return relayed.get(`${server!.port}/${ip.port}`)?.address ?? ip.address;

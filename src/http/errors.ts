@@ -22,7 +22,8 @@ export function errorResponse(e: AppError, headers: Record<string, string> = {})
 }
 
 /** 503 server_busy; `what` names the limit reached ("more than 1000 requests at once"). */
-export const serverBusy = (what: string) => serviceUnavailable("server_busy", `the server is handling ${what}; retry after Retry-After seconds`, 1);
+export const serverBusy = (what: string) =>
+  serviceUnavailable("server_busy", `the server is handling ${what}; retry after Retry-After seconds`, 1);
 
 const REASONS: Record<number, string> = { 503: "Service Unavailable" };
 
@@ -52,7 +53,12 @@ function describeValidation(e: ValidationError): AppError {
   const details = validationDetails(e);
   const where = places[e.type] ?? "request";
   const fields = [...new Set(details.map((d) => d.field))].join(", ");
-  return new AppError(422, "validation_failed", `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`, details);
+  return new AppError(
+    422,
+    "validation_failed",
+    `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`,
+    details,
+  );
 }
 
 /** `onStorageFault` hears of every full or read-only disk a request ran into (see lib/storage.ts). */
@@ -69,15 +75,25 @@ export const errorMapper = (logger: Logger, body: BodyLimits, onStorageFault?: (
       case "VALIDATION":
         return errorResponse(describeValidation(error as ValidationError));
       case "PARSE":
-        return errorResponse(new AppError(400, "invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json"));
+        return errorResponse(
+          new AppError(400, "invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json"),
+        );
       case "NOT_FOUND":
-        return errorResponse(new AppError(404, "route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`));
+        return errorResponse(
+          new AppError(404, "route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`),
+        );
     }
     // A full or read-only disk is not a bug: the client is told to retry, the service recovers by itself.
     const fault = storageFault(error) ?? storageFault(cause);
     if (fault) {
       onStorageFault?.(fault, error);
-      logger.warn("request refused: storage fault", { ...requestFields(request), fault, method: request.method, path: new URL(request.url).pathname, error });
+      logger.warn("request refused: storage fault", {
+        ...requestFields(request),
+        fault,
+        method: request.method,
+        path: new URL(request.url).pathname,
+        error,
+      });
       return errorResponse(storageRefusal(fault));
     }
     // The cause (which may name files or hold a stack) goes to the log only; the client gets the generic code.

@@ -25,7 +25,9 @@ Every error is JSON: \`{"error": "<stable code>", "message": "<what is wrong and
 
 | status | error | what to change |
 |---|---|---|
-${Object.entries(API_ERRORS).map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.fix} |`).join("\n")}
+${Object.entries(API_ERRORS)
+  .map(([code, e]) => `| ${e.status} | \`${code}\` | ${e.fix} |`)
+  .join("\n")}
 
 **429 and 503** carry \`Retry-After\` (seconds): wait that long, then retry the same request; do not retry sooner.
 
@@ -33,7 +35,9 @@ A failed report's \`error.code\` is one of:
 
 | code | what to change |
 |---|---|
-${Object.entries(REPORT_FAILURES).map(([code, fix]) => `| \`${code}\` | ${fix} |`).join("\n")}
+${Object.entries(REPORT_FAILURES)
+  .map(([code, fix]) => `| \`${code}\` | ${fix} |`)
+  .join("\n")}
 
 ## Lists
 \`GET /api/v1/reports?limit=20&cursor=...&status=succeeded\` → \`{"data": [report...], "next_cursor": "..." | null}\`,

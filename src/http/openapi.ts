@@ -20,22 +20,35 @@ FormatRegistry.Set("uuid", (value) => UUID_RE.test(value));
 FormatRegistry.Set("date-time", (value) => RFC3339_DATE_TIME.test(value));
 
 export const errorSchema = t.Object({
-  error: t.String({ enum: apiErrorCodes, description: "Stable machine-readable code: one of a closed list (see the API description and the README)" }),
+  error: t.String({
+    enum: apiErrorCodes,
+    description: "Stable machine-readable code: one of a closed list (see the API description and the README)",
+  }),
   message: t.String({ description: "What is wrong and how to fix it" }),
   details: t.Optional(t.Any({ description: "Field-level problems for validation_failed" })),
 });
 
 /** The 401 of every /api/v1 operation, exactly as the interface specifies it. */
-export const unauthorizedSchema = t.Object({ error: t.Literal("unauthorized") }, { description: "X-API-Key missing, unknown, wrong or deleted" });
+export const unauthorizedSchema = t.Object(
+  { error: t.Literal("unauthorized") },
+  { description: "X-API-Key missing, unknown, wrong or deleted" },
+);
 
 /**
  * A route's responses plus those every authenticated operation can answer: 401; 429 when the operator
  * set a request limit; 500 internal_error; 503 server_busy when too many requests are in progress.
  */
-export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({ 429: errorSchema, 500: errorSchema, 503: errorSchema, ...responses, 401: unauthorizedSchema });
+export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({
+  429: errorSchema,
+  500: errorSchema,
+  503: errorSchema,
+  ...responses,
+  401: unauthorizedSchema,
+});
 
 /** withAuth plus what any request with a JSON body can answer: 400 invalid_json, 408, 413, 415. */
-export const withBody = <R extends Record<number, unknown>>(responses: R) => withAuth({ 400: errorSchema, 408: errorSchema, 413: errorSchema, 415: errorSchema, ...responses });
+export const withBody = <R extends Record<number, unknown>>(responses: R) =>
+  withAuth({ 400: errorSchema, 408: errorSchema, 413: errorSchema, 415: errorSchema, ...responses });
 
 const ASSETS = "/docs-assets";
 
@@ -81,6 +94,17 @@ export const docs = (version: string) =>
         },
       }),
     )
-    .get(`${API_PREFIX}/docs`, () => new Response(docsPage, { headers: { "content-type": "text/html; charset=utf-8" } }), { detail: { hide: true } })
-    .get(`${ASSETS}/swagger-ui-bundle.js`, () => new Response(uiScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } })
-    .get(`${ASSETS}/swagger-ui.css`, () => new Response(uiStyle, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" } }), { detail: { hide: true } });
+    .get(`${API_PREFIX}/docs`, () => new Response(docsPage, { headers: { "content-type": "text/html; charset=utf-8" } }), {
+      detail: { hide: true },
+    })
+    .get(
+      `${ASSETS}/swagger-ui-bundle.js`,
+      () =>
+        new Response(uiScript, { headers: { "content-type": "text/javascript; charset=utf-8", "cache-control": "public, max-age=86400" } }),
+      { detail: { hide: true } },
+    )
+    .get(
+      `${ASSETS}/swagger-ui.css`,
+      () => new Response(uiStyle, { headers: { "content-type": "text/css; charset=utf-8", "cache-control": "public, max-age=86400" } }),
+      { detail: { hide: true } },
+    );

@@ -43,7 +43,14 @@ function routeMatcher(history: { method: string; path: string }[]): RouteMatcher
   const patterns: { method: string; re: RegExp; path: string; reportSegment: number }[] = [];
   for (const h of history) {
     if (h.path.includes(":") || h.path.includes("*")) {
-      const re = new RegExp("^" + h.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[^/]+/g, "[^/]+").replace(/\*/g, ".*") + "/?$");
+      const re = new RegExp(
+        "^" +
+          h.path
+            .replace(/[.+?^${}()|[\]\\]/g, "\\$&")
+            .replace(/:[^/]+/g, "[^/]+")
+            .replace(/\*/g, ".*") +
+          "/?$",
+      );
       patterns.push({ method: h.method, re, path: h.path, reportSegment: h.path.split("/").indexOf(":reportID") });
     } else exact.set(`${h.method} ${h.path}`, { route: h.path });
   }
@@ -99,18 +106,23 @@ export function requestContext<A extends Elysia<any, any, any, any, any, any, an
     const seconds = (performance.now() - started) / 1000;
     metrics.httpSeconds.observe(seconds);
     if (status === 401 && path.startsWith("/api/")) metrics.authFailures.inc();
-    if (debug) logger.debug("request", { request_id: id, report_id: reportIds.get(request) ?? reportId, method: request.method, route, status, ms: Math.round(seconds * 10_000) / 10 });
+    if (debug)
+      logger.debug("request", {
+        request_id: id,
+        report_id: reportIds.get(request) ?? reportId,
+        method: request.method,
+        route,
+        status,
+        ms: Math.round(seconds * 10_000) / 10,
+      });
     return withHeader(res, id);
   };
-  return app.wrap(
-    (fn) =>
-      (request: Request): Response | Promise<Response> => {
-        const started = performance.now();
-        const presented = request.headers.get("x-request-id");
-        const id = presented && CLIENT_ID_RE.test(presented) ? presented : newUuid();
-        ids.set(request, id);
-        const res = (fn as unknown as (r: Request) => Response | Promise<Response>)(request);
-        return res instanceof Promise ? res.then((r) => finish(request, id, started, r)) : finish(request, id, started, res);
-      },
-  ) as A;
+  return app.wrap((fn) => (request: Request): Response | Promise<Response> => {
+    const started = performance.now();
+    const presented = request.headers.get("x-request-id");
+    const id = presented && CLIENT_ID_RE.test(presented) ? presented : newUuid();
+    ids.set(request, id);
+    const res = (fn as unknown as (r: Request) => Response | Promise<Response>)(request);
+    return res instanceof Promise ? res.then((r) => finish(request, id, started, r)) : finish(request, id, started, res);
+  }) as A;
 }

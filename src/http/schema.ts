@@ -20,7 +20,13 @@ export function oneOf<const T extends readonly string[]>(values: T, options: Sch
  * Checks the range of a numeric query field. (Elysia validates a converted numeric field on its own,
  * and its error then loses the field's name, so ranges are checked here.)
  */
-export function queryNumber(field: string, value: number | undefined, min: number, max: number, opts: { integer?: boolean } = {}): number | undefined {
+export function queryNumber(
+  field: string,
+  value: number | undefined,
+  min: number,
+  max: number,
+  opts: { integer?: boolean } = {},
+): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isFinite(value) || value < min || value > max || (opts.integer && !Number.isInteger(value))) {
     const what = opts.integer ? "a whole number" : "a number";

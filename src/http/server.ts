@@ -65,12 +65,32 @@ export function createHttpApp(d: HttpDeps) {
     .use(docs(d.version))
     .use(healthRoutes(d.health, d.version, d.readiness))
     .use(filesRoutes(d.reportsRepo, d.files, d.links))
-    .use(dashboardRoutes({ ...d.dashboard, logger: d.logger, version: d.version, keys: d.keys, reports: d.reports, health: d.health, originOf, publicUrl: d.publicUrl, trustProxy: d.guard.trustProxy, templateMaxLength: d.templateMaxLength }))
+    .use(
+      dashboardRoutes({
+        ...d.dashboard,
+        logger: d.logger,
+        version: d.version,
+        keys: d.keys,
+        reports: d.reports,
+        health: d.health,
+        originOf,
+        publicUrl: d.publicUrl,
+        trustProxy: d.guard.trustProxy,
+        templateMaxLength: d.templateMaxLength,
+      }),
+    )
     .group(API_PREFIX, (api) =>
       api
         .use(guard)
         .use(keysRoutes(d.keys, guard, d.idempotency))
-        .use(reportsRoutes(d.reports, guard, { templateMaxLength: d.templateMaxLength, originOf, idempotency: d.idempotency, webhookLog: (id) => d.webhooks.log(id) }))
+        .use(
+          reportsRoutes(d.reports, guard, {
+            templateMaxLength: d.templateMaxLength,
+            originOf,
+            idempotency: d.idempotency,
+            webhookLog: (id) => d.webhooks.log(id),
+          }),
+        )
         .use(webhooksRoutes(d.webhookSecrets, guard)),
     );
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.

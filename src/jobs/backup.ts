@@ -71,7 +71,15 @@ export function runBackup(dataDir: string, to: string): BackupResult {
   }
   renameSync(partial, join(to, DB_FILE));
   const ms = Math.round(performance.now() - t0);
-  const manifest = { reportgen: VERSION, created_at: new Date().toISOString(), schema_version: snap.schemaVersion, reports: snap.reports, pdfs, pdfs_gone: pdfsGone, pdf_bytes: bytes };
+  const manifest = {
+    reportgen: VERSION,
+    created_at: new Date().toISOString(),
+    schema_version: snap.schemaVersion,
+    reports: snap.reports,
+    pdfs,
+    pdfs_gone: pdfsGone,
+    pdf_bytes: bytes,
+  };
   writeFileSync(join(to, BACKUP_MANIFEST), JSON.stringify(manifest, null, 2) + "\n", { mode: 0o600 });
   fsyncPath(join(to, BACKUP_MANIFEST));
   fsyncPath(join(to, "reports"));

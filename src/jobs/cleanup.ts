@@ -53,6 +53,7 @@ export function runCleanup(repo: ReportsRepo, files: FileStore, logger: Logger, 
     logger.warn("cleanup stopped by a storage fault; the next run carries on", { fault, error: e, ...result });
     return result;
   }
-  if (result.expired || result.orphansRemoved) logger.info("cleanup finished", { expired: result.expired, orphans_removed: result.orphansRemoved });
+  if (result.expired || result.orphansRemoved)
+    logger.info("cleanup finished", { expired: result.expired, orphans_removed: result.orphansRemoved });
   return result;
 }

@@ -29,7 +29,9 @@ export function reexecWithAllocatorSettings(): string | undefined {
   try {
     // The compiled executable is its own program (argv[1] is its embedded entry); from source, bun
     // runs the entry script again with its own flags.
-    const args = isCompiled ? [process.execPath, ...process.argv.slice(2)] : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
+    const args = isCompiled
+      ? [process.execPath, ...process.argv.slice(2)]
+      : [process.execPath, ...process.execArgv, ...process.argv.slice(1)];
     const env = Object.entries({ ...process.env, ...ALLOCATOR_DEFAULTS }).map(([k, v]) => `${k}=${v}`);
     const cstrings = (list: string[]) => {
       const bufs = list.map((s) => Buffer.from(`${s}\0`));

@@ -7,14 +7,20 @@
 export const API_ERRORS = {
   invalid_json: { status: 400, fix: "The body is not valid JSON: send a JSON object with Content-Type: application/json." },
   invalid_cursor: { status: 400, fix: "Pass back the next_cursor of the previous page unchanged, or omit cursor for the first page." },
-  invalid_idempotency_key: { status: 400, fix: "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces: use a UUID v4." },
+  invalid_idempotency_key: {
+    status: 400,
+    fix: "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces: use a UUID v4.",
+  },
   unauthorized: { status: 401, fix: "Send a valid, not deleted access key in X-API-Key." },
   link_invalid: { status: 403, fix: "The download link is wrong or expired: ask /reports/{id}/download for a fresh one." },
   not_found: { status: 404, fix: "The id does not exist or belongs to another account: check it." },
   route_not_found: { status: 404, fix: "No such method and path: see /api/v1/docs." },
   request_timeout: { status: 408, fix: "The request body arrived too slowly: send it at once, faster than the server's body timeout." },
   report_failed: { status: 409, fix: "The report failed and has no PDF: read details.code, fix the template or data, submit again." },
-  idempotency_replay_unavailable: { status: 409, fix: "The stored answer of this Idempotency-Key can no longer be read: retry with a new key." },
+  idempotency_replay_unavailable: {
+    status: 409,
+    fix: "The stored answer of this Idempotency-Key can no longer be read: retry with a new key.",
+  },
   report_expired: { status: 410, fix: "The PDF was deleted after the retention period: submit the report again." },
   payload_too_large: { status: 413, fix: "The body is larger than the server's body limit: send a smaller template or less data." },
   unsupported_media_type: { status: 415, fix: "Send the body as JSON with Content-Type: application/json." },
@@ -22,11 +28,20 @@ export const API_ERRORS = {
   idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
   rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
   account_queue_full: { status: 429, fix: "Your account has too many unfinished reports: wait Retry-After seconds for some to finish." },
-  internal_error: { status: 500, fix: "The server failed unexpectedly; the cause is logged. Retry later and tell the operator if it persists." },
+  internal_error: {
+    status: 500,
+    fix: "The server failed unexpectedly; the cause is logged. Retry later and tell the operator if it persists.",
+  },
   queue_full: { status: 503, fix: "The service has too many unfinished reports: retry after Retry-After seconds." },
   server_busy: { status: 503, fix: "The server is handling too many requests at once: retry after Retry-After seconds." },
-  storage_unavailable: { status: 503, fix: "The server cannot write to its disk (read-only or failing); nothing was stored: retry after Retry-After seconds." },
-  storage_full: { status: 507, fix: "The server's disk is full; nothing was stored: retry after Retry-After seconds (the service resumes once space is freed)." },
+  storage_unavailable: {
+    status: 503,
+    fix: "The server cannot write to its disk (read-only or failing); nothing was stored: retry after Retry-After seconds.",
+  },
+  storage_full: {
+    status: 507,
+    fix: "The server's disk is full; nothing was stored: retry after Retry-After seconds (the service resumes once space is freed).",
+  },
 } as const satisfies Record<string, { status: number; fix: string }>;
 
 /** Why a report failed: whether it was the template's fault (fix it) or the service's (retry later). */
@@ -38,19 +53,25 @@ export const REPORT_FAILURES = {
   render_timeout: "Loading and printing the page took longer than the render deadline: remove runaway page JavaScript or shrink the page.",
   render_failed: "Chromium could not print the page: simplify the HTML, or retry if the message points at the service.",
   page_closed: "The page closed itself while loading (window.close() or similar): remove that call from the template.",
-  readiness_timeout: "options.wait_for did not hold before the render deadline (or cannot: it does not parse, or the delay is longer than the deadline): make the page ready sooner or fix the condition.",
+  readiness_timeout:
+    "options.wait_for did not hold before the render deadline (or cannot: it does not parse, or the delay is longer than the deadline): make the page ready sooner or fix the condition.",
   invalid_page_ranges: "options.page_ranges asks for pages the document does not have: ask for fewer pages.",
   too_many_pages: "The PDF has more pages than allowed: render less data or split the report.",
   pdf_too_large: "The PDF is larger than allowed: use fewer or smaller images, or split the report.",
   renderer_crashed: "The renderer crashed repeatedly while printing this report (a service fault): submit it again later.",
   render_interrupted: "Rendering was interrupted repeatedly (the service stopped or restarted while printing): submit it again.",
   shutting_down: "The service was shutting down: submit the report again.",
-  internal_error: "An unexpected internal error stopped this report; the cause is logged. Submit it again and tell the operator if it persists.",
+  internal_error:
+    "An unexpected internal error stopped this report; the cause is logged. Submit it again and tell the operator if it persists.",
   storage_full: "The server's disk was full each time this report was rendered (a service fault): submit it again once space is freed.",
-  storage_error: "The server could not write to its disk (read-only or failing) each time this report was rendered (a service fault): submit it again later.",
-  renderer_unresponsive: "Chromium stopped responding while printing this report, repeatedly (a service fault, not the template's): submit it again later.",
-  sandbox_crashed: "The EJS sandbox process died while rendering this report, repeatedly (a service fault, not the template's): submit it again later.",
-  renderer_unavailable: "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
+  storage_error:
+    "The server could not write to its disk (read-only or failing) each time this report was rendered (a service fault): submit it again later.",
+  renderer_unresponsive:
+    "Chromium stopped responding while printing this report, repeatedly (a service fault, not the template's): submit it again later.",
+  sandbox_crashed:
+    "The EJS sandbox process died while rendering this report, repeatedly (a service fault, not the template's): submit it again later.",
+  renderer_unavailable:
+    "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -21,11 +21,9 @@ export const unauthorized = () => new AppError(401, "unauthorized", "unauthorize
 export const notFound = (what: string, id?: string) =>
   new AppError(404, "not_found", id ? `${what} ${id} does not exist (or belongs to another account).` : `${what} does not exist.`);
 
-export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) =>
-  new AppError(400, code, message, details);
+export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) => new AppError(400, code, message, details);
 
-export const validationFailed = (message: string, details?: unknown) =>
-  new AppError(422, "validation_failed", message, details);
+export const validationFailed = (message: string, details?: unknown) => new AppError(422, "validation_failed", message, details);
 
 export const tooManyRequests = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
   new AppError(429, code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
@@ -39,8 +37,20 @@ export const serviceUnavailable = (code: ApiErrorCode, message: string, retryAft
  */
 export const storageRefusal = (fault: "full" | "read_only" | "io") =>
   fault === "full"
-    ? new AppError(507, "storage_full", "the server's disk is full, so nothing new can be stored; nothing was saved. Retry later: the service resumes by itself once space is freed", undefined, { "Retry-After": "10" })
-    : new AppError(503, "storage_unavailable", "the server cannot write to its disk right now (read-only or failing); nothing was saved. Retry later", undefined, { "Retry-After": "10" });
+    ? new AppError(
+        507,
+        "storage_full",
+        "the server's disk is full, so nothing new can be stored; nothing was saved. Retry later: the service resumes by itself once space is freed",
+        undefined,
+        { "Retry-After": "10" },
+      )
+    : new AppError(
+        503,
+        "storage_unavailable",
+        "the server cannot write to its disk right now (read-only or failing); nothing was saved. Retry later",
+        undefined,
+        { "Retry-After": "10" },
+      );
 
 /** Raised while rendering a report: ends the report `failed` with this code and message. */
 export class RenderError extends Error {

@@ -147,7 +147,13 @@ export class Registry {
   }
 
   histogram(name: string, help: string, buckets: number[]): Histogram {
-    return this.add(new Histogram(name, help, [...buckets].sort((a, b) => a - b)));
+    return this.add(
+      new Histogram(
+        name,
+        help,
+        [...buckets].sort((a, b) => a - b),
+      ),
+    );
   }
 
   /** The exposition text; a gauge whose source fails is left out rather than failing the scrape. */

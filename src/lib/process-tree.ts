@@ -26,7 +26,9 @@ function readStat(pid: number): ProcInfo | undefined {
 
 function allPids(): number[] {
   try {
-    return readdirSync("/proc").filter((n) => /^\d+$/.test(n)).map(Number);
+    return readdirSync("/proc")
+      .filter((n) => /^\d+$/.test(n))
+      .map(Number);
   } catch {
     return [];
   }
@@ -48,9 +50,13 @@ export function findProcesses(needle: string): number[] {
 
 /** `roots`, their process groups' members and all their descendants. */
 export function processTree(roots: number[]): number[] {
-  const infos = allPids().map(readStat).filter((p): p is ProcInfo => !!p);
+  const infos = allPids()
+    .map(readStat)
+    .filter((p): p is ProcInfo => !!p);
   const out = new Set<number>();
-  const groups = new Set(roots.map((r) => infos.find((i) => i.pid === r)?.pgid).filter((g): g is number => !!g && g !== readStat(process.pid)?.pgid));
+  const groups = new Set(
+    roots.map((r) => infos.find((i) => i.pid === r)?.pgid).filter((g): g is number => !!g && g !== readStat(process.pid)?.pgid),
+  );
   for (const i of infos) if (groups.has(i.pgid)) out.add(i.pid);
   const seen = new Set<number>();
   const queue = [...roots, ...out];
@@ -118,7 +124,10 @@ export function processActivity(pid: number): { state: string; cpu: number } | u
  * saturated machine: stopped (SIGSTOP, a debugger), gone, or neither runnable nor using any CPU time
  * across the wait.
  */
-export function seemsFrozen(before: { state: string; cpu: number } | undefined, after: { state: string; cpu: number } | undefined): boolean {
+export function seemsFrozen(
+  before: { state: string; cpu: number } | undefined,
+  after: { state: string; cpu: number } | undefined,
+): boolean {
   if (!after || after.state === "Z" || after.state === "X") return true;
   if (after.state === "T" || after.state === "t") return true;
   if (after.state === "R") return false;

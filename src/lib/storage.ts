@@ -99,7 +99,11 @@ export class StorageMonitor {
     // Held until the next probe (a second from now): writers back off instead of hammering the disk.
     this.last = { state: fault, freeBytes: this.last?.freeBytes ?? 0, totalBytes: this.last?.totalBytes ?? 0 };
     this.lastAt = Date.now();
-    this.logger.error("storage fault: new reports are refused and rendering pauses until the data dir is writable again", { fault, dir: this.dir, error: cause });
+    this.logger.error("storage fault: new reports are refused and rendering pauses until the data dir is writable again", {
+      fault,
+      dir: this.dir,
+      error: cause,
+    });
     // Someone must look again even when no request comes in.
     if (first) this.timer = setInterval(() => this.status(), PROBE_EVERY_MS);
   }

@@ -239,7 +239,8 @@ export class Supervisor<C extends Child = Child> {
       return;
     }
     this.probeFailures++;
-    if (this.probeFailures >= p.failures) this.fail(child, `health probe failed ${this.probeFailures} times in a row (${why})`, { hang: true });
+    if (this.probeFailures >= p.failures)
+      this.fail(child, `health probe failed ${this.probeFailures} times in a row (${why})`, { hang: true });
   }
 }
 
@@ -327,5 +328,7 @@ export class ChildRegistry {
 /** Rejects with `message` if `p` has not settled within `ms`. */
 export function withTimeout<T>(p: Promise<T>, ms: number, message = `timed out after ${ms} ms`): Promise<T> {
   let timer: Timer;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }

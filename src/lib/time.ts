@@ -27,7 +27,8 @@ export function parseSize(text: string): number {
 }
 
 /** RFC 3339 date-time (OpenAPI's "date-time" format), as toISOString() writes it and with offsets. */
-export const RFC3339_DATE_TIME = /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+export const RFC3339_DATE_TIME =
+  /^\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d+)?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
 
 // A listing formats the same timestamps on every request; new Date().toISOString() was a tenth of its
 // CPU, a Map lookup is a tenth of that. Bounded: cleared when full.

@@ -133,7 +133,7 @@ const V4_SPECIAL: [number, number][] = (
 function inV4Range(ip: number, net: number, len: number): boolean {
   if (len === 0) return true;
   const mask = (0xffffffff << (32 - len)) >>> 0;
-  return ((ip & mask) >>> 0) === ((net & mask) >>> 0);
+  return (ip & mask) >>> 0 === (net & mask) >>> 0;
 }
 
 function isPublicV4(ip: number): boolean {

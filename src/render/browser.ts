@@ -81,7 +81,14 @@ export const SCRIPT_VIEWPORT = { width: 1280, height: 720 };
 export const PRINT_ONLY_VIEWPORT = { width: 10, height: 10 };
 /** Chromium's switches (scripts/bench.ts launches its floor with the same ones). */
 export function launchArgs(proxyUrl?: string): string[] {
-  return [...closedNetworkArgs(proxyUrl), "--disable-gpu", "--disable-dev-shm-usage", "--hide-scrollbars", "--mute-audio", "--font-render-hinting=none"];
+  return [
+    ...closedNetworkArgs(proxyUrl),
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--hide-scrollbars",
+    "--mute-audio",
+    "--font-render-hinting=none",
+  ];
 }
 
 /**
@@ -122,11 +129,20 @@ export function classifyRenderFailure(error: unknown, c: FailureContext): Render
   if (c.browserGone) return new RenderError("renderer_crashed", INFRA_MESSAGES.renderer_crashed, true);
   if (c.pageCrashed) return new RenderError("renderer_crashed", INFRA_MESSAGES.page_crashed, true);
   if (error instanceof RenderError) {
-    if (error.code === "render_timeout" && c.browserResponsive === false) return new RenderError("renderer_unresponsive", INFRA_MESSAGES.renderer_unresponsive, true);
+    if (error.code === "render_timeout" && c.browserResponsive === false)
+      return new RenderError("renderer_unresponsive", INFRA_MESSAGES.renderer_unresponsive, true);
     return error;
   }
-  if (c.pageClosed) return new RenderError("page_closed", "the page closed itself while loading (window.close() or similar); remove that call from the template");
-  return new RenderError("render_failed", `Chromium failed to print the page: ${cleanDriverMessage((error as Error)?.message ?? String(error))}`, true);
+  if (c.pageClosed)
+    return new RenderError(
+      "page_closed",
+      "the page closed itself while loading (window.close() or similar); remove that call from the template",
+    );
+  return new RenderError(
+    "render_failed",
+    `Chromium failed to print the page: ${cleanDriverMessage((error as Error)?.message ?? String(error))}`,
+    true,
+  );
 }
 
 export class BrowserHost {
@@ -168,7 +184,10 @@ export class BrowserHost {
     // reach the next report).
     const expression = job.options.waitFor !== undefined && "expression" in job.options.waitFor;
     if (expression && !this.opts.javascript) {
-      throw new RenderError("readiness_timeout", "options.wait_for.expression needs JavaScript, which this service has turned off (--javascript=false); wait for a selector or a delay instead");
+      throw new RenderError(
+        "readiness_timeout",
+        "options.wait_for.expression needs JavaScript, which this service has turned off (--javascript=false); wait for a selector or a delay instead",
+      );
     }
     const scripts = this.opts.javascript && (expression || needsScripts(job.html));
     // Checked before a page is taken: a refusal must not keep a page busy forever.
@@ -240,10 +259,15 @@ export class BrowserHost {
       // Playwright rejects pending calls as the pipe closes, possibly just before "disconnected" fires.
       await Promise.race([this.disconnected.catch(() => {}), Bun.sleep(200)]);
     }
-    const ctx: FailureContext = { browserGone: !!this.lost || !this.browser?.isConnected(), pageCrashed: slot.crashed, pageClosed: slot.page.isClosed() };
+    const ctx: FailureContext = {
+      browserGone: !!this.lost || !this.browser?.isConnected(),
+      pageCrashed: slot.crashed,
+      pageClosed: slot.page.isClosed(),
+    };
     if (e instanceof RenderError && e.code === "render_timeout" && !ctx.browserGone) {
       ctx.browserResponsive = await this.responsive(DEADLINE_PROBE_MS);
-      if (!ctx.browserResponsive) this.onFatal?.("Chromium stopped responding (a render hit its deadline and Chromium did not answer a probe)");
+      if (!ctx.browserResponsive)
+        this.onFatal?.("Chromium stopped responding (a render hit its deadline and Chromium did not answer a probe)");
     }
     return classifyRenderFailure(e, ctx);
   }
@@ -262,7 +286,13 @@ export class BrowserHost {
     let timer: Timer | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(new RenderError("render_timeout", `loading and printing the page took longer than ${renderTimeoutMs} ms (runaway page JavaScript, or a very large document)`)),
+        () =>
+          reject(
+            new RenderError(
+              "render_timeout",
+              `loading and printing the page took longer than ${renderTimeoutMs} ms (runaway page JavaScript, or a very large document)`,
+            ),
+          ),
         renderTimeoutMs,
       );
     });
@@ -290,18 +320,32 @@ export class BrowserHost {
     // The header's "title" class shows document.title: let options.metadata.title stand in for a missing <title>.
     const titleBeforePrint = params.displayHeaderFooter && !!o.metadata.title;
     // Undefined when nothing can change after the load event: the title is then read from the PDF.
-    const title = needsReadinessCheck(job.html, { scripts: slot.scripts, waitFor: o.waitFor, titleBeforePrint }) ? await waitUntilReady(slot.cdp, o.waitFor, deadline) : undefined;
-    if (titleBeforePrint && !title?.trim()) await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
+    const title = needsReadinessCheck(job.html, { scripts: slot.scripts, waitFor: o.waitFor, titleBeforePrint })
+      ? await waitUntilReady(slot.cdp, o.waitFor, deadline)
+      : undefined;
+    if (titleBeforePrint && !title?.trim())
+      await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
     let pdf: Buffer;
     try {
       pdf = await printToPdf(slot.cdp, params, job.html.length);
     } catch (e) {
       const m = cleanDriverMessage((e as Error).message);
-      if (/page range/i.test(m)) throw new RenderError("invalid_page_ranges", `options.page_ranges ${JSON.stringify(o.pageRanges)} asks for pages the document does not have (${m})`);
+      if (/page range/i.test(m))
+        throw new RenderError(
+          "invalid_page_ranges",
+          `options.page_ranges ${JSON.stringify(o.pageRanges)} asks for pages the document does not have (${m})`,
+        );
       throw e;
     }
     const m = o.metadata;
-    const info = (documentTitle: string) => ({ title: m.title ?? (documentTitle.trim() || undefined), author: m.author, subject: m.subject, keywords: m.keywords, creator: this.opts.creator, producer: this.opts.creator });
+    const info = (documentTitle: string) => ({
+      title: m.title ?? (documentTitle.trim() || undefined),
+      author: m.author,
+      subject: m.subject,
+      keywords: m.keywords,
+      creator: this.opts.creator,
+      producer: this.opts.creator,
+    });
     return rewritePdfInfo(pdf, title === undefined ? info : info(title));
   }
 
@@ -410,7 +454,9 @@ export class BrowserHost {
     this.browserCdp = undefined;
     this.idle = [];
     this.launching = (async () => {
-      await withTimeout(old?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS).catch(() => this.onFatal?.("Chromium did not close when recycled"));
+      await withTimeout(old?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS).catch(() =>
+        this.onFatal?.("Chromium did not close when recycled"),
+      );
       await this.launch();
     })().finally(() => (this.launching = undefined));
     await this.launching.catch((e) => this.onFatal?.(`Chromium could not be restarted: ${(e as Error).message}`));
@@ -453,7 +499,13 @@ export class BrowserHost {
     // Scripts are switched per page and report (see page-scripts.ts), off to begin with.
     // Templates see a desktop Chrome user agent: "HeadlessChrome" makes some chart and font libraries
     // change behaviour, and Chromium would write it into the PDF's Creator.
-    const context = await browser.newContext({ serviceWorkers: "block", acceptDownloads: false, bypassCSP: false, viewport: SCRIPT_VIEWPORT, userAgent: userAgentFor(browser.version()) });
+    const context = await browser.newContext({
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      bypassCSP: false,
+      viewport: SCRIPT_VIEWPORT,
+      userAgent: userAgentFor(browser.version()),
+    });
     await context.route("**/*", (route) => {
       const request = route.request();
       if (!isRequestAllowed(request.url(), this.opts.allowHosts)) return route.abort("blockedbyclient");
@@ -525,5 +577,10 @@ export function countPdfPages(pdf: Uint8Array): number {
 
 /** Playwright's error text without terminal colours and its call log: what a client can be shown. */
 export function cleanDriverMessage(message: string): string {
-  return message.replace(/\u001b\[[0-9;]*m/g, "").split(/\n\s*Call log:/)[0]!.split("\n")[0]!.trim().slice(0, 300);
+  return message
+    .replace(/\u001b\[[0-9;]*m/g, "")
+    .split(/\n\s*Call log:/)[0]!
+    .split("\n")[0]!
+    .trim()
+    .slice(0, 300);
 }

@@ -64,7 +64,13 @@ class Refusal extends Error {
   }
 }
 
-const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 403: "Forbidden", 502: "Bad Gateway", 503: "Service Unavailable", 504: "Gateway Timeout" };
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  403: "Forbidden",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
 
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
   const allowHosts = [...opts.allowHosts];
@@ -83,7 +89,10 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   const refuse = (client: net.Socket, status: number, reason: string, fields: Record<string, unknown>) => {
     log.warn("egress proxy refused a connection", { status, reason, ...fields });
     releases.get(client)?.();
-    if (!client.destroyed) client.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, () => client.destroy());
+    if (!client.destroyed)
+      client.end(`HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? "Error"}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`, () =>
+        client.destroy(),
+      );
     setTimeout(() => client.destroy(), 1000).unref?.();
   };
 
@@ -278,5 +287,7 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
 
 function withDeadline<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: Timer | undefined;
-  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() => clearTimeout(timer));
+  return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
+    clearTimeout(timer),
+  );
 }

@@ -14,7 +14,13 @@
 // The compiled body depends on the template's text alone (the options are fixed), so sharing it between
 // reports that send the same template shares nothing else. tests/unit/ejs-sandbox.test.ts holds the
 // output and the error messages to the `ejs` package's own on EJS's fixtures, cached and not.
-import { newQuickJSWASMModuleFromVariant, newVariant, type QuickJSContext, type QuickJSRuntime, type QuickJSWASMModule } from "quickjs-emscripten-core";
+import {
+  newQuickJSWASMModuleFromVariant,
+  newVariant,
+  type QuickJSContext,
+  type QuickJSRuntime,
+  type QuickJSWASMModule,
+} from "quickjs-emscripten-core";
 import variant from "@jitl/quickjs-singlefile-cjs-release-sync";
 // The browser build of the ejs package: the very library, evaluated inside the sandbox.
 // @ts-expect-error: a .js file imported as text has no type declarations
@@ -125,7 +131,11 @@ export class EjsSandbox {
       const length = ctx.getNumber(ctx.getProp(result.value, "length"));
       if (length > outputMax) {
         result.value.dispose();
-        return { ok: false, code: "template_output_too_large", message: `the EJS template produced ${length} characters; the limit is ${outputMax}` };
+        return {
+          ok: false,
+          code: "template_output_too_large",
+          message: `the EJS template produced ${length} characters; the limit is ${outputMax}`,
+        };
       }
       const html = ctx.getString(result.value);
       result.value.dispose();
@@ -229,8 +239,10 @@ function failure(ctx: QuickJSContext, error: { dispose(): void }, timedOut: bool
 function describeError(err: { name?: string; message?: string } | string): EjsResult {
   const name = typeof err === "string" ? "Error" : (err.name ?? "Error");
   const message = (typeof err === "string" ? err : (err.message ?? "unknown error")).slice(0, 2000);
-  if (/out of memory/i.test(message)) return { ok: false, code: "template_memory_exceeded", message: "the EJS template used more memory than allowed" };
-  if (/stack overflow/i.test(message)) return { ok: false, code: "template_error", message: "the EJS template recursed too deeply (stack overflow)" };
+  if (/out of memory/i.test(message))
+    return { ok: false, code: "template_memory_exceeded", message: "the EJS template used more memory than allowed" };
+  if (/stack overflow/i.test(message))
+    return { ok: false, code: "template_error", message: "the EJS template recursed too deeply (stack overflow)" };
   if (/interrupted/i.test(message)) return { ok: false, code: "template_timeout", message: "the EJS template ran past its deadline" };
   return { ok: false, code: "template_error", message: `${name}: ${message}` };
 }

@@ -32,7 +32,19 @@ export function closedNetworkArgs(proxyUrl?: string): string[] {
 const alwaysAllowed = /^(data|blob|about):/i;
 
 /** Schemes a page could fetch from besides data:, blob: and about:. */
-const fetchingSchemes = ["http", "https", "ws", "wss", "file", "ftp", "filesystem", "chrome", "chrome-extension", "chrome-untrusted", "devtools"];
+const fetchingSchemes = [
+  "http",
+  "https",
+  "ws",
+  "wss",
+  "file",
+  "ftp",
+  "filesystem",
+  "chrome",
+  "chrome-extension",
+  "chrome-untrusted",
+  "devtools",
+];
 
 /**
  * URL patterns for CDP Network.setBlockedURLs: Chromium's renderer refuses these itself, before
@@ -64,5 +76,7 @@ export function isRequestAllowed(url: string, allowHosts: readonly string[]): bo
 /** Matches a hostname against "example.com" and "*.example.com" entries. */
 export function hostAllowed(hostname: string, allowHosts: readonly string[]): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, "");
-  return allowHosts.some((entry) => (entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry));
+  return allowHosts.some((entry) =>
+    entry.startsWith("*.") ? host.endsWith(entry.slice(1)) && host.length > entry.length - 1 : host === entry,
+  );
 }

@@ -44,7 +44,8 @@ function locateInfo(pdf: Uint8Array): InfoLayout {
   if (!/^trailer\s/.test(trailer) || !infoRef) throw new Error("PDF trailer has no Info");
   const infoNum = Number(infoRef[1]);
   const start = Number(text.slice(entriesAt + infoNum * 20, entriesAt + infoNum * 20 + 10));
-  if (text.slice(start, start + `${infoNum} 0 obj`.length) !== `${infoNum} 0 obj`) throw new Error("PDF Info offset does not point at its object");
+  if (text.slice(start, start + `${infoNum} 0 obj`.length) !== `${infoNum} 0 obj`)
+    throw new Error("PDF Info offset does not point at its object");
   const end = text.indexOf("endobj", start);
   if (end < 0) throw new Error("PDF Info object has no end");
   return { text, xrefAt, count, entriesAt, trailer, infoNum, start, end };
@@ -81,7 +82,11 @@ function literalString(body: string): string {
 function hexString(hex: string): string {
   const digits = hex.replace(/\s/g, "");
   const bytes = Buffer.from(digits.length % 2 ? `${digits}0` : digits, "hex");
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return bytes.subarray(2, bytes.length - (bytes.length % 2)).swap16().toString("utf16le");
+  if (bytes[0] === 0xfe && bytes[1] === 0xff)
+    return bytes
+      .subarray(2, bytes.length - (bytes.length % 2))
+      .swap16()
+      .toString("utf16le");
   return bytes.toString("latin1");
 }
 

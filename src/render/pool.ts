@@ -64,7 +64,9 @@ class RenderWorker implements Child {
     mkdirSync(tmpRoot, { recursive: true, mode: 0o700 });
     this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
     // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("render/worker.ts"), { workerData: { ...browser, tmpDir: this.tmpDir, chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()) } satisfies WorkerData });
+    this.worker = new Worker(entrypointUrl("render/worker.ts"), {
+      workerData: { ...browser, tmpDir: this.tmpDir, chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()) } satisfies WorkerData,
+    });
     this.worker.on("message", (m: FromWorker) => this.onMessage(m));
     this.worker.on("error", (e: Error) => this.gone(`worker error: ${e.message}`));
     this.worker.on("exit", () => this.gone("the worker thread exited"));
@@ -132,7 +134,11 @@ class RenderWorker implements Child {
         clearTimeout(p?.timer);
         if (m.type === "done") p?.resolve(m.output);
         else {
-          if (m.code === "renderer_crashed" || m.code === "renderer_unresponsive") this.pool.opts.logger.warn("a render was interrupted by a Chromium fault; the report will be retried", { code: m.code, ...p?.fields });
+          if (m.code === "renderer_crashed" || m.code === "renderer_unresponsive")
+            this.pool.opts.logger.warn("a render was interrupted by a Chromium fault; the report will be retried", {
+              code: m.code,
+              ...p?.fields,
+            });
           p?.reject(new RenderError(m.code, m.message, m.retryable));
         }
         return this.pool.dispatch();
@@ -211,13 +217,18 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
   }
 
   private onWorkerDown(w: RenderWorker, f: ChildFailure) {
-    if (w.inFlight.size) this.opts.logger.warn("renders interrupted by the Chromium failure; the reports will be retried", { cause: f.cause, reports: [...w.inFlight.values()].map((p) => p.fields ?? {}) });
+    if (w.inFlight.size)
+      this.opts.logger.warn("renders interrupted by the Chromium failure; the reports will be retried", {
+        cause: f.cause,
+        reports: [...w.inFlight.values()].map((p) => p.fields ?? {}),
+      });
     const code = f.hang ? "renderer_unresponsive" : "renderer_crashed";
     w.failAll(new RenderError(code, INFRA_MESSAGES[code], true));
     // With no Chromium left, jobs waiting here go back to the queue untouched (the processor holds
     // new ones back until a Chromium is ready again) instead of waiting an unknown time.
     if (!this.usable) {
-      for (const { p } of this.waiting.splice(0)) p.reject(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
+      for (const { p } of this.waiting.splice(0))
+        p.reject(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
     }
   }
 

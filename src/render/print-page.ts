@@ -93,19 +93,31 @@ const POLL_MS = 50;
 export async function waitUntilReady(cdp: CDPSession, waitFor: WaitFor | undefined, deadline: Deadline): Promise<string> {
   const until = deadline.at - deadline.total * PRINT_SHARE;
   if (waitFor) await waitForCondition(cdp, waitFor, until);
-  const r = await cdp.send("Runtime.evaluate", { expression: "document.fonts.ready.then(() => document.title)", awaitPromise: true, returnByValue: true });
+  const r = await cdp.send("Runtime.evaluate", {
+    expression: "document.fonts.ready.then(() => document.title)",
+    awaitPromise: true,
+    returnByValue: true,
+  });
   return typeof r.result.value === "string" ? r.result.value : "";
 }
 
 async function waitForCondition(cdp: CDPSession, w: WaitFor, until: number): Promise<void> {
   if ("delayMs" in w) {
     if (performance.now() + w.delayMs > until) {
-      throw new RenderError("readiness_timeout", `options.wait_for.delay_ms (${w.delayMs} ms) does not fit in the render deadline (--render-timeout, less a fifth kept for printing); wait less`);
+      throw new RenderError(
+        "readiness_timeout",
+        `options.wait_for.delay_ms (${w.delayMs} ms) does not fit in the render deadline (--render-timeout, less a fifth kept for printing); wait less`,
+      );
     }
     return Bun.sleep(w.delayMs);
   }
   const [what, expression] =
-    "selector" in w ? [`no element matches options.wait_for.selector ${JSON.stringify(w.selector)}`, `!!document.querySelector(${JSON.stringify(w.selector)})`] : [`options.wait_for.expression ${JSON.stringify(w.expression)} never became true`, `!!(${w.expression})`];
+    "selector" in w
+      ? [
+          `no element matches options.wait_for.selector ${JSON.stringify(w.selector)}`,
+          `!!document.querySelector(${JSON.stringify(w.selector)})`,
+        ]
+      : [`options.wait_for.expression ${JSON.stringify(w.expression)} never became true`, `!!(${w.expression})`];
   let lastError = "";
   for (;;) {
     const left = until - performance.now();
@@ -117,7 +129,10 @@ async function waitForCondition(cdp: CDPSession, w: WaitFor, until: number): Pro
       if (/SyntaxError|is not a valid selector/.test(lastError)) throw new RenderError("readiness_timeout", `${what}: ${lastError}`);
     } else if (r.result.value === true) return;
     if (performance.now() + POLL_MS > until) {
-      throw new RenderError("readiness_timeout", `${what} before the render deadline (--render-timeout, less a fifth kept for printing)${lastError ? `; last error: ${lastError}` : ""}. Make the page reach that state sooner, or fix the condition`);
+      throw new RenderError(
+        "readiness_timeout",
+        `${what} before the render deadline (--render-timeout, less a fifth kept for printing)${lastError ? `; last error: ${lastError}` : ""}. Make the page reach that state sooner, or fix the condition`,
+      );
     }
     await Bun.sleep(POLL_MS);
   }

@@ -17,7 +17,13 @@ export async function runSandboxChild(): Promise<void> {
       r = { id: msg.id, ...sandbox.render(msg.template, msg.data, msg.timeoutMs, msg.outputMax) };
     } catch (e) {
       // The WebAssembly module may be unusable after a trap: answer, then let the parent respawn us.
-      reply({ id: msg.id, ok: false, fatal: true, code: "template_error", message: "the EJS template broke the sandbox (it may recurse too deeply or exhaust memory)" });
+      reply({
+        id: msg.id,
+        ok: false,
+        fatal: true,
+        code: "template_error",
+        message: "the EJS template broke the sandbox (it may recurse too deeply or exhaust memory)",
+      });
       process.exit(1);
     }
     reply(r);

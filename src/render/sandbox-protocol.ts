@@ -15,7 +15,13 @@ export type SandboxRequest = Static<typeof SandboxRequest>;
 
 export const SandboxReply = Type.Union([
   Type.Object({ id: Type.Number(), ok: Type.Literal(true), html: Type.String() }),
-  Type.Object({ id: Type.Number(), ok: Type.Literal(false), code: Type.String(), message: Type.String(), fatal: Type.Optional(Type.Boolean()) }),
+  Type.Object({
+    id: Type.Number(),
+    ok: Type.Literal(false),
+    code: Type.String(),
+    message: Type.String(),
+    fatal: Type.Optional(Type.Boolean()),
+  }),
 ]);
 export type SandboxReply = Static<typeof SandboxReply>;
 

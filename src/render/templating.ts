@@ -37,7 +37,8 @@ const KILL_GRACE_MS = 500;
 /** A sandbox loads QuickJS and EJS in ~300 ms; this allows for a saturated machine. */
 const START_TIMEOUT_MS = 15_000;
 
-export const SANDBOX_CRASHED = "the EJS sandbox process stopped unexpectedly while rendering this report; this is a fault of the service, not of the template";
+export const SANDBOX_CRASHED =
+  "the EJS sandbox process stopped unexpectedly while rendering this report; this is a fault of the service, not of the template";
 
 /** How to start this program again as a sandbox child: the executable re-runs itself (see main.ts). */
 function childCommand(): string[] {
@@ -62,7 +63,13 @@ class Sandbox implements Child {
     const { memoryBytes, nice } = pool.opts;
     // A minimal environment: secrets of the server never reach the process that runs client code.
     this.proc = Bun.spawn(childCommand(), {
-      env: { ...allocatorEnv(), PATH: process.env.PATH ?? "/usr/bin:/bin", TMPDIR: process.env.TMPDIR ?? "/tmp", REPORTGEN_SANDBOX_MEMORY: String(memoryBytes), REPORTGEN_SANDBOX_NICE: String(nice) },
+      env: {
+        ...allocatorEnv(),
+        PATH: process.env.PATH ?? "/usr/bin:/bin",
+        TMPDIR: process.env.TMPDIR ?? "/tmp",
+        REPORTGEN_SANDBOX_MEMORY: String(memoryBytes),
+        REPORTGEN_SANDBOX_NICE: String(nice),
+      },
       stdio: ["ignore", "ignore", "inherit"],
       ipc: (msg) => this.onMessage(msg),
       onExit: (_p, code, signal) => this.onExit(signal ? `killed by ${signal}` : `exited with code ${code}`),
@@ -92,7 +99,10 @@ class Sandbox implements Child {
     const id = ++this.taskId;
     const { timeoutMs, outputMax } = this.pool.opts;
     // The template's own deadline, enforced from this side: the sandbox may be stuck in one native call.
-    this.timer = setTimeout(() => this.killForTemplate("template_timeout", `the EJS template ran longer than its ${timeoutMs} ms deadline`), timeoutMs + KILL_GRACE_MS);
+    this.timer = setTimeout(
+      () => this.killForTemplate("template_timeout", `the EJS template ran longer than its ${timeoutMs} ms deadline`),
+      timeoutMs + KILL_GRACE_MS,
+    );
     this.proc.send({ id, template: task.template, data: task.data, timeoutMs, outputMax });
   }
 
@@ -162,7 +172,8 @@ export class TemplatingPool extends SupervisorGroup<Sandbox> {
           // With no sandbox left after a crash, waiting renders go back to the queue untouched
           // (the processor holds new ones back until a sandbox is ready again).
           if (!f.planned && !this.usable) {
-            for (const t of this.waiting.splice(0)) t.reject(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
+            for (const t of this.waiting.splice(0))
+              t.reject(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
           }
         },
       });

@@ -37,7 +37,10 @@ port.on("message", async (msg: ToWorker) => {
   } catch (e) {
     // Anything but a classified RenderError is a bug of ours: reported as such, never retried as if
     // the render had merely been interrupted.
-    const err = e instanceof RenderError ? e : new RenderError("internal_error", `an internal error stopped this render: ${String((e as Error)?.message ?? e).slice(0, 300)}`);
+    const err =
+      e instanceof RenderError
+        ? e
+        : new RenderError("internal_error", `an internal error stopped this render: ${String((e as Error)?.message ?? e).slice(0, 300)}`);
     post({ type: "failed", id: msg.id, code: err.code, message: err.message, retryable: err.retryable });
   }
 });

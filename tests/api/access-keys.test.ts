@@ -67,8 +67,19 @@ describe("POST /access-keys validates name", () => {
   });
 
   test("a body that is not JSON → 400 invalid_json; no content type → 415", async () => {
-    await expectError(await rawRequest(t, "POST", "/api/v1/access-keys", { headers: { "x-api-key": t.key, "content-type": "application/json" }, body: "{name:" }), 400, "invalid_json");
-    await expectError(await rawRequest(t, "POST", "/api/v1/access-keys", { headers: { "x-api-key": t.key }, body: '{"name":"x"}' }), 415, "unsupported_media_type");
+    await expectError(
+      await rawRequest(t, "POST", "/api/v1/access-keys", {
+        headers: { "x-api-key": t.key, "content-type": "application/json" },
+        body: "{name:",
+      }),
+      400,
+      "invalid_json",
+    );
+    await expectError(
+      await rawRequest(t, "POST", "/api/v1/access-keys", { headers: { "x-api-key": t.key }, body: '{"name":"x"}' }),
+      415,
+      "unsupported_media_type",
+    );
   });
 });
 
@@ -124,7 +135,9 @@ describe("POST /access-keys creates a working key", () => {
     expect((await list(newKey)).map((k) => k.id)).toContain(keyParts(t.key).id);
     // ...and not the other account's.
     expect((await list(otherKey)).map((k) => k.id)).not.toContain(id);
-    const owner = t.app.db.$client.query<{ name: string }, [string]>("SELECT a.name FROM access_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?").get(id);
+    const owner = t.app.db.$client
+      .query<{ name: string }, [string]>("SELECT a.name FROM access_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?")
+      .get(id);
     expect(owner?.name).toBe("acme");
   });
 
@@ -218,8 +231,14 @@ describe("DELETE /access-keys/{accessKeyID}", () => {
 
   test("the 404 for another account's key is the same as for an unknown key", async () => {
     const { id } = (await (await create("probe")).json()) as { id: string };
-    const cross = (await (await t.request("DELETE", `/api/v1/access-keys/${id}`, { key: otherKey })).json()) as { error: string; message: string };
-    const unknown = (await (await t.request("DELETE", `/api/v1/access-keys/abcdefghijkm`, { key: otherKey })).json()) as { error: string; message: string };
+    const cross = (await (await t.request("DELETE", `/api/v1/access-keys/${id}`, { key: otherKey })).json()) as {
+      error: string;
+      message: string;
+    };
+    const unknown = (await (await t.request("DELETE", `/api/v1/access-keys/abcdefghijkm`, { key: otherKey })).json()) as {
+      error: string;
+      message: string;
+    };
     expect(cross.error).toBe(unknown.error);
     expect(cross.message.replace(id, "ID")).toBe(unknown.message.replace("abcdefghijkm", "ID"));
   });

@@ -111,10 +111,23 @@ describe("401 comes before 404 and before validation", () => {
       "body over the limit",
       "POST",
       "/api/v1/generate-pdf-async",
-      { headers: { "content-type": "application/json", "content-length": "5000" }, body: JSON.stringify({ ...RAW, html_template: "x".repeat(4950) }) },
+      {
+        headers: { "content-type": "application/json", "content-length": "5000" },
+        body: JSON.stringify({ ...RAW, html_template: "x".repeat(4950) }),
+      },
     ],
-    ["invalid body", "POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "application/json" }, body: JSON.stringify({ engine: "pdf" }) }],
-    ["invalid key name", "POST", "/api/v1/access-keys", { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "" }) }],
+    [
+      "invalid body",
+      "POST",
+      "/api/v1/generate-pdf-async",
+      { headers: { "content-type": "application/json" }, body: JSON.stringify({ engine: "pdf" }) },
+    ],
+    [
+      "invalid key name",
+      "POST",
+      "/api/v1/access-keys",
+      { headers: { "content-type": "application/json" }, body: JSON.stringify({ name: "" }) },
+    ],
     ["invalid report id", "GET", "/api/v1/reports/not-a-uuid", {}],
     ["invalid limit", "GET", "/api/v1/reports?limit=0", {}],
     ["bogus cursor", "GET", "/api/v1/reports?cursor=bogus", {}],
@@ -130,10 +143,19 @@ describe("401 comes before 404 and before validation", () => {
   }
 
   test("with a valid key the same requests get their own errors (control)", async () => {
-    const withKey = (method: string, path: string, o: { headers?: Record<string, string>; body?: string }) => rawRequest(t, method, path, { ...o, headers: { ...o.headers, "x-api-key": t.key } });
+    const withKey = (method: string, path: string, o: { headers?: Record<string, string>; body?: string }) =>
+      rawRequest(t, method, path, { ...o, headers: { ...o.headers, "x-api-key": t.key } });
     await expectError(await withKey("GET", "/api/v1/nope", {}), 404, "route_not_found");
-    await expectError(await withKey("POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "application/json" }, body: "{not json" }), 400, "invalid_json");
-    await expectError(await withKey("POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "text/plain" }, body: "hello" }), 415, "unsupported_media_type");
+    await expectError(
+      await withKey("POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "application/json" }, body: "{not json" }),
+      400,
+      "invalid_json",
+    );
+    await expectError(
+      await withKey("POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "text/plain" }, body: "hello" }),
+      415,
+      "unsupported_media_type",
+    );
     await expectError(await withKey("GET", "/api/v1/reports/not-a-uuid", {}), 404, "not_found");
   });
 });
@@ -167,7 +189,13 @@ describe("odd spellings of protected paths never bypass the key", () => {
 });
 
 describe("public endpoints need no key", () => {
-  for (const path of ["/api/v1/docs", "/api/v1/openapi.json", "/api/v1/openapi.json?x=1", "/docs-assets/swagger-ui-bundle.js", "/docs-assets/swagger-ui.css"]) {
+  for (const path of [
+    "/api/v1/docs",
+    "/api/v1/openapi.json",
+    "/api/v1/openapi.json?x=1",
+    "/docs-assets/swagger-ui-bundle.js",
+    "/docs-assets/swagger-ui.css",
+  ]) {
     test(`GET ${path} → 200 without a key`, async () => {
       const res = await t.request("GET", path, { key: null });
       expect(res.status).toBe(200);

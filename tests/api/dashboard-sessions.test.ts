@@ -72,7 +72,8 @@ test("a key deleted by another process (the CLI writes the same row) ends its se
 test("expired sessions are swept when new ones start", async () => {
   const t0 = Date.now() - MAX_AGE - 1000;
   t.app.sessions.create(await principal(), t0);
-  const count = () => t.app.db.$client.query<{ n: number }, [number]>("SELECT count(*) AS n FROM dashboard_sessions WHERE created_at = ?").get(t0)!.n;
+  const count = () =>
+    t.app.db.$client.query<{ n: number }, [number]>("SELECT count(*) AS n FROM dashboard_sessions WHERE created_at = ?").get(t0)!.n;
   expect(count()).toBe(1);
   t.app.sessions.create(await principal());
   expect(count()).toBe(0);
@@ -90,7 +91,12 @@ test("behind an https public URL the session cookie is Secure with the __Host- p
     const post = (from: string) =>
       h.request("POST", "/dashboard/sign-in", {
         key: null,
-        headers: { origin: from, "sec-fetch-site": "same-origin", cookie: signIn.split(";")[0]!, "content-type": "application/x-www-form-urlencoded" },
+        headers: {
+          origin: from,
+          "sec-fetch-site": "same-origin",
+          cookie: signIn.split(";")[0]!,
+          "content-type": "application/x-www-form-urlencoded",
+        },
         body: new URLSearchParams({ _csrf: token, key: h.key }).toString(),
       });
     expect((await post("http://reports.example.com")).status).toBe(403);

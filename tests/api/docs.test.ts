@@ -40,7 +40,9 @@ describe("openapi.json", () => {
       expect(spec.paths[path]?.[method]).toBeDefined();
       for (const param of path.match(/\{(\w+)\}/g) ?? []) {
         const name = param.slice(1, -1);
-        expect(spec.paths[path][method].parameters.some((p: { name: string; in: string }) => p.name === name && p.in === "path")).toBe(true);
+        expect(spec.paths[path][method].parameters.some((p: { name: string; in: string }) => p.name === name && p.in === "path")).toBe(
+          true,
+        );
       }
     });
   }

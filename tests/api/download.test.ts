@@ -19,7 +19,6 @@ async function readyReport(app: TestApp, bytes: string | Uint8Array = FAKE_PDF):
   return id;
 }
 
-
 describe("default config", () => {
   beforeAll(async () => (t = await createTestApp()));
   afterAll(() => t.close());
@@ -184,7 +183,10 @@ describe("default config", () => {
           return u.href;
         },
       ],
-      ["expired link (signed two hours ago, valid for one)", () => new LinkSigner(linkSecret(t), 3_600_000).link(t.baseUrl, id, Date.now() - 2 * 3_600_000).url],
+      [
+        "expired link (signed two hours ago, valid for one)",
+        () => new LinkSigner(linkSecret(t), 3_600_000).link(t.baseUrl, id, Date.now() - 2 * 3_600_000).url,
+      ],
       ["link signed with another secret", () => new LinkSigner("x".repeat(43), 3_600_000).link(t.baseUrl, id).url],
       ["swapped report id", () => link.href.replace(id, otherId)],
       ["upper-cased report id", () => link.href.replace(id, id.toUpperCase())],
@@ -305,8 +307,12 @@ describe("link origin", () => {
   test("trustProxy: X-Forwarded-Host/-Proto make the origin", async () => {
     await withApp({ trustProxy: true }, async (a) => {
       const id = await readyReport(a);
-      expect((await downloadLink(a, id, { "x-forwarded-host": "pdf.example.org", "x-forwarded-proto": "https" })).data).toStartWith(`https://pdf.example.org/files/${id}?`);
-      expect((await downloadLink(a, id, { "x-forwarded-host": "pdf.example.org" })).data).toStartWith(`http://pdf.example.org/files/${id}?`);
+      expect((await downloadLink(a, id, { "x-forwarded-host": "pdf.example.org", "x-forwarded-proto": "https" })).data).toStartWith(
+        `https://pdf.example.org/files/${id}?`,
+      );
+      expect((await downloadLink(a, id, { "x-forwarded-host": "pdf.example.org" })).data).toStartWith(
+        `http://pdf.example.org/files/${id}?`,
+      );
       expect((await downloadLink(a, id)).data).toStartWith(`${a.baseUrl}/files/${id}?`);
     });
   });

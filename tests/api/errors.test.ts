@@ -28,16 +28,36 @@ describe("error bodies", () => {
     ["unknown route outside /api/v1", () => t.request("GET", "/nope", { key: null }), 404, "route_not_found"],
     ["unknown report", () => t.request("GET", `/api/v1/reports/${crypto.randomUUID()}`), 404, "not_found"],
     ["unknown key id", () => t.request("DELETE", "/api/v1/access-keys/abcdefghijkm"), 404, "not_found"],
-    ["malformed JSON", () => rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { ...json, "x-api-key": t.key }, body: "{" }), 400, "invalid_json"],
+    [
+      "malformed JSON",
+      () => rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { ...json, "x-api-key": t.key }, body: "{" }),
+      400,
+      "invalid_json",
+    ],
     ["bogus cursor", () => t.request("GET", "/api/v1/reports?cursor=nope"), 400, "invalid_cursor"],
     ["validation", () => t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "pdf" } }), 422, "validation_failed"],
     ["query validation", () => t.request("GET", "/api/v1/reports?status=done"), 422, "validation_failed"],
-    ["service-level validation (ejs data)", () => t.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs" } }), 422, "validation_failed"],
+    [
+      "service-level validation (ejs data)",
+      () => t.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs" } }),
+      422,
+      "validation_failed",
+    ],
     ["key name validation", () => t.request("POST", "/api/v1/access-keys", { body: { name: " " } }), 422, "validation_failed"],
-    ["wrong content type", () => rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "text/plain", "x-api-key": t.key }, body: "x" }), 415, "unsupported_media_type"],
+    [
+      "wrong content type",
+      () =>
+        rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { "content-type": "text/plain", "x-api-key": t.key }, body: "x" }),
+      415,
+      "unsupported_media_type",
+    ],
     [
       "body too large",
-      () => t.request("POST", "/api/v1/generate-pdf-async", { body: JSON.stringify({ ...RAW, html_template: "x".repeat(3000) }), headers: { "content-length": "3040" } }),
+      () =>
+        t.request("POST", "/api/v1/generate-pdf-async", {
+          body: JSON.stringify({ ...RAW, html_template: "x".repeat(3000) }),
+          headers: { "content-length": "3040" },
+        }),
       413,
       "payload_too_large",
     ],
@@ -62,7 +82,11 @@ describe("error bodies", () => {
   });
 
   test("validation details are a list of {field, problem} strings", async () => {
-    const body = await expectError(await t.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: 1, engine: 2 } }), 422, "validation_failed");
+    const body = await expectError(
+      await t.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: 1, engine: 2 } }),
+      422,
+      "validation_failed",
+    );
     expect(Array.isArray(body.details)).toBe(true);
     expect(body.details.length).toBeGreaterThan(0);
     for (const d of body.details) {

@@ -9,19 +9,20 @@ import { EJS, RAW, UUID_RE, claim, expectError, expectValidation, rawRequest, su
 // lifecycle.test.ts), so the default app lives only for the describes that use it; config variants come after.
 let t: TestApp;
 
-const post = (body: unknown, o: { key?: string; headers?: Record<string, string> } = {}) => t.request("POST", "/api/v1/generate-pdf-async", { body, ...o });
+const post = (body: unknown, o: { key?: string; headers?: Record<string, string> } = {}) =>
+  t.request("POST", "/api/v1/generate-pdf-async", { body, ...o });
 
 /** What the queue row holds for the renderer. */
 function queued(app: TestApp, id: string) {
   const row = app.app.db.$client
-    .query<{ engine: string; status: string; template: string | null; data: string | null; options: string | null; attempts: number }, [string]>(
-      "SELECT engine, status, template, data, options, attempts FROM reports WHERE id = ?",
-    )
+    .query<
+      { engine: string; status: string; template: string | null; data: string | null; options: string | null; attempts: number },
+      [string]
+    >("SELECT engine, status, template, data, options, attempts FROM reports WHERE id = ?")
     .get(id);
   if (!row) throw new Error(`no row for ${id}`);
   return row;
 }
-
 
 describe("default config", () => {
   beforeAll(async () => (t = await createTestApp()));
@@ -37,7 +38,11 @@ describe("default config", () => {
       expect(res.headers.get("location")).toBe(`/api/v1/reports/${body.report_id}`);
       const status = await t.request("GET", res.headers.get("location")!);
       expect(status.status).toBe(200);
-      expect(((await status.json()) as { data: { status: string; report_id: string; engine: string } }).data).toMatchObject({ report_id: body.report_id, status: "queued", engine: "raw" });
+      expect(((await status.json()) as { data: { status: string; report_id: string; engine: string } }).data).toMatchObject({
+        report_id: body.report_id,
+        status: "queued",
+        engine: "raw",
+      });
     });
 
     test("the report is durably queued with its template before the answer", async () => {
@@ -74,7 +79,13 @@ describe("default config", () => {
     }
 
     test("valid print options are accepted and stored", async () => {
-      const options = { format: "Letter", landscape: true, print_background: false, scale: 0.5, margin: { top: "10mm", right: "1in", bottom: "2.5cm", left: "0" } };
+      const options = {
+        format: "Letter",
+        landscape: true,
+        print_background: false,
+        scale: 0.5,
+        margin: { top: "10mm", right: "1in", bottom: "2.5cm", left: "0" },
+      };
       const id = await submit(t, { ...RAW, options });
       expect(JSON.parse(queued(t, id).options!)).toEqual(options);
     });
@@ -199,16 +210,33 @@ describe("default config", () => {
   });
 
   describe("body gates", () => {
-    const badJson = ["{not json", "", '{"html_template": "x",', "{'html_template': 'x'}", '{"html_template":"x","engine":"raw"}}', "undefined"];
+    const badJson = [
+      "{not json",
+      "",
+      '{"html_template": "x",',
+      "{'html_template': 'x'}",
+      '{"html_template":"x","engine":"raw"}}',
+      "undefined",
+    ];
     for (const body of badJson) {
       test(`malformed JSON ${JSON.stringify(body)} → 400 invalid_json`, async () => {
-        await expectError(await rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { "x-api-key": t.key, "content-type": "application/json" }, body }), 400, "invalid_json");
+        await expectError(
+          await rawRequest(t, "POST", "/api/v1/generate-pdf-async", {
+            headers: { "x-api-key": t.key, "content-type": "application/json" },
+            body,
+          }),
+          400,
+          "invalid_json",
+        );
       });
     }
 
     test("JSON that is not an object → 422", async () => {
       for (const body of ["[1,2]", "null", '"text"', "42"]) {
-        const res = await rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { "x-api-key": t.key, "content-type": "application/json" }, body });
+        const res = await rawRequest(t, "POST", "/api/v1/generate-pdf-async", {
+          headers: { "x-api-key": t.key, "content-type": "application/json" },
+          body,
+        });
         await expectError(res, 422, "validation_failed");
       }
     });
@@ -224,7 +252,10 @@ describe("default config", () => {
     for (const [label, headers] of types) {
       test(`${label} → 415 unsupported_media_type`, async () => {
         const before = t.app.reportsRepo.countUnfinished();
-        const res = await rawRequest(t, "POST", "/api/v1/generate-pdf-async", { headers: { ...headers, "x-api-key": t.key }, body: JSON.stringify(RAW) });
+        const res = await rawRequest(t, "POST", "/api/v1/generate-pdf-async", {
+          headers: { ...headers, "x-api-key": t.key },
+          body: JSON.stringify(RAW),
+        });
         await expectError(res, 415, "unsupported_media_type");
         expect(t.app.reportsRepo.countUnfinished()).toBe(before);
       });
@@ -244,7 +275,9 @@ describe("size limits", () => {
       const pad = 1000 - JSON.stringify({ ...RAW, html_template: "" }).length;
       const exact = JSON.stringify({ ...RAW, html_template: "y".repeat(pad) });
       expect(exact.length).toBe(1000);
-      expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: exact, headers: { "content-length": "1000" } })).status).toBe(202);
+      expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: exact, headers: { "content-length": "1000" } })).status).toBe(
+        202,
+      );
     });
   });
 
@@ -285,9 +318,17 @@ describe("size limits", () => {
 
   test("html_template over templateMaxLength → 422 naming html_template; at the limit → 202", async () => {
     await withApp({ templateMaxLength: 10 }, async (a) => {
-      await expectValidation(await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x".repeat(11), engine: "raw" } }), "html_template");
-      await expectValidation(await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x".repeat(11), engine: "ejs", data: {} } }), "html_template");
-      expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x".repeat(10), engine: "raw" } })).status).toBe(202);
+      await expectValidation(
+        await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x".repeat(11), engine: "raw" } }),
+        "html_template",
+      );
+      await expectValidation(
+        await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x".repeat(11), engine: "ejs", data: {} } }),
+        "html_template",
+      );
+      expect(
+        (await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x".repeat(10), engine: "raw" } })).status,
+      ).toBe(202);
     });
   });
 
@@ -295,7 +336,13 @@ describe("size limits", () => {
     ["dataMaxDepth 3", { dataMaxDepth: 3 }, { a: { b: { c: {} } } }, { a: { b: { c: 1 } } }, /deeper than 3/],
     ["dataMaxDepth 3 through arrays", { dataMaxDepth: 3 }, { a: [[{}]] }, { a: [[1]] }, /deeper than 3/],
     ["dataMaxKeys 5", { dataMaxKeys: 5 }, { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 }, { a: 1, b: 2, c: 3, d: 4, e: 5 }, /more than 5 keys/],
-    ["dataMaxKeys 5 counting nested keys and items", { dataMaxKeys: 5 }, { a: { b: 1, c: [1, 2, 3] } }, { a: { b: 1, c: [1, 2] } }, /more than 5 keys/],
+    [
+      "dataMaxKeys 5 counting nested keys and items",
+      { dataMaxKeys: 5 },
+      { a: { b: 1, c: [1, 2, 3] } },
+      { a: { b: 1, c: [1, 2] } },
+      /more than 5 keys/,
+    ],
     ["dataMaxSize 50", { dataMaxSize: 50 }, { a: "y".repeat(60) }, { a: "y".repeat(40) }, /limit is 50/],
   ];
   for (const [label, config, tooBig, fits, message] of dataLimits) {
@@ -305,14 +352,18 @@ describe("size limits", () => {
         const body = await expectValidation(res, "data");
         expect(body.message).toMatch(message);
         expect(a.app.reportsRepo.countUnfinished()).toBe(0);
-        expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs", data: fits } })).status).toBe(202);
+        expect(
+          (await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs", data: fits } })).status,
+        ).toBe(202);
       });
     });
   }
 
   test("data limits do not apply to raw (data is ignored)", async () => {
     await withApp({ dataMaxDepth: 1, dataMaxKeys: 1, dataMaxSize: 10 }, async (a) => {
-      const res = await a.request("POST", "/api/v1/generate-pdf-async", { body: { ...RAW, data: { a: { b: { c: "y".repeat(100) } }, d: 1 } } });
+      const res = await a.request("POST", "/api/v1/generate-pdf-async", {
+        body: { ...RAW, data: { a: { b: { c: "y".repeat(100) } }, d: 1 } },
+      });
       expect(res.status).toBe(202);
     });
   });
@@ -322,7 +373,10 @@ describe("size limits", () => {
       const depth = 5000;
       const json = '{"x":'.repeat(depth) + "1" + "}".repeat(depth);
       const body = `{"html_template":"x","engine":"ejs","data":${json}}`;
-      const res = await rawRequest(a, "POST", "/api/v1/generate-pdf-async", { headers: { "x-api-key": a.key, "content-type": "application/json" }, body });
+      const res = await rawRequest(a, "POST", "/api/v1/generate-pdf-async", {
+        headers: { "x-api-key": a.key, "content-type": "application/json" },
+        body,
+      });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
       const parsed = (await res.json()) as { error: string };
@@ -352,7 +406,9 @@ describe("queue caps", () => {
 
       // Once one finishes, there is room again.
       await Bun.write(a.app.files.pathOf(first), "%PDF-1.4");
-      expect(a.app.reportsRepo.markSucceeded(first, { sizeBytes: 8, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 })).toBe(true);
+      expect(
+        a.app.reportsRepo.markSucceeded(first, { sizeBytes: 8, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 }),
+      ).toBe(true);
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW })).status).toBe(202);
     });
   });

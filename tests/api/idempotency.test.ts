@@ -40,7 +40,10 @@ describe("POST /generate-pdf-async with Idempotency-Key", () => {
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.headers.get("location")).toBe(`/api/v1/reports/${report_id}`);
     expect(await again.json()).toEqual({ report_id });
-    const spaced = await t.request("POST", "/api/v1/generate-pdf-async", { body: `{ "engine" : "raw",\n "html_template": "<p>idempotent</p>" }`, headers: { "idempotency-key": "same-later" } });
+    const spaced = await t.request("POST", "/api/v1/generate-pdf-async", {
+      body: `{ "engine" : "raw",\n "html_template": "<p>idempotent</p>" }`,
+      headers: { "idempotency-key": "same-later" },
+    });
     expect(await spaced.json()).toEqual({ report_id });
   });
 
@@ -72,7 +75,11 @@ describe("POST /generate-pdf-async with Idempotency-Key", () => {
     const before = reportCount(t);
     for (const bad of ["x".repeat(256), "has space", "tab\tkey", "ünïcode"]) {
       const r = await t.app.http!.handle(
-        new Request(`${t.baseUrl}/api/v1/generate-pdf-async`, { method: "POST", headers: { "x-api-key": t.key, "content-type": "application/json", "idempotency-key": bad }, body: JSON.stringify(body) }),
+        new Request(`${t.baseUrl}/api/v1/generate-pdf-async`, {
+          method: "POST",
+          headers: { "x-api-key": t.key, "content-type": "application/json", "idempotency-key": bad },
+          body: JSON.stringify(body),
+        }),
       );
       expect(r.status).toBe(400);
       expect(((await r.json()) as { error: string }).error).toBe("invalid_idempotency_key");
@@ -122,7 +129,9 @@ describe("POST /access-keys with Idempotency-Key", () => {
   test("20 concurrent duplicates create exactly one key; every answer carries the same, working value", async () => {
     const before = keyCount(t);
     const answers = await Promise.all(
-      Array.from({ length: 20 }, () => t.request("POST", "/api/v1/access-keys", { body: { name: "nightly-export" }, headers: { "idempotency-key": "key-dup-20" } })),
+      Array.from({ length: 20 }, () =>
+        t.request("POST", "/api/v1/access-keys", { body: { name: "nightly-export" }, headers: { "idempotency-key": "key-dup-20" } }),
+      ),
     );
     expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
     const bodies = (await Promise.all(answers.map((r) => r.json()))) as { data: string; id: string }[];
@@ -133,9 +142,16 @@ describe("POST /access-keys with Idempotency-Key", () => {
   });
 
   test("the stored replay reveals neither the key value nor the Idempotency-Key", async () => {
-    const r = await t.request("POST", "/api/v1/access-keys", { body: { name: "stored" }, headers: { "idempotency-key": "secret-idem-key-123" } });
+    const r = await t.request("POST", "/api/v1/access-keys", {
+      body: { name: "stored" },
+      headers: { "idempotency-key": "secret-idem-key-123" },
+    });
     const { data } = (await r.json()) as { data: string };
-    const rows = t.app.db.$client.query<{ key_hash: string; response: string; fingerprint: string }, []>("SELECT key_hash, response, fingerprint FROM idempotency_keys").all();
+    const rows = t.app.db.$client
+      .query<{ key_hash: string; response: string; fingerprint: string }, []>(
+        "SELECT key_hash, response, fingerprint FROM idempotency_keys",
+      )
+      .all();
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(data);
     expect(dump).not.toContain(data.split("_")[2]!);
@@ -148,7 +164,9 @@ test("records survive a restart: the same key and body replay the same report_id
   const dir = mkdtempSync(join(tmpdir(), "reportgen-idem-restart-"));
   try {
     const a = await createTestApp({ dir, listen: true });
-    const first = (await (await a.request("POST", "/api/v1/generate-pdf-async", { body, headers: { "idempotency-key": "across-restart" } })).json()) as { report_id: string };
+    const first = (await (
+      await a.request("POST", "/api/v1/generate-pdf-async", { body, headers: { "idempotency-key": "across-restart" } })
+    ).json()) as { report_id: string };
     await a.close();
     const b = await createTestApp({ dir, listen: true });
     try {

@@ -22,15 +22,26 @@ test("keys, reports, files and links survive a restart on the same data dir", as
     const key = (await first.keys.createForAccount("acme", "k")).value;
     const handle = (app: App, path: string, method = "GET", body?: unknown) =>
       app.http!.handle(
-        new Request(`http://localhost${path}`, { method, headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined }),
+        new Request(`http://localhost${path}`, {
+          method,
+          headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+        }),
       );
     const res = await handle(first, "/api/v1/generate-pdf-async", "POST", { html_template: "x", engine: "raw" });
     const { report_id } = (await res.json()) as { report_id: string };
-    const queued = (await (await handle(first, "/api/v1/generate-pdf-async", "POST", { html_template: "y", engine: "raw" })).json()) as { report_id: string };
+    const queued = (await (await handle(first, "/api/v1/generate-pdf-async", "POST", { html_template: "y", engine: "raw" })).json()) as {
+      report_id: string;
+    };
     // Finish the first one with the first app's services.
     first.reportsRepo.claimNext(Date.now());
     await Bun.write(first.files.pathOf(report_id), FAKE_PDF);
-    first.reportsRepo.markSucceeded(report_id, { sizeBytes: FAKE_PDF.length, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 });
+    first.reportsRepo.markSucceeded(report_id, {
+      sizeBytes: FAKE_PDF.length,
+      pageCount: 1,
+      finishedAt: Date.now(),
+      expiresAt: Date.now() + 60_000,
+    });
     const link = ((await (await handle(first, `/api/v1/reports/${report_id}/download`)).json()) as { data: string }).data;
     await first.stop();
 

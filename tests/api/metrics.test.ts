@@ -65,7 +65,7 @@ describe("X-Request-Id", () => {
     { name: "a UUID is kept", sent: "3f2b8c1e-7a4d-4c2a-9b1e-5d6f7a8b9c0d", kept: true },
     { name: "a trace-style id is kept", sent: "req_01HZX.abc:42-x", kept: true },
     { name: "too long is replaced", sent: "a".repeat(129), kept: false },
-    { name: "unsafe characters are replaced", sent: "abc\"><script>", kept: false },
+    { name: "unsafe characters are replaced", sent: 'abc"><script>', kept: false },
     { name: "spaces are replaced", sent: "a b", kept: false },
   ];
   for (const c of cases) {
@@ -123,7 +123,8 @@ describe("/metrics", () => {
     expect(text).toContain("# TYPE reportgen_template_duration_seconds histogram");
     expect(text).toContain("# TYPE reportgen_render_duration_seconds histogram");
     // Every line is a comment or `name{labels} value`.
-    for (const line of text.trimEnd().split("\n")) expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"\n]*"(,[a-z_]+="[^"\n]*")*\})? [-+0-9.eInfa]+)$/);
+    for (const line of text.trimEnd().split("\n"))
+      expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{[a-z_]+="[^"\n]*"(,[a-z_]+="[^"\n]*")*\})? [-+0-9.eInfa]+)$/);
   });
 
   test("HTTP requests are counted by route pattern (not the raw path) and status; 401s count as auth failures", async () => {

@@ -17,12 +17,23 @@ const logged: unknown[] = [];
 beforeAll(async () => {
   t = await createTestApp();
   const ready = { usable: true, whenUsable: async () => {} };
-  const pool = { ...ready, render: async () => Promise.reject(new RenderError("internal_error", "an internal error stopped this render: TypeError at /srv/reportgen/src/render/browser.ts:123")) } as unknown as RenderPool;
+  const pool = {
+    ...ready,
+    render: async () =>
+      Promise.reject(
+        new RenderError("internal_error", "an internal error stopped this render: TypeError at /srv/reportgen/src/render/browser.ts:123"),
+      ),
+  } as unknown as RenderPool;
   const templating = { ...ready, render: async () => "<p>never printed</p>" } as unknown as TemplatingPool;
   const capture = (msg: string, fields?: unknown) => void logged.push({ msg, fields });
   const base = t.app.logger;
   const logger = { ...base, error: capture, child: (f: Record<string, unknown>) => ({ ...base.child(f), error: capture }) } as typeof base;
-  processor = new ReportProcessor(t.app.reportsRepo, t.app.files, templating, pool, t.app.reports.events, { lanes: 1, maxAttempts: 3, retentionMs: 60_000, logger });
+  processor = new ReportProcessor(t.app.reportsRepo, t.app.files, templating, pool, t.app.reports.events, {
+    lanes: 1,
+    maxAttempts: 3,
+    retentionMs: 60_000,
+    logger,
+  });
   t.app.reports.onQueued = processor.notify;
   processor.start();
 });

@@ -74,7 +74,13 @@ describe("failed authentications never lock out a valid key", () => {
   test("after 200 bad, malformed and missing keys from one address, a new key and an old one still get 200", async () => {
     await withApp({}, async (a) => {
       const [, id] = a.key.split("_");
-      const bad = [() => unknownKey(), () => `rg_${id}_${"B".repeat(43)}`, () => "nonsense", () => null, () => a.key.slice(0, -1) + (a.key.endsWith("x") ? "y" : "x")];
+      const bad = [
+        () => unknownKey(),
+        () => `rg_${id}_${"B".repeat(43)}`,
+        () => "nonsense",
+        () => null,
+        () => a.key.slice(0, -1) + (a.key.endsWith("x") ? "y" : "x"),
+      ];
       for (let i = 0; i < 200; i++) await expectUnauthorized(await a.request("GET", "/api/v1/reports", { key: bad[i % bad.length]!() }));
       const fresh = (await a.app.keys.createForAccount("acme", "fresh")).value;
       expect((await a.request("GET", "/api/v1/reports", { key: fresh })).status).toBe(200);

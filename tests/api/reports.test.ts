@@ -63,8 +63,31 @@ describe("GET /reports/{reportID}", () => {
     const before = Date.now();
     const id = await submit(t, EJS);
     const r = await getReport(id);
-    expect(Object.keys(r).sort()).toEqual(["attempts", "created_at", "engine", "error", "expires_at", "finished_at", "page_count", "report_id", "size_bytes", "started_at", "status"]);
-    expect(r).toMatchObject({ report_id: id, status: "queued", engine: "ejs", started_at: null, finished_at: null, expires_at: null, attempts: 0, size_bytes: null, page_count: null, error: null });
+    expect(Object.keys(r).sort()).toEqual([
+      "attempts",
+      "created_at",
+      "engine",
+      "error",
+      "expires_at",
+      "finished_at",
+      "page_count",
+      "report_id",
+      "size_bytes",
+      "started_at",
+      "status",
+    ]);
+    expect(r).toMatchObject({
+      report_id: id,
+      status: "queued",
+      engine: "ejs",
+      started_at: null,
+      finished_at: null,
+      expires_at: null,
+      attempts: 0,
+      size_bytes: null,
+      page_count: null,
+      error: null,
+    });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);
     expect(Date.parse(r.created_at)).toBeLessThanOrEqual(Date.now() + 1);
@@ -105,7 +128,12 @@ describe("GET /reports/{reportID}", () => {
     const id = await submit(t);
     fail(t, id, "template_error", "ReferenceError: name is not defined");
     const r = await getReport(id);
-    expect(r).toMatchObject({ status: "failed", error: { code: "template_error", message: "ReferenceError: name is not defined" }, size_bytes: null, expires_at: null });
+    expect(r).toMatchObject({
+      status: "failed",
+      error: { code: "template_error", message: "ReferenceError: name is not defined" },
+      size_bytes: null,
+      expires_at: null,
+    });
     expect(r.finished_at).not.toBeNull();
   });
 
@@ -153,7 +181,10 @@ describe("GET /reports/{reportID}", () => {
     expect(existsSync(t.app.files.pathOf(id))).toBe(true);
     // Indistinguishable from a report that does not exist.
     const unknown = crypto.randomUUID();
-    const missing = (await (await t.request("GET", `/api/v1/reports/${unknown}`, { key: otherKey })).json()) as { error: string; message: string };
+    const missing = (await (await t.request("GET", `/api/v1/reports/${unknown}`, { key: otherKey })).json()) as {
+      error: string;
+      message: string;
+    };
     expect(answers[0]!.message.replace(id, "ID")).toBe(missing.message.replace(unknown, "ID"));
   });
 });
@@ -191,7 +222,9 @@ describe("DELETE /reports/{reportID}", () => {
     const id = await submit(t);
     claim(t, id);
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
-    expect(t.app.reportsRepo.markSucceeded(id, { sizeBytes: 1, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 1000 })).toBe(false);
+    expect(t.app.reportsRepo.markSucceeded(id, { sizeBytes: 1, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 1000 })).toBe(
+      false,
+    );
     await expectError(await t.request("GET", `/api/v1/reports/${id}`), 404, "not_found");
   });
 });

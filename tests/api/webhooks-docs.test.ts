@@ -28,20 +28,25 @@ test("OpenAPI: the event schema as a 3.1 webhook, with its three headers", () =>
   expect(op.parameters.map((p: any) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
   const schema = op.requestBody.content["application/json"].schema;
   expect(Object.keys(schema.properties)).toEqual(["type", "timestamp", "data"]);
-  expect(Object.keys(schema.properties.data.properties)).toEqual(expect.arrayContaining(["report_id", "status", "created_at", "finished_at", "error", "download"]));
+  expect(Object.keys(schema.properties.data.properties)).toEqual(
+    expect.arrayContaining(["report_id", "status", "created_at", "finished_at", "error", "download"]),
+  );
 });
 
 test("OpenAPI: Idempotency-Key on both POSTs, the webhook field, the delivery log and the secret endpoints", () => {
   for (const path of ["/api/v1/generate-pdf-async", "/api/v1/access-keys"]) {
     expect(spec.paths[path].post.parameters.map((p: any) => p.name)).toContain("idempotency-key");
   }
-  expect(spec.paths["/api/v1/generate-pdf-async"].post.requestBody.content["application/json"].schema.properties.webhook.properties.url).toBeDefined();
+  expect(
+    spec.paths["/api/v1/generate-pdf-async"].post.requestBody.content["application/json"].schema.properties.webhook.properties.url,
+  ).toBeDefined();
   const report = spec.paths["/api/v1/reports/{reportID}"].get.responses["200"].content["application/json"].schema.properties.data;
   expect(report.properties.webhook.properties.deliveries.items.properties.attempts).toBeDefined();
   expect(spec.paths["/api/v1/webhook-secret"].get).toBeDefined();
   expect(spec.paths["/api/v1/webhook-secret/rotate"].post).toBeDefined();
   const d: string = spec.info.description;
-  for (const words of ["idempotency_key_reused", "at-least-once", "2^(n−1)", "at most 1 h", "webhook-signature", "Idempotent-Replayed"]) expect(d).toContain(words);
+  for (const words of ["idempotency_key_reused", "at-least-once", "2^(n−1)", "at most 1 h", "webhook-signature", "Idempotent-Replayed"])
+    expect(d).toContain(words);
 });
 
 /** The ```ts block of a text that contains `marker`. */
@@ -53,7 +58,9 @@ function snippet(text: string, marker: string): string {
 }
 
 async function deliveredEvent() {
-  const r = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>", webhook: { url: receiver.url } } });
+  const r = await t.request("POST", "/api/v1/generate-pdf-async", {
+    body: { engine: "raw", html_template: "<p>x</p>", webhook: { url: receiver.url } },
+  });
   const { report_id } = (await r.json()) as { report_id: string };
   t.app.reportsRepo.claimNext(Date.now());
   t.app.reportsRepo.markFailed(report_id, "template_error", "boom", Date.now());

@@ -11,7 +11,10 @@ import { startReceiver, verifyStandardWebhook, type Receiver } from "../helpers/
 const fast = { webhookAllowHosts: ["127.0.0.1"], webhookRetryBase: 100, webhookTimeout: 500 };
 
 async function submit(t: TestApp, url: string, key?: string): Promise<string> {
-  const r = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>hi</p>", webhook: { url } }, key });
+  const r = await t.request("POST", "/api/v1/generate-pdf-async", {
+    body: { engine: "raw", html_template: "<p>hi</p>", webhook: { url } },
+    key,
+  });
   expect(r.status).toBe(202);
   return ((await r.json()) as { report_id: string }).report_id;
 }
@@ -104,7 +107,9 @@ describe("submission", () => {
     "http://hooks.example.com/plain",
     "https://u:p@hooks.example.com/",
   ])("refuses webhook.url %s with 422 and queues nothing", async (url) => {
-    const r = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>", webhook: { url } } });
+    const r = await t.request("POST", "/api/v1/generate-pdf-async", {
+      body: { engine: "raw", html_template: "<p>x</p>", webhook: { url } },
+    });
     expect(r.status).toBe(422);
     const b = (await r.json()) as any;
     expect(b.error).toBe("validation_failed");
@@ -113,14 +118,18 @@ describe("submission", () => {
   });
 
   test("unknown fields of webhook are refused", async () => {
-    const r = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>", webhook: { url: "https://a.example.com/", secret: "x" } } });
+    const r = await t.request("POST", "/api/v1/generate-pdf-async", {
+      body: { engine: "raw", html_template: "<p>x</p>", webhook: { url: "https://a.example.com/", secret: "x" } },
+    });
     expect(r.status).toBe(422);
   });
 
   test("an allow-listed host may use plain http; a report without a webhook shows no webhook field", async () => {
     const id = await submit(t, "http://hooks.internal/reportgen");
     expect((await reportOf(t, id)).webhook).toEqual({ url: "http://hooks.internal/reportgen", deliveries: [] });
-    const plain = ((await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>" } })).json()) as any).report_id;
+    const plain = (
+      (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>" } })).json()) as any
+    ).report_id;
     expect("webhook" in (await reportOf(t, plain))).toBe(false);
   });
 });
@@ -149,7 +158,13 @@ describe("delivery", () => {
     expect(got!.headers["content-type"]).toBe("application/json");
     expect(event.type).toBe("report.failed");
     expect(Date.parse(event.timestamp)).toBeGreaterThan(Date.now() - 60_000);
-    expect(event.data).toMatchObject({ report_id: id, status: "failed", engine: "raw", error: { code: "template_error", message: "ReferenceError: total is not defined (line 3)" }, download: null });
+    expect(event.data).toMatchObject({
+      report_id: id,
+      status: "failed",
+      engine: "raw",
+      error: { code: "template_error", message: "ReferenceError: total is not defined (line 3)" },
+      download: null,
+    });
     expect(event.data.created_at).toBeString();
     expect(event.data.started_at).toBeString();
     expect(event.data.finished_at).toBeString();
@@ -157,8 +172,16 @@ describe("delivery", () => {
     const r = await settled(t, id);
     expect(r.webhook.url).toBe(receiver.url);
     expect(r.webhook.deliveries).toHaveLength(1);
-    expect(r.webhook.deliveries[0]).toMatchObject({ webhook_id: got!.headers["webhook-id"], event: "report.failed", status: "delivered", next_attempt_at: null, last_error: null });
-    expect(r.webhook.deliveries[0].attempts).toEqual([{ at: expect.any(String), duration_ms: expect.any(Number), response_status: 204, error: null }]);
+    expect(r.webhook.deliveries[0]).toMatchObject({
+      webhook_id: got!.headers["webhook-id"],
+      event: "report.failed",
+      status: "delivered",
+      next_attempt_at: null,
+      last_error: null,
+    });
+    expect(r.webhook.deliveries[0].attempts).toEqual([
+      { at: expect.any(String), duration_ms: expect.any(Number), response_status: 204, error: null },
+    ]);
     await Bun.sleep(300);
     expect(receiver.received).toHaveLength(1); // delivered once, not again
   });
@@ -269,7 +292,11 @@ test("pending deliveries survive a restart; a target the new policy refuses is g
 
     // The receiver is back on the same port; the restarted app delivers the event.
     const seen: string[] = [];
-    const again = Bun.serve({ hostname: "127.0.0.1", port: receiver.port, fetch: (req) => (seen.push(req.headers.get("webhook-id")!), new Response(null, { status: 204 })) });
+    const again = Bun.serve({
+      hostname: "127.0.0.1",
+      port: receiver.port,
+      fetch: (req) => (seen.push(req.headers.get("webhook-id")!), new Response(null, { status: 204 })),
+    });
     const b = await createTestApp({ dir, config: fast });
     try {
       // Not due for a minute: make it due now, as if the minute had passed.

@@ -23,7 +23,13 @@ async function badKeyMatrix(key: string) {
   for (const [kind, makers] of Object.entries(kinds)) {
     const statuses = new Map<string, number>();
     for (let i = 0; i < 40; i++) {
-      const res = await api(running.server, makers[i % makers.length]!(), i % 2 ? "POST" : "GET", i % 2 ? "/generate-pdf-async" : "/reports", i % 2 ? { engine: "raw", html_template: "x" } : undefined);
+      const res = await api(
+        running.server,
+        makers[i % makers.length]!(),
+        i % 2 ? "POST" : "GET",
+        i % 2 ? "/generate-pdf-async" : "/reports",
+        i % 2 ? { engine: "raw", html_template: "x" } : undefined,
+      );
       const body = await res.text();
       const k = `${res.status} ${body}`;
       statuses.set(k, (statuses.get(k) ?? 0) + 1);
@@ -61,7 +67,9 @@ test("after a restart (empty verified-key cache): the same matrix, then old and 
 
 /** Seconds curl (a separate process, so the flood in this one cannot delay it) needs for one request. */
 async function curlSeconds(url: string, key: string): Promise<{ status: number; seconds: number }> {
-  const p = Bun.spawn(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", `X-API-Key: ${key}`, url], { stdout: "pipe" });
+  const p = Bun.spawn(["curl", "-s", "-o", "/dev/null", "-w", "%{http_code} %{time_total}", "-H", `X-API-Key: ${key}`, url], {
+    stdout: "pipe",
+  });
   const [status, seconds] = (await new Response(p.stdout).text()).trim().split(" ");
   return { status: Number(status), seconds: Number(seconds) };
 }

@@ -75,12 +75,30 @@ function curlCmd(size: number, mode: string, file: string) {
   writeFileSync(file, Buffer.concat([Buffer.from("{"), Buffer.alloc(size - 1, 0x20)]));
   const chunked = mode === "chunked" ? ["-H", "Transfer-Encoding: chunked"] : [];
   // -w appends the status; the body is printed first. --data-binary @- reads stdin (chunked when asked).
-  return ["curl", "-sS", "-X", "POST", "-H", `X-API-Key: ${running.key}`, "-H", "Content-Type: application/json", ...chunked, "--data-binary", "@-", "-w", " %{http_code}", url()];
+  return [
+    "curl",
+    "-sS",
+    "-X",
+    "POST",
+    "-H",
+    `X-API-Key: ${running.key}`,
+    "-H",
+    "Content-Type: application/json",
+    ...chunked,
+    "--data-binary",
+    "@-",
+    "-w",
+    " %{http_code}",
+    url(),
+  ];
 }
 
 function expect413(line: string, client: string) {
   // Node/Python print "<status> <content-type> <body>"; curl prints "<body> <status>".
-  expect({ client, line: line.slice(0, 300) }).toEqual({ client, line: expect.stringContaining('"error":"payload_too_large"') as unknown as string });
+  expect({ client, line: line.slice(0, 300) }).toEqual({
+    client,
+    line: expect.stringContaining('"error":"payload_too_large"') as unknown as string,
+  });
   expect(line).toMatch(/(^413 )|( 413$)/);
   const json = JSON.parse(line.slice(line.indexOf("{"), line.lastIndexOf("}") + 1));
   expect(json.error).toBe("payload_too_large");
@@ -102,13 +120,18 @@ describe("over-limit bodies get a readable JSON 413", () => {
     // chunk did that, +37 MB per 40 MB body), grows by about a body per body.
     const size = Math.round(3.8 * LIMIT);
     // Warm up first (a fresh server's peak grows by tens of MB in its first requests anyway).
-    for (const mode of ["content-length", "chunked"]) expect413(await run(["node", nodeClient, url(), running.key, String(Math.round(1.1 * LIMIT)), mode]), "node fetch");
-    for (let i = 0; i < 20; i++) await (await fetch(`${running.server.base}/api/v1/reports`, { headers: { "x-api-key": running.key } })).arrayBuffer();
+    for (const mode of ["content-length", "chunked"])
+      expect413(await run(["node", nodeClient, url(), running.key, String(Math.round(1.1 * LIMIT)), mode]), "node fetch");
+    for (let i = 0; i < 20; i++)
+      await (await fetch(`${running.server.base}/api/v1/reports`, { headers: { "x-api-key": running.key } })).arrayBuffer();
     await Bun.sleep(1000);
     const before = peakRss(running.server.pid);
-    for (const mode of ["content-length", "chunked", "content-length"]) expect413(await run(["node", nodeClient, url(), running.key, String(size), mode]), "node fetch");
+    for (const mode of ["content-length", "chunked", "content-length"])
+      expect413(await run(["node", nodeClient, url(), running.key, String(size), mode]), "node fetch");
     const growth = peakRss(running.server.pid) - before;
-    console.log(`three ${(size / 1024 / 1024).toFixed(0)} MB bodies one after another: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (now ${(rss(running.server.pid) / 1024 / 1024).toFixed(0)} MB)`);
+    console.log(
+      `three ${(size / 1024 / 1024).toFixed(0)} MB bodies one after another: peak RSS grew ${(growth / 1024 / 1024).toFixed(1)} MB (now ${(rss(running.server.pid) / 1024 / 1024).toFixed(0)} MB)`,
+    );
     // Bounded by one body, as the title says: the garbage of the discarded chunks alone has reached
     // 32 MB here before the collector ran (18-32 MB over runs), while a server that kept the bodies, or
     // queued them, grows by ~114 MB. Through the connection gate every chunk also passes through a fresh
@@ -125,7 +148,8 @@ describe("over-limit bodies get a readable JSON 413", () => {
       const file = join(scripts, "body.json");
       expect413(await run(curlCmd(size, c.mode, file), file), "curl");
       expect413(await run(["python3", pythonClient, url(), running.key, String(size), c.mode, "urllib"]), "python urllib");
-      if (hasRequests) expect413(await run(["python3", pythonClient, url(), running.key, String(size), c.mode, "requests"]), "python requests");
+      if (hasRequests)
+        expect413(await run(["python3", pythonClient, url(), running.key, String(size), c.mode, "requests"]), "python requests");
       // The server still works afterwards.
       expect((await fetch(`${running.server.base}/healthz`)).status).toBe(200);
     }, 120_000);
@@ -141,5 +165,4 @@ describe("over-limit bodies get a readable JSON 413", () => {
     expect(line).toStartWith("400 ");
     expect(line).toContain('"error":"invalid_json"');
   }, 60_000);
-
 });

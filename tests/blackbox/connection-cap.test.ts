@@ -46,7 +46,10 @@ async function openMany(port: number, n: number): Promise<Probe[]> {
 
 /** A minimal HTTP/1.1 client on ONE keep-alive connection, opened before the flood. */
 class KeepAlive {
-  private constructor(private readonly p: Probe, private readonly port: number) {}
+  private constructor(
+    private readonly p: Probe,
+    private readonly port: number,
+  ) {}
   static async open(port: number) {
     return new KeepAlive(await open(port), port);
   }
@@ -66,7 +69,8 @@ class KeepAlive {
         const head = all.subarray(0, headEnd).toString();
         const status = Number(head.split(" ")[1]);
         const length = /content-length: (\d+)/i.exec(head)?.[1];
-        if (length !== undefined && all.length >= headEnd + 4 + Number(length)) return { status, body: all.subarray(headEnd + 4, headEnd + 4 + Number(length)) };
+        if (length !== undefined && all.length >= headEnd + 4 + Number(length))
+          return { status, body: all.subarray(headEnd + 4, headEnd + 4 + Number(length)) };
         if (/transfer-encoding: chunked/i.test(head)) {
           const chunks = dechunk(all.subarray(headEnd + 4));
           if (chunks) return { status, body: chunks };
@@ -124,7 +128,10 @@ test("defaults: the cap follows the process's open-file limit, as documented", a
   const s = await servers.start();
   const limit = Number(/^Max open files\s+(\d+)/m.exec(readFileSync(`/proc/${s.pid}/limits`, "utf8"))![1]);
   const expected = Math.max(64, Math.min(10_000, Math.floor((limit - 1024) / 4)));
-  const listening = s.log().split("\n").find((l) => l.includes('"reportgen listening"'))!;
+  const listening = s
+    .log()
+    .split("\n")
+    .find((l) => l.includes('"reportgen listening"'))!;
   console.log(`open-file limit ${limit}: default --max-connections ${JSON.parse(listening).max_connections}`);
   expect(JSON.parse(listening).max_connections).toBe(expected);
   // Room for every capped connection's descriptors plus the reserve.
@@ -165,7 +172,10 @@ test("--max-connections 100: a flood of 3x the cap is refused with a readable 50
   expect(text.toLowerCase()).toContain("content-type: application/json; charset=utf-8\r\n");
   expect(text.toLowerCase()).toContain("retry-after: 1\r\n");
   expect(text.toLowerCase()).toContain("connection: close\r\n");
-  expect(busyBody(text)).toEqual({ error: "server_busy", message: `the server is handling ${CAP} connections, its limit; retry after Retry-After seconds` });
+  expect(busyBody(text)).toEqual({
+    error: "server_busy",
+    message: `the server is handling ${CAP} connections, its limit; retry after Retry-After seconds`,
+  });
   const viaFetch = await fetch(`${s.base}/healthz`, { keepalive: false });
   expect(viaFetch.status).toBe(503);
   expect(viaFetch.headers.get("retry-after")).toBe("1");
@@ -183,7 +193,10 @@ test("--max-connections 100: a flood of 3x the cap is refused with a readable 50
   expect(Number(/^reportgen_connections_refused_total (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(refused.length + 1);
   expect(Number(/^reportgen_connections_open (\d+)$/m.exec(metrics)?.[1])).toBeGreaterThanOrEqual(held);
   // One warning for the burst of refusals, not one per connection.
-  const warnings = s.log().split("\n").filter((l) => l.includes("connections refused"));
+  const warnings = s
+    .log()
+    .split("\n")
+    .filter((l) => l.includes("connections refused"));
   expect(warnings.length).toBeGreaterThanOrEqual(1);
   expect(warnings.length).toBeLessThanOrEqual(3);
 

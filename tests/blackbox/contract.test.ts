@@ -46,7 +46,8 @@ async function call(c: Call): Promise<{ status: number; body: any; headers: Head
     return { status: res.status, body, headers: res.headers };
   }
   const media = documented.content?.[type];
-  if (!media) problems.push(`${op} ${res.status}: content-type ${type} is not documented (${Object.keys(documented.content ?? {}).join(", ")})`);
+  if (!media)
+    problems.push(`${op} ${res.status}: content-type ${type} is not documented (${Object.keys(documented.content ?? {}).join(", ")})`);
   if (type === "application/json") {
     body = JSON.parse(new TextDecoder().decode(body));
     if (media?.schema) for (const p of check(media.schema, body, doc)) problems.push(`${op} ${res.status}: ${p}`);
@@ -87,7 +88,9 @@ test("every endpoint answers only documented statuses, with bodies that match th
   const failing = await call({ ...gen, body: json({ engine: "ejs", html_template: "<% throw new Error('boom') %>", data: {} }) });
   expect(failing.status).toBe(202);
   expect((await call({ ...gen, key: null, body: json({ engine: "raw", html_template: "x" }) })).status).toBe(401);
-  expect((await call({ ...gen, key: "rg_abcdefghijkm_" + "A".repeat(43), body: json({ engine: "raw", html_template: "x" }) })).status).toBe(401);
+  expect((await call({ ...gen, key: "rg_abcdefghijkm_" + "A".repeat(43), body: json({ engine: "raw", html_template: "x" }) })).status).toBe(
+    401,
+  );
   expect((await call({ ...gen, body: "{not json" })).status).toBe(400);
   expect((await call({ ...gen, body: json({ engine: "raw" }) })).status).toBe(422);
   expect((await call({ ...gen, body: json({ engine: "raw", html_template: "x", surprise: 1 }) })).status).toBe(422);
@@ -98,7 +101,9 @@ test("every endpoint answers only documented statuses, with bodies that match th
   const id = ok.body.report_id as string;
   const failedId = failing.body.report_id as string;
   const missing = "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e";
-  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${id}/download` })).status).toBeOneOf([200, 202]);
+  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${id}/download` })).status).toBeOneOf([
+    200, 202,
+  ]);
   expect((await waitFinished(id)).status).toBe("succeeded");
   const failedReport = await waitFinished(failedId);
   expect(failedReport.status).toBe("failed");
@@ -113,17 +118,33 @@ test("every endpoint answers only documented statuses, with bodies that match th
   // Download: 200 with a link, 409 for the failed report, 404, 401; then the link itself.
   const dl = await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${id}/download` });
   expect(dl.status).toBe(200);
-  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${failedId}/download` })).status).toBe(409);
-  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${missing}/download` })).status).toBe(404);
-  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${id}/download`, key: null })).status).toBe(401);
+  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${failedId}/download` })).status).toBe(
+    409,
+  );
+  expect((await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${missing}/download` })).status).toBe(
+    404,
+  );
+  expect(
+    (await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${id}/download`, key: null })).status,
+  ).toBe(401);
   const pdf = await call({ method: "GET", template: "/files/{reportID}", url: dl.body.data, key: null });
   expect(pdf.status).toBe(200);
   expect(new TextDecoder().decode(new Uint8Array(pdf.body).subarray(0, 5))).toBe("%PDF-");
-  expect((await call({ method: "GET", template: "/files/{reportID}", url: dl.body.data.replace(/signature=./, "signature=A"), key: null })).status).toBe(403);
+  expect(
+    (await call({ method: "GET", template: "/files/{reportID}", url: dl.body.data.replace(/signature=./, "signature=A"), key: null }))
+      .status,
+  ).toBe(403);
 
   // A report still queued answers 202 on download (raw HTML with a script that holds the page a moment).
-  const slow = await call({ ...gen, body: json({ engine: "raw", html_template: "<script>const t=Date.now();while(Date.now()-t<1500){}</script><p>slow</p>" }) });
-  const pending = await call({ method: "GET", template: `${reports}/{reportID}/download`, url: `${reports}/${slow.body.report_id}/download` });
+  const slow = await call({
+    ...gen,
+    body: json({ engine: "raw", html_template: "<script>const t=Date.now();while(Date.now()-t<1500){}</script><p>slow</p>" }),
+  });
+  const pending = await call({
+    method: "GET",
+    template: `${reports}/{reportID}/download`,
+    url: `${reports}/${slow.body.report_id}/download`,
+  });
   expect(pending.status).toBe(202);
   expect(Number(pending.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 
@@ -151,7 +172,9 @@ test("every endpoint answers only documented statuses, with bodies that match th
   const idem = { "idempotency-key": crypto.randomUUID() };
   expect((await call({ ...gen, headers: idem, body: json({ engine: "raw", html_template: "<p>1</p>" }) })).status).toBe(202);
   expect((await call({ ...gen, headers: idem, body: json({ engine: "raw", html_template: "<p>2</p>" }) })).status).toBe(422);
-  expect((await call({ ...gen, headers: { "idempotency-key": "has spaces in it" }, body: json({ engine: "raw", html_template: "x" }) })).status).toBe(400);
+  expect(
+    (await call({ ...gen, headers: { "idempotency-key": "has spaces in it" }, body: json({ engine: "raw", html_template: "x" }) })).status,
+  ).toBe(400);
 
   // The account's webhook secret.
   const secret = { method: "GET", template: "/api/v1/webhook-secret", url: "/api/v1/webhook-secret" };
@@ -187,7 +210,8 @@ test("every endpoint answers only documented statuses, with bodies that match th
       const got = seen.get(name);
       if (!got) missed.push(`${name}: never called`);
       for (const status of Object.keys(op.responses ?? {})) {
-        if (!got?.has(Number(status)) && !unreachable[status] && !unreachable[`${name} ${status}`]) missed.push(`${name}: ${status} not exercised`);
+        if (!got?.has(Number(status)) && !unreachable[status] && !unreachable[`${name} ${status}`])
+          missed.push(`${name}: ${status} not exercised`);
       }
     }
   }
@@ -195,11 +219,21 @@ test("every endpoint answers only documented statuses, with bodies that match th
 }, 120_000);
 
 test("the document lists the closed error-code sets as enums", () => {
-  const errorEnum = doc.paths["/api/v1/reports/{reportID}"].get.responses["404"].content["application/json"].schema.properties.error.enum as string[];
+  const errorEnum = doc.paths["/api/v1/reports/{reportID}"].get.responses["404"].content["application/json"].schema.properties.error
+    .enum as string[];
   expect(errorEnum).toContain("payload_too_large");
   expect(errorEnum).toContain("internal_error");
   expect(errorEnum).not.toContain("too_many_failed_authentications");
   const report = doc.paths["/api/v1/reports/{reportID}"].get.responses["200"].content["application/json"].schema.properties.data;
   const codes = report.properties.error.properties.code.enum as string[];
-  for (const c of ["template_error", "template_timeout", "render_timeout", "too_many_pages", "pdf_too_large", "renderer_crashed", "internal_error"]) expect(codes).toContain(c);
+  for (const c of [
+    "template_error",
+    "template_timeout",
+    "render_timeout",
+    "too_many_pages",
+    "pdf_too_large",
+    "renderer_crashed",
+    "internal_error",
+  ])
+    expect(codes).toContain(c);
 });

@@ -61,12 +61,15 @@ export interface Server {
 export async function startServer(dataDir: string, opts: { extraArgs?: string[]; port?: number } = {}): Promise<Server> {
   const port = opts.port ?? (await freePort());
   let log = "";
-  const proc = Bun.spawn([binary(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), ...(opts.extraArgs ?? [])], {
-    env: cleanEnv(),
-    cwd: tmpdir(),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const proc = Bun.spawn(
+    [binary(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), ...(opts.extraArgs ?? [])],
+    {
+      env: cleanEnv(),
+      cwd: tmpdir(),
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   const collect = async (s: ReadableStream<Uint8Array>) => {
     const dec = new TextDecoder();
     for await (const c of s) log += dec.decode(c);

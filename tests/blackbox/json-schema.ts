@@ -17,7 +17,10 @@ function typeOf(v: unknown): string {
 /** Problems with `value` against `schema` (empty when it conforms). */
 export function check(schema: Schema, value: unknown, doc: Schema, path = "$"): string[] {
   if (schema.$ref) {
-    const target = (schema.$ref as string).replace(/^#\//, "").split("/").reduce((o: any, k: string) => o?.[k], doc);
+    const target = (schema.$ref as string)
+      .replace(/^#\//, "")
+      .split("/")
+      .reduce((o: any, k: string) => o?.[k], doc);
     if (!target) return [`${path}: unresolved $ref ${schema.$ref}`];
     return check(target, value, doc, path);
   }
@@ -29,8 +32,10 @@ export function check(schema: Schema, value: unknown, doc: Schema, path = "$"): 
     const ok = types.some((want) => want === t || (want === "number" && t === "integer"));
     if (!ok) return [`${path}: expected ${types.join("|")}, got ${t}`];
   }
-  if (schema.const !== undefined && value !== schema.const) out.push(`${path}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(value)}`);
-  if (schema.enum && !schema.enum.includes(value)) out.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
+  if (schema.const !== undefined && value !== schema.const)
+    out.push(`${path}: expected ${JSON.stringify(schema.const)}, got ${JSON.stringify(value)}`);
+  if (schema.enum && !schema.enum.includes(value))
+    out.push(`${path}: ${JSON.stringify(value)} is not one of ${JSON.stringify(schema.enum)}`);
   if (typeof value === "string") {
     if (schema.format === "date-time" && !DATE_TIME.test(value)) out.push(`${path}: not a date-time: ${value}`);
     if (schema.format === "uuid" && !UUID.test(value)) out.push(`${path}: not a uuid: ${value}`);

@@ -11,7 +11,11 @@ test("100 concurrent reports, each polled every 250 ms until its PDF is download
   const t0 = performance.now();
   const { server, key } = run;
   const one = async (i: number) => {
-    const submit = await api(server, key, "POST", "/generate-pdf-async", { engine: "ejs", html_template: "<h1>Invoice <%= n %></h1>", data: { n: i } });
+    const submit = await api(server, key, "POST", "/generate-pdf-async", {
+      engine: "ejs",
+      html_template: "<h1>Invoice <%= n %></h1>",
+      data: { n: i },
+    });
     count(submit.status);
     expect(submit.status).toBe(202);
     const { report_id: id } = (await submit.json()) as { report_id: string };

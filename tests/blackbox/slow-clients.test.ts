@@ -22,7 +22,9 @@ function open(port: number): Promise<Probe> {
     const t0 = performance.now();
     let received = "";
     const socket = connect(port, "127.0.0.1");
-    const closed = new Promise<{ ms: number; received: string }>((done) => socket.on("close", () => done({ ms: performance.now() - t0, received })));
+    const closed = new Promise<{ ms: number; received: string }>((done) =>
+      socket.on("close", () => done({ ms: performance.now() - t0, received })),
+    );
     socket.on("data", (d) => (received += d.toString()));
     socket.on("error", () => {});
     socket.once("connect", () => resolve({ socket, closed }));
@@ -69,7 +71,9 @@ test("defaults: a body at 1 byte/s, a head at 1 byte/s and 1500 idle connections
   expect((await fetch(`${s.base}/healthz`)).status).toBe(200);
   const [b, h, ...i] = await Promise.all([body.closed, slowHead.closed, ...idle.map((p) => p.closed)]);
   const slowestIdle = Math.max(...i.map((x) => x.ms));
-  console.log(`closed by the server after: body trickle ${(b.ms / 1000).toFixed(1)} s, head trickle ${(h.ms / 1000).toFixed(1)} s, 1500 idle connections within ${(slowestIdle / 1000).toFixed(1)} s`);
+  console.log(
+    `closed by the server after: body trickle ${(b.ms / 1000).toFixed(1)} s, head trickle ${(h.ms / 1000).toFixed(1)} s, 1500 idle connections within ${(slowestIdle / 1000).toFixed(1)} s`,
+  );
   // Idle timeout 30 s, body timeout 60 s, Bun's head timeout ~10 s: generous upper bounds.
   expect(b.ms).toBeLessThan(70_000);
   expect(h.ms).toBeLessThan(40_000);

@@ -74,7 +74,9 @@ describe("signing in", () => {
     const c = cookies[0]!;
     expect(c).toMatchObject({ httpOnly: true, sameSite: "Strict", path: "/", secure: false });
     expect(c.value).not.toContain(h.adminKey.slice(3, 15));
-    const storage = await page.evaluate(() => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href + document.cookie);
+    const storage = await page.evaluate(
+      () => JSON.stringify({ ...localStorage }) + JSON.stringify({ ...sessionStorage }) + location.href + document.cookie,
+    );
     expect(storage).not.toContain(h.adminKey);
     expect(storage).not.toContain(h.adminKey.slice("rg_".length + 13)); // the secret (it may itself contain "_")
     w.check();
@@ -167,7 +169,9 @@ describe("signed in", () => {
     expect(await page.locator("#data-error").textContent()).toContain("Not valid JSON");
     expect(await page.getByLabel("Data (JSON object)").getAttribute("aria-invalid")).toBe("true");
     expect(await page.getByRole("button", { name: "Render PDF" }).isDisabled()).toBe(true);
-    await page.getByRole("textbox", { name: "Template", exact: true }).fill("<h1>Quarterly report for <%= name %></h1><p><%= items.length %> items</p>");
+    await page
+      .getByRole("textbox", { name: "Template", exact: true })
+      .fill("<h1>Quarterly report for <%= name %></h1><p><%= items.length %> items</p>");
     await page.getByLabel("Data (JSON object)").fill('{"name": "Globex", "items": [1, 2, 3]}');
     expect(await page.getByRole("button", { name: "Render PDF" }).isDisabled()).toBe(false);
 
@@ -257,7 +261,10 @@ describe("signed in", () => {
 
     // Download: each click mints a fresh signed link to the PDF.
     await page.goto("/dashboard/reports");
-    const dl = await fetch(`${base}/dashboard/reports/${slowId}/download`, { redirect: "manual", headers: { cookie: await sessionCookie(w) } });
+    const dl = await fetch(`${base}/dashboard/reports/${slowId}/download`, {
+      redirect: "manual",
+      headers: { cookie: await sessionCookie(w) },
+    });
     expect(dl.status).toBe(303);
     expect(dl.headers.get("location")).toMatch(new RegExp(`^/files/${slowId}\\?expires=\\d+&signature=`));
     const pdf = await fetch(base + dl.headers.get("location"));
@@ -279,7 +286,10 @@ describe("signed in", () => {
     for (const path of ["/dashboard", "/dashboard/reports", "/dashboard/playground", "/dashboard/keys"]) {
       await page.goto(path);
       await page.keyboard.press("Tab");
-      const first = await page.evaluate(() => ({ text: document.activeElement?.textContent, outline: getComputedStyle(document.activeElement!).outlineStyle }));
+      const first = await page.evaluate(() => ({
+        text: document.activeElement?.textContent,
+        outline: getComputedStyle(document.activeElement!).outlineStyle,
+      }));
       expect(first).toEqual({ text: "Skip to content", outline: "solid" });
       await page.keyboard.press("Enter");
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("main");
@@ -327,9 +337,12 @@ describe("cross-site requests", () => {
       port: 0,
       hostname: "127.0.0.1",
       fetch: () =>
-        new Response(`<form id="f" method="post" action="${base}/dashboard/keys"><input name="name" value="planted"></form><script>document.getElementById("f").submit()</script>`, {
-          headers: { "content-type": "text/html" },
-        }),
+        new Response(
+          `<form id="f" method="post" action="${base}/dashboard/keys"><input name="name" value="planted"></form><script>document.getElementById("f").submit()</script>`,
+          {
+            headers: { "content-type": "text/html" },
+          },
+        ),
     });
     try {
       const attacker = await w.context.newPage();
@@ -347,8 +360,15 @@ describe("cross-site requests", () => {
     const token = await w.page.locator("input[name=_csrf]").first().inputValue();
     const cookie = await sessionCookie(w);
     const post = (headers: Record<string, string>, body: Record<string, string>) =>
-      fetch(`${base}/dashboard/keys`, { method: "POST", redirect: "manual", headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers }, body: new URLSearchParams(body) });
-    expect((await post({ origin: "http://evil.example", "sec-fetch-site": "cross-site" }, { _csrf: token, name: "planted" })).status).toBe(403);
+      fetch(`${base}/dashboard/keys`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie, "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: new URLSearchParams(body),
+      });
+    expect((await post({ origin: "http://evil.example", "sec-fetch-site": "cross-site" }, { _csrf: token, name: "planted" })).status).toBe(
+      403,
+    );
     expect((await post({ origin: base, "sec-fetch-site": "same-origin" }, { _csrf: "wrong", name: "planted" })).status).toBe(403);
     expect((await post({}, { _csrf: token, name: "planted" })).status).toBe(403);
     expect((await api(base, h.adminKey, "GET", "/access-keys")).body.data.length).toBe(before);

@@ -31,7 +31,11 @@ export async function startHarness(extraArgs: string[] = []): Promise<Harness> {
   const minted = runCli([binary], ["admin", "create-key", "--name", "operator", "--account", "acme", "--data-dir", dataDir], work);
   expect(minted.code, minted.stderr).toBe(0);
   const server = await startServer([binary], dataDir, { cwd: work, extraArgs });
-  const browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", chromiumSandbox: process.getuid?.() !== 0, args: ["--disable-dev-shm-usage", "--disable-gpu"] });
+  const browser = await chromium.launch({
+    executablePath: "/usr/lib/chromium/chromium",
+    chromiumSandbox: process.getuid?.() !== 0,
+    args: ["--disable-dev-shm-usage", "--disable-gpu"],
+  });
   mkdirSync(screenshots, { recursive: true });
   return {
     binary,

@@ -15,14 +15,20 @@ export interface TestApp {
   /** A key of account "acme". */
   key: string;
   /** Calls the HTTP app in-process (no socket). */
-  request: (method: string, path: string, opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> }) => Promise<Response>;
+  request: (
+    method: string,
+    path: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string> },
+  ) => Promise<Response>;
   /** Base URL when started with listen: true. */
   baseUrl: string;
   close: () => Promise<void>;
 }
 
 /** `dir` reopens an existing data directory (a restart); close() then leaves it in place. */
-export async function createTestApp(opts: { render?: boolean; listen?: boolean; config?: Partial<Config>; dir?: string } = {}): Promise<TestApp> {
+export async function createTestApp(
+  opts: { render?: boolean; listen?: boolean; config?: Partial<Config>; dir?: string } = {},
+): Promise<TestApp> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "reportgen-test-"));
   const config: Config = {
     ...loadConfig({}, {}),

@@ -57,7 +57,9 @@ export function renderPage(pdf: Uint8Array, dpi = 36): { width: number; height: 
 export function colourfulPixels(img: { rgb: Uint8Array }): number {
   let n = 0;
   for (let i = 0; i + 2 < img.rgb.length; i += 3) {
-    const r = img.rgb[i]!, g = img.rgb[i + 1]!, b = img.rgb[i + 2]!;
+    const r = img.rgb[i]!,
+      g = img.rgb[i + 1]!,
+      b = img.rgb[i + 2]!;
     if (Math.max(r, g, b) - Math.min(r, g, b) > 80) n++;
   }
   return n;

@@ -68,12 +68,27 @@ export async function startServer(cmd: string[], dataDir: string, opts: ServerOp
 export async function spawnServer(cmd: string[], dataDir: string, opts: ServerOptions = {}): Promise<ServerProcess> {
   const port = await freePort();
   let log = "";
-  const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), "--log-level", "info", ...(opts.extraArgs ?? [])], {
-    cwd: opts.cwd ?? repoRoot,
-    stdout: "ignore",
-    stderr: "pipe",
-    env: { ...process.env, REPORTGEN_RATE_LIMIT: "0", ...opts.env },
-  });
+  const proc = Bun.spawn(
+    [
+      ...cmd,
+      "serve",
+      "--data-dir",
+      dataDir,
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--log-level",
+      "info",
+      ...(opts.extraArgs ?? []),
+    ],
+    {
+      cwd: opts.cwd ?? repoRoot,
+      stdout: "ignore",
+      stderr: "pipe",
+      env: { ...process.env, REPORTGEN_RATE_LIMIT: "0", ...opts.env },
+    },
+  );
   void (async () => {
     const dec = new TextDecoder();
     for await (const c of proc.stderr as ReadableStream<Uint8Array>) log += dec.decode(c);
@@ -125,8 +140,14 @@ export async function api(baseUrl: string, key: string, method: string, path: st
 export function copyRepo(dest: string): void {
   mkdirSync(dest, { recursive: true });
   chmodSync(dest, 0o755);
-  const files = Bun.spawnSync(["git", "ls-files", "-co", "--exclude-standard", "-z"], { cwd: repoRoot }).stdout.toString().split("\0").filter(Boolean);
-  const cp = Bun.spawnSync(["xargs", "-0", "cp", "--parents", "-t", dest], { cwd: repoRoot, stdin: new TextEncoder().encode(files.join("\0")) });
+  const files = Bun.spawnSync(["git", "ls-files", "-co", "--exclude-standard", "-z"], { cwd: repoRoot })
+    .stdout.toString()
+    .split("\0")
+    .filter(Boolean);
+  const cp = Bun.spawnSync(["xargs", "-0", "cp", "--parents", "-t", dest], {
+    cwd: repoRoot,
+    stdin: new TextEncoder().encode(files.join("\0")),
+  });
   if (cp.exitCode !== 0) throw new Error(`copying the repo failed: ${cp.stderr}`);
   const modules = [join(repoRoot, "node_modules"), join(dest, "node_modules")];
   if (Bun.spawnSync(["cp", "-al", ...modules]).exitCode !== 0 && Bun.spawnSync(["cp", "-a", ...modules]).exitCode !== 0) {

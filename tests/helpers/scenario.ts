@@ -18,7 +18,12 @@ export const EJS = { html_template: "<h1><%= name %></h1>", engine: "ejs", data:
 export const FAKE_PDF = "%PDF-1.4\n% reportgen test file\n%%EOF\n";
 
 /** A request with exactly these headers (t.request adds a JSON content type whenever there is a body). */
-export function rawRequest(t: TestApp, method: string, path: string, opts: { headers?: Record<string, string>; body?: string } = {}): Promise<Response> {
+export function rawRequest(
+  t: TestApp,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: string } = {},
+): Promise<Response> {
   return t.app.http!.handle(new Request(t.baseUrl + path, { method, headers: opts.headers ?? {}, body: opts.body }));
 }
 
@@ -46,13 +51,24 @@ export function claim(t: TestApp, id: string, now = Date.now()): void {
 }
 
 /** Ends report `id` succeeded with a fake PDF on disk, as the processor would. */
-export async function succeed(t: TestApp, id: string, opts: { expiresAt?: number; bytes?: string | Uint8Array; pageCount?: number } = {}): Promise<void> {
+export async function succeed(
+  t: TestApp,
+  id: string,
+  opts: { expiresAt?: number; bytes?: string | Uint8Array; pageCount?: number } = {},
+): Promise<void> {
   claim(t, id);
   const bytes = opts.bytes ?? FAKE_PDF;
   await Bun.write(t.app.files.pathOf(id), bytes);
   const now = Date.now();
   const size = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
-  if (!t.app.reportsRepo.markSucceeded(id, { sizeBytes: size, pageCount: opts.pageCount ?? 1, finishedAt: now, expiresAt: opts.expiresAt ?? now + 86_400_000 })) {
+  if (
+    !t.app.reportsRepo.markSucceeded(id, {
+      sizeBytes: size,
+      pageCount: opts.pageCount ?? 1,
+      finishedAt: now,
+      expiresAt: opts.expiresAt ?? now + 86_400_000,
+    })
+  ) {
     throw new Error(`markSucceeded(${id}) did not update the row`);
   }
 }

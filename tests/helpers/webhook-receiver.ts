@@ -19,7 +19,9 @@ export interface Receiver {
 }
 
 /** `respond` decides each answer (n counts from 1); the default answers 204. */
-export function startReceiver(respond: (r: Received, n: number) => Response | Promise<Response> = () => new Response(null, { status: 204 })): Receiver {
+export function startReceiver(
+  respond: (r: Received, n: number) => Response | Promise<Response> = () => new Response(null, { status: 204 }),
+): Receiver {
   const received: Received[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -58,7 +60,8 @@ export function verifyStandardWebhook(secret: string, headers: Record<string, st
   const timestamp = headers["webhook-timestamp"];
   const signatures = headers["webhook-signature"];
   if (!id || !timestamp || !signatures) throw new Error("missing webhook-id, webhook-timestamp or webhook-signature");
-  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds) throw new Error(`timestamp ${timestamp} outside the tolerance`);
+  if (!/^\d+$/.test(timestamp) || Math.abs(Date.now() / 1000 - Number(timestamp)) > toleranceSeconds)
+    throw new Error(`timestamp ${timestamp} outside the tolerance`);
   if (!secret.startsWith("whsec_")) throw new Error("secret must start with whsec_");
   const key = Buffer.from(secret.slice("whsec_".length), "base64");
   const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${body}`).digest();

@@ -26,7 +26,13 @@ const inner = Bun.serve({
 });
 
 const warnings: { msg: string; fields?: Record<string, unknown> }[] = [];
-const logger = { debug() {}, info() {}, error() {}, warn: (msg: string, fields?: Record<string, unknown>) => warnings.push({ msg, fields }), child: () => logger } as unknown as Logger;
+const logger = {
+  debug() {},
+  info() {},
+  error() {},
+  warn: (msg: string, fields?: Record<string, unknown>) => warnings.push({ msg, fields }),
+  child: () => logger,
+} as unknown as Logger;
 
 async function gate(max: number, idleTimeoutMs = 10_000) {
   const g = new ConnectionGate({
@@ -78,11 +84,17 @@ async function exchange(c: Conn, request: string | Buffer, start = c.received().
     if (headEnd >= 0) {
       const head = all.subarray(0, headEnd).toString();
       const length = Number(/content-length: (\d+)/i.exec(head)?.[1] ?? 0);
-      if (all.length >= headEnd + 4 + length) return { status: Number(head.split(" ")[1]), body: all.subarray(headEnd + 4, headEnd + 4 + length) };
+      if (all.length >= headEnd + 4 + length)
+        return { status: Number(head.split(" ")[1]), body: all.subarray(headEnd + 4, headEnd + 4 + length) };
     }
     await Bun.sleep(25);
   }
-  throw new Error(`no complete response: ${c.received().subarray(start, start + 200).toString()}`);
+  throw new Error(
+    `no complete response: ${c
+      .received()
+      .subarray(start, start + 200)
+      .toString()}`,
+  );
 }
 
 const get = (path: string, extra = "") => `GET ${path} HTTP/1.1\r\nHost: x\r\n${extra}\r\n`;
@@ -110,7 +122,10 @@ test("a 24 MB response to a slow reader and a 24 MB upload arrive whole (backpre
   const res = await exchange(c, Buffer.alloc(0));
   expect(res.status).toBe(200);
   expect(sha(res.body)).toBe(sha(BIG));
-  const up = await exchange(c, Buffer.concat([Buffer.from(`POST /echo-sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${BIG.length}\r\n\r\n`), BIG]));
+  const up = await exchange(
+    c,
+    Buffer.concat([Buffer.from(`POST /echo-sha HTTP/1.1\r\nHost: x\r\nContent-Length: ${BIG.length}\r\n\r\n`), BIG]),
+  );
   expect(up.body.toString()).toBe(sha(BIG));
   c.socket.destroy();
   // Through fetch as well.
@@ -186,7 +201,10 @@ test("at the cap, new connections read a complete 503 server_busy and are closed
     expect(text.toLowerCase()).toContain("retry-after: 1\r\n");
     expect(text.toLowerCase()).toContain("connection: close\r\n");
     expect(text.toLowerCase()).toContain("content-type: application/json; charset=utf-8\r\n");
-    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({ error: "server_busy", message: "the server is handling 5 connections, its limit; retry after Retry-After seconds" });
+    expect(JSON.parse(text.slice(text.indexOf("\r\n\r\n") + 4))).toEqual({
+      error: "server_busy",
+      message: "the server is handling 5 connections, its limit; retry after Retry-After seconds",
+    });
   }
   const res = await fetch(`http://127.0.0.1:${g.port}/`, { keepalive: false });
   expect(res.status).toBe(503);

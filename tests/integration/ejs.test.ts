@@ -15,7 +15,11 @@ const flat = (s: string) => s.replace(/[ \t]+/g, " ");
 describe("engine ejs", () => {
   test("<%= %> escapes HTML so the value prints literally; the report's fields are filled in", async () => {
     const before = Date.now();
-    const { report, link, pdf } = await generate(t, { engine: "ejs", html_template: "<h1>Hello <%= name %></h1>", data: { name: "<Ada & Co>" } });
+    const { report, link, pdf } = await generate(t, {
+      engine: "ejs",
+      html_template: "<h1>Hello <%= name %></h1>",
+      data: { name: "<Ada & Co>" },
+    });
     expect(report.status).toBe("succeeded");
     expect(report.error).toBeNull();
     expect(pdf).toBeDefined();

@@ -20,7 +20,14 @@ const manifest = JSON.parse(readFileSync(join(DIR, "manifest.json"), "utf8")) as
 
 let pool: TemplatingPool;
 beforeAll(async () => {
-  pool = new TemplatingPool({ processes: 1, nice: 0, timeoutMs: 5000, memoryBytes: 128 * 1024 * 1024, outputMax: 20 * 1024 * 1024, logger: createLogger("error") });
+  pool = new TemplatingPool({
+    processes: 1,
+    nice: 0,
+    timeoutMs: 5000,
+    memoryBytes: 128 * 1024 * 1024,
+    outputMax: 20 * 1024 * 1024,
+    logger: createLogger("error"),
+  });
   await pool.start();
 }, 30_000);
 afterAll(() => pool.stop(), 30_000);

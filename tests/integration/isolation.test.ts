@@ -69,7 +69,7 @@ describe("templates cannot reach the host", () => {
       engine: "ejs",
       html_template:
         "<p>B[<%= typeof Bun %>] P[<%= typeof process %>] R[<%= typeof require %>] F[<%= typeof fetch %>]</p>" +
-        "<p>C[<%= [].constructor.constructor('return typeof process + \"/\" + typeof require + \"/\" + typeof Bun')() %>]</p>" +
+        '<p>C[<%= [].constructor.constructor(\'return typeof process + "/" + typeof require + "/" + typeof Bun\')() %>]</p>' +
         "<p>G[<%= typeof globalThis.process %>/<%= typeof (function(){ return this })().Bun %>]</p>",
       data: {},
     });
@@ -123,14 +123,22 @@ describe("prototype pollution", () => {
     const sandboxes = t.app.config.sandboxes;
     // Several at once so every sandbox process runs a polluting template.
     const polluters = await Promise.all(
-      Array.from({ length: sandboxes * 2 }, () => submit({ engine: "ejs", html_template: "<% Object.prototype.leak = 'L'; Array.prototype.join = function(){ return 'J' } %><p>set <%= ({}).leak %></p>", data: {} })),
+      Array.from({ length: sandboxes * 2 }, () =>
+        submit({
+          engine: "ejs",
+          html_template: "<% Object.prototype.leak = 'L'; Array.prototype.join = function(){ return 'J' } %><p>set <%= ({}).leak %></p>",
+          data: {},
+        }),
+      ),
     );
     for (const id of polluters) {
       const r = await waitForReport(t, id);
       expect(r.status).toBe("succeeded");
     }
     const checkers = await Promise.all(
-      Array.from({ length: sandboxes * 2 }, () => submit({ engine: "ejs", html_template: "<p>LEAK[<%= ({}).leak %>] JOIN[<%= [1,2].join('-') %>]</p>", data: {} })),
+      Array.from({ length: sandboxes * 2 }, () =>
+        submit({ engine: "ejs", html_template: "<p>LEAK[<%= ({}).leak %>] JOIN[<%= [1,2].join('-') %>]</p>", data: {} }),
+      ),
     );
     for (const id of checkers) {
       const r = await waitForReport(t, id);
@@ -230,7 +238,10 @@ describe("reports rendering at the same time share nothing (all pages of a Chrom
    * Frames loaded from data: URLs, nested: the load event waits for each navigation, which goes
    * through Chromium's browser process, so the page's event loop turns and messages arrive first.
    */
-  const nest = (depth: number): string => (depth === 0 ? "" : `<iframe style="display:none" src='data:text/html,${encodeURIComponent(nest(depth - 1)).replace(/'/g, "%27")}'></iframe>`);
+  const nest = (depth: number): string =>
+    depth === 0
+      ? ""
+      : `<iframe style="display:none" src='data:text/html,${encodeURIComponent(nest(depth - 1)).replace(/'/g, "%27")}'></iframe>`;
   const YIELD = nest(3);
   const probe = (me: string, all: string[]) => `<!DOCTYPE html><html><body>
 <iframe style="display:none" srcdoc="f"></iframe><iframe style="display:none" srcdoc="f"></iframe>
@@ -316,7 +327,8 @@ window.addEventListener('load', function () {
         for (const ch of ["broadcast", "global", "name", "hash", "history"]) expect(r.own).toContain(ch);
         // What an opaque origin refuses (what makes one shared context safe): if Chromium ever allowed
         // one of these, this test must be revisited with a check of its contents.
-        for (const ch of ["localStorage", "sessionStorage", "cookie", "indexedDB", "domain", "sharedWorker"]) expect(r.errs[ch]).toBe("SecurityError");
+        for (const ch of ["localStorage", "sessionStorage", "cookie", "indexedDB", "domain", "sharedWorker"])
+          expect(r.errs[ch]).toBe("SecurityError");
         expect(r.own).toContain("cacheApi-undefined");
         expect(r.errs.serviceWorker).toBeDefined();
       }

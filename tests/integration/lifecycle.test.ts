@@ -76,7 +76,10 @@ describe("runaway page JavaScript", () => {
 
   test("alert, confirm and prompt do not block printing", async () => {
     const t0 = Date.now();
-    const { report, pdf } = await generate(t, { engine: "raw", html_template: "<script>alert('x');confirm('y');prompt('z')</script><p>after dialogs</p>" });
+    const { report, pdf } = await generate(t, {
+      engine: "raw",
+      html_template: "<script>alert('x');confirm('y');prompt('z')</script><p>after dialogs</p>",
+    });
     expect(report.status).toBe("succeeded");
     expect(Date.now() - t0).toBeLessThan(RENDER_TIMEOUT);
     expect(flat(await pdfText(pdf!))).toContain("after dialogs");
@@ -152,7 +155,10 @@ describe("deleting a report", () => {
   });
 
   test("a report that fails in Chromium or in the sandbox leaves no file (its file exists only while it renders)", async () => {
-    const printing = await submit({ engine: "raw", html_template: "<p>slow</p><script>var e=Date.now()+1500;while(Date.now()<e){}</script>" });
+    const printing = await submit({
+      engine: "raw",
+      html_template: "<p>slow</p><script>var e=Date.now()+1500;while(Date.now()<e){}</script>",
+    });
     await waitForStatus(printing, "processing");
     expect(filesOf(printing).reports).toEqual([`${printing}.pdf`]);
     const failed = [

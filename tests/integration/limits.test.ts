@@ -23,7 +23,9 @@ async function submit(body: unknown): Promise<string> {
 /** Every sandbox process renders a normal template correctly (run concurrently so all are used). */
 async function expectServiceWorks(tag: string) {
   const n = t.app.config.sandboxes * 2;
-  const ids = await Promise.all(Array.from({ length: n }, (_, i) => submit({ engine: "ejs", html_template: "<p>ok <%= tag %>-<%= i %></p>", data: { tag, i } })));
+  const ids = await Promise.all(
+    Array.from({ length: n }, (_, i) => submit({ engine: "ejs", html_template: "<p>ok <%= tag %>-<%= i %></p>", data: { tag, i } })),
+  );
   for (const [i, id] of ids.entries()) {
     const r = await waitForReport(t, id, 15_000);
     expect(r.status).toBe("succeeded");
@@ -53,8 +55,11 @@ describe("page limit", () => {
     expect(dl.status).toBe(409);
     expect(((await dl.json()) as { error: string }).error).toBe("report_failed");
   });
-  test("a one-page document is not refused because its title contains \"/Type /Page\"", async () => {
-    const { report } = await generate(t, { engine: "raw", html_template: "<title>/Type /Page /Type /Page /Type /Page</title><p>just one page</p>" });
+  test('a one-page document is not refused because its title contains "/Type /Page"', async () => {
+    const { report } = await generate(t, {
+      engine: "raw",
+      html_template: "<title>/Type /Page /Type /Page /Type /Page</title><p>just one page</p>",
+    });
     expect(report.error).toBeNull();
     expect(report.status).toBe("succeeded");
     expect(report.page_count).toBe(1);
@@ -79,7 +84,9 @@ describe("template CPU deadline", () => {
     expect(took).toBeGreaterThanOrEqual(TEMPLATE_TIMEOUT - 50);
     expect(took).toBeLessThan(2500);
     const dl = (await (await t.request("GET", `/api/v1/reports/${normal}/download`)).json()) as { data: string };
-    expect(flat(await pdfText(new Uint8Array(await (await t.app.http!.handle(new Request(dl.data))).arrayBuffer())))).toContain("alongside fine");
+    expect(flat(await pdfText(new Uint8Array(await (await t.app.http!.handle(new Request(dl.data))).arrayBuffer())))).toContain(
+      "alongside fine",
+    );
   });
 
   test("a loop of long native calls (which starve QuickJS's interrupt) is still stopped in time", async () => {
@@ -94,7 +101,8 @@ describe("template CPU deadline", () => {
   test("a report waiting for a sandbox is not failed when a runaway template's sandbox is killed", async () => {
     // Fill every sandbox with a template only SIGKILL stops, then queue an innocent one behind them.
     const loops = [];
-    for (let i = 0; i < t.app.config.sandboxes; i++) loops.push(await submit({ engine: "ejs", html_template: "<% var n = 0; for(;;){ n += 'x'.repeat(3e7).length } %>", data: {} }));
+    for (let i = 0; i < t.app.config.sandboxes; i++)
+      loops.push(await submit({ engine: "ejs", html_template: "<% var n = 0; for(;;){ n += 'x'.repeat(3e7).length } %>", data: {} }));
     await Bun.sleep(100);
     const innocent = await submit({ engine: "ejs", html_template: "<p>innocent <%= v %></p>", data: { v: "bystander" } });
     for (const id of loops) expect((await waitForReport(t, id, 15_000)).status).toBe("failed");
@@ -117,7 +125,11 @@ describe("template memory and output", () => {
 
   test("an array grown forever fails (memory) and the service keeps working", async () => {
     const t0 = Date.now();
-    const { report } = await generate(t, { engine: "ejs", html_template: "<% var a=[]; while(true) a.push(new Array(100000).fill(7)) %>", data: {} });
+    const { report } = await generate(t, {
+      engine: "ejs",
+      html_template: "<% var a=[]; while(true) a.push(new Array(100000).fill(7)) %>",
+      data: {},
+    });
     expect(report.status).toBe("failed");
     expect(report.error.code).toMatch(/^template_/);
     expect(report.error.message.length).toBeGreaterThan(0);

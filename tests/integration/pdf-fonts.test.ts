@@ -132,7 +132,10 @@ describe("every script prints as real text", () => {
   });
 
   test("a font from --fonts-dir is available to templates by its family name", async () => {
-    const { report, pdf } = await generate(t, { engine: "raw", html_template: `<p style="font-family:'Reportgen Tests'">FONTSDIR text</p>` });
+    const { report, pdf } = await generate(t, {
+      engine: "raw",
+      html_template: `<p style="font-family:'Reportgen Tests'">FONTSDIR text</p>`,
+    });
     expect(report.status).toBe("succeeded");
     const names = pdfFonts(pdf!).map((f) => f.name.replace(/^[A-Z]{6}\+/, ""));
     expect(names).toEqual(["ReportgenTests"]);

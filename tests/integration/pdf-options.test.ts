@@ -56,7 +56,10 @@ describe("headers and footers", () => {
   });
 
   test("the margins leave room for them: 15mm by default, below the header and above the footer", async () => {
-    const { pdf } = await raw(`<p style="margin:0">BODYTOP</p><p style="position:absolute;bottom:0;margin:0">BODYBOTTOM</p>`, { header_template: header, footer_template: footer });
+    const { pdf } = await raw(`<p style="margin:0">BODYTOP</p><p style="position:absolute;bottom:0;margin:0">BODYBOTTOM</p>`, {
+      header_template: header,
+      footer_template: footer,
+    });
     const words = pageWords(pdf!, 1);
     const at = (w: string) => words.find((x) => x.word === w)!;
     expect(at("BODYTOP").yMin).toBeGreaterThan(15 * MM - 2);
@@ -124,7 +127,9 @@ describe("metadata", () => {
   });
 
   test("the page count stays right when the metadata holds PDF syntax", async () => {
-    const { report, pdf } = await raw(`<title>/Type /Page /Type /Page</title>${pages(3)}`, { metadata: { author: "/Type /Page", keywords: ["/Type /Page"] } });
+    const { report, pdf } = await raw(`<title>/Type /Page /Type /Page</title>${pages(3)}`, {
+      metadata: { author: "/Type /Page", keywords: ["/Type /Page"] },
+    });
     expect(report.page_count).toBe(3);
     expect((await pdfInfo(pdf!)).Pages).toBe("3");
   });
@@ -226,14 +231,20 @@ describe("readiness (wait_for)", () => {
   });
 
   test("a page without scripts prints its web font", async () => {
-    const font = Buffer.from(await Bun.file("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").arrayBuffer()).toString("base64");
-    const { pdf } = await raw(`<style>@font-face{font-family:"Brand";src:url(data:font/ttf;base64,${font})}</style><p style="font-family:Brand">BRANDFONT</p>`);
+    const font = Buffer.from(await Bun.file("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").arrayBuffer()).toString(
+      "base64",
+    );
+    const { pdf } = await raw(
+      `<style>@font-face{font-family:"Brand";src:url(data:font/ttf;base64,${font})}</style><p style="font-family:Brand">BRANDFONT</p>`,
+    );
     expect(pageText(pdf!, 1)).toContain("BRANDFONT");
     expect(pdfFonts(pdf!).map((f) => f.name.replace(/^[A-Z]{6}\+/, ""))).toContain("LiberationMono");
   });
 
   test("a web font that text uses only after load is awaited (document.fonts.ready)", async () => {
-    const font = Buffer.from(await Bun.file("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").arrayBuffer()).toString("base64");
+    const font = Buffer.from(await Bun.file("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").arrayBuffer()).toString(
+      "base64",
+    );
     const html = `<style>@font-face{font-family:"Late";src:url(data:font/ttf;base64,${font})}</style><p>x</p>
 <script>addEventListener("load", function () { var p = document.createElement("p"); p.style.fontFamily = "Late"; p.textContent = "LATEFONT"; document.body.appendChild(p); })</script>`;
     const { pdf } = await raw(html);
@@ -267,7 +278,8 @@ describe("long tables", () => {
   /** Rows whose lines are spread over more than one page. */
   const splitRows = (pdf: Uint8Array, pageCount: number) => {
     const pageOf = new Map<string, Set<number>>();
-    for (let n = 1; n <= pageCount; n++) for (const m of pageText(pdf, n).matchAll(/R(\d+)L\d/g)) (pageOf.get(m[1]!) ?? pageOf.set(m[1]!, new Set()).get(m[1]!)!).add(n);
+    for (let n = 1; n <= pageCount; n++)
+      for (const m of pageText(pdf, n).matchAll(/R(\d+)L\d/g)) (pageOf.get(m[1]!) ?? pageOf.set(m[1]!, new Set()).get(m[1]!)!).add(n);
     return [...pageOf.entries()].filter(([, s]) => s.size > 1).map(([r]) => r);
   };
 
@@ -327,6 +339,23 @@ describe("validation: 422 naming the field", () => {
     const doc = (await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as any;
     const schema = doc.paths["/api/v1/generate-pdf-async"].post.requestBody.content["application/json"].schema;
     const props = Object.keys(schema.properties.options.properties);
-    for (const k of ["format", "landscape", "print_background", "scale", "margin", "width", "height", "prefer_css_page_size", "page_ranges", "header_template", "footer_template", "tagged", "outline", "metadata", "wait_for"]) expect(props).toContain(k);
+    for (const k of [
+      "format",
+      "landscape",
+      "print_background",
+      "scale",
+      "margin",
+      "width",
+      "height",
+      "prefer_css_page_size",
+      "page_ranges",
+      "header_template",
+      "footer_template",
+      "tagged",
+      "outline",
+      "metadata",
+      "wait_for",
+    ])
+      expect(props).toContain(k);
   });
 });

@@ -7,7 +7,8 @@ setDefaultTimeout(60_000);
 let t: TestApp;
 useRenderApp((a) => (t = a), { maxPdfSize: 40_000 });
 
-const rows = (n: number) => `<table>${Array.from({ length: n }, (_, i) => `<tr><td>row ${i}</td><td>${"lorem ipsum ".repeat(8)}</td></tr>`).join("")}</table>`;
+const rows = (n: number) =>
+  `<table>${Array.from({ length: n }, (_, i) => `<tr><td>row ${i}</td><td>${"lorem ipsum ".repeat(8)}</td></tr>`).join("")}</table>`;
 
 test("a PDF over --max-pdf-size fails with pdf_too_large, and nothing is stored", async () => {
   const { report } = await generate(t, { engine: "raw", html_template: rows(1500) });

@@ -22,7 +22,11 @@ function browserPids(): number[] {
 }
 
 const submit = async (html: string) =>
-  ((await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: html } })).json()) as { report_id: string }).report_id;
+  (
+    (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: html } })).json()) as {
+      report_id: string;
+    }
+  ).report_id;
 
 test("a report submitted to an idle service starts rendering within a few milliseconds", async () => {
   const waits: number[] = [];

@@ -26,7 +26,10 @@ beforeAll(async () => {
 });
 afterAll(() => browser?.close());
 
-const withoutDates = (pdf: Uint8Array) => Buffer.from(pdf).toString("latin1").replace(/\/(CreationDate|ModDate) \([^)]*\)/g, "");
+const withoutDates = (pdf: Uint8Array) =>
+  Buffer.from(pdf)
+    .toString("latin1")
+    .replace(/\/(CreationDate|ModDate) \([^)]*\)/g, "");
 
 /** What BrowserHost passed to page.pdf() for these options before it printed through CDP itself. */
 function playwrightOptions(o: PdfOptions) {
@@ -56,7 +59,14 @@ const cases: [string, Partial<PdfOptions>][] = [
   ["custom size in mm, landscape ignored", { width: "100mm", height: "50.5mm", landscape: true }],
   ["custom size in in and px", { width: "5in", height: "600px" }],
   ["margins in every unit", { margin: { top: "12.5mm", right: "1in", bottom: "30px", left: "2.54cm" } }],
-  ["header and footer", { headerTemplate: '<span class="title"></span>', footerTemplate: '<span class="pageNumber"></span>', margin: { top: "15mm", right: "0", bottom: "15mm", left: "0" } }],
+  [
+    "header and footer",
+    {
+      headerTemplate: '<span class="title"></span>',
+      footerTemplate: '<span class="pageNumber"></span>',
+      margin: { top: "15mm", right: "0", bottom: "15mm", left: "0" },
+    },
+  ],
   ["a footer alone", { footerTemplate: "<span>F</span>" }],
   ["page ranges, no CSS page size", { pageRanges: "1, 2-2", preferCssPageSize: false }],
   ["tagged with an outline", { tagged: true, outline: true }],
@@ -82,7 +92,9 @@ describe("the PDF is page.pdf()'s, inline and streamed", () => {
 
 test("a document over the inline limit streams its PDF and prints whole through the service", async () => {
   // ~1.3 MB of HTML: 4000 rows.
-  const rows = Array.from({ length: 4000 }, (_, i) => `<tr><td>ROW${i}</td><td>${"lorem ipsum dolor sit amet ".repeat(10)}</td></tr>`).join("");
+  const rows = Array.from({ length: 4000 }, (_, i) => `<tr><td>ROW${i}</td><td>${"lorem ipsum dolor sit amet ".repeat(10)}</td></tr>`).join(
+    "",
+  );
   const html = `<title>Big</title><table>${rows}</table>`;
   expect(html.length).toBeGreaterThan(INLINE_PDF_MAX_HTML);
   const { report, pdf } = await generate(t, { engine: "raw", html_template: html });

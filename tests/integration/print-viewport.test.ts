@@ -24,7 +24,12 @@ let reference: Browser;
 beforeAll(async () => {
   // The service's fonts, so that both sides draw the same glyphs.
   const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(work) };
-  reference = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", args: ["--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none"], env, chromiumSandbox: false });
+  reference = await chromium.launch({
+    executablePath: "/usr/lib/chromium/chromium",
+    args: ["--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none"],
+    env,
+    chromiumSandbox: false,
+  });
 });
 afterAll(async () => {
   await reference?.close();
@@ -47,12 +52,19 @@ async function referencePdf(html: string): Promise<Uint8Array> {
   const context = await reference.newContext({ viewport: SCRIPT_VIEWPORT, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.setContent(withPrintDefaults(html), { waitUntil: "load" });
-  const pdf = await page.pdf({ format: "A4", printBackground: true, preferCSSPageSize: true, margin: { top: "0", right: "0", bottom: "0", left: "0" } });
+  const pdf = await page.pdf({
+    format: "A4",
+    printBackground: true,
+    preferCSSPageSize: true,
+    margin: { top: "0", right: "0", bottom: "0", left: "0" },
+  });
   await context.close();
   return pdf;
 }
 
-const box = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#1d3557"/></svg>').toString("base64");
+const box = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#1d3557"/></svg>',
+).toString("base64");
 const screenUnits =
   "<style>body{margin:0} .a{width:50vw;height:20vh;background:#c00} @media (max-width:600px){.b{color:#0a0}} @media (min-width:1000px){.c{font-size:30px}}" +
   " .f{position:fixed;bottom:0;right:0} .s{position:sticky;top:0;background:#eee}</style>" +
@@ -61,7 +73,9 @@ const screenUnits =
 
 // A script-less page also keeps its document off the screen (no layout until the print: see SCREEN_HIDDEN
 // in src/render/print-page.ts). What styles load must still load before the print...
-const red = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#c00"/></svg>').toString("base64");
+const red = Buffer.from(
+  '<svg xmlns="http://www.w3.org/2000/svg" width="40" height="40"><circle cx="20" cy="20" r="18" fill="#c00"/></svg>',
+).toString("base64");
 const mono = readFileSync("/usr/share/fonts/truetype/liberation/LiberationMono-Regular.ttf").toString("base64");
 const styledResources =
   `<style>@font-face{font-family:Brand;src:url(data:font/ttf;base64,${mono})} h1{font-family:Brand}` +
@@ -79,15 +93,23 @@ test("script-less reports print the same pixels as a 1280x720 page: invoice, 100
   const docs: [string, string, unknown][] = benchTemplates()
     .filter((b) => b.engine === "ejs")
     .map((b) => [b.name, b.html_template, b.data]);
-  docs.push(["screen-units", screenUnits, undefined], ["styled-resources", styledResources, undefined], ["boxed-resources", boxedResources, undefined]);
+  docs.push(
+    ["screen-units", screenUnits, undefined],
+    ["styled-resources", styledResources, undefined],
+    ["boxed-resources", boxedResources, undefined],
+  );
   for (const [name, template, data] of docs) {
     const html = data === undefined ? template : ejs.render(template, data as ejs.Data, {});
-    const served = await generate(t, data === undefined ? { engine: "raw", html_template: template } : { engine: "ejs", html_template: template, data });
+    const served = await generate(
+      t,
+      data === undefined ? { engine: "raw", html_template: template } : { engine: "ejs", html_template: template, data },
+    );
     expect(served.report.status).toBe("succeeded");
     const ours = pixels(served.pdf!, `${name}-service`);
     const theirs = pixels(await referencePdf(html), `${name}-reference`);
     expect({ name, pages: ours.length }).toEqual({ name, pages: theirs.length });
-    for (const [i, png] of ours.entries()) expect({ name, page: i + 1, same: png.equals(theirs[i]!) }).toEqual({ name, page: i + 1, same: true });
+    for (const [i, png] of ours.entries())
+      expect({ name, page: i + 1, same: png.equals(theirs[i]!) }).toEqual({ name, page: i + 1, same: true });
   }
 });
 

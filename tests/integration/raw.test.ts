@@ -72,7 +72,9 @@ describe("printing waits for the page's load event", () => {
   test("frames and load handlers are in the PDF, also after scripted reports reset the pages", async () => {
     // Alternating script and no script makes pages go through the about:blank reset, whose own load
     // event must not be taken for the next report's.
-    const jobs = Array.from({ length: 8 }, (_, i) => (i % 2 ? { html: onLoad(`LOADMARK${i}`), mark: `LOADMARK${i}` } : { html: framed(`FRAMEMARK${i}`), mark: `FRAMEMARK${i}` }));
+    const jobs = Array.from({ length: 8 }, (_, i) =>
+      i % 2 ? { html: onLoad(`LOADMARK${i}`), mark: `LOADMARK${i}` } : { html: framed(`FRAMEMARK${i}`), mark: `FRAMEMARK${i}` },
+    );
     for (const j of jobs) {
       const { report, pdf } = await generate(t, { engine: "raw", html_template: j.html });
       expect(report.status).toBe("succeeded");
@@ -82,7 +84,7 @@ describe("printing waits for the page's load event", () => {
 });
 
 describe("page count", () => {
-  test("page_count is the real page count even when the title or a link contains \"/Type /Page\"", async () => {
+  test('page_count is the real page count even when the title or a link contains "/Type /Page"', async () => {
     const { report, pdf } = await generate(t, {
       engine: "raw",
       html_template: "<title>Q /Type /Page /Type /Page</title><p>one page <a href='https://example.com/Type/Page/Type/Page'>link</a></p>",
@@ -104,7 +106,11 @@ describe("page count", () => {
 
 describe("print options", () => {
   test("format Letter + landscape gives 792 x 612 pt pages", async () => {
-    const { report, pdf } = await generate(t, { engine: "raw", html_template: "<p>letter landscape</p>", options: { format: "Letter", landscape: true } });
+    const { report, pdf } = await generate(t, {
+      engine: "raw",
+      html_template: "<p>letter landscape</p>",
+      options: { format: "Letter", landscape: true },
+    });
     expect(report.status).toBe("succeeded");
     const size = pageSize(await pdfInfo(pdf!));
     expect(Math.abs(size.w - 792)).toBeLessThan(2);
@@ -134,7 +140,9 @@ describe("print options", () => {
 
   test("a misspelled option is refused with 422, as the published schema (additionalProperties: false) says", async () => {
     // A client that writes "landscpae" must learn of it, not silently get a portrait PDF.
-    const res = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>", options: { landscpae: true } } });
+    const res = await t.request("POST", "/api/v1/generate-pdf-async", {
+      body: { engine: "raw", html_template: "<p>x</p>", options: { landscpae: true } },
+    });
     expect(res.status).toBe(422);
     expect(((await res.json()) as { error: string }).error).toBe("validation_failed");
   });

@@ -10,7 +10,8 @@ import { openDatabase } from "../../src/db/client";
 import { createLogger } from "../../src/lib/logger";
 import { createTestApp, type TestApp } from "../helpers/app";
 
-const autocheckpoint = (db: Database) => db.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint;
+const autocheckpoint = (db: Database) =>
+  db.query<{ wal_autocheckpoint: number }, []>("PRAGMA wal_autocheckpoint").get()!.wal_autocheckpoint;
 const logger = createLogger("error");
 
 describe("in the running service", () => {

@@ -10,8 +10,21 @@ import { descendants, sourceCommand, startServer, type ServerOptions } from "../
 const dir = mkdtempSync(join(tmpdir(), "reportgen-allocator-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const environ = (pid: number) => Object.fromEntries(readFileSync(`/proc/${pid}/environ`, "utf8").split("\0").filter(Boolean).map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]));
-const threadNames = (pid: number) => readdirSync(`/proc/${pid}/task`).map((t) => { try { return readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").trim(); } catch { return ""; } });
+const environ = (pid: number) =>
+  Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, "utf8")
+      .split("\0")
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+  );
+const threadNames = (pid: number) =>
+  readdirSync(`/proc/${pid}/task`).map((t) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").trim();
+    } catch {
+      return "";
+    }
+  });
 const sandboxesOf = (pid: number) => descendants(pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, "utf8").includes("sandbox-child"));
 
 async function withServer(name: string, opts: ServerOptions, check: (pid: number) => void) {

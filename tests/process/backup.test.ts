@@ -25,7 +25,8 @@ async function waitSucceeded(baseUrl: string, key: string, id: string) {
   for (;;) {
     const r = await api(baseUrl, key, "GET", `/reports/${id}?wait=10`);
     if (r.body.data.status === "succeeded") return r.body.data;
-    if (!["queued", "processing"].includes(r.body.data.status) || Date.now() > end) throw new Error(`report ${id}: ${JSON.stringify(r.body)}`);
+    if (!["queued", "processing"].includes(r.body.data.status) || Date.now() > end)
+      throw new Error(`report ${id}: ${JSON.stringify(r.body)}`);
   }
 }
 
@@ -36,9 +37,20 @@ test("backup while the service runs and takes submissions; restore into a new da
   const first = await startServer(sourceCommand, live);
   servers.push(first);
   const ids: string[] = [];
-  for (let i = 0; i < 4; i++) ids.push((await api(first.baseUrl, key, "POST", "/generate-pdf-async", { engine: "ejs", html_template: "<h1>Backup <%= n %></h1>", data: { n: i } })).body.report_id);
+  for (let i = 0; i < 4; i++)
+    ids.push(
+      (
+        await api(first.baseUrl, key, "POST", "/generate-pdf-async", {
+          engine: "ejs",
+          html_template: "<h1>Backup <%= n %></h1>",
+          data: { n: i },
+        })
+      ).body.report_id,
+    );
   for (const id of ids) await waitSucceeded(first.baseUrl, key, id);
-  const links = await Promise.all(ids.map(async (id) => (await api(first.baseUrl, key, "GET", `/reports/${id}/download`)).body.data as string));
+  const links = await Promise.all(
+    ids.map(async (id) => (await api(first.baseUrl, key, "GET", `/reports/${id}/download`)).body.data as string),
+  );
   const originals = await Promise.all(links.map(pdfOf));
 
   // Keep writing while the backup runs: it must still be consistent.
@@ -53,12 +65,16 @@ test("backup while the service runs and takes submissions; restore into a new da
   })();
   await Bun.sleep(200);
   const t0 = performance.now();
-  const b = Bun.spawnSync([...sourceCommand, "backup", "--to", backupDir, "--data-dir", live], { env: { ...process.env, REPORTGEN_LOG_LEVEL: "warn" } });
+  const b = Bun.spawnSync([...sourceCommand, "backup", "--to", backupDir, "--data-dir", live], {
+    env: { ...process.env, REPORTGEN_LOG_LEVEL: "warn" },
+  });
   const backupMs = performance.now() - t0;
   writing = false;
   await writer;
   expect(b.exitCode, b.stderr.toString()).toBe(0);
-  console.error(`backup: ${b.stderr.toString().trim().split("\n")[0]} (command ${backupMs.toFixed(0)} ms, ${during.length} submissions meanwhile)`);
+  console.error(
+    `backup: ${b.stderr.toString().trim().split("\n")[0]} (command ${backupMs.toFixed(0)} ms, ${during.length} submissions meanwhile)`,
+  );
   expect(during.length).toBeGreaterThan(0);
 
   const manifest = JSON.parse(readFileSync(join(backupDir, "backup.json"), "utf8"));
@@ -68,7 +84,10 @@ test("backup while the service runs and takes submissions; restore into a new da
   const db = new Database(join(backupDir, "reportgen.db"), { readonly: true });
   expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
   // Consistent: exactly the PDFs of the reports the snapshot calls succeeded.
-  const succeeded = db.query<{ id: string }, []>("SELECT id FROM reports WHERE status = 'succeeded'").all().map((r) => `${r.id}.pdf`);
+  const succeeded = db
+    .query<{ id: string }, []>("SELECT id FROM reports WHERE status = 'succeeded'")
+    .all()
+    .map((r) => `${r.id}.pdf`);
   db.close();
   expect(readdirSync(join(backupDir, "reports")).sort()).toEqual(succeeded.sort());
 
@@ -96,7 +115,8 @@ test("backup while the service runs and takes submissions; restore into a new da
   restoredDb.close();
   for (const r of unfinished) await waitSucceeded(second.baseUrl, key, r.id);
   // And it takes new work.
-  const fresh = (await api(second.baseUrl, key, "POST", "/generate-pdf-async", { engine: "raw", html_template: "<p>after restore</p>" })).body.report_id;
+  const fresh = (await api(second.baseUrl, key, "POST", "/generate-pdf-async", { engine: "raw", html_template: "<p>after restore</p>" }))
+    .body.report_id;
   await waitSucceeded(second.baseUrl, key, fresh);
 }, 180_000);
 

@@ -59,7 +59,11 @@ test("serve: generate (ejs), download through the signed link, delete", async ()
   console.error(`binary start: HTTP up in ${server.listenMs.toFixed(0)} ms, renderer ready in ${server.startMs.toFixed(0)} ms`);
   // The executable re-ran itself in place with mimalloc's purging off (src/lib/allocator.ts).
   expect(readFileSync(`/proc/${server.proc.pid}/environ`, "utf8").split("\0")).toContain("MIMALLOC_PURGE_DELAY=-1");
-  const sub = await api(server.baseUrl, key, "POST", "/generate-pdf-async", { engine: "ejs", html_template: "<h1>Hello <%= who %></h1>", data: { who: "binary" } });
+  const sub = await api(server.baseUrl, key, "POST", "/generate-pdf-async", {
+    engine: "ejs",
+    html_template: "<h1>Hello <%= who %></h1>",
+    data: { who: "binary" },
+  });
   expect(sub.status).toBe(202);
   const id = sub.body.report_id;
   let dl;

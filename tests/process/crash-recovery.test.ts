@@ -10,7 +10,10 @@ const dir = mkdtempSync(join(tmpdir(), "reportgen-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 // Each report keeps Chromium busy ~400 ms, so a batch is partly queued and partly in flight.
-const slow = (i: number) => ({ engine: "raw", html_template: `<p>report ${i}</p><script>var e = Date.now() + 400; while (Date.now() < e) {}</script>` });
+const slow = (i: number) => ({
+  engine: "raw",
+  html_template: `<p>report ${i}</p><script>var e = Date.now() + 400; while (Date.now() < e) {}</script>`,
+});
 
 function statuses(): Record<string, number> {
   const db = new Database(join(dir, "reportgen.db"), { readonly: true });
@@ -60,7 +63,12 @@ test("SIGKILL with reports queued and in flight, then restart: every report succ
     expect(second.stderr()).toContain("recovered interrupted reports");
     // Nothing half-written survives: only finished PDFs, one per report.
     expect(readdirSync(join(dir, "reports")).sort()).toEqual(ids.map((id) => `${id}.pdf`).sort());
-    for (const id of ids) expect(readFileSync(join(dir, "reports", `${id}.pdf`)).subarray(-8).toString("latin1")).toContain("%%EOF");
+    for (const id of ids)
+      expect(
+        readFileSync(join(dir, "reports", `${id}.pdf`))
+          .subarray(-8)
+          .toString("latin1"),
+      ).toContain("%%EOF");
   } finally {
     second.proc.kill("SIGKILL");
     await second.proc.exited;

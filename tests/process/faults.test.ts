@@ -46,7 +46,8 @@ const cpuTicks = (pid: number) => {
 };
 const isChromium = (pid: number) => /chrom/i.test(cmdline(pid)[0] ?? "");
 /** Chromium's browser process: a Chromium with no --type= (renderers, zygotes and utilities have one). */
-const browserPids = (server: number) => descendants(server).filter((p) => isChromium(p) && isAlive(p) && !cmdline(p).some((a) => a.startsWith("--type=")));
+const browserPids = (server: number) =>
+  descendants(server).filter((p) => isChromium(p) && isAlive(p) && !cmdline(p).some((a) => a.startsWith("--type=")));
 const rendererPids = (server: number) => descendants(server).filter((p) => isAlive(p) && cmdline(p).includes("--type=renderer"));
 const sandboxPids = (server: number) => descendants(server).filter((p) => isAlive(p) && cmdline(p).includes(SANDBOX_ARG));
 
@@ -56,7 +57,10 @@ function watchHealth(baseUrl: string) {
   let on = true;
   void (async () => {
     while (on) {
-      const status = await fetch(`${baseUrl}/healthz`).then((r) => r.status, () => 0);
+      const status = await fetch(`${baseUrl}/healthz`).then(
+        (r) => r.status,
+        () => 0,
+      );
       seen.push({ at: Date.now(), status });
       await Bun.sleep(25);
     }
@@ -89,10 +93,14 @@ async function report(s: ServerProcess, key: string, id: string) {
 }
 
 async function finished(s: ServerProcess, key: string, id: string, timeoutMs: number) {
-  return until(`report ${id} to finish`, async () => {
-    const r = await report(s, key, id);
-    return r.status === "succeeded" || r.status === "failed" ? r : undefined;
-  }, timeoutMs);
+  return until(
+    `report ${id} to finish`,
+    async () => {
+      const r = await report(s, key, id);
+      return r.status === "succeeded" || r.status === "failed" ? r : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 async function submit(s: ServerProcess, key: string, body: unknown): Promise<string> {
@@ -102,19 +110,31 @@ async function submit(s: ServerProcess, key: string, body: unknown): Promise<str
 }
 
 /** A raw report that keeps its page busy for `ms` (so a fault lands mid-render), then prints. */
-const busyPage = (label: string, ms = 2500) => ({ engine: "raw", html_template: `<p>${label}</p><script>var e = Date.now() + ${ms}; while (Date.now() < e) {}</script>` });
+const busyPage = (label: string, ms = 2500) => ({
+  engine: "raw",
+  html_template: `<p>${label}</p><script>var e = Date.now() + ${ms}; while (Date.now() < e) {}</script>`,
+});
 /** An EJS report whose template loops for `ms` inside the sandbox, then renders. */
-const busyTemplate = (label: string, ms = 2500) => ({ engine: "ejs", html_template: `<% var e = Date.now() + ${ms}; while (Date.now() < e) {} %><p><%= label %></p>`, data: { label } });
+const busyTemplate = (label: string, ms = 2500) => ({
+  engine: "ejs",
+  html_template: `<% var e = Date.now() + ${ms}; while (Date.now() < e) {} %><p><%= label %></p>`,
+  data: { label },
+});
 
 async function expectNextReportSucceeds(s: ServerProcess, key: string) {
-  for (const body of [{ engine: "raw", html_template: "<p>next raw</p>" }, { engine: "ejs", html_template: "<p><%= n %></p>", data: { n: "next ejs" } }]) {
+  for (const body of [
+    { engine: "raw", html_template: "<p>next raw</p>" },
+    { engine: "ejs", html_template: "<p><%= n %></p>", data: { n: "next ejs" } },
+  ]) {
     const r = await finished(s, key, await submit(s, key, body), 30_000);
     expect(r.status).toBe("succeeded");
   }
 }
 
 function record(fault: string, healthyMs: number | undefined, r: { status: string; attempts: number; error: { code: string } | null }) {
-  matrix.push(`  ${fault}: healthy again after ${healthyMs === undefined ? "(stayed healthy)" : `${healthyMs} ms`}; report ${r.status}${r.error ? ` ${r.error.code}` : ""}, attempts ${r.attempts}`);
+  matrix.push(
+    `  ${fault}: healthy again after ${healthyMs === undefined ? "(stayed healthy)" : `${healthyMs} ms`}; report ${r.status}${r.error ? ` ${r.error.code}` : ""}, attempts ${r.attempts}`,
+  );
 }
 
 describe("one running service, faults one after another", () => {
@@ -126,7 +146,9 @@ describe("one running service, faults one after another", () => {
   beforeAll(async () => {
     key = runCli([binary], ["admin", "create-key", "--name", "faults", "--data-dir", dir]).stdout.trim();
     expect(key).toStartWith("rg_");
-    server = await startServer([binary], dir, { extraArgs: ["--render-workers", "1", "--render-pages", "2", "--sandboxes", "1", "--render-timeout", "25s"] });
+    server = await startServer([binary], dir, {
+      extraArgs: ["--render-workers", "1", "--render-pages", "2", "--sandboxes", "1", "--render-timeout", "25s"],
+    });
     health = watchHealth(server.baseUrl);
   }, 60_000);
 
@@ -157,7 +179,9 @@ describe("one running service, faults one after another", () => {
     // The dead Chromium's whole tree is gone, and its profile folder with it.
     await until("the old Chromium tree to be gone", () => tree.every((p) => !isAlive(p)), 10_000);
     expect(readdirSync(join(dir, "chromium-tmp")).length).toBe(1);
-    expect(server.stderr()).toMatch(/"level":"warn","msg":"chromium child failed; replacing it".*"cause":"Chromium exited unexpectedly".*"restarts":1/);
+    expect(server.stderr()).toMatch(
+      /"level":"warn","msg":"chromium child failed; replacing it".*"cause":"Chromium exited unexpectedly".*"restarts":1/,
+    );
     await expectNextReportSucceeds(server, key);
   }, 90_000);
 
@@ -169,7 +193,11 @@ describe("one running service, faults one after another", () => {
     const before = new Map(rendererPids(server.proc.pid).map((p) => [p, cpuTicks(p)]));
     const busy = await until(
       "a renderer to use CPU",
-      () => [...before].map(([p, t]) => ({ p, d: cpuTicks(p) - t })).sort((a, b) => b.d - a.d).find((r) => r.d >= 2),
+      () =>
+        [...before]
+          .map(([p, t]) => ({ p, d: cpuTicks(p) - t }))
+          .sort((a, b) => b.d - a.d)
+          .find((r) => r.d >= 2),
       5_000,
     );
     const t0 = Date.now();
@@ -216,10 +244,17 @@ describe("one running service, faults one after another", () => {
     process.kill(sandbox!, "SIGKILL");
     await until("a new sandbox", () => sandboxPids(server.proc.pid).some((p) => p !== sandbox), 10_000);
     const healthyMs = await until("/healthz 200", () => health.recoveredAfter(t0), 20_000);
-    const r = await finished(server, key, await submit(server, key, { engine: "ejs", html_template: "<p><%= x %></p>", data: { x: "after idle kill" } }), 30_000);
+    const r = await finished(
+      server,
+      key,
+      await submit(server, key, { engine: "ejs", html_template: "<p><%= x %></p>", data: { x: "after idle kill" } }),
+      30_000,
+    );
     record("SIGKILL idle sandbox", healthyMs, r);
     expect(r.status).toBe("succeeded");
-    expect(server.stderr()).toMatch(/"level":"warn","msg":"sandbox child failed; replacing it".*"cause":"the sandbox process killed by SIGKILL".*"restarts":1/);
+    expect(server.stderr()).toMatch(
+      /"level":"warn","msg":"sandbox child failed; replacing it".*"cause":"the sandbox process killed by SIGKILL".*"restarts":1/,
+    );
   }, 60_000);
 
   test("SIGKILL of a sandbox mid-template: retried as the service's fault, not template_error", async () => {
@@ -238,7 +273,12 @@ describe("one running service, faults one after another", () => {
   }, 60_000);
 
   test("a template's own fault keeps its code and is not retried", async () => {
-    const r = await finished(server, key, await submit(server, key, { engine: "ejs", html_template: "<% while (true) {} %>", data: {} }), 30_000);
+    const r = await finished(
+      server,
+      key,
+      await submit(server, key, { engine: "ejs", html_template: "<% while (true) {} %>", data: {} }),
+      30_000,
+    );
     expect(r.status).toBe("failed");
     expect(r.error.code).toBe("template_timeout");
     expect(r.attempts).toBe(1);
@@ -293,7 +333,10 @@ test("sandboxes SIGKILLed before they are ready at start-up: start-up completes,
     expect(r.status).toBe("succeeded");
     expect(r.attempts).toBe(1);
     // Each start failure is logged with the restart count, and the delay doubles.
-    const warnings = server.stderr().split("\n").filter((l) => l.includes('"msg":"sandbox child could not start; replacing it"'));
+    const warnings = server
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"sandbox child could not start; replacing it"'));
     expect(warnings.length).toBeGreaterThanOrEqual(3);
     expect(warnings.slice(0, 3).map((l) => JSON.parse(l).restart_in_ms)).toEqual([250, 500, 1000]);
   } finally {
@@ -309,11 +352,18 @@ test("a Chromium binary that exits at once: the service stays up, 503, backs off
   const launches = join(work, "launches");
   const fixed = join(work, "chromium-fixed");
   // Records when each launch happened (ms since the epoch), then exits 1 until "fixed".
-  writeFileSync(script, `#!/bin/sh\necho $(date +%s%3N) >> ${launches}\nif [ -f ${fixed} ]; then exec /usr/lib/chromium/chromium "$@"; fi\nexit 1\n`);
+  writeFileSync(
+    script,
+    `#!/bin/sh\necho $(date +%s%3N) >> ${launches}\nif [ -f ${fixed} ]; then exec /usr/lib/chromium/chromium "$@"; fi\nexit 1\n`,
+  );
   chmodSync(script, 0o755);
   const server = await spawnServer([binary], dir, { extraArgs: ["--chromium-path", script, "--render-workers", "1"] });
   const health = watchHealth(server.baseUrl);
-  const failures = () => server.stderr().split("\n").filter((l) => l.includes('"msg":"chromium child could not start; replacing it"'));
+  const failures = () =>
+    server
+      .stderr()
+      .split("\n")
+      .filter((l) => l.includes('"msg":"chromium child could not start; replacing it"'));
   try {
     await until("HTTP to answer", () => health.sawDown(0), 15_000);
     const id = await submit(server, key, { engine: "raw", html_template: "<p>waits for a working Chromium</p>" });
@@ -321,7 +371,11 @@ test("a Chromium binary that exits at once: the service stays up, 503, backs off
     expect(server.proc.exitCode).toBeNull();
     expect((await fetch(`${server.baseUrl}/healthz`)).status).toBe(503);
     // Backoff, not a tight loop: the delays double, and launches are at least that far apart.
-    expect(failures().slice(0, 3).map((l) => JSON.parse(l).restart_in_ms)).toEqual([250, 500, 1000]);
+    expect(
+      failures()
+        .slice(0, 3)
+        .map((l) => JSON.parse(l).restart_in_ms),
+    ).toEqual([250, 500, 1000]);
     const at = readFileSync(launches, "utf8").split("\n").filter(Boolean).map(Number);
     expect(at.length).toBeLessThanOrEqual(failures().length + 1);
     expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(250);

@@ -48,7 +48,8 @@ async function scenario(
   let secret = "";
   const receiver = startReceiver(async (r, n) => {
     const res = await respond(r, n);
-    if (res.status < 300 && !processed.has(r.headers["webhook-id"]!)) processed.set(r.headers["webhook-id"]!, verifyStandardWebhook(secret, r.headers, r.body));
+    if (res.status < 300 && !processed.has(r.headers["webhook-id"]!))
+      processed.set(r.headers["webhook-id"]!, verifyStandardWebhook(secret, r.headers, r.body));
     return res;
   });
   const servers: ServerProcess[] = [];
@@ -70,10 +71,15 @@ async function scenario(
 test("SIGKILL while the success event is being delivered, then restart: the receiver processes exactly one success event", async () => {
   // The first request is held unanswered: the crash happens with the attempt in flight.
   let heldResolve: (r: Response) => void = () => {};
-  const respond = (_r: Received, n: number) => (n === 1 ? new Promise<Response>((res) => (heldResolve = res)) : new Response(null, { status: 204 }));
+  const respond = (_r: Received, n: number) =>
+    n === 1 ? new Promise<Response>((res) => (heldResolve = res)) : new Response(null, { status: 204 });
   await scenario("hooks", respond, async ({ key, receiver, processed, start }) => {
     const first = await start();
-    const sub = await api(first.baseUrl, key, "POST", "/generate-pdf-async", { engine: "raw", html_template: "<p>crash mid-delivery</p>", webhook: { url: receiver.url } });
+    const sub = await api(first.baseUrl, key, "POST", "/generate-pdf-async", {
+      engine: "raw",
+      html_template: "<p>crash mid-delivery</p>",
+      webhook: { url: receiver.url },
+    });
     expect(sub.status).toBe(202);
     const id: string = sub.body.report_id;
     await receiver.waitFor(1, 60_000);
@@ -83,7 +89,10 @@ test("SIGKILL while the success event is being delivered, then restart: the rece
 
     const second = await start();
     await receiver.waitFor(2, 60_000);
-    await until("the delivery to be recorded", async () => (await api(second.baseUrl, key, "GET", `/reports/${id}`)).body.data.webhook.deliveries[0].status === "delivered");
+    await until(
+      "the delivery to be recorded",
+      async () => (await api(second.baseUrl, key, "GET", `/reports/${id}`)).body.data.webhook.deliveries[0].status === "delivered",
+    );
     await Bun.sleep(1_000); // nothing more arrives
 
     const [a, b] = receiver.received;
@@ -101,23 +110,34 @@ test("SIGKILL while the success event is being delivered, then restart: the rece
 }, 180_000);
 
 test("SIGKILL while the report renders, then restart: exactly one request reaches the receiver", async () => {
-  await scenario("hooks2", () => new Response(null, { status: 200 }), async ({ key, receiver, processed, start }) => {
-    const first = await start();
-    // Chromium is kept busy ~1.5 s by the page's own script, so the kill lands mid-render.
-    const slow = { engine: "raw", html_template: "<p>slow</p><script>var e = Date.now() + 1500; while (Date.now() < e) {}</script>", webhook: { url: receiver.url } };
-    const id: string = (await api(first.baseUrl, key, "POST", "/generate-pdf-async", slow)).body.report_id;
-    await until("the report to be processing", () => reportStatus(id) === "processing");
-    first.proc.kill("SIGKILL");
-    await first.proc.exited;
-    expect(receiver.received).toHaveLength(0);
+  await scenario(
+    "hooks2",
+    () => new Response(null, { status: 200 }),
+    async ({ key, receiver, processed, start }) => {
+      const first = await start();
+      // Chromium is kept busy ~1.5 s by the page's own script, so the kill lands mid-render.
+      const slow = {
+        engine: "raw",
+        html_template: "<p>slow</p><script>var e = Date.now() + 1500; while (Date.now() < e) {}</script>",
+        webhook: { url: receiver.url },
+      };
+      const id: string = (await api(first.baseUrl, key, "POST", "/generate-pdf-async", slow)).body.report_id;
+      await until("the report to be processing", () => reportStatus(id) === "processing");
+      first.proc.kill("SIGKILL");
+      await first.proc.exited;
+      expect(receiver.received).toHaveLength(0);
 
-    await start();
-    await receiver.waitFor(1, 60_000);
-    await Bun.sleep(1_000);
-    expect(receiver.received).toHaveLength(1);
-    expect(processed.size).toBe(1);
-    expect([...processed.values()][0]).toMatchObject({ type: "report.succeeded", data: { report_id: id, status: "succeeded", attempts: 2 } });
-  });
+      await start();
+      await receiver.waitFor(1, 60_000);
+      await Bun.sleep(1_000);
+      expect(receiver.received).toHaveLength(1);
+      expect(processed.size).toBe(1);
+      expect([...processed.values()][0]).toMatchObject({
+        type: "report.succeeded",
+        data: { report_id: id, status: "succeeded", attempts: 2 },
+      });
+    },
+  );
 }, 180_000);
 
 test("admin webhook-secret prints the account's secret (the one the API shows); --rotate replaces it", async () => {

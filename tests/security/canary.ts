@@ -124,7 +124,14 @@ export class ChildSocketWatch {
     const server = net.createServer((c) => c.on("error", () => {}));
     await new Promise<void>((r) => server.listen(0, own, () => r()));
     const port = (server.address() as net.AddressInfo).port;
-    const child = Bun.spawn([process.execPath, "-e", `require("node:net").connect({ host: ${JSON.stringify(own)}, port: ${port} }).on("connect", () => console.log("up")); setTimeout(() => process.exit(0), 5000);`], { stdout: "pipe", stderr: "ignore" });
+    const child = Bun.spawn(
+      [
+        process.execPath,
+        "-e",
+        `require("node:net").connect({ host: ${JSON.stringify(own)}, port: ${port} }).on("connect", () => console.log("up")); setTimeout(() => process.exit(0), 5000);`,
+      ],
+      { stdout: "pipe", stderr: "ignore" },
+    );
     const reader = child.stdout.getReader();
     await reader.read();
     await this.sample();
@@ -152,7 +159,10 @@ export class ChildSocketWatch {
         const cols = line.trim().split(/\s+/);
         const peer = cols[5] ?? "";
         if (/^(\*|0\.0\.0\.0|\[::\]|::|\[::ffff:0\.0\.0\.0\]):\*$/.test(peer) || peer === "*:*") continue;
-        const host = peer.replace(/:[^:]*$/, "").replace(/^\[|\]$/g, "").replace(/%.*$/, "");
+        const host = peer
+          .replace(/:[^:]*$/, "")
+          .replace(/^\[|\]$/g, "")
+          .replace(/%.*$/, "");
         if (/^(127\.|::1$|::ffff:127\.)/.test(host)) continue;
         this.violations.push(line.trim());
       }

@@ -5,7 +5,13 @@ import { createTestApp, waitForReport, type TestApp } from "../helpers/app";
 
 const DEADLINE = 1000;
 let t: TestApp;
-beforeAll(async () => (t = await createTestApp({ render: true, config: { templateTimeout: DEADLINE, templateMemory: 64 * 1024 ** 2, templateOutputMax: 1024 ** 2 } })));
+beforeAll(
+  async () =>
+    (t = await createTestApp({
+      render: true,
+      config: { templateTimeout: DEADLINE, templateMemory: 64 * 1024 ** 2, templateOutputMax: 1024 ** 2 },
+    })),
+);
 afterAll(() => t.close());
 
 const attacks: [string, string, RegExp][] = [
@@ -43,11 +49,22 @@ async function listLatencies(n: number): Promise<number[]> {
 test("while templates run away, the API answers promptly and other reports still render", async () => {
   const baseline = await listLatencies(30);
   const hostile = await Promise.all(
-    [0, 1].map(async () => (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "ejs", html_template: "<% while(true){} %>", data: {} } })).json()) as { report_id: string }),
+    [0, 1].map(
+      async () =>
+        (await (
+          await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "ejs", html_template: "<% while(true){} %>", data: {} } })
+        ).json()) as { report_id: string },
+    ),
   );
   // Both sandboxes are now busy with loops: a normal report must still finish, after them at worst.
-  const normal = (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "ejs", html_template: "<p><%= ok %></p>", data: { ok: "fine" } } })).json()) as { report_id: string };
-  const raw = (await (await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>raw meanwhile</p>" } })).json()) as { report_id: string };
+  const normal = (await (
+    await t.request("POST", "/api/v1/generate-pdf-async", {
+      body: { engine: "ejs", html_template: "<p><%= ok %></p>", data: { ok: "fine" } },
+    })
+  ).json()) as { report_id: string };
+  const raw = (await (
+    await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>raw meanwhile</p>" } })
+  ).json()) as { report_id: string };
   // The sandboxes are separate processes: the server's event loop does not feel them.
   const during = await listLatencies(30);
   const median = (xs: number[]) => xs[xs.length >> 1]!;

@@ -43,7 +43,9 @@ test("distinct wrong secrets for an existing key id run no argon2, and a new key
   const [, id] = t.key.split("_");
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const floods = Array.from({ length: 2000 }, (_, i) => t.request("GET", "/api/v1/reports", { key: `rg_${id}_${String(i).padStart(43, "Z")}` }));
+  const floods = Array.from({ length: 2000 }, (_, i) =>
+    t.request("GET", "/api/v1/reports", { key: `rg_${id}_${String(i).padStart(43, "Z")}` }),
+  );
   const fresh = (await t.app.keys.createForAccount("acme", "during-flood")).value;
   const f0 = performance.now();
   const res = await t.request("GET", "/api/v1/reports", { key: fresh });
@@ -55,7 +57,9 @@ test("distinct wrong secrets for an existing key id run no argon2, and a new key
   // 2000 argon2 runs would be ~20 s of CPU; refusing them by check value is a few hundred ms in all.
   expect((cpu.user + cpu.system) / 1000).toBeLessThan(3000);
   expect(firstMs).toBeLessThan(1000);
-  console.log(`flood of 2000 wrong secrets: ${Math.round(wallMs)} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU; first verification of a new key: ${firstMs.toFixed(1)} ms`);
+  console.log(
+    `flood of 2000 wrong secrets: ${Math.round(wallMs)} ms wall, ${Math.round((cpu.user + cpu.system) / 1000)} ms CPU; first verification of a new key: ${firstMs.toFixed(1)} ms`,
+  );
 });
 
 test("a key created before check values existed still works, and gets its check value on first use", async () => {
@@ -64,7 +68,9 @@ test("a key created before check values existed still works, and gets its check 
   const wrong = `rg_${created.id}_${"C".repeat(43)}`;
   expect((await t.request("GET", "/api/v1/reports", { key: wrong })).status).toBe(401);
   expect((await t.request("GET", "/api/v1/reports", { key: created.value })).status).toBe(200);
-  const row = t.app.db.$client.query<{ c: string | null }, [string]>("SELECT secret_check AS c FROM access_keys WHERE id = ?").get(created.id);
+  const row = t.app.db.$client
+    .query<{ c: string | null }, [string]>("SELECT secret_check AS c FROM access_keys WHERE id = ?")
+    .get(created.id);
   expect(row?.c).toMatch(/^[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}$/);
 });
 

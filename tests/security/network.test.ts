@@ -71,7 +71,8 @@ async function runReport(t: TestApp, html: string, what: string) {
   const trace = `[${elapsed} ms] ${report.status}${report.error ? ` ${JSON.stringify(report.error)}` : ""} attempts=${report.attempts} created=${report.created_at} started=${report.started_at} finished=${report.finished_at}: ${what}`;
   if (process.env.SECURITY_TRACE) console.log(trace);
   await Bun.sleep(SETTLE_MS);
-  if (!["succeeded", "failed"].includes(report.status) || elapsed > (isKnownStall(what) ? STALL_MS : QUICK_MS)) throw new Error(`not quick: ${trace}`);
+  if (!["succeeded", "failed"].includes(report.status) || elapsed > (isKnownStall(what) ? STALL_MS : QUICK_MS))
+    throw new Error(`not quick: ${trace}`);
   const text = pdf ? await pdfText(pdf) : "";
   expect(squash(text)).not.toContain(PASSWD);
   expect(text).not.toContain("CANARY-REACHED");
@@ -117,12 +118,19 @@ function vectorsFor(host: string, i: number): string {
     subresourceVectors(`http://${host}:${canary.rawPort}`, `ws://${host}:${canary.rawPort}`, udp, `h${i}b`),
   ];
   // Default ports (80/443), when the canary could take them.
-  if (canary.wellKnown.includes(80) || canary.wellKnown.includes(443)) parts.push(subresourceVectors(`http://${host}`, `ws://${host}`, udp, `h${i}c`));
+  if (canary.wellKnown.includes(80) || canary.wellKnown.includes(443))
+    parts.push(subresourceVectors(`http://${host}`, `ws://${host}`, udp, `h${i}c`));
   return parts.join("\n");
 }
 
 function localNavTargets(): string[] {
-  return [`http://127.0.0.1:${canary.httpPort}/nav-a`, `http://localhost:${canary.rawPort}/nav-b`, `http://[::1]:${canary.httpPort}/nav-c`, `http://0x7f000001:${canary.rawPort}/nav-d`, `http://[::ffff:7f00:1]:${canary.httpPort}/nav-e`];
+  return [
+    `http://127.0.0.1:${canary.httpPort}/nav-a`,
+    `http://localhost:${canary.rawPort}/nav-b`,
+    `http://[::1]:${canary.httpPort}/nav-c`,
+    `http://0x7f000001:${canary.rawPort}/nav-d`,
+    `http://[::ffff:7f00:1]:${canary.httpPort}/nav-e`,
+  ];
 }
 
 const FILE_URLS = [
@@ -173,17 +181,22 @@ function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: str
     });
 
     describe("every subresource, script and background vector, every spelling of a local address", () => {
-      test.each(LOCAL_HOSTS.map((h, i) => [h, i] as [string, number]))("%s", async (host, i) => {
-        const { report, text } = await runReport(t, vectorsFor(host, i), `vectors for ${host}`);
-        // The vector script ran to its end (so every JavaScript vector was tried).
-        expect(report.status).toBe("succeeded");
-        expect(text).toContain(`JS-RAN-h${i}a`);
-        expect(text).toContain(`JS-RAN-h${i}b`);
-      }, 90_000);
+      test.each(LOCAL_HOSTS.map((h, i) => [h, i] as [string, number]))(
+        "%s",
+        async (host, i) => {
+          const { report, text } = await runReport(t, vectorsFor(host, i), `vectors for ${host}`);
+          // The vector script ran to its end (so every JavaScript vector was tried).
+          expect(report.status).toBe("succeeded");
+          expect(text).toContain(`JS-RAN-h${i}a`);
+          expect(text).toContain(`JS-RAN-h${i}b`);
+        },
+        90_000,
+      );
     });
 
     describe("top-level navigations to the canary", () => {
-      const cases = () => localNavTargets().flatMap((url) => navigationPages(url).map(([kind, html]) => [`${kind} → ${url}`, html] as [string, string]));
+      const cases = () =>
+        localNavTargets().flatMap((url) => navigationPages(url).map(([kind, html]) => [`${kind} → ${url}`, html] as [string, string]));
       // Built lazily: the canary's ports are known only after beforeAll.
       test("each navigation vector, several spellings", async () => {
         for (const [what, html] of cases()) await runReport(t, html, what);
@@ -191,14 +204,18 @@ function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: str
     });
 
     describe("local files", () => {
-      test.each(FILE_URLS)("%s through every subresource and script vector is never printed", async (url) => {
-        const tag = `f${FILE_URLS.indexOf(url)}`;
-        const { report, text } = await runReport(t, fileVectors(url, tag), `file vectors for ${url}`);
-        expect(report.status).toBe("succeeded");
-        expect(text).toContain(`JS-RAN-${tag}`);
-        expect(text).not.toContain("/bin/bash");
-        expect(text).not.toContain("nologin");
-      }, 90_000);
+      test.each(FILE_URLS)(
+        "%s through every subresource and script vector is never printed",
+        async (url) => {
+          const tag = `f${FILE_URLS.indexOf(url)}`;
+          const { report, text } = await runReport(t, fileVectors(url, tag), `file vectors for ${url}`);
+          expect(report.status).toBe("succeeded");
+          expect(text).toContain(`JS-RAN-${tag}`);
+          expect(text).not.toContain("/bin/bash");
+          expect(text).not.toContain("nologin");
+        },
+        90_000,
+      );
 
       test("navigating the page to a file (meta refresh, location, form, link, ...) never prints it", async () => {
         for (const url of fileNavUrls) {
@@ -215,9 +232,13 @@ function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: str
         ['<base href="file:///etc/"><iframe src="passwd" width="600" height="300"></iframe>', "base href + relative iframe"],
         ['<base href="file:///etc/"><meta http-equiv=refresh content="0;url=passwd">', "base href + relative refresh"],
         ['<base href="FILE:///etc/"><script>location="passwd"</script>', "upper-case base href + location"],
-      ])("%s does not print the file (%s)", async (html, what) => {
-        await runReport(t, html, what);
-      }, 90_000);
+      ])(
+        "%s does not print the file (%s)",
+        async (html, what) => {
+          await runReport(t, html, what);
+        },
+        90_000,
+      );
     });
 
     if (!config.allowHosts?.length) {
@@ -227,7 +248,11 @@ function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: str
       // render_timeout only after the full render timeout (sometimes retried, see STALL_MS).
       let stall: { status: string; elapsed: number } | undefined;
       test("a form auto-submitted to file:///etc/passwd prints nothing and ends (eventually)", async () => {
-        const { report, elapsed } = await runReport(t, '<form id="f" action="file:///etc/passwd"></form><script>f.submit()</script><p>x</p>', "form auto-submit → file:///etc/passwd (known stall)");
+        const { report, elapsed } = await runReport(
+          t,
+          '<form id="f" action="file:///etc/passwd"></form><script>f.submit()</script><p>x</p>',
+          "form auto-submit → file:///etc/passwd (known stall)",
+        );
         stall = { status: report.status, elapsed };
       }, 150_000);
       // test.failing: passes while the stall exists, turns red once browser.ts is fixed (then make
@@ -298,7 +323,11 @@ describe("allow-listed local names", () => {
 
     test("every vector against https/wss origins on allow-listed local names", async () => {
       for (const [i, [http, ws]] of origins().entries()) {
-        const { report, text } = await runReport(t, subresourceVectors(http!, ws!, `127.0.0.1:${canary.udpPort}`, `s${i}`), `https vectors for ${http}`);
+        const { report, text } = await runReport(
+          t,
+          subresourceVectors(http!, ws!, `127.0.0.1:${canary.udpPort}`, `s${i}`),
+          `https vectors for ${http}`,
+        );
         expect(report.status).toBe("succeeded");
         expect(text).toContain(`JS-RAN-s${i}`);
       }

@@ -150,11 +150,20 @@ export function navigationPages(url: string): [string, string][] {
     ["location.replace", `<p>nav</p><script>location.replace(${js(url)})</script>`],
     ["location.href in a timer", `<p>nav</p><script>setTimeout(() => (location.href = ${js(url)}), 0)</script>`],
     ["top.location from an iframe", `<p>nav</p><iframe srcdoc="${attr(`<script>top.location = ${js(url)}</script>`)}"></iframe>`],
-    ["form auto-submit", `<form id="f" action="${url}" method="get"><input name="q" value="1"></form><script>document.getElementById("f").submit()</script>`],
-    ["form POST auto-submit", `<form id="f" action="${url}" method="post"><input name="q" value="1"></form><script>document.getElementById("f").submit()</script>`],
+    [
+      "form auto-submit",
+      `<form id="f" action="${url}" method="get"><input name="q" value="1"></form><script>document.getElementById("f").submit()</script>`,
+    ],
+    [
+      "form POST auto-submit",
+      `<form id="f" action="${url}" method="post"><input name="q" value="1"></form><script>document.getElementById("f").submit()</script>`,
+    ],
     ["link click", `<a id="a" href="${url}">a</a><script>document.getElementById("a").click()</script>`],
     ["window.open _self", `<p>nav</p><script>window.open(${js(url)}, "_self")</script>`],
-    ["base + relative refresh", `<base href="${url.replace(/[^/]*$/, "")}"><meta http-equiv="refresh" content="0;url=${url.replace(/^.*\//, "") || "."}"><p>nav</p>`],
+    [
+      "base + relative refresh",
+      `<base href="${url.replace(/[^/]*$/, "")}"><meta http-equiv="refresh" content="0;url=${url.replace(/^.*\//, "") || "."}"><p>nav</p>`,
+    ],
   ];
 }
 

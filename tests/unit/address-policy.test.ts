@@ -207,7 +207,10 @@ describe("parseIPv4", () => {
 });
 
 describe("parseIPv6", () => {
-  const g = (s: string) => parseIPv6(s)?.map((n) => n.toString(16)).join(":");
+  const g = (s: string) =>
+    parseIPv6(s)
+      ?.map((n) => n.toString(16))
+      .join(":");
   test.each([
     ["::", "0:0:0:0:0:0:0:0"],
     ["::1", "0:0:0:0:0:0:0:1"],
@@ -224,13 +227,39 @@ describe("parseIPv6", () => {
   ])("%p = %s", (s, want) => {
     expect(g(s)).toBe(want);
   });
-  test.each(["", "1", "1:2", ":::", "1:2:3:4:5:6:7", "1:2:3:4:5:6:7:8:9", "1::2::3", "::1.2.3", "1.2.3.4::", "::1.2.3.4:1", "[::1", "::12345"])("%p is not IPv6", (s) => {
+  test.each([
+    "",
+    "1",
+    "1:2",
+    ":::",
+    "1:2:3:4:5:6:7",
+    "1:2:3:4:5:6:7:8:9",
+    "1::2::3",
+    "::1.2.3",
+    "1.2.3.4::",
+    "::1.2.3.4:1",
+    "[::1",
+    "::12345",
+  ])("%p is not IPv6", (s) => {
     expect(parseIPv6(s)).toBeUndefined();
   });
 });
 
 describe("isIpLiteral", () => {
-  test.each(["127.0.0.1", "2130706433", "0x7f000001", "0177.0.0.1", "127.1", "[::1]", "::1", "::ffff:127.0.0.1", "1.2.3.4.", "foo.0x7f", "foo.123", "0x"])("%p is an IP literal", (h) => {
+  test.each([
+    "127.0.0.1",
+    "2130706433",
+    "0x7f000001",
+    "0177.0.0.1",
+    "127.1",
+    "[::1]",
+    "::1",
+    "::ffff:127.0.0.1",
+    "1.2.3.4.",
+    "foo.0x7f",
+    "foo.123",
+    "0x",
+  ])("%p is an IP literal", (h) => {
     expect(isIpLiteral(h)).toBe(true);
   });
   test.each(["localhost", "img.example.com", "localtest.me", "a1.example", "123.example.com", "x.0x7fg"])("%p is a name", (h) => {

@@ -7,12 +7,13 @@ test("run: at most `concurrency` at once, the rest wait their turn", async () =>
   const gate = new Argon2Gate({ concurrency: 2, pacedPerSecond: 100, pacedQueueMax: 10 });
   let running = 0;
   let peak = 0;
-  const job = () => gate.run(async () => {
-    peak = Math.max(peak, ++running);
-    await Bun.sleep(20);
-    running--;
-    return true;
-  });
+  const job = () =>
+    gate.run(async () => {
+      peak = Math.max(peak, ++running);
+      await Bun.sleep(20);
+      running--;
+      return true;
+    });
   expect(await Promise.all(Array.from({ length: 7 }, job))).toEqual(Array(7).fill(true));
   expect(peak).toBe(2);
 });

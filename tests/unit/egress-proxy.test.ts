@@ -75,7 +75,24 @@ async function startProxy(over: Partial<EgressProxyOptions> & { upstreamPort?: n
   const connects: UpstreamTarget[] = [];
   const logs: LogLine[] = [];
   const proxy = await startEgressProxy({
-    allowHosts: ["public.test", "v6.public.test", "allowed.test", "mixed.test", "mixed-v6.test", "mapped.test", "metadata.test", "ula.test", "nat64.test", "empty.test", "missing.test", "*.cdn.test", "localhost", "127.0.0.1", "93.184.216.34", "::1"],
+    allowHosts: [
+      "public.test",
+      "v6.public.test",
+      "allowed.test",
+      "mixed.test",
+      "mixed-v6.test",
+      "mapped.test",
+      "metadata.test",
+      "ula.test",
+      "nat64.test",
+      "empty.test",
+      "missing.test",
+      "*.cdn.test",
+      "localhost",
+      "127.0.0.1",
+      "93.184.216.34",
+      "::1",
+    ],
     logger: memoryLogger(logs),
     lookup: async (h) => {
       lookups.push(h);
@@ -260,7 +277,10 @@ describe("egress proxy: refusals", () => {
   test.each([
     ["GET http://public.test/secret?token=hunter2 HTTP/1.1\r\nHost: public.test\r\n\r\n", "a plain HTTP proxy request"],
     ["GET http://127.0.0.1:9/?token=hunter2 HTTP/1.1\r\nHost: 127.0.0.1:9\r\n\r\n", "a plain request to loopback"],
-    ["POST http://public.test:443/?token=hunter2 HTTP/1.1\r\nHost: public.test\r\nContent-Length: 0\r\n\r\n", "a POST (sendBeacon) to port 443"],
+    [
+      "POST http://public.test:443/?token=hunter2 HTTP/1.1\r\nHost: public.test\r\nContent-Length: 0\r\n\r\n",
+      "a POST (sendBeacon) to port 443",
+    ],
     ["GET / HTTP/1.1\r\nHost: public.test\r\n\r\n", "an origin-form request"],
     ["connect public.test:443 HTTP/1.1\r\n\r\n", "a lower-case method"],
     ["CONNECT public.test:443 HTTP/2.0\r\n\r\n", "another HTTP version"],

@@ -8,7 +8,9 @@ import { join } from "node:path";
 import { EjsSandbox, type EjsResult } from "../../src/render/ejs-sandbox";
 
 const FIXTURES = "/work/shared/fixtures/ejs";
-const manifest = JSON.parse(readFileSync(join(FIXTURES, "manifest.json"), "utf8")) as { fixtures: { name: string; template: string; locals: Record<string, unknown> }[] };
+const manifest = JSON.parse(readFileSync(join(FIXTURES, "manifest.json"), "utf8")) as {
+  fixtures: { name: string; template: string; locals: Record<string, unknown> }[];
+};
 
 let sandbox: EjsSandbox;
 beforeAll(async () => {
@@ -37,9 +39,27 @@ const cases: [string, string, unknown][] = [
     { a: "&", b: "<", c: ">", d: '"', e: "'", plain: "Zürich 東京 a-b_c", n: 3.5, f: false, list: ["<", "b"] },
   ],
   ["null and undefined print nothing", "[<%= n %>][<%= locals.missing %>][<%- n %>]", { n: null }],
-  ["loops over arrays and objects", "<% for (const r of rows) { %><%= r.n %>:<%= r.name %>;<% } %><% Object.keys(o).forEach(function (k) { %><%= k %>=<%= o[k] %> <% }) %>", { rows: [{ n: 1, name: "a" }, { n: 2, name: "b" }], o: { x: 1, y: [1, 2] } }],
-  ["data keys named like EJS options are only data", "<%= delimiter %>|<%= client %>|<%= debug %>|<%= localsName %>", { delimiter: "?", client: true, debug: "d", localsName: "L" }],
-  ["__proto__ and constructor keys are not copied onto locals", "<%= Object.keys(locals).join(',') %>|<%= typeof locals.constructor %>", JSON.parse('{"a":1,"constructor":2,"__proto__":{"z":1}}')],
+  [
+    "loops over arrays and objects",
+    "<% for (const r of rows) { %><%= r.n %>:<%= r.name %>;<% } %><% Object.keys(o).forEach(function (k) { %><%= k %>=<%= o[k] %> <% }) %>",
+    {
+      rows: [
+        { n: 1, name: "a" },
+        { n: 2, name: "b" },
+      ],
+      o: { x: 1, y: [1, 2] },
+    },
+  ],
+  [
+    "data keys named like EJS options are only data",
+    "<%= delimiter %>|<%= client %>|<%= debug %>|<%= localsName %>",
+    { delimiter: "?", client: true, debug: "d", localsName: "L" },
+  ],
+  [
+    "__proto__ and constructor keys are not copied onto locals",
+    "<%= Object.keys(locals).join(',') %>|<%= typeof locals.constructor %>",
+    JSON.parse('{"a":1,"constructor":2,"__proto__":{"z":1}}'),
+  ],
   ["whitespace slurping and comments", "a  <%_ if (true) { _%>  b  <%_ } _%>  c<%# no %>\n<%= 1 -%>\nd", {}],
   ["literal tags", "<%% x %%> <%= 'y' %>", {}],
   ["unicode and line endings", "Zürich — 東京\r\n<%= s %>\r\n", { s: "Ελλάδα 🎉" }],
@@ -75,7 +95,11 @@ describe("errors read as EJS's", () => {
   });
 
   test("include() finds no file, with EJS's message", async () => {
-    expect(await renderEveryWay("<%- include('partial') %>", {})).toEqual({ ok: false, code: "template_error", message: 'Error: ejs:1\n >> 1| <%- include(\'partial\') %>\n\nCould not find the include file "partial"' });
+    expect(await renderEveryWay("<%- include('partial') %>", {})).toEqual({
+      ok: false,
+      code: "template_error",
+      message: "Error: ejs:1\n >> 1| <%- include('partial') %>\n\nCould not find the include file \"partial\"",
+    });
   });
 
   test("a template that does not produce text", async () => {

@@ -19,7 +19,12 @@ const tables = (db: Database) =>
     .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
     .all()
     .map((r) => r.name);
-const versions = (db: Database) => db.query<{ version: number; name: string; applied_at: number }, []>("SELECT version, name, applied_at FROM schema_migrations ORDER BY version").all();
+const versions = (db: Database) =>
+  db
+    .query<{ version: number; name: string; applied_at: number }, []>(
+      "SELECT version, name, applied_at FROM schema_migrations ORDER BY version",
+    )
+    .all();
 
 describe("embedded migrations", () => {
   test("have strictly increasing versions from 1, unique names matching NNNN_", () => {
@@ -40,7 +45,19 @@ describe("migrate", () => {
     expect(currentVersion(db)).toBe(0);
     const r = migrate(db);
     expect(r).toEqual({ applied: migrations.map((m) => m.name), version: migrations.at(-1)!.version });
-    expect(tables(db)).toEqual(["access_keys", "accounts", "dashboard_sessions", "health_probe", "idempotency_keys", "report_webhooks", "reports", "schema_migrations", "webhook_attempts", "webhook_deliveries", "webhook_secrets"]);
+    expect(tables(db)).toEqual([
+      "access_keys",
+      "accounts",
+      "dashboard_sessions",
+      "health_probe",
+      "idempotency_keys",
+      "report_webhooks",
+      "reports",
+      "schema_migrations",
+      "webhook_attempts",
+      "webhook_deliveries",
+      "webhook_secrets",
+    ]);
     const rows = versions(db);
     expect(rows.map((v) => [v.version, v.name])).toEqual(migrations.map((m) => [m.version, m.name]));
     for (const v of rows) expect(v.applied_at).toBeGreaterThanOrEqual(before);
@@ -101,7 +118,11 @@ describe("migrate", () => {
     const db = new Database(freshFile(), { create: true });
     const list = [
       { version: 1, name: "0001_a", sql: "CREATE TABLE a (x INTEGER);" },
-      { version: 2, name: "0002_broken", sql: "CREATE TABLE partial (x INTEGER);\nINSERT INTO a (x) VALUES (1);\nINSERT INTO no_such_table VALUES (1);" },
+      {
+        version: 2,
+        name: "0002_broken",
+        sql: "CREATE TABLE partial (x INTEGER);\nINSERT INTO a (x) VALUES (1);\nINSERT INTO no_such_table VALUES (1);",
+      },
       { version: 3, name: "0003_c", sql: "CREATE TABLE c (x INTEGER);" },
     ];
     expect(() => migrate(db, list)).toThrow();
@@ -170,7 +191,9 @@ describe("the migrated schema enforces its rules (through openDatabase, foreign 
 
   test("keys and reports must belong to an existing account", () => {
     expect(() => report("orphan", "raw", "queued", "acc_missing")).toThrow();
-    expect(() => sql.run("INSERT INTO access_keys (id, account_id, name, secret_hash, created_at) VALUES ('k', 'acc_missing', 'n', 'h', 1)")).toThrow();
+    expect(() =>
+      sql.run("INSERT INTO access_keys (id, account_id, name, secret_hash, created_at) VALUES ('k', 'acc_missing', 'n', 'h', 1)"),
+    ).toThrow();
   });
 
   test("deleting an account deletes its keys and reports", () => {
@@ -187,7 +210,9 @@ describe("the migrated schema enforces its rules (through openDatabase, foreign 
       .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_%'")
       .all()
       .map((r) => r.name);
-    expect(names).toEqual(expect.arrayContaining(["access_keys_account", "reports_account_created", "reports_status_created", "reports_expires"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["access_keys_account", "reports_account_created", "reports_status_created", "reports_expires"]),
+    );
   });
 
   afterAll(() => sql.close());

@@ -36,7 +36,13 @@ describe("hostAllowed", () => {
 
 describe("isRequestAllowed", () => {
   const allow = ["example.com", "*.example.com"];
-  const always: string[] = ["data:image/png;base64,iVBORw0KGgo=", "DATA:text/plain,hi", "blob:https://example.com/0b5e4f0c", "about:blank", "About:srcdoc"];
+  const always: string[] = [
+    "data:image/png;base64,iVBORw0KGgo=",
+    "DATA:text/plain,hi",
+    "blob:https://example.com/0b5e4f0c",
+    "about:blank",
+    "About:srcdoc",
+  ];
   for (const url of always) {
     test(`${url} is allowed, even with an empty allow-list`, () => {
       expect(isRequestAllowed(url, [])).toBe(true);
@@ -44,7 +50,12 @@ describe("isRequestAllowed", () => {
     });
   }
 
-  const refusedWithoutList = ["https://example.com/logo.png", "http://127.0.0.1/", "file:///etc/passwd", "https://169.254.169.254/latest/meta-data/"];
+  const refusedWithoutList = [
+    "https://example.com/logo.png",
+    "http://127.0.0.1/",
+    "file:///etc/passwd",
+    "https://169.254.169.254/latest/meta-data/",
+  ];
   for (const url of refusedWithoutList) {
     test(`${url} is refused with no allow-list`, () => expect(isRequestAllowed(url, [])).toBe(false));
   }
@@ -87,7 +98,24 @@ describe("isRequestAllowed", () => {
 describe("blockedUrlPatterns (refused inside Chromium, before interception)", () => {
   // Chromium matches these against the canonical URL, whose scheme is lowercase.
   const blocked = (url: string, patterns: string[]) => patterns.some((p) => new URL(url).href.startsWith(p.slice(0, -1)));
-  const urls = ["https://example.com/logo.png", "https://img.example.com/a.png", "http://example.com/", "HTTP://127.0.0.1:9/x", "ws://127.0.0.1/", "wss://example.com/s", "file:///etc/passwd", "FILE:///etc/hostname", "ftp://example.com/f", "filesystem:https://example.com/temporary/x", "chrome://settings", "chrome-extension://abc/x", "devtools://devtools/x", "data:image/png;base64,iVBORw0KGgo=", "blob:https://example.com/0b5e4f0c", "about:blank"];
+  const urls = [
+    "https://example.com/logo.png",
+    "https://img.example.com/a.png",
+    "http://example.com/",
+    "HTTP://127.0.0.1:9/x",
+    "ws://127.0.0.1/",
+    "wss://example.com/s",
+    "file:///etc/passwd",
+    "FILE:///etc/hostname",
+    "ftp://example.com/f",
+    "filesystem:https://example.com/temporary/x",
+    "chrome://settings",
+    "chrome-extension://abc/x",
+    "devtools://devtools/x",
+    "data:image/png;base64,iVBORw0KGgo=",
+    "blob:https://example.com/0b5e4f0c",
+    "about:blank",
+  ];
 
   for (const allow of [[], ["example.com", "*.example.com"]]) {
     for (const url of urls) {

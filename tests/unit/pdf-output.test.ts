@@ -38,7 +38,11 @@ function expectConsistent(pdf: Uint8Array) {
 
 describe("rewritePdfInfo", () => {
   test("replaces the Info object and shifts the cross-reference offsets", () => {
-    const out = rewritePdfInfo(skiaLikePdf(), { title: "Zürich — 東京", author: "A", keywords: ["x", "y"], creator: "reportgen 1", producer: "reportgen 1" }, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)));
+    const out = rewritePdfInfo(
+      skiaLikePdf(),
+      { title: "Zürich — 東京", author: "A", keywords: ["x", "y"], creator: "reportgen 1", producer: "reportgen 1" },
+      new Date(Date.UTC(2026, 0, 2, 3, 4, 5)),
+    );
     const text = Buffer.from(out).toString("latin1");
     expect(text).not.toContain("HeadlessChrome");
     expect(text).not.toContain("about:blank");
@@ -121,16 +125,47 @@ describe("printParameters", () => {
 
   test("the defaults: A4, backgrounds, no margins, no header, CSS page size wins, untagged", () => {
     expect(printParameters(defaultPdfOptions)).toEqual({
-      landscape: false, displayHeaderFooter: false, headerTemplate: "", footerTemplate: "", printBackground: true, scale: 1,
-      paperWidth: 8.27, paperHeight: 11.7, marginTop: 0, marginBottom: 0, marginLeft: 0, marginRight: 0,
-      pageRanges: "", preferCSSPageSize: true, generateTaggedPDF: false, generateDocumentOutline: false,
+      landscape: false,
+      displayHeaderFooter: false,
+      headerTemplate: "",
+      footerTemplate: "",
+      printBackground: true,
+      scale: 1,
+      paperWidth: 8.27,
+      paperHeight: 11.7,
+      marginTop: 0,
+      marginBottom: 0,
+      marginLeft: 0,
+      marginRight: 0,
+      pageRanges: "",
+      preferCSSPageSize: true,
+      generateTaggedPDF: false,
+      generateDocumentOutline: false,
     });
   });
 
   test("a custom size wins over format and orientation; one header or footer turns both on", () => {
-    const p = printParameters({ ...defaultPdfOptions, format: "Letter", landscape: true, width: "4in", height: "192px", footerTemplate: "<b>F</b>" });
-    expect(p).toMatchObject({ paperWidth: 4, paperHeight: 2, landscape: false, displayHeaderFooter: true, headerTemplate: "<span></span>", footerTemplate: "<b>F</b>" });
-    expect(printParameters({ ...defaultPdfOptions, format: "Legal", landscape: true })).toMatchObject({ paperWidth: 8.5, paperHeight: 14, landscape: true });
+    const p = printParameters({
+      ...defaultPdfOptions,
+      format: "Letter",
+      landscape: true,
+      width: "4in",
+      height: "192px",
+      footerTemplate: "<b>F</b>",
+    });
+    expect(p).toMatchObject({
+      paperWidth: 4,
+      paperHeight: 2,
+      landscape: false,
+      displayHeaderFooter: true,
+      headerTemplate: "<span></span>",
+      footerTemplate: "<b>F</b>",
+    });
+    expect(printParameters({ ...defaultPdfOptions, format: "Legal", landscape: true })).toMatchObject({
+      paperWidth: 8.5,
+      paperHeight: 14,
+      landscape: true,
+    });
   });
 });
 
@@ -141,8 +176,12 @@ describe("printToPdf", () => {
     let reads = 0;
     const send = async (method: string, params: Record<string, unknown>) => {
       calls.push({ method, params });
-      if (method === "Page.printToPDF") return params.transferMode === "ReturnAsBase64" ? { data: Buffer.from("%PDF-inline").toString("base64") } : { stream: "s1" };
-      if (method === "IO.read") return ++reads === 1 ? { data: Buffer.from("%PDF-").toString("base64"), base64Encoded: true, eof: false } : { data: Buffer.from("streamed").toString("base64"), base64Encoded: true, eof: true };
+      if (method === "Page.printToPDF")
+        return params.transferMode === "ReturnAsBase64" ? { data: Buffer.from("%PDF-inline").toString("base64") } : { stream: "s1" };
+      if (method === "IO.read")
+        return ++reads === 1
+          ? { data: Buffer.from("%PDF-").toString("base64"), base64Encoded: true, eof: false }
+          : { data: Buffer.from("streamed").toString("base64"), base64Encoded: true, eof: true };
       return {};
     };
     return { calls, cdp: { send } as never };
@@ -166,7 +205,9 @@ describe("printToPdf", () => {
 
 describe("withPrintDefaults", () => {
   test("goes right after a doctype (comments and BOM before it allowed), so the mode is kept", () => {
-    expect(withPrintDefaults("<!DOCTYPE html><html><p>x")).toMatch(/^<!DOCTYPE html><style data-reportgen-print-defaults>[^<]*<\/style><html>/);
+    expect(withPrintDefaults("<!DOCTYPE html><html><p>x")).toMatch(
+      /^<!DOCTYPE html><style data-reportgen-print-defaults>[^<]*<\/style><html>/,
+    );
     expect(withPrintDefaults("\uFEFF <!-- a --> <!doctype html>\n<p>")).toMatch(/^\uFEFF <!-- a --> <!doctype html><style /);
   });
 
@@ -177,7 +218,9 @@ describe("withPrintDefaults", () => {
 
   test("a print-only page's document has no screen layout, unless it holds what loads only with a box", () => {
     const hidden = "@media screen{:root{display:none!important}}";
-    expect(withPrintDefaults("<!doctype html><table><tr><td>x</table>", true)).toMatch(new RegExp(`^<!doctype html><style [^>]*>[^<]*${hidden.replace(/[{}()!]/g, "\\$&")}</style><table>`));
+    expect(withPrintDefaults("<!doctype html><table><tr><td>x</table>", true)).toMatch(
+      new RegExp(`^<!doctype html><style [^>]*>[^<]*${hidden.replace(/[{}()!]/g, "\\$&")}</style><table>`),
+    );
     expect(withPrintDefaults("<table><tr><td>x</table>")).not.toContain(hidden);
     for (const tag of ["<object data=x.svg>", "<EMBED src=x.svg>", "<video poster=p.png>", "<audio src=a.ogg>", "<frameset>"]) {
       expect(withPrintDefaults(`<p>x</p>${tag}`, true)).not.toContain(hidden);
@@ -213,5 +256,7 @@ test("fontconfig: CFF rejected, operator fonts and cache dir escaped, system con
 });
 
 test("user agent: desktop Chrome of the running major version", () => {
-  expect(userAgentFor("156.0.8078.79")).toBe("Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36");
+  expect(userAgentFor("156.0.8078.79")).toBe(
+    "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/156.0.0.0 Safari/537.36",
+  );
 });

@@ -15,7 +15,10 @@ test("every setting's flag and environment variable is in the README's configura
 
 test("the quick start is exactly `npm start` and `npm test`, and both scripts install what is missing first", () => {
   const quick = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
-  const commands = quick.split("\n").filter(Boolean).map((l) => l.replace(/\s+#.*$/, "").trim());
+  const commands = quick
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.replace(/\s+#.*$/, "").trim());
   expect(commands).toEqual(["npm start", "npm test"]);
   expect(pkg.scripts.start).toStartWith("bash scripts/setup && ");
   expect(pkg.scripts.test).toStartWith("bash scripts/setup && ");

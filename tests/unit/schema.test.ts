@@ -18,18 +18,33 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const drizzleTables = (Object.values(schema) as unknown[]).filter((v): v is SQLiteTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v);
+const drizzleTables = (Object.values(schema) as unknown[]).filter(
+  (v): v is SQLiteTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v,
+);
 
 type Info = { name: string; type: string; notnull: number; dflt_value: string | null; pk: number };
 const tableInfo = (table: string) => db.query<Info, []>(`PRAGMA table_info("${table}")`).all();
 
 test("schema.ts declares every table", () => {
-  expect(drizzleTables.map((t) => getTableConfig(t).name).sort()).toEqual(["access_keys", "accounts", "dashboard_sessions", "health_probe", "idempotency_keys", "report_webhooks", "reports", "webhook_attempts", "webhook_deliveries", "webhook_secrets"]);
+  expect(drizzleTables.map((t) => getTableConfig(t).name).sort()).toEqual([
+    "access_keys",
+    "accounts",
+    "dashboard_sessions",
+    "health_probe",
+    "idempotency_keys",
+    "report_webhooks",
+    "reports",
+    "webhook_attempts",
+    "webhook_deliveries",
+    "webhook_secrets",
+  ]);
 });
 
 test("the migrated database has exactly the drizzle tables (besides schema_migrations)", () => {
   const inDb = db
-    .query<{ name: string }, []>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'")
+    .query<{ name: string }, []>(
+      "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'",
+    )
     .all()
     .map((r) => r.name)
     .sort();

@@ -87,7 +87,10 @@ describe("Supervisor", () => {
     await sup.whenReady();
     expect(sup.healthy).toBe(true);
     expect(made[0]!.killed).toBe(true);
-    expect(lines[0]).toMatchObject({ msg: "sandbox child could not start; replacing it", fields: { cause: "exited with code 1", restarts: 1, restart_in_ms: 20 } });
+    expect(lines[0]).toMatchObject({
+      msg: "sandbox child could not start; replacing it",
+      fields: { cause: "exited with code 1", restarts: 1, restart_in_ms: 20 },
+    });
     await sup.stop();
   });
 
@@ -168,11 +171,35 @@ describe("classifyRenderFailure", () => {
   const ok = { browserGone: false, pageCrashed: false, pageClosed: false };
   const closed = new Error("Target page, context or browser has been closed");
   test.each([
-    ["Chromium gone: never page_closed, even though every page reads as closed", closed, { ...ok, browserGone: true, pageClosed: true }, "renderer_crashed", true],
+    [
+      "Chromium gone: never page_closed, even though every page reads as closed",
+      closed,
+      { ...ok, browserGone: true, pageClosed: true },
+      "renderer_crashed",
+      true,
+    ],
     ["the page's renderer crashed", new Error("the page crashed while loading"), { ...ok, pageCrashed: true }, "renderer_crashed", true],
-    ["a renderer crash during a timeout is still a crash", new RenderError("render_timeout", "took too long"), { ...ok, pageCrashed: true }, "renderer_crashed", true],
-    ["deadline passed and Chromium does not answer: frozen", new RenderError("render_timeout", "took too long"), { ...ok, browserResponsive: false }, "renderer_unresponsive", true],
-    ["deadline passed and Chromium answers: the page's own runaway JavaScript", new RenderError("render_timeout", "took too long"), { ...ok, browserResponsive: true }, "render_timeout", false],
+    [
+      "a renderer crash during a timeout is still a crash",
+      new RenderError("render_timeout", "took too long"),
+      { ...ok, pageCrashed: true },
+      "renderer_crashed",
+      true,
+    ],
+    [
+      "deadline passed and Chromium does not answer: frozen",
+      new RenderError("render_timeout", "took too long"),
+      { ...ok, browserResponsive: false },
+      "renderer_unresponsive",
+      true,
+    ],
+    [
+      "deadline passed and Chromium answers: the page's own runaway JavaScript",
+      new RenderError("render_timeout", "took too long"),
+      { ...ok, browserResponsive: true },
+      "render_timeout",
+      false,
+    ],
     ["the page closed itself while Chromium lives", closed, { ...ok, pageClosed: true }, "page_closed", false],
     ["a template fault keeps its code", new RenderError("too_many_pages", "too many"), ok, "too_many_pages", false],
     ["anything else from Chromium", new Error("Protocol error (Page.printToPDF): Printing failed"), ok, "render_failed", true],

@@ -25,7 +25,32 @@ describe("parseDuration", () => {
     test(`${JSON.stringify(text)} → ${ms} ms`, () => expect(parseDuration(text)).toBe(ms));
   }
 
-  const bad = ["", "   ", "abc", "s", "ms", "5x", "5 s", "1h 30m", "-5s", "+5s", "5S", "5H", "1w", "1y", "5m10", "10sx", "1.s", ".5s", "1e3", "0x10", "Infinity", "NaN", "5min", "5sec"];
+  const bad = [
+    "",
+    "   ",
+    "abc",
+    "s",
+    "ms",
+    "5x",
+    "5 s",
+    "1h 30m",
+    "-5s",
+    "+5s",
+    "5S",
+    "5H",
+    "1w",
+    "1y",
+    "5m10",
+    "10sx",
+    "1.s",
+    ".5s",
+    "1e3",
+    "0x10",
+    "Infinity",
+    "NaN",
+    "5min",
+    "5sec",
+  ];
   for (const text of bad) {
     test(`${JSON.stringify(text)} throws a readable error`, () => {
       expect(() => parseDuration(text)).toThrow(/is not a duration/);
@@ -79,8 +104,30 @@ describe("iso", () => {
 });
 
 describe("RFC3339_DATE_TIME (the date-time format of response schemas)", () => {
-  const good = ["2026-11-22T08:23:54.021Z", "1970-01-01T00:00:00Z", "2026-02-28T23:59:60.5+01:00", "2026-12-31t10:00:00z", "2026-06-30T10:00:00-05:30", new Date().toISOString()];
+  const good = [
+    "2026-11-22T08:23:54.021Z",
+    "1970-01-01T00:00:00Z",
+    "2026-02-28T23:59:60.5+01:00",
+    "2026-12-31t10:00:00z",
+    "2026-06-30T10:00:00-05:30",
+    new Date().toISOString(),
+  ];
   for (const v of good) test(`accepts ${v}`, () => expect(RFC3339_DATE_TIME.test(v)).toBe(true));
-  const bad = ["", "2026-11-22", "2026-11-22T08:23Z", "2026-13-01T00:00:00Z", "2026-00-10T00:00:00Z", "2026-11-32T00:00:00Z", "2026-11-22T24:00:00Z", "2026-11-22T08:60:00Z", "2026-11-22 08:23:54Z", "2026-11-22T08:23:54", "2026-11-22T08:23:54+0100", "Sun Nov 22 2026 08:23:54 GMT+0000 (UTC)", "x2026-11-22T08:23:54Z", "2026-11-22T08:23:54Zx"];
+  const bad = [
+    "",
+    "2026-11-22",
+    "2026-11-22T08:23Z",
+    "2026-13-01T00:00:00Z",
+    "2026-00-10T00:00:00Z",
+    "2026-11-32T00:00:00Z",
+    "2026-11-22T24:00:00Z",
+    "2026-11-22T08:60:00Z",
+    "2026-11-22 08:23:54Z",
+    "2026-11-22T08:23:54",
+    "2026-11-22T08:23:54+0100",
+    "Sun Nov 22 2026 08:23:54 GMT+0000 (UTC)",
+    "x2026-11-22T08:23:54Z",
+    "2026-11-22T08:23:54Zx",
+  ];
   for (const v of bad) test(`refuses ${JSON.stringify(v)}`, () => expect(RFC3339_DATE_TIME.test(v)).toBe(false));
 });

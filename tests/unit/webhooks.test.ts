@@ -61,7 +61,10 @@ describe("retry schedule", () => {
 
   test("retries stop when the next attempt would fall outside the window", () => {
     const created = 0;
-    expect(outcomeOf({ status: 500 }, 30, created, 86_400_000 - 3_600_000 - 1, opts, () => 1)).toEqual({ status: "pending", nextAttemptAt: 86_400_000 - 1 });
+    expect(outcomeOf({ status: 500 }, 30, created, 86_400_000 - 3_600_000 - 1, opts, () => 1)).toEqual({
+      status: "pending",
+      nextAttemptAt: 86_400_000 - 1,
+    });
     expect(outcomeOf({ status: 500 }, 30, created, 86_400_000 - 3_600_000 + 1, opts, () => 1)).toEqual({ status: "failed" });
   });
 
@@ -156,12 +159,20 @@ describe("sendWebhook (real loopback receiver, stand-in resolver)", () => {
   });
 
   test("a name with one private address among public ones is refused", async () => {
-    const r = await sendWebhook("https://hooks.example.test/hook", {}, "{}", { allowHosts: [], timeoutMs: 2_000, lookup: async () => ["93.184.215.14", "10.1.2.3"] });
+    const r = await sendWebhook("https://hooks.example.test/hook", {}, "{}", {
+      allowHosts: [],
+      timeoutMs: 2_000,
+      lookup: async () => ["93.184.215.14", "10.1.2.3"],
+    });
     expect(r).toMatchObject({ refused: true });
   });
 
   test("allow-listed: connects to the checked address and keeps the Host header", async () => {
-    const r = await sendWebhook(url, { "webhook-id": "msg_x" }, '{"a":1}', { allowHosts: ["hooks.example.test"], timeoutMs: 5_000, lookup: toLoopback });
+    const r = await sendWebhook(url, { "webhook-id": "msg_x" }, '{"a":1}', {
+      allowHosts: ["hooks.example.test"],
+      timeoutMs: 5_000,
+      lookup: toLoopback,
+    });
     expect(r).toEqual({ status: 200 });
     expect(receiver.received.at(-1)!.headers["webhook-id"]).toBe("msg_x");
     expect(receiver.received.at(-1)!.body).toBe('{"a":1}');

@@ -28,13 +28,21 @@
     function say(text, spoken) {
       button.textContent = text;
       announce(spoken);
-      setTimeout(function () { button.textContent = "Copy"; }, 3000);
+      setTimeout(function () {
+        button.textContent = "Copy";
+      }, 3000);
     }
-    function done() { say("Copied", "Copied to the clipboard"); }
+    function done() {
+      say("Copied", "Copied to the clipboard");
+    }
     // Older browsers, or a clipboard the page may not write: copy the selection, or say how to.
     function fallback() {
       var ok = false;
-      try { ok = document.execCommand("copy"); } catch (err) { ok = false; }
+      try {
+        ok = document.execCommand("copy");
+      } catch (err) {
+        ok = false;
+      }
       if (ok) done();
       else say("Press Ctrl+C", "Could not copy. The key is selected: press Control C to copy it.");
     }
@@ -45,7 +53,9 @@
 
   // A status filter applies as soon as it changes.
   document.querySelectorAll("select[data-autosubmit]").forEach(function (s) {
-    s.addEventListener("change", function () { s.form.requestSubmit(); });
+    s.addEventListener("change", function () {
+      s.form.requestSubmit();
+    });
   });
 
   // Playground: data must be a JSON object (for EJS); say so while typing, and keep submit honest.
@@ -61,7 +71,7 @@
       if (!raw) {
         try {
           var v = JSON.parse(data.value || "{}");
-          if (v === null || typeof v !== "object" || Array.isArray(v)) problem = "Data must be a JSON object, like {\"name\": \"Ada\"}.";
+          if (v === null || typeof v !== "object" || Array.isArray(v)) problem = 'Data must be a JSON object, like {"name": "Ada"}.';
         } catch (err) {
           problem = "Not valid JSON: " + err.message;
         }
@@ -72,7 +82,9 @@
       submit.disabled = !!problem;
     }
     data.addEventListener("input", check);
-    engines.forEach(function (r) { r.addEventListener("change", check); });
+    engines.forEach(function (r) {
+      r.addEventListener("change", check);
+    });
     check();
   }
 
@@ -81,23 +93,35 @@
   function refresh() {
     var pending = document.querySelectorAll("[data-refresh]");
     if (!pending.length) return;
-    Promise.all(Array.prototype.map.call(pending, function (el) {
-      return fetch(el.getAttribute("data-refresh"), { headers: { accept: "text/html" }, credentials: "same-origin" }).then(function (res) {
-        if (res.status === 401) { location.assign("/dashboard/sign-in"); return; }
-        if (!res.ok) return;
-        return res.text().then(function (html) {
-          var t = document.createElement("template");
-          t.innerHTML = html.trim();
-          var next = t.content.firstElementChild;
-          if (!next) return;
-          localTimes(t.content);
-          var hadFocus = el.contains(document.activeElement);
-          el.replaceWith(next);
-          if (!next.hasAttribute("data-refresh")) announce(next.getAttribute("data-announce") || "Report updated");
-          if (hadFocus) { var f = next.querySelector("a, button"); if (f) f.focus(); }
-        });
-      }).catch(function () {});
-    })).then(function () { setTimeout(refresh, 1500); });
+    Promise.all(
+      Array.prototype.map.call(pending, function (el) {
+        return fetch(el.getAttribute("data-refresh"), { headers: { accept: "text/html" }, credentials: "same-origin" })
+          .then(function (res) {
+            if (res.status === 401) {
+              location.assign("/dashboard/sign-in");
+              return;
+            }
+            if (!res.ok) return;
+            return res.text().then(function (html) {
+              var t = document.createElement("template");
+              t.innerHTML = html.trim();
+              var next = t.content.firstElementChild;
+              if (!next) return;
+              localTimes(t.content);
+              var hadFocus = el.contains(document.activeElement);
+              el.replaceWith(next);
+              if (!next.hasAttribute("data-refresh")) announce(next.getAttribute("data-announce") || "Report updated");
+              if (hadFocus) {
+                var f = next.querySelector("a, button");
+                if (f) f.focus();
+              }
+            });
+          })
+          .catch(function () {});
+      }),
+    ).then(function () {
+      setTimeout(refresh, 1500);
+    });
   }
   setTimeout(refresh, 1000);
 })();

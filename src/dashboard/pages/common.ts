@@ -15,7 +15,16 @@ export function pageHead(title: string, lead: Html | string, extra: Html | strin
 }
 
 /** A page that asks before something is deleted, naming what goes. Works without JavaScript. */
-export function confirmPage(o: { viewer: Viewer; section: Section; title: string; question: Html; consequence: string; action: string; button: string; cancel: string }): Html {
+export function confirmPage(o: {
+  viewer: Viewer;
+  section: Section;
+  title: string;
+  question: Html;
+  consequence: string;
+  action: string;
+  button: string;
+  cancel: string;
+}): Html {
   return layout({
     title: o.title,
     section: o.section,
@@ -34,7 +43,13 @@ export function confirmPage(o: { viewer: Viewer; section: Section; title: string
 }
 
 /** An error page: inside the dashboard when signed in, else on its own. */
-export function errorPage(o: { title: string; message: string; viewer?: Viewer; section?: Section; back?: { href: string; label: string } }): Html {
+export function errorPage(o: {
+  title: string;
+  message: string;
+  viewer?: Viewer;
+  section?: Section;
+  back?: { href: string; label: string };
+}): Html {
   const back = o.back ?? { href: "/dashboard", label: "Back to the dashboard" };
   const body = html`<section class="panel empty" aria-labelledby="error-title">
   <h1 id="error-title">${o.title}</h1>

@@ -5,7 +5,10 @@ import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { notice, pageHead, type Notice } from "./common";
 
-export function keysPage(viewer: Viewer, o: { keys: KeyRow[]; currentKeyId: string; created?: CreatedKey; nameError?: string; name?: string; message?: Notice }) {
+export function keysPage(
+  viewer: Viewer,
+  o: { keys: KeyRow[]; currentKeyId: string; created?: CreatedKey; nameError?: string; name?: string; message?: Notice },
+) {
   const created = o.created
     ? html`<section class="notice warn" aria-labelledby="new-key-title">
   <h2 id="new-key-title">Copy the new key "${o.created.name}" now</h2>

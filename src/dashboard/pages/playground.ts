@@ -34,7 +34,18 @@ export const exampleInput: PlaygroundInput = {
   <tr><td><%= i.name %></td><td><%= i.amount.toFixed(2) %></td></tr>
   <% }) %>
 </table>`,
-  data: JSON.stringify({ number: 42, customer: "Ada Lovelace", items: [{ name: "Analytical engine", amount: 1200 }, { name: "Punch cards", amount: 35.5 }] }, null, 2),
+  data: JSON.stringify(
+    {
+      number: 42,
+      customer: "Ada Lovelace",
+      items: [
+        { name: "Analytical engine", amount: 1200 },
+        { name: "Punch cards", amount: 35.5 },
+      ],
+    },
+    null,
+    2,
+  ),
 };
 
 /** The result panel; while the report is unfinished it asks to be re-fetched (app.js). */
@@ -68,7 +79,10 @@ export function resultPanel(r: ReportSummary, pdfUrl?: string): Html {
 </section>`;
 }
 
-export function playgroundPage(viewer: Viewer, o: { input: PlaygroundInput; errors?: { template?: string; data?: string }; message?: Notice; result?: Html; templateMaxLength: number }) {
+export function playgroundPage(
+  viewer: Viewer,
+  o: { input: PlaygroundInput; errors?: { template?: string; data?: string }; message?: Notice; result?: Html; templateMaxLength: number },
+) {
   const i = o.input;
   const e = o.errors ?? {};
   return layout({

@@ -7,7 +7,13 @@ import { notice, pageHead, type Notice } from "./common";
 
 export const pending = (s: ReportStatus) => s === "queued" || s === "processing";
 
-const labels: Record<ReportStatus, string> = { queued: "Queued", processing: "Processing", succeeded: "Succeeded", failed: "Failed", expired: "Expired" };
+const labels: Record<ReportStatus, string> = {
+  queued: "Queued",
+  processing: "Processing",
+  succeeded: "Succeeded",
+  failed: "Failed",
+  expired: "Expired",
+};
 
 export const badge = (s: ReportStatus) => html`<span class="badge ${s}">${labels[s]}</span>`;
 
@@ -26,12 +32,17 @@ export function reportRow(r: ReportSummary): Html {
   <td data-label="Size" class="num">${fmt.size(r.sizeBytes)}</td>
   <td data-label="Render time" class="num">${fmt.duration(renderTime(r))}</td>
   <td data-label="Actions"><div class="actions">${
-    r.status === "succeeded" ? html`<a href="/dashboard/reports/${r.id}/download" aria-label="Download report ${r.id.slice(0, 8)}">Download</a>` : ""
+    r.status === "succeeded"
+      ? html`<a href="/dashboard/reports/${r.id}/download" aria-label="Download report ${r.id.slice(0, 8)}">Download</a>`
+      : ""
   }<a href="/dashboard/reports/${r.id}/delete" aria-label="Delete report ${r.id.slice(0, 8)}">Delete</a></div></td>
 </tr>`;
 }
 
-export function reportsPage(viewer: Viewer, o: { items: ReportSummary[]; status?: ReportStatus; cursor?: string; nextCursor: string | null; message?: Notice }) {
+export function reportsPage(
+  viewer: Viewer,
+  o: { items: ReportSummary[]; status?: ReportStatus; cursor?: string; nextCursor: string | null; message?: Notice },
+) {
   const q = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
     for (const [k, v] of Object.entries({ status: o.status, ...extra })) if (v) p.set(k, v);

@@ -14,7 +14,14 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     htmlResponse(keysPage(viewer, { keys: d.keys.list(s.accountId), currentKeyId: s.keyId, ...extra }), status);
 
   return new Elysia({ name: "dashboard-keys" })
-    .get(`${DASHBOARD}/keys`, g.page(({ query }, s) => keysList(s, g.viewerOf(s), { message: query.deleted ? { kind: "ok", text: `Key ${query.deleted} was deleted; the API refuses it from now on.` } : undefined })))
+    .get(
+      `${DASHBOARD}/keys`,
+      g.page(({ query }, s) =>
+        keysList(s, g.viewerOf(s), {
+          message: query.deleted ? { kind: "ok", text: `Key ${query.deleted} was deleted; the API refuses it from now on.` } : undefined,
+        }),
+      ),
+    )
     .post(
       `${DASHBOARD}/keys`,
       g.action(async (_c, s, form) => {

@@ -19,7 +19,10 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
   };
 
   return new Elysia({ name: "dashboard-playground" })
-    .get(`${DASHBOARD}/playground`, g.page((_c, s) => htmlResponse(playgroundPage(g.viewerOf(s), { input: exampleInput, templateMaxLength: d.templateMaxLength }))))
+    .get(
+      `${DASHBOARD}/playground`,
+      g.page((_c, s) => htmlResponse(playgroundPage(g.viewerOf(s), { input: exampleInput, templateMaxLength: d.templateMaxLength }))),
+    )
     .post(
       `${DASHBOARD}/playground`,
       g.action(async (_c, s, form) => {
@@ -27,7 +30,8 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
         const input = playgroundInput(form);
         const errors: { template?: string; data?: string } = {};
         if (!input.template.trim()) errors.template = "Write a template first.";
-        else if (input.template.length > d.templateMaxLength) errors.template = `The template is ${input.template.length} characters; the limit is ${d.templateMaxLength}.`;
+        else if (input.template.length > d.templateMaxLength)
+          errors.template = `The template is ${input.template.length} characters; the limit is ${d.templateMaxLength}.`;
         let data: unknown;
         if (input.engine === "ejs") {
           try {
@@ -36,7 +40,8 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
             errors.data = `Not valid JSON: ${(e as Error).message}`;
           }
         }
-        const again = (status: number, message?: Notice) => htmlResponse(playgroundPage(viewer, { input, errors, message, templateMaxLength: d.templateMaxLength }), status);
+        const again = (status: number, message?: Notice) =>
+          htmlResponse(playgroundPage(viewer, { input, errors, message, templateMaxLength: d.templateMaxLength }), status);
         if (errors.template || errors.data) return again(422, { kind: "error", text: "Fix the marked fields, then render again." });
         try {
           const { reportId } = d.reports.submit(s.accountId, {
@@ -45,7 +50,9 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
             data,
             options: { format: input.format, landscape: input.landscape },
           });
-          return htmlResponse(playgroundPage(viewer, { input, templateMaxLength: d.templateMaxLength, result: await playgroundResult(s, reportId) }));
+          return htmlResponse(
+            playgroundPage(viewer, { input, templateMaxLength: d.templateMaxLength, result: await playgroundResult(s, reportId) }),
+          );
         } catch (e) {
           // The API's own refusals (data limits, full queues) are shown next to the form.
           if (e instanceof AppError) {
@@ -56,7 +63,10 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
         }
       }),
     )
-    .get(`${DASHBOARD}/playground/result/:id`, g.fragment(({ params: { id = "" } }, s) => playgroundResult(s, id)));
+    .get(
+      `${DASHBOARD}/playground/result/:id`,
+      g.fragment(({ params: { id = "" } }, s) => playgroundResult(s, id)),
+    );
 }
 
 function playgroundInput(form: Form): PlaygroundInput {

@@ -35,7 +35,17 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
       `${DASHBOARD}/reports/:id/download`,
       g.page(async ({ params: { id = "" } }, s) => {
         const answer = await d.reports.download(s.accountId, id, "");
-        if (!answer.ready) return htmlResponse(errorPage({ title: "Not ready yet", message: `The report is ${answer.status}. Its PDF can be downloaded once it has succeeded.`, viewer: g.viewerOf(s), section: "reports", back: { href: `${DASHBOARD}/reports`, label: "Back to reports" } }), 409);
+        if (!answer.ready)
+          return htmlResponse(
+            errorPage({
+              title: "Not ready yet",
+              message: `The report is ${answer.status}. Its PDF can be downloaded once it has succeeded.`,
+              viewer: g.viewerOf(s),
+              section: "reports",
+              back: { href: `${DASHBOARD}/reports`, label: "Back to reports" },
+            }),
+            409,
+          );
         return redirect(answer.url);
       }),
     )

@@ -43,14 +43,23 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
         const client = clientAddress(request, peerOf(server, request), d.trustProxy);
         const wait = failures?.take(client) ?? 0;
         if (wait > 0) {
-          const r = form({ kind: "error", text: `That access key was not accepted. Too many failed sign-ins from your address: wait ${Math.ceil(wait)} seconds before trying again.` }, 429);
+          const r = form(
+            {
+              kind: "error",
+              text: `That access key was not accepted. Too many failed sign-ins from your address: wait ${Math.ceil(wait)} seconds before trying again.`,
+            },
+            429,
+          );
           r.headers.set("retry-after", String(Math.ceil(wait)));
           return r;
         }
         return form({ kind: "error", text: "That access key was not accepted." }, 401);
       }
       const { id } = d.sessions.create(principal);
-      return redirect(DASHBOARD, [cookie(names, names.session, id, Math.floor(d.sessionMaxAgeMs / 1000)), cookie(names, names.signIn, "", 0)]);
+      return redirect(DASHBOARD, [
+        cookie(names, names.session, id, Math.floor(d.sessionMaxAgeMs / 1000)),
+        cookie(names, names.signIn, "", 0),
+      ]);
     })
     .post(
       `${DASHBOARD}/sign-out`,

@@ -13,7 +13,11 @@ export class AccountsRepo {
 
   /** Returns the account with this name, creating it if it does not exist yet. */
   ensure(name: string, now = Date.now()): Account {
-    this.db.insert(accounts).values({ id: `acc_${randomId(12)}`, name, createdAt: now }).onConflictDoNothing().run();
+    this.db
+      .insert(accounts)
+      .values({ id: `acc_${randomId(12)}`, name, createdAt: now })
+      .onConflictDoNothing()
+      .run();
     return this.findByName(name)!;
   }
 

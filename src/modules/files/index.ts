@@ -8,7 +8,12 @@ import { FILES_PREFIX, type LinkSigner } from "./links";
 import type { FileStore } from "./store";
 
 /** One refusal for every bad link (tampered, expired, deleted, unknown): it reveals nothing. */
-const refused = () => new AppError(403, "link_invalid", "this download link is invalid or has expired; ask GET /api/v1/reports/{reportID}/download for a new one");
+const refused = () =>
+  new AppError(
+    403,
+    "link_invalid",
+    "this download link is invalid or has expired; ask GET /api/v1/reports/{reportID}/download for a new one",
+  );
 
 export const filesRoutes = (repo: ReportsRepo, files: FileStore, links: LinkSigner) =>
   new Elysia({ name: "files-routes", detail: { tags: ["Service"] } }).get(
@@ -30,11 +35,15 @@ export const filesRoutes = (repo: ReportsRepo, files: FileStore, links: LinkSign
       query: t.Object({ expires: t.Optional(t.String()), signature: t.Optional(t.String()) }),
       detail: {
         summary: "Download a PDF through a signed link",
-        description: "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`.",
+        description:
+          "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`.",
         security: [],
         responses: {
           200: { description: "The PDF", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
-          403: { description: "Invalid, tampered or expired link, or a deleted report", content: { "application/json": { schema: errorSchema } } },
+          403: {
+            description: "Invalid, tampered or expired link, or a deleted report",
+            content: { "application/json": { schema: errorSchema } },
+          },
         },
       },
     },

@@ -27,7 +27,10 @@ export class LinkSigner {
   /** An absolute link to the report's PDF, valid for the configured time. */
   link(origin: string, reportId: string, now = Date.now()): { url: string; expiresAt: number } {
     const expires = Math.floor((now + this.ttlMs) / 1000);
-    return { url: `${origin}${FILES_PREFIX}/${reportId}?expires=${expires}&signature=${this.sign(reportId, expires)}`, expiresAt: expires * 1000 };
+    return {
+      url: `${origin}${FILES_PREFIX}/${reportId}?expires=${expires}&signature=${this.sign(reportId, expires)}`,
+      expiresAt: expires * 1000,
+    };
   }
 
   /** Whether a link's parts are authentic and unexpired. */

@@ -48,10 +48,12 @@ export class FileStore {
       this.dirSync = this.fsyncReportsDir().finally(() => (this.dirSync = undefined));
       return this.dirSync;
     }
-    this.nextDirSync ??= this.dirSync.catch(() => {}).then(() => {
-      this.nextDirSync = undefined;
-      return this.syncDir();
-    });
+    this.nextDirSync ??= this.dirSync
+      .catch(() => {})
+      .then(() => {
+        this.nextDirSync = undefined;
+        return this.syncDir();
+      });
     return this.nextDirSync;
   }
 

@@ -52,7 +52,13 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
       ({ set }) => {
         const ready = probe.rendererReady();
         if (!ready) set.status = 503;
-        return { status: ready ? "ok" : "degraded", version, renderer: ready ? "ready" : "starting", queued: probe.queued(), rendering: probe.rendering() };
+        return {
+          status: ready ? "ok" : "degraded",
+          version,
+          renderer: ready ? "ready" : "starting",
+          queued: probe.queued(),
+          rendering: probe.rendering(),
+        };
       },
       {
         response: { 200: t.Any(), 503: t.Any() },
@@ -61,7 +67,11 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
     )
     .get("/livez", () => ({ status: "ok", version }), {
       response: { 200: t.Any() },
-      detail: { summary: "Liveness", description: "200 whenever the process answers HTTP. Restart the service only when this fails.", security: [] },
+      detail: {
+        summary: "Liveness",
+        description: "200 whenever the process answers HTTP. Restart the service only when this fails.",
+        security: [],
+      },
     })
     .get(
       "/readyz",
@@ -91,7 +101,8 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
         response: { 200: t.Any(), 503: t.Any() },
         detail: {
           summary: "Readiness",
-          description: "200 when reports can be taken and rendered: a renderer is ready, the database commits a write, and the data dir has room above --min-free-space. 503 (with the failing check) otherwise.",
+          description:
+            "200 when reports can be taken and rendered: a renderer is ready, the database commits a write, and the data dir has room above --min-free-space. 503 (with the failing check) otherwise.",
           security: [],
         },
       },
@@ -101,7 +112,10 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
       ({ request, set }) => {
         if (!checks) return new Response("metrics are not collected here\n", { status: 404 });
         if (checks.metricsToken && !tokenOk(request.headers.get("authorization"))) {
-          return new Response("unauthorized: send Authorization: Bearer <--metrics-token>\n", { status: 401, headers: { "www-authenticate": "Bearer" } });
+          return new Response("unauthorized: send Authorization: Bearer <--metrics-token>\n", {
+            status: 401,
+            headers: { "www-authenticate": "Bearer" },
+          });
         }
         set.headers["content-type"] = METRICS_CONTENT_TYPE;
         set.headers["cache-control"] = "no-store";
@@ -114,7 +128,10 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
           security: [],
           responses: {
             200: { description: "Prometheus text exposition (version 0.0.4)", content: { "text/plain": { schema: { type: "string" } } } },
-            401: { description: "--metrics-token is set and the request's bearer token does not match", content: { "text/plain": { schema: { type: "string" } } } },
+            401: {
+              description: "--metrics-token is set and the request's bearer token does not match",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
           },
         },
       },

@@ -26,20 +26,46 @@ export class ServiceMetrics {
   private sources?: MetricSources;
   private readonly startedAt = Date.now() / 1000;
 
-  readonly httpRequests = this.registry.counter("reportgen_http_requests_total", "HTTP requests answered, by method, route pattern and status");
-  readonly httpSeconds = this.registry.histogram("reportgen_http_request_duration_seconds", "Time to answer an HTTP request (long polls included)", HTTP_BUCKETS);
-  readonly authFailures = this.registry.counter("reportgen_auth_failures_total", "Requests refused for a missing or invalid X-API-Key (401)");
-  readonly templateSeconds = this.registry.histogram("reportgen_template_duration_seconds", "Time to render one EJS template, from hand-off to the sandbox pool (a wait for a free sandbox included)", TEMPLATE_BUCKETS);
-  readonly renderSeconds = this.registry.histogram("reportgen_render_duration_seconds", "Time for Chromium to load, print and store one report, from hand-off to the render pool (a wait for a free page included)", RENDER_BUCKETS);
+  readonly httpRequests = this.registry.counter(
+    "reportgen_http_requests_total",
+    "HTTP requests answered, by method, route pattern and status",
+  );
+  readonly httpSeconds = this.registry.histogram(
+    "reportgen_http_request_duration_seconds",
+    "Time to answer an HTTP request (long polls included)",
+    HTTP_BUCKETS,
+  );
+  readonly authFailures = this.registry.counter(
+    "reportgen_auth_failures_total",
+    "Requests refused for a missing or invalid X-API-Key (401)",
+  );
+  readonly templateSeconds = this.registry.histogram(
+    "reportgen_template_duration_seconds",
+    "Time to render one EJS template, from hand-off to the sandbox pool (a wait for a free sandbox included)",
+    TEMPLATE_BUCKETS,
+  );
+  readonly renderSeconds = this.registry.histogram(
+    "reportgen_render_duration_seconds",
+    "Time for Chromium to load, print and store one report, from hand-off to the render pool (a wait for a free page included)",
+    RENDER_BUCKETS,
+  );
   readonly reportsSucceeded = this.registry.counter("reportgen_reports_succeeded_total", "Reports rendered and stored since start");
-  readonly reportsFailed = this.registry.counter("reportgen_reports_failed_total", "Reports that ended failed since start, by failure code");
-  readonly reportsRetried = this.registry.counter("reportgen_reports_retried_total", "Renders interrupted and put back in the queue, by cause");
+  readonly reportsFailed = this.registry.counter(
+    "reportgen_reports_failed_total",
+    "Reports that ended failed since start, by failure code",
+  );
+  readonly reportsRetried = this.registry.counter(
+    "reportgen_reports_retried_total",
+    "Renders interrupted and put back in the queue, by cause",
+  );
 
   constructor() {
     const r = this.registry;
     const src = () => this.sources!;
     r.gauge("reportgen_build_info", "Version of the running executable", () => [{ labels: { version: src().version }, value: 1 }]);
-    r.gauge("reportgen_reports", "Reports stored, by status", () => Object.entries(src().reportsByStatus()).map(([status, value]) => ({ labels: { status }, value })));
+    r.gauge("reportgen_reports", "Reports stored, by status", () =>
+      Object.entries(src().reportsByStatus()).map(([status, value]) => ({ labels: { status }, value })),
+    );
     r.gauge("reportgen_queue_depth", "Reports waiting to be rendered", () => src().queued());
     r.gauge("reportgen_reports_rendering", "Reports being rendered now", () => src().rendering());
     r.gauge("reportgen_renderer_ready", "1 when a renderer can print", () => (src().rendererReady() ? 1 : 0));
@@ -47,10 +73,22 @@ export class ServiceMetrics {
       Object.entries(src().restarts()).map(([kind, value]) => ({ labels: { kind }, value })),
     );
     r.gauge("reportgen_storage_free_bytes", "Free space in the data dir's filesystem", () => src().storage.status().freeBytes);
-    r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () => (src().storage.accepting ? 1 : 0));
-    r.gauge("reportgen_connections_open", "Client connections open now (0 without the connection gate)", () => src().connections?.().open ?? 0);
-    r.counterFrom("reportgen_connections_refused_total", "Connections refused at --max-connections since start (answered 503 server_busy)", () => src().connections?.().refused ?? 0);
-    r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () => process.memoryUsage.rss());
+    r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () =>
+      src().storage.accepting ? 1 : 0,
+    );
+    r.gauge(
+      "reportgen_connections_open",
+      "Client connections open now (0 without the connection gate)",
+      () => src().connections?.().open ?? 0,
+    );
+    r.counterFrom(
+      "reportgen_connections_refused_total",
+      "Connections refused at --max-connections since start (answered 503 server_busy)",
+      () => src().connections?.().refused ?? 0,
+    );
+    r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () =>
+      process.memoryUsage.rss(),
+    );
     r.gauge("process_start_time_seconds", "Start time of the process, Unix seconds", () => this.startedAt);
   }
 

@@ -6,7 +6,9 @@ export class HealthRepo {
   private readonly countStmt;
 
   constructor(db: Database) {
-    this.probeStmt = db.prepare<unknown, [number]>("INSERT INTO health_probe (name, checked_at) VALUES ('readyz', ?) ON CONFLICT (name) DO UPDATE SET checked_at = excluded.checked_at");
+    this.probeStmt = db.prepare<unknown, [number]>(
+      "INSERT INTO health_probe (name, checked_at) VALUES ('readyz', ?) ON CONFLICT (name) DO UPDATE SET checked_at = excluded.checked_at",
+    );
     // Counted through the (status, created_at) index: no table scan.
     this.countStmt = db.prepare<{ status: string; n: number }, []>("SELECT status, count(*) AS n FROM reports GROUP BY status");
   }

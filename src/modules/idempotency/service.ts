@@ -66,10 +66,16 @@ export class IdempotencyService {
     if (req.key === undefined) return { ...commit(await prepare()), replayed: false };
     const key = req.key;
     if (!IDEMPOTENCY_KEY_RE.test(key)) {
-      throw new AppError(400, "invalid_idempotency_key", "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces; a UUID v4 is recommended");
+      throw new AppError(
+        400,
+        "invalid_idempotency_key",
+        "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces; a UUID v4 is recommended",
+      );
     }
     const keyHash = createHash("sha256").update(key).digest("base64url");
-    const fingerprint = createHash("sha256").update(`${req.method} ${req.path}\n${canonicalJson(req.body)}`).digest("base64url");
+    const fingerprint = createHash("sha256")
+      .update(`${req.method} ${req.path}\n${canonicalJson(req.body)}`)
+      .digest("base64url");
     const cipherKey = createHmac("sha256", this.serverSecret).update(`reportgen idempotency v1\0${req.accountId}\0${key}`).digest();
 
     // Fast path for a plain retry: no need to prepare anything.
@@ -101,7 +107,11 @@ export class IdempotencyService {
     const plain = decrypt(cipherKey, row.response);
     if (plain === undefined) {
       // Only if the server secret (--link-secret) changed since the first request.
-      throw new AppError(409, "idempotency_replay_unavailable", "the stored response of this Idempotency-Key can no longer be read (the server's secret changed); use a new key");
+      throw new AppError(
+        409,
+        "idempotency_replay_unavailable",
+        "the stored response of this Idempotency-Key can no longer be read (the server's secret changed); use a new key",
+      );
     }
     return { ...(JSON.parse(plain) as StoredResponse<B>), replayed: true };
   }

@@ -30,7 +30,16 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         body: createKeyBody,
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withBody({ 201: t.Object({ data: t.String({ description: "The new key value: shown only this once" }), id: t.String(), name: t.String(), created_at: t.String({ format: "date-time" }) }), 409: errorSchema, 422: errorSchema }),
+        response: withBody({
+          201: t.Object({
+            data: t.String({ description: "The new key value: shown only this once" }),
+            id: t.String(),
+            name: t.String(),
+            created_at: t.String({ format: "date-time" }),
+          }),
+          409: errorSchema,
+          422: errorSchema,
+        }),
         detail: {
           summary: "Create an access key",
           description:
@@ -52,6 +61,9 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
       {
         params: keyIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
-        detail: { summary: "Delete an access key", description: "Irreversible; the key is rejected (401) from the next request on. A caller may delete the key it is using." },
+        detail: {
+          summary: "Delete an access key",
+          description: "Irreversible; the key is rejected (401) from the next request on. A caller may delete the key it is using.",
+        },
       },
     );

@@ -3,7 +3,9 @@ import { t } from "elysia";
 import { iso } from "../../lib/time";
 import { KEY_NAME_MAX, type KeyRow } from "./service";
 
-export const createKeyBody = t.Object({ name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX, description: "What the key is for, e.g. billing-service" }) });
+export const createKeyBody = t.Object({
+  name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX, description: "What the key is for, e.g. billing-service" }),
+});
 export const keyIdParams = t.Object({ accessKeyID: t.String({ description: "id of the key, as listed" }) });
 
 export const keySchema = t.Object({

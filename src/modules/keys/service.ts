@@ -42,10 +42,15 @@ const argon2Options: Options = { algorithm: 2 };
 
 /** Validates and normalises a key name; the same rule for the API and the CLI. */
 export function checkKeyName(name: unknown): string {
-  if (typeof name !== "string") throw validationFailed("name is required: a string naming what the key is for, e.g. \"billing-service\"", [{ field: "name", problem: "required string" }]);
+  if (typeof name !== "string")
+    throw validationFailed('name is required: a string naming what the key is for, e.g. "billing-service"', [
+      { field: "name", problem: "required string" },
+    ]);
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > KEY_NAME_MAX || /[\u0000-\u001f\u007f]/.test(trimmed)) {
-    throw validationFailed(`name must be 1 to ${KEY_NAME_MAX} printable characters`, [{ field: "name", problem: `1 to ${KEY_NAME_MAX} printable characters` }]);
+    throw validationFailed(`name must be 1 to ${KEY_NAME_MAX} printable characters`, [
+      { field: "name", problem: `1 to ${KEY_NAME_MAX} printable characters` },
+    ]);
   }
   return trimmed;
 }
@@ -88,7 +93,15 @@ export class KeysService {
   /** Stores a prepared key (synchronously) and returns it with its value. */
   commit(p: PreparedKey): CreatedKey {
     const createdAt = Date.now();
-    this.keys.insert({ id: p.id, accountId: p.accountId, name: p.name, secretHash: p.secretHash, secretCheck: this.checker.of(p.secret), createdAt, lastUsedAt: null });
+    this.keys.insert({
+      id: p.id,
+      accountId: p.accountId,
+      name: p.name,
+      secretHash: p.secretHash,
+      secretCheck: this.checker.of(p.secret),
+      createdAt,
+      lastUsedAt: null,
+    });
     return { id: p.id, name: p.name, accountId: p.accountId, createdAt, value: `rg_${p.id}_${p.secret}` };
   }
 
@@ -160,7 +173,12 @@ export class KeysService {
     return first;
   }
 
-  private async verifyFirst(digest: string, row: { id: string; accountId: string; secretHash: string }, secret: string, checked: boolean): Promise<Principal | null> {
+  private async verifyFirst(
+    digest: string,
+    row: { id: string; accountId: string; secretHash: string },
+    secret: string,
+    checked: boolean,
+  ): Promise<Principal | null> {
     const check = () => verify(row.secretHash, secret).catch(() => false);
     const ok = checked ? await this.gate.run(check) : await this.gate.paced(check);
     if (ok === undefined) return null; // too many unchecked guesses waiting: refused, not remembered

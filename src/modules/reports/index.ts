@@ -51,7 +51,12 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         body: generateBodySchema(opts.templateMaxLength),
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withBody({ 202: t.Object({ report_id: t.String({ format: "uuid" }) }), 409: errorSchema, 422: errorSchema, 507: errorSchema }),
+        response: withBody({
+          202: t.Object({ report_id: t.String({ format: "uuid" }) }),
+          409: errorSchema,
+          422: errorSchema,
+          507: errorSchema,
+        }),
         detail: {
           summary: "Queue a PDF",
           description:
@@ -71,34 +76,58 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       },
       {
         query: listQuerySchema,
-        response: withAuth({ 200: t.Object({ data: t.Array(reportSchema), next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })) }), 400: errorSchema, 422: errorSchema }),
-        detail: { summary: "List the account's reports", description: "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed." },
+        response: withAuth({
+          200: t.Object({
+            data: t.Array(reportSchema),
+            next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })),
+          }),
+          400: errorSchema,
+          422: errorSchema,
+        }),
+        detail: {
+          summary: "List the account's reports",
+          description:
+            "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed.",
+        },
       },
     )
-    .get("/reports/:reportID", async ({ principal, params, query }) => {
-      const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30));
-      // `webhook` only for reports submitted with one: other reports keep exactly the v1 shape.
-      const webhook = opts.webhookLog(r.id);
-      return { data: webhook ? { ...toReportJson(r), webhook } : toReportJson(r) };
-    }, {
-      params: reportIdParams,
-      query: waitQuerySchema,
-      response: withAuth({ 200: t.Object({ data: reportSchema }), 404: errorSchema }),
-      detail: {
-        summary: "A report's status",
-        description:
-          "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). " +
-          "For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list).",
+    .get(
+      "/reports/:reportID",
+      async ({ principal, params, query }) => {
+        const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30));
+        // `webhook` only for reports submitted with one: other reports keep exactly the v1 shape.
+        const webhook = opts.webhookLog(r.id);
+        return { data: webhook ? { ...toReportJson(r), webhook } : toReportJson(r) };
       },
-    })
+      {
+        params: reportIdParams,
+        query: waitQuerySchema,
+        response: withAuth({ 200: t.Object({ data: reportSchema }), 404: errorSchema }),
+        detail: {
+          summary: "A report's status",
+          description:
+            "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). " +
+            "For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list).",
+        },
+      },
+    )
     .get(
       "/reports/:reportID/download",
       async ({ principal, params, query, request, set }) => {
-        const a = await reports.download(principal.accountId, params.reportID, opts.originOf(request), queryNumber("wait", query.wait, 0, 30));
+        const a = await reports.download(
+          principal.accountId,
+          params.reportID,
+          opts.originOf(request),
+          queryNumber("wait", query.wait, 0, 30),
+        );
         if (!a.ready) {
           set.status = 202;
           set.headers["retry-after"] = String(a.retryAfter);
-          return { status: a.status, report_id: params.reportID, message: `the PDF is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it` };
+          return {
+            status: a.status,
+            report_id: params.reportID,
+            message: `the PDF is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it`,
+          };
         }
         return { data: a.url, expires_at: iso(a.expiresAt)! };
       },
@@ -106,7 +135,10 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         params: reportIdParams,
         query: waitQuerySchema,
         response: withAuth({
-          200: t.Object({ data: t.String({ description: "Absolute, signed link to the PDF; usable without a key until expires_at" }), expires_at: t.String({ format: "date-time" }) }),
+          200: t.Object({
+            data: t.String({ description: "Absolute, signed link to the PDF; usable without a key until expires_at" }),
+            expires_at: t.String({ format: "date-time" }),
+          }),
           202: notReadySchema,
           404: errorSchema,
           409: errorSchema,
@@ -114,7 +146,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         }),
         detail: {
           summary: "A download link for the PDF",
-          description: "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
+          description:
+            "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
         },
       },
     )
@@ -127,6 +160,10 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       {
         params: reportIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ report_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
-        detail: { summary: "Delete a report", description: "Removes the record and the PDF; existing download links stop working. A report still rendering is cancelled and its PDF never appears." },
+        detail: {
+          summary: "Delete a report",
+          description:
+            "Removes the record and the PDF; existing download links stop working. A report still rendering is cancelled and its PDF never appears.",
+        },
       },
     );

@@ -8,7 +8,13 @@ import { CSS_LENGTH_RE, PAGE_RANGES_RE, paperFormats } from "../../render/pdf-op
 import type { ReportSummary } from "./repo";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 
-const cssLengthOf = (description: string) => t.String({ pattern: CSS_LENGTH_RE.source, error: "must be 0 or a number with px, in, cm or mm, e.g. 10mm", description, examples: ["10mm"] });
+const cssLengthOf = (description: string) =>
+  t.String({
+    pattern: CSS_LENGTH_RE.source,
+    error: "must be 0 or a number with px, in, cm or mm, e.g. 10mm",
+    description,
+    examples: ["10mm"],
+  });
 const cssLength = cssLengthOf("CSS length: 0, or a number with px, in, cm or mm");
 
 const text = (maxLength: number, description: string) => t.String({ maxLength, description });
@@ -17,10 +23,30 @@ const text = (maxLength: number, description: string) => t.String({ maxLength, d
 const pdfOutputOptions = {
   width: t.Optional(cssLengthOf("Custom paper width (CSS length); give height too. Wins over format and landscape")),
   height: t.Optional(cssLengthOf("Custom paper height (CSS length); give width too. Wins over format and landscape")),
-  prefer_css_page_size: t.Optional(t.Boolean({ default: true, description: "A CSS @page size in the template wins over format, width and height" })),
-  page_ranges: t.Optional(t.String({ pattern: PAGE_RANGES_RE.source, maxLength: 500, error: "must be pages and ranges such as 1-3, 5 (pages from 1)", description: "Pages to keep, e.g. \"1-3, 5\"; all when absent", examples: ["1-3, 5"] })),
-  header_template: t.Optional(text(100_000, "HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it")),
-  footer_template: t.Optional(text(100_000, "HTML printed at the bottom of every page, as header_template; e.g. <div style=\"font-size:9px;width:100%;text-align:center\">Page <span class=\"pageNumber\"></span> of <span class=\"totalPages\"></span></div>")),
+  prefer_css_page_size: t.Optional(
+    t.Boolean({ default: true, description: "A CSS @page size in the template wins over format, width and height" }),
+  ),
+  page_ranges: t.Optional(
+    t.String({
+      pattern: PAGE_RANGES_RE.source,
+      maxLength: 500,
+      error: "must be pages and ranges such as 1-3, 5 (pages from 1)",
+      description: 'Pages to keep, e.g. "1-3, 5"; all when absent',
+      examples: ["1-3, 5"],
+    }),
+  ),
+  header_template: t.Optional(
+    text(
+      100_000,
+      "HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it",
+    ),
+  ),
+  footer_template: t.Optional(
+    text(
+      100_000,
+      'HTML printed at the bottom of every page, as header_template; e.g. <div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+    ),
+  ),
   tagged: t.Optional(t.Boolean({ default: false, description: "Tagged (accessible) PDF with its structure tree" })),
   outline: t.Optional(t.Boolean({ default: false, description: "Bookmarks (outline) built from the document's headings" })),
   metadata: t.Optional(
@@ -37,13 +63,29 @@ const pdfOutputOptions = {
   wait_for: t.Optional(
     t.Union(
       [
-        t.Object({ selector: t.String({ minLength: 1, maxLength: 1000, description: "CSS selector of an element that must exist" }) }, { additionalProperties: false }),
-        t.Object({ expression: t.String({ minLength: 1, maxLength: 5000, description: "JavaScript expression that must become truthy, e.g. window.chartsReady === true" }) }, { additionalProperties: false }),
-        t.Object({ delay_ms: t.Integer({ minimum: 0, maximum: 600_000, description: "Milliseconds to wait after the load event" }) }, { additionalProperties: false }),
+        t.Object(
+          { selector: t.String({ minLength: 1, maxLength: 1000, description: "CSS selector of an element that must exist" }) },
+          { additionalProperties: false },
+        ),
+        t.Object(
+          {
+            expression: t.String({
+              minLength: 1,
+              maxLength: 5000,
+              description: "JavaScript expression that must become truthy, e.g. window.chartsReady === true",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        t.Object(
+          { delay_ms: t.Integer({ minimum: 0, maximum: 600_000, description: "Milliseconds to wait after the load event" }) },
+          { additionalProperties: false },
+        ),
       ],
       {
-        error: "must be one of {\"selector\": \"<css selector>\"}, {\"expression\": \"<javascript>\"} or {\"delay_ms\": <whole number>}",
-        description: "Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout",
+        error: 'must be one of {"selector": "<css selector>"}, {"expression": "<javascript>"} or {"delay_ms": <whole number>}',
+        description:
+          "Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout",
       },
     ),
   ),
@@ -55,17 +97,31 @@ export const pdfOptionsSchema = t.Object(
     landscape: t.Optional(t.Boolean({ default: false })),
     print_background: t.Optional(t.Boolean({ default: true, description: "Print background colours and images" })),
     scale: t.Optional(t.Number({ minimum: 0.1, maximum: 2, default: 1 })),
-    margin: t.Optional(t.Object({ top: t.Optional(cssLength), right: t.Optional(cssLength), bottom: t.Optional(cssLength), left: t.Optional(cssLength) }, { additionalProperties: false })),
+    margin: t.Optional(
+      t.Object(
+        { top: t.Optional(cssLength), right: t.Optional(cssLength), bottom: t.Optional(cssLength), left: t.Optional(cssLength) },
+        { additionalProperties: false },
+      ),
+    ),
     ...pdfOutputOptions,
   },
-  { additionalProperties: false, description: "Optional print settings (reportgen extension). CSS @page rules in the template win over format." },
+  {
+    additionalProperties: false,
+    description: "Optional print settings (reportgen extension). CSS @page rules in the template win over format.",
+  },
 );
 
 export function generateBodySchema(templateMaxLength: number) {
   return t.Object(
     {
-      html_template: t.String({ minLength: 1, maxLength: templateMaxLength, description: "HTML; with engine ejs it may contain EJS tags such as <%= name %>" }),
-      engine: oneOf(engines, { description: "ejs: render html_template with data through EJS (sandboxed). raw: print html_template as given" }),
+      html_template: t.String({
+        minLength: 1,
+        maxLength: templateMaxLength,
+        description: "HTML; with engine ejs it may contain EJS tags such as <%= name %>",
+      }),
+      engine: oneOf(engines, {
+        description: "ejs: render html_template with data through EJS (sandboxed). raw: print html_template as given",
+      }),
       data: t.Optional(t.Any({ description: "JSON object with the template's values. Required for ejs; ignored for raw" })),
       options: t.Optional(pdfOptionsSchema),
       webhook: t.Optional(webhookRequestSchema),
@@ -82,7 +138,9 @@ export const listQuerySchema = t.Object({
 });
 
 export const waitQuerySchema = t.Object({
-  wait: t.Optional(t.Numeric({ description: "Long polling: wait up to this many seconds (0 to 30) for the report to finish before answering" })),
+  wait: t.Optional(
+    t.Numeric({ description: "Long polling: wait up to this many seconds (0 to 30) for the report to finish before answering" }),
+  ),
 });
 
 export const reportIdParams = t.Object({ reportID: t.String({ description: "report_id (UUID)" }) });
@@ -98,7 +156,12 @@ export const reportSchema = t.Object({
   attempts: t.Number(),
   size_bytes: t.Nullable(t.Number()),
   page_count: t.Nullable(t.Number()),
-  error: t.Nullable(t.Object({ code: t.String({ enum: reportFailureCodes, description: "Why it failed: one of a closed list (see the API description)" }), message: t.String({ description: "What to change" }) })),
+  error: t.Nullable(
+    t.Object({
+      code: t.String({ enum: reportFailureCodes, description: "Why it failed: one of a closed list (see the API description)" }),
+      message: t.String({ description: "What to change" }),
+    }),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
 

@@ -179,13 +179,23 @@ export class ReportProcessor {
       if (!this.stillWanted(job.id)) return;
       await reserved;
       const now = Date.now();
-      if (!this.repo.markSucceeded(job.id, { sizeBytes: out.bytes, pageCount: out.pages, finishedAt: now, expiresAt: now + this.opts.retentionMs })) return;
+      if (
+        !this.repo.markSucceeded(job.id, {
+          sizeBytes: out.bytes,
+          pageCount: out.pages,
+          finishedAt: now,
+          expiresAt: now + this.opts.retentionMs,
+        })
+      )
+        return;
       succeeded = true;
       this.events.finished(job.id);
       m?.reportsSucceeded.inc();
       log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
     } catch (e) {
-      const fault = storageFault(e) ?? (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
+      const fault =
+        storageFault(e) ??
+        (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
       if (fault) return this.storageFailed(job, log, fault, e);
       // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
       // The render worker reports its own unexpected exceptions as internal_error with their message:
@@ -197,7 +207,12 @@ export class ReportProcessor {
       if (err.code === "renderer_unavailable") return this.requeue(job, log, { refund: true }); // it never reached a renderer
       if (err.retryable && job.attempts < this.opts.maxAttempts) {
         const delay = retryDelayMs(job.attempts);
-        log.warn("report render interrupted; will retry", { code: err.code, attempt: job.attempts, error: err.message, retry_in_ms: delay });
+        log.warn("report render interrupted; will retry", {
+          code: err.code,
+          attempt: job.attempts,
+          error: err.message,
+          retry_in_ms: delay,
+        });
         m?.reportsRetried.inc({ cause: err.code });
         this.requeue(job, log, { notBefore: Date.now() + delay });
       } else {
@@ -219,7 +234,11 @@ export class ReportProcessor {
   private storageFailed(job: ClaimedReport, log: Logger, fault: StorageFault, cause: unknown): void {
     this.opts.storage?.report(fault, cause);
     if (job.attempts < this.opts.maxAttempts) {
-      log.warn("report interrupted by a storage fault; re-queued until the disk takes writes again", { fault, attempt: job.attempts, error: cause });
+      log.warn("report interrupted by a storage fault; re-queued until the disk takes writes again", {
+        fault,
+        attempt: job.attempts,
+        error: cause,
+      });
       this.opts.metrics?.reportsRetried.inc({ cause: storageFailureCode(fault) });
       return this.requeue(job, log);
     }

@@ -61,11 +61,15 @@ export class ReportsRepo {
        WHERE id = (SELECT id FROM reports WHERE status = 'queued' AND (not_before IS NULL OR not_before <= ?1) ORDER BY created_at, rowid LIMIT 1)
        RETURNING id, engine, template, data, options, attempts, request_id AS requestId`,
     );
-    this.nextDueStmt = c.prepare<{ t: number | null }, [number]>("SELECT min(not_before) AS t FROM reports WHERE status = 'queued' AND not_before > ?");
+    this.nextDueStmt = c.prepare<{ t: number | null }, [number]>(
+      "SELECT min(not_before) AS t FROM reports WHERE status = 'queued' AND not_before > ?",
+    );
     this.statusStmt = c.prepare<{ status: ReportStatus }, [string]>("SELECT status FROM reports WHERE id = ?");
     this.getStmt = c.prepare<ReportSummary, [string, string]>(`SELECT ${summarySql} FROM reports WHERE id = ?1 AND account_id = ?2`);
     this.getAnyStmt = c.prepare<ReportSummary, [string]>(`SELECT ${summarySql} FROM reports WHERE id = ?`);
-    this.deleteStmt = c.prepare<ReportSummary, [string, string]>(`DELETE FROM reports WHERE id = ?1 AND account_id = ?2 RETURNING ${summarySql}`);
+    this.deleteStmt = c.prepare<ReportSummary, [string, string]>(
+      `DELETE FROM reports WHERE id = ?1 AND account_id = ?2 RETURNING ${summarySql}`,
+    );
     this.firstPageStmt = c.prepare<ReportSummary, [string, string | null, number]>(
       `SELECT ${summarySql} FROM reports WHERE account_id = ?1 AND (?2 IS NULL OR status = ?2)
        ORDER BY created_at DESC, id DESC LIMIT ?3`,
@@ -79,7 +83,9 @@ export class ReportsRepo {
        VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, 0, ?7, ?8)`,
     );
     this.countUnfinishedStmt = c.prepare<{ n: number }, []>("SELECT count(*) AS n FROM reports WHERE status IN ('queued', 'processing')");
-    this.countUnfinishedOfStmt = c.prepare<{ n: number }, [string]>("SELECT count(*) AS n FROM reports WHERE account_id = ? AND status IN ('queued', 'processing')");
+    this.countUnfinishedOfStmt = c.prepare<{ n: number }, [string]>(
+      "SELECT count(*) AS n FROM reports WHERE account_id = ? AND status IN ('queued', 'processing')",
+    );
     this.succeededStmt = c.prepare<{ id: string }, [string, number, number, number, number]>(
       `UPDATE reports SET status = 'succeeded', size_bytes = ?2, page_count = ?3, finished_at = ?4, expires_at = ?5,
        template = NULL, data = NULL, options = NULL, error_code = NULL, error_message = NULL
@@ -161,11 +167,24 @@ export class ReportsRepo {
     return this.db.$client.transaction(() => {
       const failed = this.db
         .update(reports)
-        .set({ status: "failed", errorCode: "render_interrupted", errorMessage: `rendering was interrupted ${maxAttempts} times (the service stopped while printing it)`, finishedAt: now, template: null, data: null, options: null })
+        .set({
+          status: "failed",
+          errorCode: "render_interrupted",
+          errorMessage: `rendering was interrupted ${maxAttempts} times (the service stopped while printing it)`,
+          finishedAt: now,
+          template: null,
+          data: null,
+          options: null,
+        })
         .where(and(eq(reports.status, "processing"), sql`${reports.attempts} >= ${maxAttempts}`))
         .returning({ id: reports.id })
         .all().length;
-      const requeued = this.db.update(reports).set({ status: "queued", startedAt: null }).where(eq(reports.status, "processing")).returning({ id: reports.id }).all().length;
+      const requeued = this.db
+        .update(reports)
+        .set({ status: "queued", startedAt: null })
+        .where(eq(reports.status, "processing"))
+        .returning({ id: reports.id })
+        .all().length;
       return { requeued, failed };
     })();
   }
@@ -186,12 +205,22 @@ export class ReportsRepo {
   }
 
   markExpired(ids: string[]): void {
-    if (ids.length) this.db.update(reports).set({ status: "expired" }).where(and(inArray(reports.id, ids), eq(reports.status, "succeeded"))).run();
+    if (ids.length)
+      this.db
+        .update(reports)
+        .set({ status: "expired" })
+        .where(and(inArray(reports.id, ids), eq(reports.status, "succeeded")))
+        .run();
   }
 
   /** How many reports the account has in each status (the dashboard's overview). */
   countByStatus(accountId: string): Partial<Record<ReportStatus, number>> {
-    const rows = this.db.select({ status: reports.status, n: sql<number>`count(*)` }).from(reports).where(eq(reports.accountId, accountId)).groupBy(reports.status).all();
+    const rows = this.db
+      .select({ status: reports.status, n: sql<number>`count(*)` })
+      .from(reports)
+      .where(eq(reports.accountId, accountId))
+      .groupBy(reports.status)
+      .all();
     return Object.fromEntries(rows.map((r) => [r.status, r.n]));
   }
 
@@ -209,6 +238,13 @@ export class ReportsRepo {
   /** Which of these ids still have a row (to find orphaned files). */
   existing(ids: string[]): Set<string> {
     if (ids.length === 0) return new Set();
-    return new Set(this.db.select({ id: reports.id }).from(reports).where(inArray(reports.id, ids)).all().map((r) => r.id));
+    return new Set(
+      this.db
+        .select({ id: reports.id })
+        .from(reports)
+        .where(inArray(reports.id, ids))
+        .all()
+        .map((r) => r.id),
+    );
   }
 }

@@ -3,7 +3,14 @@ import { AppError, badRequest, notFound, serviceUnavailable, storageRefusal, too
 import { storageFault, type StorageMonitor } from "../../lib/storage";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { ReportStatus, Engine } from "../../db/schema";
-import { defaultPdfOptions, HEADER_FOOTER_MARGIN, pageRangesProblem, type PdfMetadata, type PdfOptions, type WaitFor } from "../../render/pdf-options";
+import {
+  defaultPdfOptions,
+  HEADER_FOOTER_MARGIN,
+  pageRangesProblem,
+  type PdfMetadata,
+  type PdfOptions,
+  type WaitFor,
+} from "../../render/pdf-options";
 import type { FileStore } from "../files/store";
 import type { LinkSigner } from "../files/links";
 import { checkData, type DataLimits } from "./input-limits";
@@ -88,10 +95,23 @@ export class ReportsService {
       throw serviceUnavailable("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
     }
     if (this.repo.countUnfinished(accountId) >= this.opts.accountQueueLimit) {
-      throw tooManyRequests("account_queue_full", `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`, 2);
+      throw tooManyRequests(
+        "account_queue_full",
+        `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`,
+        2,
+      );
     }
     const id = newUuid();
-    const row = { id, accountId, engine: input.engine, template: input.html_template, data, options: input.options ? JSON.stringify(input.options) : null, createdAt: Date.now(), requestId: requestId ?? null };
+    const row = {
+      id,
+      accountId,
+      engine: input.engine,
+      template: input.html_template,
+      data,
+      options: input.options ? JSON.stringify(input.options) : null,
+      createdAt: Date.now(),
+      requestId: requestId ?? null,
+    };
     if (webhookUrl) {
       this.repo.transaction(() => {
         this.repo.insert(row);
@@ -121,7 +141,10 @@ export class ReportsService {
     return r;
   }
 
-  list(accountId: string, q: { limit?: number; cursor?: string; status?: ReportStatus }): { items: ReportSummary[]; nextCursor: string | null } {
+  list(
+    accountId: string,
+    q: { limit?: number; cursor?: string; status?: ReportStatus },
+  ): { items: ReportSummary[]; nextCursor: string | null } {
     const limit = q.limit ?? 20;
     const items = this.repo.list({ accountId, limit: limit + 1, status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined });
     const more = items.length > limit;
@@ -159,10 +182,15 @@ export class ReportsService {
       case "processing":
         return { ready: false, status: r.status, retryAfter: 1 };
       case "failed":
-        throw new AppError(409, "report_failed", `the report failed and has no PDF: ${r.errorMessage ?? r.errorCode}. Fix the template or data and submit it again.`, {
-          code: r.errorCode,
-          message: r.errorMessage,
-        });
+        throw new AppError(
+          409,
+          "report_failed",
+          `the report failed and has no PDF: ${r.errorMessage ?? r.errorCode}. Fix the template or data and submit it again.`,
+          {
+            code: r.errorCode,
+            message: r.errorMessage,
+          },
+        );
       case "expired":
         throw new AppError(410, "report_expired", "the report's PDF was deleted after the retention period; generate it again");
       case "succeeded": {
@@ -179,12 +207,17 @@ const DEFAULT_MARGIN = defaultPdfOptions.margin;
 function checkPdfOptions(o: StoredPdfOptions): void {
   const problems: { field: string; problem: string }[] = [];
   if ((o.width === undefined) !== (o.height === undefined)) {
-    problems.push({ field: o.width === undefined ? "options.width" : "options.height", problem: "width and height go together: give both, or neither" });
+    problems.push({
+      field: o.width === undefined ? "options.width" : "options.height",
+      problem: "width and height go together: give both, or neither",
+    });
   }
-  for (const f of ["width", "height"] as const) if (o[f] !== undefined && parseFloat(o[f]!) === 0) problems.push({ field: `options.${f}`, problem: "must be larger than 0" });
+  for (const f of ["width", "height"] as const)
+    if (o[f] !== undefined && parseFloat(o[f]!) === 0) problems.push({ field: `options.${f}`, problem: "must be larger than 0" });
   const ranges = o.page_ranges !== undefined ? pageRangesProblem(o.page_ranges) : undefined;
   if (ranges) problems.push({ field: "options.page_ranges", problem: ranges });
-  if (problems.length) throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
+  if (problems.length)
+    throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
 }
 
 function resolveWaitFor(w: StoredPdfOptions["wait_for"]): WaitFor | undefined {
@@ -225,6 +258,10 @@ function encodeCursor(r: ReportSummary): string {
 
 function decodeCursor(cursor: string): { createdAt: number; id: string } {
   const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m || !UUID_RE.test(m[2]!)) throw badRequest("invalid_cursor", "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest report");
+  if (!m || !UUID_RE.test(m[2]!))
+    throw badRequest(
+      "invalid_cursor",
+      "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest report",
+    );
   return { createdAt: Number(m[1]), id: m[2]! };
 }

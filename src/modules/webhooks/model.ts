@@ -13,11 +13,15 @@ export const webhookRequestSchema = t.Object(
     url: t.String({
       minLength: 1,
       maxLength: WEBHOOK_URL_MAX,
-      description: "Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http)",
+      description:
+        "Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http)",
       examples: ["https://billing.example.com/hooks/reportgen"],
     }),
   },
-  { additionalProperties: false, description: "Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails" },
+  {
+    additionalProperties: false,
+    description: "Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails",
+  },
 );
 
 const attemptSchema = t.Object({
@@ -66,11 +70,18 @@ export const secretSchema = t.Object({
   data: t.Object({
     secret: t.String({ description: "whsec_<base64>: pass it to any Standard Webhooks library to verify events" }),
     created_at: t.String({ format: "date-time" }),
-    previous_secret_valid_until: t.Nullable(t.String({ format: "date-time", description: "After a rotation, events also carry a signature made with the previous secret until then" })),
+    previous_secret_valid_until: t.Nullable(
+      t.String({
+        format: "date-time",
+        description: "After a rotation, events also carry a signature made with the previous secret until then",
+      }),
+    ),
   }),
 });
 
-export const toSecretJson = (s: WebhookSecretInfo) => ({ data: { secret: s.secret, created_at: iso(s.createdAt)!, previous_secret_valid_until: iso(s.previousValidUntil) } });
+export const toSecretJson = (s: WebhookSecretInfo) => ({
+  data: { secret: s.secret, created_at: iso(s.createdAt)!, previous_secret_valid_until: iso(s.previousValidUntil) },
+});
 
 const reportError = t.Nullable(t.Object({ code: t.String(), message: t.String() }));
 
@@ -81,7 +92,9 @@ export const eventSchema = t.Object(
     timestamp: t.String({ format: "date-time", description: "When this attempt was sent" }),
     data: t.Object({
       report_id: t.String({ format: "uuid" }),
-      status: t.String({ description: "The report's status when the attempt was sent: succeeded or failed (expired if it outlived retention)" }),
+      status: t.String({
+        description: "The report's status when the attempt was sent: succeeded or failed (expired if it outlived retention)",
+      }),
       engine: t.String(),
       created_at: t.String({ format: "date-time" }),
       started_at: t.Nullable(t.String({ format: "date-time" })),
@@ -99,5 +112,8 @@ export const eventSchema = t.Object(
       ),
     }),
   },
-  { description: "Headers: webhook-id (stable across retries: deduplicate on it), webhook-timestamp (Unix seconds of this attempt), webhook-signature (v1,<base64 HMAC-SHA256>)" },
+  {
+    description:
+      "Headers: webhook-id (stable across retries: deduplicate on it), webhook-timestamp (Unix seconds of this attempt), webhook-signature (v1,<base64 HMAC-SHA256>)",
+  },
 );

@@ -65,8 +65,12 @@ export class WebhooksRepo {
        FROM webhook_deliveries d JOIN reports r ON r.id = d.report_id JOIN report_webhooks w ON w.report_id = d.report_id
        WHERE d.status = 'pending' AND d.next_attempt_at <= ?1 ORDER BY d.next_attempt_at LIMIT ?2`,
     );
-    this.nextDueStmt = c.prepare<{ at: number | null }, []>("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'");
-    this.attachStmt = c.prepare<unknown, [string, string, string]>("INSERT INTO report_webhooks (report_id, url, link_origin) VALUES (?, ?, ?)");
+    this.nextDueStmt = c.prepare<{ at: number | null }, []>(
+      "SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'",
+    );
+    this.attachStmt = c.prepare<unknown, [string, string, string]>(
+      "INSERT INTO report_webhooks (report_id, url, link_origin) VALUES (?, ?, ?)",
+    );
     this.webhookOfStmt = c.prepare<{ url: string }, [string]>("SELECT url FROM report_webhooks WHERE report_id = ?");
     this.deliveriesStmt = c.prepare<DeliveryRow, [string]>(
       `SELECT id, event, status, attempts, created_at AS createdAt, next_attempt_at AS nextAttemptAt, finished_at AS finishedAt, last_error AS lastError
@@ -91,7 +95,10 @@ export class WebhooksRepo {
 
   /** Stores the account's first secret; keeps an existing one (two first calls at once agree). */
   insertSecret(accountId: string, secret: string, now: number): void {
-    this.db.$client.run("INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (account_id) DO NOTHING", [accountId, secret, now]);
+    this.db.$client.run(
+      "INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES (?, ?, ?) ON CONFLICT (account_id) DO NOTHING",
+      [accountId, secret, now],
+    );
   }
 
   /** Replaces the secret; the old one keeps signing until previousExpiresAt. */
@@ -131,7 +138,13 @@ export class WebhooksRepo {
     this.db.$client.transaction(() => {
       this.insertAttemptStmt.run(a.deliveryId, a.startedAt, a.durationMs, a.responseStatus, a.error);
       const finishedAt = outcome.status === "pending" ? null : a.startedAt + a.durationMs;
-      this.updateDeliveryStmt.run(a.deliveryId, outcome.status, outcome.status === "pending" ? outcome.nextAttemptAt : null, finishedAt, a.error ?? (a.responseStatus && (a.responseStatus < 200 || a.responseStatus > 299) ? `answered ${a.responseStatus}` : null));
+      this.updateDeliveryStmt.run(
+        a.deliveryId,
+        outcome.status,
+        outcome.status === "pending" ? outcome.nextAttemptAt : null,
+        finishedAt,
+        a.error ?? (a.responseStatus && (a.responseStatus < 200 || a.responseStatus > 299) ? `answered ${a.responseStatus}` : null),
+      );
     })();
   }
 }

@@ -23,7 +23,11 @@ export class WebhookSecrets {
       this.repo.insertSecret(accountId, newWebhookSecret(), now);
       row = this.repo.secret(accountId)!;
     }
-    return { secret: row.secret, createdAt: row.createdAt, previousValidUntil: row.previousExpiresAt && row.previousExpiresAt > now ? row.previousExpiresAt : null };
+    return {
+      secret: row.secret,
+      createdAt: row.createdAt,
+      previousValidUntil: row.previousExpiresAt && row.previousExpiresAt > now ? row.previousExpiresAt : null,
+    };
   }
 
   /** A new secret; events are signed with both the new and the old one for ROTATION_GRACE_MS. */

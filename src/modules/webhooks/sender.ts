@@ -45,7 +45,14 @@ export function retryDelay(attempts: number, baseMs: number, random: () => numbe
 }
 
 /** What follows an attempt: delivered on 2xx; given up on a policy refusal or past the window; else retried. */
-export function outcomeOf(r: SendResult, attempts: number, createdAt: number, now: number, opts: Pick<WebhookSenderOptions, "retryWindowMs" | "retryBaseMs">, random?: () => number): AttemptOutcome {
+export function outcomeOf(
+  r: SendResult,
+  attempts: number,
+  createdAt: number,
+  now: number,
+  opts: Pick<WebhookSenderOptions, "retryWindowMs" | "retryBaseMs">,
+  random?: () => number,
+): AttemptOutcome {
   if (r.status !== undefined && r.status >= 200 && r.status <= 299) return { status: "delivered" };
   if (r.refused) return { status: "failed" };
   const next = now + retryDelay(attempts, opts.retryBaseMs, random);
@@ -105,9 +112,9 @@ export class WebhookSender {
             const p = this.attempt(d)
               .catch((e: unknown) => this.opts.logger.error("webhook attempt crashed", { webhook_id: d.id, error: e }))
               .finally(() => {
-              this.inFlight.delete(d.id);
-              this.notify();
-            });
+                this.inFlight.delete(d.id);
+                this.notify();
+              });
             this.inFlight.set(d.id, p);
           }
         }
@@ -138,21 +145,38 @@ export class WebhookSender {
     const startedAt = Date.now();
     const report = this.reports.getForDownload(d.reportId);
     if (!report) return; // deleted meanwhile: its deliveries went with it
-    const body = JSON.stringify(buildEvent(d.event, report, freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt));
+    const body = JSON.stringify(
+      buildEvent(d.event, report, freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt),
+    );
     const headers = webhookHeaders(this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
-    const result = await sendWebhook(d.url, headers, body, { allowHosts: this.opts.allowHosts, timeoutMs: this.opts.timeoutMs, signal: this.abort.signal, lookup: this.opts.lookup });
+    const result = await sendWebhook(d.url, headers, body, {
+      allowHosts: this.opts.allowHosts,
+      timeoutMs: this.opts.timeoutMs,
+      signal: this.abort.signal,
+      lookup: this.opts.lookup,
+    });
     if (this.abort.signal.aborted) return; // stopping: not recorded, sent again after the restart
     const ended = Date.now();
     const attempts = d.attempts + 1;
     const outcome = outcomeOf(result, attempts, d.createdAt, ended, this.opts);
     try {
-      this.repo.recordAttempt({ deliveryId: d.id, startedAt, durationMs: ended - startedAt, responseStatus: result.status ?? null, error: result.error ?? null }, outcome);
+      this.repo.recordAttempt(
+        { deliveryId: d.id, startedAt, durationMs: ended - startedAt, responseStatus: result.status ?? null, error: result.error ?? null },
+        outcome,
+      );
     } catch (e) {
       // The report (and so the delivery) may have been deleted while the attempt was in flight.
       log.warn("webhook attempt not recorded", { webhook_id: d.id, error: (e as Error).message });
       return;
     }
-    const fields = { webhook_id: d.id, report_id: d.reportId, event: d.event, attempt: attempts, status: result.status, error: result.error };
+    const fields = {
+      webhook_id: d.id,
+      report_id: d.reportId,
+      event: d.event,
+      attempt: attempts,
+      status: result.status,
+      error: result.error,
+    };
     if (outcome.status === "delivered") log.debug("webhook delivered", fields);
     else if (outcome.status === "failed") log.warn("webhook given up", fields);
     else log.info("webhook attempt failed; will retry", { ...fields, next_attempt_at: new Date(outcome.nextAttemptAt).toISOString() });

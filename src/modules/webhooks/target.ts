@@ -61,10 +61,12 @@ export function checkWebhookUrl(raw: string, policy: TargetPolicy): string {
   const host = u.hostname.toLowerCase();
   const allowListed = hostAllowed(host, policy.allowHosts);
   if (METADATA_NAMES.has(host.replace(/\.$/, ""))) throw refuse("names a cloud metadata service, which is never reachable");
-  if (u.protocol === "http:" && !allowListed) throw refuse("must use https (plain http only for hosts the operator allow-listed with --webhook-allow-hosts)");
+  if (u.protocol === "http:" && !allowListed)
+    throw refuse("must use https (plain http only for hosts the operator allow-listed with --webhook-allow-hosts)");
   if (isIpLiteral(host)) {
     if (isLinkLocalOrMetadata(host)) throw refuse("is a link-local or metadata address, which is never reachable");
-    if (!allowListed && !isPublicAddress(host.replace(/^\[|\]$/g, ""))) throw refuse("is a loopback, private or otherwise non-public address (allowed only for hosts on --webhook-allow-hosts)");
+    if (!allowListed && !isPublicAddress(host.replace(/^\[|\]$/g, "")))
+      throw refuse("is a loopback, private or otherwise non-public address (allowed only for hosts on --webhook-allow-hosts)");
   } else if (!allowListed && /(^|\.)localhost$/.test(host.replace(/\.$/, ""))) {
     throw refuse("is a loopback name (allowed only for hosts on --webhook-allow-hosts)");
   }
@@ -99,7 +101,10 @@ async function checkedAddress(u: URL, opts: SendOptions): Promise<string> {
   if (addresses.length === 0) throw new Error(`${host} has no addresses`);
   for (const a of addresses) {
     if (isLinkLocalOrMetadata(a)) throw new WebhookRefused(`${host} resolves to a link-local or metadata address (${a})`);
-    if (!allowListed && !isPublicAddress(a)) throw new WebhookRefused(`${host} resolves to a non-public address (${a}); allow-list the host with --webhook-allow-hosts to reach it`);
+    if (!allowListed && !isPublicAddress(a))
+      throw new WebhookRefused(
+        `${host} resolves to a non-public address (${a}); allow-list the host with --webhook-allow-hosts to reach it`,
+      );
   }
   return addresses[0]!.replace(/%.*$/, "");
 }
@@ -122,7 +127,9 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
   try {
     address = await Promise.race([
       checkedAddress(u, opts),
-      new Promise<never>((_, reject) => signal.addEventListener("abort", () => reject(new Error(deadline.aborted ? timedOut() : "stopped")), { once: true })),
+      new Promise<never>((_, reject) =>
+        signal.addEventListener("abort", () => reject(new Error(deadline.aborted ? timedOut() : "stopped")), { once: true }),
+      ),
     ]);
   } catch (e) {
     if (e instanceof WebhookRefused) return { refused: true, error: e.message };
@@ -131,7 +138,8 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
   const family = address.includes(":") ? 6 : 4;
   // Connect to the checked address; TLS still verifies the certificate against the URL's host name.
   const lookup: LookupFunction = (_host, options, cb) => {
-    if ((options as { all?: boolean }).all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
+    if ((options as { all?: boolean }).all)
+      (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address, family }]);
     else cb(null, address, family);
   };
   const client = u.protocol === "https:" ? https : http;
@@ -151,7 +159,12 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
         method: "POST",
         lookup,
         servername: isIpLiteral(u.hostname) ? undefined : u.hostname,
-        headers: { ...headers, "content-type": "application/json", "content-length": String(Buffer.byteLength(body)), "user-agent": "reportgen-webhooks" },
+        headers: {
+          ...headers,
+          "content-type": "application/json",
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "reportgen-webhooks",
+        },
         agent: false,
       },
       (res) => {
