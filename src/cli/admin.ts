@@ -1,10 +1,9 @@
 // `reportgen admin create-key | list-keys | delete-key | webhook-secret`: key and webhook-secret management
 // through the same services the API uses. Only a new key's value goes to stdout, so `KEY=$(reportgen admin create-key ...)` works.
-import { App } from "../app";
 import type { Config } from "../config/settings";
-import { AppError } from "../lib/errors";
 import { iso } from "../lib/time";
 import { UsageError } from "./args";
+import { withApp } from "./with-app";
 
 export async function createKey(config: Config, name: string | undefined, account: string | undefined): Promise<void> {
   if (!name) throw new UsageError("create-key needs --name NAME (what the key is for)");
@@ -50,16 +49,4 @@ export async function webhookSecret(config: Config, account: string | undefined,
     else console.error(`webhook signing secret of account "${name}" (Standard Webhooks; created ${iso(s.createdAt)}):`);
     console.log(s.secret);
   });
-}
-
-async function withApp(config: Config, fn: (app: App) => unknown): Promise<void> {
-  const app = new App(config);
-  try {
-    await fn(app);
-  } catch (e) {
-    if (e instanceof AppError) throw new UsageError(e.message);
-    throw e;
-  } finally {
-    app.db.$client.close();
-  }
 }

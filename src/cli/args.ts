@@ -1,7 +1,7 @@
 // Parses a command's flags: the service's settings plus the command's own options.
 import { parseArgs } from "node:util";
-import { settings } from "../config/settings";
 import { loadConfig } from "../config/load";
+import { settings } from "../config/settings";
 
 export class UsageError extends Error {}
 

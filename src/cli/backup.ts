@@ -3,6 +3,8 @@ import type { Config } from "../config/settings";
 import { runBackup } from "../jobs/backup";
 import { UsageError } from "./args";
 
+// The one command that does not open the app: it copies a data dir file by file, and opening the app
+// would create (and migrate) a database in a folder that is not one, which the copy must refuse.
 export function backup(config: Config, to: string | undefined): void {
   if (!to) throw new UsageError("backup needs --to DIR (a new or empty folder)");
   const r = runBackup(config.dataDir, to);

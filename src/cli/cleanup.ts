@@ -1,13 +1,10 @@
 // `reportgen cleanup`: runs the retention job once (the same job cron runs in the server).
-import { App } from "../app";
 import type { Config } from "../config/settings";
+import { withApp } from "./with-app";
 
-export function cleanup(config: Config): void {
-  const app = new App(config);
-  try {
+export async function cleanup(config: Config): Promise<void> {
+  await withApp(config, (app) => {
     const r = app.cleanup();
     console.error(`expired ${r.expired} report(s); removed ${r.orphansRemoved} orphaned file(s)`);
-  } finally {
-    app.db.$client.close();
-  }
+  });
 }

@@ -3,7 +3,7 @@ import { ConfigError, settingsHelp } from "../config/load";
 import { SchemaTooNewError } from "../db/migrate";
 import { StartupError } from "../lib/errors";
 import { VERSION } from "../version";
-import { parseCommand, UsageError, type CommandOption } from "./args";
+import { type CommandOption, parseCommand, UsageError } from "./args";
 
 const usage = `reportgen ${VERSION}: HTML/EJS to PDF reports over HTTP, in one executable.
 
@@ -44,10 +44,10 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       }
       case "migrate":
-        (await import("./migrate")).migrate(parseCommand(rest).config);
+        await (await import("./migrate")).migrate(parseCommand(rest).config);
         return 0;
       case "cleanup":
-        (await import("./cleanup")).cleanup(parseCommand(rest).config);
+        await (await import("./cleanup")).cleanup(parseCommand(rest).config);
         return 0;
       case "backup": {
         const { config, values } = parseCommand(rest, [{ name: "to", help: "backup folder (new or empty)" }]);

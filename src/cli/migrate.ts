@@ -1,17 +1,11 @@
-// `reportgen migrate`: applies the embedded migrations and reports the schema version.
-import { join } from "node:path";
+// `reportgen migrate`: applies the embedded migrations (bootstrap does) and reports the schema version.
 import type { Config } from "../config/settings";
-import { openDatabase } from "../db/client";
-import { migrate as applyMigrations } from "../db/migrate";
+import { withApp } from "./with-app";
 
-export function migrate(config: Config): void {
-  const db = openDatabase(join(config.dataDir, "reportgen.db"));
-  try {
-    const r = applyMigrations(db.$client);
+export async function migrate(config: Config): Promise<void> {
+  await withApp(config, ({ services: { migration: r } }) => {
     console.error(
       r.applied.length ? `applied ${r.applied.join(", ")}; schema version ${r.version}` : `schema is up to date (version ${r.version})`,
     );
-  } finally {
-    db.$client.close();
-  }
+  });
 }

@@ -1,14 +1,14 @@
 // `reportgen serve`: runs the service until SIGTERM or SIGINT.
-import { App } from "../app";
+import { bootstrap } from "../bootstrap";
 import type { Config } from "../config/settings";
 import { reexecWithAllocatorSettings } from "../lib/allocator";
 
 export async function serve(config: Config): Promise<void> {
   // Before anything starts: on success this process is replaced and begins again (src/lib/allocator.ts).
   const allocatorNotice = reexecWithAllocatorSettings();
-  const app = new App(config);
+  const app = await bootstrap(config, { mode: { listen: true, render: true } });
   try {
-    await app.start({ listen: true });
+    await app.start();
   } catch (e) {
     await app.stop().catch(() => {});
     throw e;

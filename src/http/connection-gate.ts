@@ -26,13 +26,9 @@ import type { Logger } from "../lib/logger";
 export interface GateOptions {
   hostname: string;
   port: number;
-  /** The HTTP server's port on 127.0.0.1. */
-  upstreamPort: number;
   maxConnections: number;
   /** A connection that sends nothing for this long is closed. */
   idleTimeoutMs: number;
-  /** The complete HTTP response written to a connection over the cap. */
-  busyResponse: Uint8Array;
   logger: Logger;
 }
 
@@ -120,10 +116,14 @@ export class ConnectionGate {
   /** Connections refused at the cap since start. */
   refused = 0;
 
+  /** The HTTP server's port on 127.0.0.1, and the complete HTTP response written to a connection over the cap. */
+  private upstream: { port: number; busyResponse: Uint8Array } = { port: 0, busyResponse: new Uint8Array() };
+
   constructor(readonly o: GateOptions) {}
 
-  get port(): number {
-    return this.listener!.port;
+  /** The public port, once started. */
+  get port(): number | undefined {
+    return this.listener?.port;
   }
 
   /** Connections currently held (relayed or waiting for their first byte). */
@@ -131,8 +131,9 @@ export class ConnectionGate {
     return this.open;
   }
 
-  start(): void {
-    const gate = this;
+  /** Listens on the public address, relaying to the HTTP server on `upstream.port`. */
+  start(upstream: { port: number; busyResponse: Uint8Array }): void {
+    this.upstream = upstream;
     this.listener = Bun.listen<Conn>({
       hostname: this.o.hostname,
       port: this.o.port,
@@ -140,17 +141,17 @@ export class ConnectionGate {
       socket: {
         binaryType: "uint8array",
         open: (s) => {
-          gate.accept(s);
+          this.accept(s);
         },
-        data: (s, d) => gate.fromClient(s.data, d),
-        drain: (s) => gate.clientDrained(s.data),
+        data: (s, d) => this.fromClient(s.data, d),
+        drain: (s) => this.clientDrained(s.data),
         end: (s) => {
-          gate.clientEnd(s.data);
+          this.clientEnd(s.data);
         },
-        timeout: (s) => gate.clientIdle(s.data),
-        close: (s) => gate.clientClosed(s.data),
+        timeout: (s) => this.clientIdle(s.data),
+        close: (s) => this.clientClosed(s.data),
         // Called when a handler above throws (a bug): the socket closes after it, close() cleans up.
-        error: (_s, error) => gate.o.logger.error("connection gate: handler failed", { error }),
+        error: (_s, error) => this.o.logger.error("connection gate: handler failed", { error }),
       },
     });
   }
@@ -212,7 +213,7 @@ export class ConnectionGate {
     this.noteRefusal();
     s.data = new Conn(s);
     s.data.closed = true; // nothing to relay: what it sends is discarded
-    s.write(this.o.busyResponse);
+    s.write(this.upstream.busyResponse);
     if (this.lingering >= MAX_LINGERING_REFUSALS) {
       s.end();
       return;
@@ -254,21 +255,20 @@ export class ConnectionGate {
 
   private connect(c: Conn) {
     c.connecting = true;
-    const gate = this;
     Bun.connect<Conn>({
       hostname: "127.0.0.1",
-      port: this.o.upstreamPort,
+      port: this.upstream.port,
       allowHalfOpen: true,
       data: c,
       socket: {
         binaryType: "uint8array",
-        open: (u) => gate.upstreamOpen(u),
-        data: (u, d) => gate.fromUpstream(u.data, d),
-        drain: (u) => gate.upstreamDrained(u.data),
-        end: (u) => gate.upstreamEnd(u.data),
-        close: (u) => gate.upstreamEnd(u.data),
-        connectError: (u) => gate.upstreamEnd(u.data),
-        error: (_u, error) => gate.o.logger.error("connection gate: handler failed", { error }),
+        open: (u) => this.upstreamOpen(u),
+        data: (u, d) => this.fromUpstream(u.data, d),
+        drain: (u) => this.upstreamDrained(u.data),
+        end: (u) => this.upstreamEnd(u.data),
+        close: (u) => this.upstreamEnd(u.data),
+        connectError: (u) => this.upstreamEnd(u.data),
+        error: (_u, error) => this.o.logger.error("connection gate: handler failed", { error }),
       },
     }).catch(() => {}); // connectError handles it
   }
@@ -280,7 +280,7 @@ export class ConnectionGate {
     c.upstream = u;
     u.setNoDelay(true);
     // Registered before any byte reaches the HTTP server, so its first request already resolves.
-    c.key = `${this.o.upstreamPort}/${u.localPort}`;
+    c.key = `${this.upstream.port}/${u.localPort}`;
     relayed.set(c.key, { address: c.client.remoteAddress, port: c.client.remotePort });
     this.upstreamDrained(c);
   }

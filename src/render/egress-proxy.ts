@@ -6,15 +6,18 @@
 // link-local, metadata, mapped forms...), and connects to the address it checked, never to the
 // name again, so a DNS answer that changes between check and use (rebinding) cannot slip through.
 // A redirect to another host is a new CONNECT and is checked the same way.
-import net from "node:net";
+
 import { lookup as dnsLookup } from "node:dns/promises";
+import net from "node:net";
 import type { Logger } from "../lib/logger";
 import { isIpLiteral, isPublicAddress } from "./address-policy";
 import { hostAllowed } from "./network-policy";
 
 export interface EgressProxy {
-  /** http://127.0.0.1:<port>, for Chromium's --proxy-server. */
-  url: string;
+  /** Binds a free loopback port. */
+  start(): Promise<void>;
+  /** http://127.0.0.1:<port>, for Chromium's --proxy-server; known once started. */
+  readonly url: string;
   close(): Promise<void>;
 }
 
@@ -72,7 +75,15 @@ const STATUS_TEXT: Record<number, string> = {
   504: "Gateway Timeout",
 };
 
+/** Starts a proxy at once (tests, tools). */
 export async function startEgressProxy(opts: EgressProxyOptions): Promise<EgressProxy> {
+  const proxy = createEgressProxy(opts);
+  await proxy.start();
+  return proxy;
+}
+
+/** The proxy, not yet listening: start() binds it. */
+export function createEgressProxy(opts: EgressProxyOptions): EgressProxy {
   const allowHosts = [...opts.allowHosts];
   const log = opts.logger;
   const lookup = opts.lookup ?? defaultLookup;
@@ -262,18 +273,23 @@ export async function startEgressProxy(opts: EgressProxyOptions): Promise<Egress
   };
 
   const server = net.createServer(handle);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as net.AddressInfo).port;
-  log.info("egress proxy listening", { port, allow_hosts: allowHosts });
+  let port: number | undefined;
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    start: () =>
+      new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(0, "127.0.0.1", () => {
+          server.off("error", reject);
+          port = (server.address() as net.AddressInfo).port;
+          log.info("egress proxy listening", { port, allow_hosts: allowHosts });
+          resolve();
+        });
+      }),
+    get url() {
+      if (port === undefined) throw new Error("the egress proxy is not started");
+      return `http://127.0.0.1:${port}`;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

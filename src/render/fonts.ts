@@ -17,13 +17,18 @@ import { join, resolve } from "node:path";
 import { StartupError } from "../lib/errors";
 
 /** Writes <dataDir>/fontconfig/fonts.conf and returns its path, for Chromium's FONTCONFIG_FILE. */
+/** Where writeFontconfig() puts the file Chromium is started with (FONTCONFIG_FILE). */
+export function fontconfigPath(dataDir: string): string {
+  return join(resolve(dataDir, "fontconfig"), "fonts.conf");
+}
+
 export function writeFontconfig(dataDir: string, fontsDir?: string): string {
   if (fontsDir && !statSync(fontsDir, { throwIfNoEntry: false })?.isDirectory()) {
     throw new StartupError(`--fonts-dir ${fontsDir} is not a directory: create it, or leave the setting empty`);
   }
   const dir = resolve(dataDir, "fontconfig");
   mkdirSync(join(dir, "cache"), { recursive: true });
-  const file = join(dir, "fonts.conf");
+  const file = fontconfigPath(dataDir);
   writeFileSync(file, fontconfigXml(join(dir, "cache"), fontsDir ? resolve(fontsDir) : undefined));
   return file;
 }

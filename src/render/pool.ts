@@ -8,15 +8,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { RenderError } from "../lib/errors";
-import { entrypointUrl } from "../lib/runtime";
-import { chromiumTmpDir, removeWorkerTemp } from "../lib/temp";
 import type { Logger } from "../lib/logger";
 import { findProcesses, killAll, processTree, waitChildrenReaped, waitGone } from "../lib/process-tree";
-import { Supervisor, SupervisorGroup, type Child, type ChildFailure, type ChildRegistry } from "../lib/supervisor";
-import { INFRA_MESSAGES, type BrowserOptions, type RenderJob, type RenderOutput } from "./browser";
+import { entrypointUrl } from "../lib/runtime";
+import { type Child, type ChildFailure, type ChildRegistry, Supervisor, SupervisorGroup } from "../lib/supervisor";
+import { chromiumTmpDir, removeWorkerTemp } from "../lib/temp";
+import { type BrowserOptions, INFRA_MESSAGES, type RenderJob, type RenderOutput } from "./browser";
 import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
-export interface PoolOptions extends BrowserOptions {
+export interface PoolOptions extends Omit<BrowserOptions, "proxyUrl"> {
+  /** The checking egress proxy, when hosts are allow-listed: its URL is read as each worker starts. */
+  proxy?: { readonly url: string };
   workers: number;
   nice: number;
   logger: Logger;
@@ -60,7 +62,8 @@ class RenderWorker implements Child {
     private readonly pool: RenderPool,
     private readonly died: (cause: string) => void,
   ) {
-    const { workers: _w, logger: _l, registry: _r, tmpRoot, ...browser } = pool.opts;
+    const { workers: _w, logger: _l, registry: _r, tmpRoot, proxy, ...rest } = pool.opts;
+    const browser = { ...rest, proxyUrl: proxy?.url };
     mkdirSync(tmpRoot, { recursive: true, mode: 0o700 });
     this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
     // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.

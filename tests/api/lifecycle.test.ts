@@ -1,9 +1,10 @@
 // App start/stop: state survives a restart on the same data dir, and App instances are independent.
 import { expect, test } from "bun:test";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App } from "../../src/app";
+import type { App } from "../../src/app";
+import { bootstrap } from "../../src/bootstrap";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { createLogger } from "../../src/lib/logger";
@@ -17,11 +18,11 @@ function configFor(dir: string): Config {
 test("keys, reports, files and links survive a restart on the same data dir", async () => {
   const dir = mkdtempSync(join(tmpdir(), "reportgen-restart-"));
   try {
-    const first = new App(configFor(dir), createLogger("error"));
-    await first.start({ render: false });
+    const first = await bootstrap(configFor(dir), { logger: createLogger("error") });
+    await first.start();
     const key = (await first.keys.createForAccount("acme", "k")).value;
     const handle = (app: App, path: string, method = "GET", body?: unknown) =>
-      app.http!.handle(
+      app.http.handle(
         new Request(`http://localhost${path}`, {
           method,
           headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
@@ -45,8 +46,8 @@ test("keys, reports, files and links survive a restart on the same data dir", as
     const link = ((await (await handle(first, `/api/v1/reports/${report_id}/download`)).json()) as { data: string }).data;
     await first.stop();
 
-    const second = new App(configFor(dir), createLogger("error"));
-    await second.start({ render: false });
+    const second = await bootstrap(configFor(dir), { logger: createLogger("error") });
+    await second.start();
     try {
       expect((await handle(second, "/api/v1/reports")).status).toBe(200);
       const r = ((await (await handle(second, `/api/v1/reports/${report_id}`)).json()) as { data: { status: string } }).data;
@@ -54,7 +55,7 @@ test("keys, reports, files and links survive a restart on the same data dir", as
       const q = ((await (await handle(second, `/api/v1/reports/${queued.report_id}`)).json()) as { data: { status: string } }).data;
       expect(q.status).toBe("queued");
       // The link-signing secret is persisted, so a link issued before the restart still works.
-      const pdf = await second.http!.handle(new Request(link));
+      const pdf = await second.http.handle(new Request(link));
       expect(pdf.status).toBe(200);
       expect(await pdf.text()).toBe(FAKE_PDF);
     } finally {
@@ -75,23 +76,46 @@ test("the data dir's secrets are private to the service user", async () => {
   }
 });
 
-test("stop() is idempotent", async () => {
+test("stop() is idempotent: a second call waits for the same shutdown, and the database stays closed", async () => {
   const t = await createTestApp();
+  const first = t.app.stop();
+  expect(t.app.stop()).toBe(first);
+  await first;
   await t.app.stop();
-  await t.app.stop();
+  expect(() => t.app.db.$client.query("select 1").get()).toThrow();
   await t.close();
+});
+
+test("bootstrap() opens the database; the App's constructor does no I/O, start() does", async () => {
+  const dir = mkdtempSync(join(tmpdir(), "reportgen-boot-"));
+  try {
+    const config = { ...configFor(dir), chromiumPath: join(dir, "no-chromium") };
+    const app = await bootstrap(config, { logger: createLogger("error"), mode: { listen: true, render: true } });
+    expect(statSync(join(dir, "reportgen.db")).isFile()).toBe(true);
+    expect(app.services.migration.version).toBeGreaterThan(0);
+    // Wired but not started: no port, no fontconfig written, no renderer up.
+    expect(app.port).toBeUndefined();
+    expect(existsSync(join(dir, "fontconfig"))).toBe(false);
+    expect(app.rendererReady()).toBe(false);
+    // start() listens first (reports are accepted while Chromium starts), then refuses a missing Chromium.
+    await expect(app.start()).rejects.toThrow(/Chromium was not found/);
+    expect(app.port).toBeGreaterThan(0);
+    await app.stop();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test("two Apps can run side by side in one process (e.g. two data dirs, or tests)", async () => {
   const dirs = [mkdtempSync(join(tmpdir(), "reportgen-side-a-")), mkdtempSync(join(tmpdir(), "reportgen-side-b-"))];
-  const apps = dirs.map((d) => new App(configFor(d), createLogger("error")));
+  const apps = await Promise.all(dirs.map((d) => bootstrap(configFor(d), { logger: createLogger("error") })));
   try {
-    await apps[0]!.start({ render: false });
+    await apps[0]!.start();
     // Fails today: the cleanup cron job is registered under a process-global name ("cleanup"), so the
     // second start() throws "Cron: Tried to initialize new named job 'cleanup', but name already taken."
-    await apps[1]!.start({ render: false });
+    await apps[1]!.start();
     const key = (await apps[1]!.keys.createForAccount("acme", "k")).value;
-    const res = await apps[1]!.http!.handle(new Request("http://localhost/api/v1/reports", { headers: { "x-api-key": key } }));
+    const res = await apps[1]!.http.handle(new Request("http://localhost/api/v1/reports", { headers: { "x-api-key": key } }));
     expect(res.status).toBe(200);
   } finally {
     for (const a of apps) await a.stop();

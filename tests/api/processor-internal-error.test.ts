@@ -34,7 +34,6 @@ beforeAll(async () => {
     retentionMs: 60_000,
     logger,
   });
-  t.app.reports.onQueued = processor.notify;
   processor.start();
 });
 

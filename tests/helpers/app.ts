@@ -4,7 +4,8 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { App } from "../../src/app";
+import type { App } from "../../src/app";
+import { bootstrap } from "../../src/bootstrap";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { createLogger } from "../../src/lib/logger";
@@ -39,8 +40,11 @@ export async function createTestApp(
     renderPages: 2,
     ...opts.config,
   };
-  const app = new App(config, createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"));
-  await app.start({ render: opts.render ?? false, listen: opts.listen ?? false });
+  const app = await bootstrap(config, {
+    logger: createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"),
+    mode: { render: opts.render ?? false, listen: opts.listen ?? false },
+  });
+  await app.start();
   const key = (await app.keys.createForAccount("acme", "test")).value;
   const baseUrl = app.port ? `http://127.0.0.1:${app.port}` : "http://localhost";
   const request: TestApp["request"] = async (method, path, o = {}) => {
@@ -53,7 +57,7 @@ export async function createTestApp(
       headers["content-type"] ??= "application/json";
     }
     const req = new Request(baseUrl + path, { method, headers, body });
-    return app.server ? fetch(req) : app.http!.handle(req);
+    return app.server ? fetch(req) : app.http.handle(req);
   };
   return {
     app,
@@ -120,7 +124,7 @@ export async function generate(t: TestApp, body: unknown, key?: string) {
 
 /** Follows a download link, in-process or over the socket. */
 export function fetchLink(t: TestApp, link: string): Promise<Response> {
-  return t.app.server ? fetch(link) : t.app.http!.handle(new Request(link));
+  return t.app.server ? fetch(link) : t.app.http.handle(new Request(link));
 }
 
 /**

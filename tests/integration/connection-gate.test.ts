@@ -38,13 +38,14 @@ async function gate(max: number, idleTimeoutMs = 10_000) {
   const g = new ConnectionGate({
     hostname: "127.0.0.1",
     port: 0,
-    upstreamPort: inner.port!,
     maxConnections: max,
     idleTimeoutMs,
-    busyResponse: await rawResponse(errorResponse(serverBusy(`${max} connections, its limit`), { connection: "close" })),
     logger,
   });
-  g.start();
+  g.start({
+    port: inner.port!,
+    busyResponse: await rawResponse(errorResponse(serverBusy(`${max} connections, its limit`), { connection: "close" })),
+  });
   gates.push(g);
   return g;
 }
@@ -62,7 +63,7 @@ interface Conn {
   ended: Promise<void>;
 }
 
-function open(port: number, localAddress?: string): Promise<Conn> {
+function open(port: number | undefined, localAddress?: string): Promise<Conn> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     const socket = connect({ port, host: "127.0.0.1", localAddress, allowHalfOpen: true } as never);

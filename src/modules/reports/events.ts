@@ -1,4 +1,5 @@
-// In-process notifications that a report reached a final state, for long-polling clients and the webhook sender.
+// In-process notifications: a report was queued (for the processor's idle lanes), and a report reached a
+// final state (for long-polling clients and the webhook sender).
 
 export class ReportEvents {
   private readonly waiters = new Map<string, Set<() => void>>();
@@ -20,6 +21,16 @@ export class ReportEvents {
   }
 
   private readonly listeners: ((id: string) => void)[] = [];
+  private readonly queuedListeners: (() => void)[] = [];
+
+  /** Calls fn after every committed submission, so an idle renderer starts on it at once. */
+  onQueued(fn: () => void): void {
+    this.queuedListeners.push(fn);
+  }
+
+  queued(): void {
+    for (const fn of this.queuedListeners) fn();
+  }
 
   /** Calls fn after every report that finishes (the webhook sender: its event may be due now). */
   onFinished(fn: (id: string) => void): void {

@@ -57,7 +57,9 @@ export class ReportProcessor {
     private readonly pool: RenderPool,
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
-  ) {}
+  ) {
+    events.onQueued(this.notify);
+  }
 
   start(): void {
     this.running = true;

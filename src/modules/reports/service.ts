@@ -65,19 +65,15 @@ export type DownloadAnswer =
   | { ready: false; status: "queued" | "processing"; retryAfter: number };
 
 export class ReportsService {
-  /** Called after a report is committed, so an idle renderer starts on it at once. */
-  onQueued: () => void = () => {};
-
   constructor(
     private readonly repo: ReportsRepo,
     private readonly files: FileStore,
     private readonly links: LinkSigner,
     readonly events: ReportEvents,
+    /** Checks and records the optional webhook of a submission. */
+    private readonly webhooks: ReportWebhooks,
     private readonly opts: ReportsServiceOptions,
   ) {}
-
-  /** Set by App: checks and records the optional webhook of a submission. */
-  webhooks?: ReportWebhooks;
 
   /**
    * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
@@ -86,7 +82,7 @@ export class ReportsService {
   submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): { reportId: string } {
     if (input.options) checkPdfOptions(input.options);
     const data = input.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
-    const webhookUrl = input.webhook ? this.webhooks!.check(input.webhook.url) : undefined;
+    const webhookUrl = input.webhook ? this.webhooks.check(input.webhook.url) : undefined;
     // Below the reserve the room left belongs to reports already accepted. A failed insert (the
     // disk filled up since the last look) is answered the same way by the error mapper.
     const disk = this.opts.storage?.status().state;
@@ -115,12 +111,12 @@ export class ReportsService {
     if (webhookUrl) {
       this.repo.transaction(() => {
         this.repo.insert(row);
-        this.webhooks!.attach(id, webhookUrl, linkOrigin);
+        this.webhooks.attach(id, webhookUrl, linkOrigin);
       });
     } else {
       this.repo.insert(row);
     }
-    this.onQueued();
+    this.events.queued();
     return { reportId: id };
   }
 
