@@ -46,7 +46,7 @@ function replaceOnce(text: string, from: string | RegExp, to: string): string {
   const count =
     typeof from === "string"
       ? text.split(from).length - 1
-      : (text.match(new RegExp(from.source, from.flags.includes("g") ? from.flags : from.flags + "g")) ?? []).length;
+      : (text.match(new RegExp(from.source, from.flags.includes("g") ? from.flags : `${from.flags}g`)) ?? []).length;
   if (count !== 1) throw new Error(`bench template: expected one ${String(from)} in the invoice fixture, found ${count}`);
   return text.replace(from, to);
 }

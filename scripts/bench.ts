@@ -1,4 +1,10 @@
 #!/usr/bin/env bun
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Subprocess } from "bun";
+import ejs from "ejs";
 // reportgen benchmark: the service against Chromium's honest floor, in ONE interleaved run.
 //
 // Usage:  bun run bench [flags]          (= bun scripts/bench.ts [flags])
@@ -51,20 +57,14 @@
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
-import ejs from "ejs";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import type { Subprocess } from "bun";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { defaultPdfOptions } from "../src/render/pdf-options";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
 import { printParameters, printToPdf } from "../src/render/print-to-pdf";
 import { freePort } from "../tests/helpers/process";
-import { benchTemplates, type BenchTemplate } from "./bench-templates";
+import { type BenchTemplate, benchTemplates } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -183,7 +183,7 @@ const pad = (s: string | number, n: number) => String(s).padStart(n);
 const padR = (s: string | number, n: number) => String(s).padEnd(n);
 
 function log(msg: string) {
-  process.stderr.write(msg + "\n");
+  process.stderr.write(`${msg}\n`);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -733,7 +733,7 @@ async function main(): Promise<number> {
   json.targets = targets;
   console.log(out.join("\n"));
   if (flags.json) {
-    writeFileSync(flags.json, JSON.stringify(json, null, 2) + "\n");
+    writeFileSync(flags.json, `${JSON.stringify(json, null, 2)}\n`);
     log(`figures written to ${flags.json}`);
   }
   return flags.check && failed > 0 ? 1 : 0;

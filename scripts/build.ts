@@ -4,8 +4,9 @@
 // which the compiler cannot see through: the executable would look for the BUILD machine's
 // node_modules at run time. The plugin below rewrites those requires to literal paths, so the
 // bundler embeds both JSON files. Migrations, the EJS library and the docs UI are imported as text.
-import type { BunPlugin } from "bun";
+
 import { dirname, join } from "node:path";
+import type { BunPlugin } from "bun";
 
 const root = join(import.meta.dir, "..");
 const outfile = process.argv[2] ?? join(root, "dist", "reportgen");

@@ -1,10 +1,25 @@
-// Runs the whole test suite with `bun test` and ends with one summary line, "N passed, N failed",
-// that any CI can read. Extra arguments go to `bun test` (e.g. a path filter).
+// Runs the checks (the typecheck, then Biome's lint and format check), then the whole test suite with
+// `bun test`, and ends with one summary line, "N passed, N failed", that any CI can read. Extra
+// arguments go to `bun test` (e.g. a path filter); the checks run first either way (about 3 s).
 //
 // CI keeps only the tail of a run's output, and bun prints a failure's error above its "(fail)" line,
 // far from the end. So the errors of the failed tests are printed again just before the summary.
 export {};
+
 const args = process.argv.slice(2);
+
+for (const [name, cmd] of [
+  ["typecheck", ["node_modules/.bin/tsc", "--noEmit"]],
+  ["lint and format check", ["node_modules/.bin/biome", "ci", "."]],
+] as const) {
+  const t0 = performance.now();
+  const check = Bun.spawnSync([...cmd], { stdout: "inherit", stderr: "inherit" });
+  console.log(`checks: ${name} ${check.exitCode === 0 ? "passed" : "FAILED"} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  if (check.exitCode !== 0) {
+    console.log(`\ntests: not run, the ${name} failed (npm run typecheck / npm run lint; npm run format fixes formatting)`);
+    process.exit(1);
+  }
+}
 // Real Chromium and process tests need more than bun's 5 s default per test.
 const proc = Bun.spawn([process.execPath, "test", "--timeout", "60000", ...args], { stdout: "inherit", stderr: "pipe", env: process.env });
 let output = "";

@@ -15,7 +15,7 @@ export function parseCommand(argv: string[], own: CommandOption[] = []) {
   const options: Record<string, { type: "string" | "boolean" }> = {};
   for (const s of Object.values(settings)) options[s.flag] = { type: "string" };
   for (const o of own) options[o.name] = { type: o.boolean ? "boolean" : "string" };
-  let parsed;
+  let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (e) {

@@ -1,5 +1,5 @@
 // Reads settings from flags, then environment, then defaults: once, at start-up.
-import { settings, type Config, type SettingKey } from "./settings";
+import { type Config, type SettingKey, settings } from "./settings";
 
 export class ConfigError extends Error {}
 

@@ -1,9 +1,9 @@
 // The dashboard's static files, embedded in the executable as text and served under URLs that carry
 // a hash of their content: they can be cached forever, and a new build changes the URL.
 import { createHash } from "node:crypto";
+import appCss from "./assets/app.css" with { type: "text" };
 // @ts-expect-error: a .js file imported as text has no type declarations
 import appJs from "./assets/app.js" with { type: "text" };
-import appCss from "./assets/app.css" with { type: "text" };
 // @ts-expect-error: an .svg file imported as text has no type declarations
 import iconSvg from "./assets/icon.svg" with { type: "text" };
 

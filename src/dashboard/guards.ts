@@ -8,8 +8,8 @@ import type { ReportsService } from "../modules/reports/service";
 import type { Html } from "./html";
 import type { Viewer } from "./layout";
 import { errorPage } from "./pages/common";
-import { cookie, cookieNames, htmlResponse, readCookie, redirect, sameOrigin, type CookieNames } from "./security";
-import { SessionsService, type Session } from "./sessions";
+import { type CookieNames, cookie, cookieNames, htmlResponse, readCookie, redirect, sameOrigin } from "./security";
+import { type Session, SessionsService } from "./sessions";
 
 export const DASHBOARD = "/dashboard";
 

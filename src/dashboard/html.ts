@@ -8,13 +8,13 @@ export class Html {
 
 const entities: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 
-export const escape = (s: string) => s.replace(/[&<>"']/g, (c) => entities[c]!);
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => entities[c]!);
 
 function render(v: unknown): string {
   if (v instanceof Html) return v.value;
   if (Array.isArray(v)) return v.map(render).join("");
   if (v === null || v === undefined || v === false) return "";
-  return escape(String(v));
+  return escapeHtml(String(v));
 }
 
 /** `html\`<p>${text}</p>\``: interpolations are escaped; arrays and nested Html are joined as is. */
@@ -41,7 +41,7 @@ export const fmt = {
     if (ms == null) return "—";
     return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
   },
-  plural(n: number, one: string, many = one + "s"): string {
+  plural(n: number, one: string, many = `${one}s`): string {
     return `${n} ${n === 1 ? one : many}`;
   },
 };

@@ -1,6 +1,6 @@
 // The page shell every dashboard page shares: head, skip link, navigation, sign-out, live region.
 import { assets } from "./assets";
-import { html, type Html } from "./html";
+import { type Html, html } from "./html";
 
 export type Section = "overview" | "reports" | "playground" | "keys";
 

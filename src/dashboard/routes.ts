@@ -2,7 +2,7 @@
 // X-API-Key, and three layers against cross-site requests on every POST (see guards.ts).
 import { Elysia } from "elysia";
 import { ASSETS_PREFIX, assetResponse } from "./assets";
-import { DASHBOARD, guards, type DashboardDeps } from "./guards";
+import { DASHBOARD, type DashboardDeps, guards } from "./guards";
 import { errorPage } from "./pages/common";
 import { overviewPage } from "./pages/overview";
 import { keysRoutes } from "./routes/keys";

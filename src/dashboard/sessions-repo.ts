@@ -1,7 +1,7 @@
 // SQL for dashboard sessions.
 import { eq, lt, or } from "drizzle-orm";
 import type { Db } from "../db/client";
-import { dashboardSessions, type DashboardSession } from "../db/schema";
+import { type DashboardSession, dashboardSessions } from "../db/schema";
 
 export class SessionsRepo {
   // Read on every dashboard request: one prepared statement.

@@ -1,5 +1,5 @@
 // Drizzle table definitions; they mirror migrations/*.sql (tests/unit/schema.test.ts keeps them in step).
-import { sqliteTable, text, integer } from "drizzle-orm/sqlite-core";
+import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(),

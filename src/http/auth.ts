@@ -6,7 +6,7 @@ import { Elysia } from "elysia";
 import { AppError, tooManyRequests, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
 import type { KeysService, Principal } from "../modules/keys/service";
-import { discardBody, readBody, tooLarge, type BodyLimits } from "./body";
+import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
 import { errorResponse } from "./errors";
 
 export const API_PREFIX = "/api/v1";
@@ -36,7 +36,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
       .onRequest(async ({ request }) => {
         const url = request.url;
         const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
-        if (!(path === API_PREFIX || path.startsWith(API_PREFIX + "/")) || PUBLIC_API_PATHS.has(path)) return;
+        if (!(path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) || PUBLIC_API_PATHS.has(path)) return;
         try {
           const principal = await keys.authenticate(request.headers.get("x-api-key"));
           if (!principal) throw unauthorized();

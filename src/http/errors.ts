@@ -1,12 +1,12 @@
 // The one place where errors become HTTP responses. Every client mistake gets a 4xx with a stable
 // `error` code and a message saying how to fix it; anything else is logged and answered 500
 // without leaking the cause.
-import { Elysia, ValidationError } from "elysia";
+import { Elysia, type ValidationError } from "elysia";
 import { INTERNAL_MESSAGE } from "../lib/error-codes";
 import { AppError, serviceUnavailable, storageRefusal } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { storageFault, type StorageFault } from "../lib/storage";
-import { discardBody, type BodyLimits } from "./body";
+import { type StorageFault, storageFault } from "../lib/storage";
+import { type BodyLimits, discardBody } from "./body";
 import { requestFields } from "./request-context";
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
@@ -31,7 +31,7 @@ const REASONS: Record<number, string> = { 503: "Service Unavailable" };
 export async function rawResponse(r: Response): Promise<Uint8Array> {
   const body = new Uint8Array(await r.arrayBuffer());
   const head = [`HTTP/1.1 ${r.status} ${REASONS[r.status] ?? ""}`.trimEnd()];
-  r.headers.forEach((value, name) => head.push(`${name}: ${value}`));
+  for (const [name, value] of r.headers) head.push(`${name}: ${value}`);
   head.push(`content-length: ${body.byteLength}`, "", "");
   return Buffer.concat([Buffer.from(head.join("\r\n")), body]);
 }

@@ -1,16 +1,16 @@
 // The OpenAPI document and an offline docs page: Swagger UI's assets are served from the binary.
 import { openapi } from "@elysiajs/openapi";
 import { FormatRegistry } from "@sinclair/typebox";
-import { UUID_RE } from "../lib/ids";
-import { apiErrorCodes } from "../lib/error-codes";
-import { RFC3339_DATE_TIME } from "../lib/time";
 import { Elysia, t } from "elysia";
+import uiStyle from "../../node_modules/swagger-ui-dist/swagger-ui.css" with { type: "text" };
 // @ts-expect-error: a .js file imported as text has no type declarations
 import uiScript from "../../node_modules/swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
-import uiStyle from "../../node_modules/swagger-ui-dist/swagger-ui.css" with { type: "text" };
+import { apiErrorCodes } from "../lib/error-codes";
+import { UUID_RE } from "../lib/ids";
+import { RFC3339_DATE_TIME } from "../lib/time";
+import { webhooksDescription, webhooksDocumentation } from "../modules/webhooks/docs";
 import { API_PREFIX } from "./auth";
 import { apiDescription } from "./openapi-description";
-import { webhooksDescription, webhooksDocumentation } from "../modules/webhooks/docs";
 
 // TypeBox checks the formats of every response field, and the checks the plugins register are slow for
 // what we emit: importing @elysiajs/openapi makes "uuid" build a Zod schema per call, and Elysia's

@@ -88,6 +88,7 @@ function withHeader(res: Response, id: string): Response {
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** Wraps the app's handler: must be applied to the root app, before it is compiled. */
+// biome-ignore lint/suspicious/noExplicitAny: any Elysia app, whatever its routes' types
 export function requestContext<A extends Elysia<any, any, any, any, any, any, any>>(app: A, metrics: ServiceMetrics, logger: Logger): A {
   let match: RouteMatcher | undefined;
   const debug = logger.enabled?.("debug") ?? true;

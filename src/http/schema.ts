@@ -1,7 +1,8 @@
 // Schema helpers for routes.
+
+import type { SchemaOptions, TLiteral, TSchema, TUnion } from "@sinclair/typebox";
 import { t } from "elysia";
 import { validationFailed } from "../lib/errors";
-import type { SchemaOptions, TLiteral, TSchema, TUnion } from "@sinclair/typebox";
 
 /**
  * A union of string literals. Unlike t.UnionEnum, an optional field of this type stays absent when

@@ -1,27 +1,27 @@
 // Assembles the HTTP application: error mapper, docs, health, downloads and the /api/v1 routes.
 import { Elysia } from "elysia";
+import { dashboardRoutes } from "../dashboard/routes";
+import type { SessionsService } from "../dashboard/sessions";
 import type { Logger } from "../lib/logger";
+import type { StorageFault } from "../lib/storage";
+import { filesRoutes } from "../modules/files/index";
+import type { LinkSigner } from "../modules/files/links";
+import type { FileStore } from "../modules/files/store";
+import { type HealthProbe, healthRoutes, type ReadinessChecks } from "../modules/health/index";
+import type { IdempotencyService } from "../modules/idempotency/service";
 import { keysRoutes } from "../modules/keys/index";
 import type { KeysService } from "../modules/keys/service";
 import { reportsRoutes } from "../modules/reports/index";
-import type { ReportsService } from "../modules/reports/service";
 import type { ReportsRepo } from "../modules/reports/repo";
-import { filesRoutes } from "../modules/files/index";
-import type { FileStore } from "../modules/files/store";
-import type { LinkSigner } from "../modules/files/links";
-import { healthRoutes, type HealthProbe, type ReadinessChecks } from "../modules/health/index";
-import type { IdempotencyService } from "../modules/idempotency/service";
+import type { ReportsService } from "../modules/reports/service";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
-import type { StorageFault } from "../lib/storage";
-import { requestContext } from "./request-context";
 import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
 import { markArrival } from "./body";
 import { errorMapper, errorResponse, serverBusy } from "./errors";
 import { docs } from "./openapi";
-import { dashboardRoutes } from "../dashboard/routes";
-import type { SessionsService } from "../dashboard/sessions";
+import { requestContext } from "./request-context";
 
 export interface HttpDeps {
   logger: Logger;

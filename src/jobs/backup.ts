@@ -80,7 +80,7 @@ export function runBackup(dataDir: string, to: string): BackupResult {
     pdfs_gone: pdfsGone,
     pdf_bytes: bytes,
   };
-  writeFileSync(join(to, BACKUP_MANIFEST), JSON.stringify(manifest, null, 2) + "\n", { mode: 0o600 });
+  writeFileSync(join(to, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });
   fsyncPath(join(to, BACKUP_MANIFEST));
   fsyncPath(join(to, "reports"));
   fsyncPath(to);

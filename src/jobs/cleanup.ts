@@ -3,7 +3,7 @@
 // On a full disk it still frees space: a storage fault ends the run early (logged, never thrown),
 // and files past retention are removed even when their rows cannot be marked yet.
 import type { Logger } from "../lib/logger";
-import { storageFault, type StorageMonitor } from "../lib/storage";
+import { type StorageMonitor, storageFault } from "../lib/storage";
 import type { FileStore } from "../modules/files/store";
 import type { ReportsRepo } from "../modules/reports/repo";
 

@@ -36,7 +36,7 @@ export function reexecWithAllocatorSettings(): string | undefined {
     const cstrings = (list: string[]) => {
       const bufs = list.map((s) => Buffer.from(`${s}\0`));
       const table = new BigUint64Array(bufs.length + 1);
-      bufs.forEach((b, i) => (table[i] = BigInt(ptr(b))));
+      for (const [i, b] of bufs.entries()) table[i] = BigInt(ptr(b));
       return { bufs, table };
     };
     const path = Buffer.from(`${process.execPath}\0`);

@@ -1,6 +1,6 @@
 // Typed domain errors. Services throw these; http/errors.ts is the one place that maps them to HTTP.
 // Their codes come from the closed lists in error-codes.ts.
-import { isReportFailureCode, type ApiErrorCode, type ReportFailureCode } from "./error-codes";
+import { type ApiErrorCode, isReportFailureCode, type ReportFailureCode } from "./error-codes";
 
 /** A failure a client caused and can fix: carries a stable code, a status and a human message. */
 export class AppError extends Error {

@@ -18,7 +18,7 @@ export function createLogger(level: LogLevel = "info", base: Record<string, unkn
   const write = (lvl: LogLevel, msg: string, fields?: Record<string, unknown>) => {
     if (order[lvl] < min) return;
     const line = { time: new Date().toISOString(), level: lvl, msg, ...base, ...fields };
-    process.stderr.write(JSON.stringify(line, errorReplacer) + "\n");
+    process.stderr.write(`${JSON.stringify(line, errorReplacer)}\n`);
   };
   return {
     debug: (m, f) => write("debug", m, f),

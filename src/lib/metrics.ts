@@ -166,7 +166,7 @@ export class Registry {
         // e.g. the database is unreadable for a moment: the other metrics still matter.
       }
     }
-    return lines.join("\n") + "\n";
+    return `${lines.join("\n")}\n`;
   }
 
   private add<M extends Metric>(m: M): M {

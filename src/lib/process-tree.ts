@@ -2,7 +2,7 @@
 // handle we hold: it is found by a path unique to its worker (its profile folder lives there), and it
 // is killed with everything it started, because a stopped (SIGSTOP) or orphaned Chromium never exits
 // on its own when its pipe closes. SIGKILL ends stopped processes too.
-import { readFileSync, readdirSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 interface ProcInfo {
   pid: number;

@@ -293,15 +293,16 @@ export interface KindStats {
 
 /** Every supervisor of the App, for /metrics and logs. */
 export class ChildRegistry {
+  // biome-ignore lint/suspicious/noExplicitAny: supervisors of every child type (their callbacks make Supervisor<C> invariant)
   private readonly all = new Set<Supervisor<any>>();
   /** Counts of supervisors already removed (stopped), so totals never go down. */
   private readonly retired = new Map<ChildKind, { restarts: number; recycles: number }>();
 
-  add(s: Supervisor<any>): void {
+  add<C extends Child>(s: Supervisor<C>): void {
     this.all.add(s);
   }
 
-  remove(s: Supervisor<any>): void {
+  remove<C extends Child>(s: Supervisor<C>): void {
     if (!this.all.delete(s)) return;
     const r = this.retired.get(s.kind) ?? { restarts: 0, recycles: 0 };
     this.retired.set(s.kind, { restarts: r.restarts + s.restarts, recycles: r.recycles + s.recycles });

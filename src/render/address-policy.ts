@@ -24,7 +24,7 @@ export function parseIPv4(input: string): number | undefined {
   if (nums.some((n) => n > 255)) return undefined;
   if (last >= 256 ** (4 - nums.length)) return undefined;
   let v = last;
-  nums.forEach((n, i) => (v += n * 256 ** (3 - i)));
+  for (const [i, n] of nums.entries()) v += n * 256 ** (3 - i);
   return v >>> 0;
 }
 

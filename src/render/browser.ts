@@ -10,18 +10,18 @@
 // no state either: they may load subresources only (no frame or navigation of that origin, so no
 // document of a real origin ever runs), and third-party cookies (all of them, here) are refused.
 // tests/integration/isolation.test.ts renders reports that try every one of these channels at once.
-import { chromium, type Browser, type BrowserContext, type CDPSession, type Page } from "playwright-core";
-import { RenderError } from "../lib/errors";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { writeDurably } from "../lib/durable-write";
+import { RenderError } from "../lib/errors";
+import { commandLine, findProcesses, processActivity, seemsFrozen } from "../lib/process-tree";
 import { asStorageRenderError } from "../lib/storage";
 import { withTimeout } from "../lib/supervisor";
-import { commandLine, findProcesses, processActivity, seemsFrozen } from "../lib/process-tree";
 import { blockedUrlPatterns, closedNetworkArgs, isRequestAllowed } from "./network-policy";
-import type { PdfOptions } from "./pdf-options";
 import { needsScripts } from "./page-scripts";
 import { rewritePdfInfo } from "./pdf-metadata";
+import type { PdfOptions } from "./pdf-options";
+import { type Deadline, needsReadinessCheck, userAgentFor, waitUntilReady, withPrintDefaults } from "./print-page";
 import { printParameters, printToPdf } from "./print-to-pdf";
-import { needsReadinessCheck, userAgentFor, waitUntilReady, withPrintDefaults, type Deadline } from "./print-page";
 
 export interface BrowserOptions {
   executablePath: string;

@@ -14,6 +14,8 @@
 // The compiled body depends on the template's text alone (the options are fixed), so sharing it between
 // reports that send the same template shares nothing else. tests/unit/ejs-sandbox.test.ts holds the
 // output and the error messages to the `ejs` package's own on EJS's fixtures, cached and not.
+
+import variant from "@jitl/quickjs-singlefile-cjs-release-sync";
 import {
   newQuickJSWASMModuleFromVariant,
   newVariant,
@@ -21,7 +23,6 @@ import {
   type QuickJSRuntime,
   type QuickJSWASMModule,
 } from "quickjs-emscripten-core";
-import variant from "@jitl/quickjs-singlefile-cjs-release-sync";
 // The browser build of the ejs package: the very library, evaluated inside the sandbox.
 // @ts-expect-error: a .js file imported as text has no type declarations
 import ejsSource from "../../node_modules/ejs/ejs.min.js" with { type: "text" };

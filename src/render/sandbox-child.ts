@@ -15,7 +15,7 @@ export async function runSandboxChild(): Promise<void> {
     let r: SandboxReply;
     try {
       r = { id: msg.id, ...sandbox.render(msg.template, msg.data, msg.timeoutMs, msg.outputMax) };
-    } catch (e) {
+    } catch {
       // The WebAssembly module may be unusable after a trap: answer, then let the parent respawn us.
       reply({
         id: msg.id,

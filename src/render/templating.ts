@@ -4,11 +4,11 @@
 // service's fault, and is replaced.
 import type { Subprocess } from "bun";
 import { allocatorEnv } from "../lib/allocator";
-import { RenderError } from "../lib/errors";
 import type { ReportFailureCode } from "../lib/error-codes";
-import { entrypointUrl, isCompiled } from "../lib/runtime";
+import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { ChildRegistry, Supervisor, SupervisorGroup, type Child } from "../lib/supervisor";
+import { entrypointUrl, isCompiled } from "../lib/runtime";
+import { type Child, ChildRegistry, Supervisor, SupervisorGroup } from "../lib/supervisor";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
 export interface TemplatingOptions {

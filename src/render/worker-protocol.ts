@@ -1,6 +1,7 @@
 // Messages between the render pool (main thread) and a render worker thread.
-import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
+
 import type { ReportFailureCode } from "../lib/error-codes";
+import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
 
 export type ToWorker = { type: "render"; id: number; job: RenderJob } | { type: "probe"; id: number; timeoutMs: number } | { type: "stop" };
 

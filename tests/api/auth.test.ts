@@ -3,7 +3,7 @@
 // health and signed downloads are public.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { RAW, expectError, expectUnauthorized, keyParts, rawRequest, submit, unknownKey } from "../helpers/scenario";
+import { expectError, expectUnauthorized, keyParts, RAW, rawRequest, submit, unknownKey } from "../helpers/scenario";
 
 let t: TestApp;
 beforeAll(async () => (t = await createTestApp({ config: { bodyLimit: 1000 } })));
@@ -49,14 +49,14 @@ describe("requests without a valid key get exactly 401 {error: unauthorized}", (
       },
     ],
     ["right secret, other id", () => `rg_abcdefghijkm_${keyParts(t.key).secret}`],
-    ["key with a trailing character", () => t.key + "x"],
+    ["key with a trailing character", () => `${t.key}x`],
     ["key truncated by one character", () => t.key.slice(0, -1)],
     ["key upper-cased", () => t.key.toUpperCase()],
     ["key without its rg_ prefix", () => t.key.slice(3)],
     ["only the key id", () => keyParts(t.key).id],
     ["Bearer-prefixed key", () => `Bearer ${t.key}`],
     ["a UUID", () => crypto.randomUUID()],
-    ["a 300-character value", () => "rg_" + "a".repeat(297)],
+    ["a 300-character value", () => `rg_${"a".repeat(297)}`],
     ["rg__ skeleton", () => "rg__"],
   ];
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { LinkSigner } from "../../src/modules/files/links";
 import { createTestApp, fetchLink, type TestApp } from "../helpers/app";
-import { FAKE_PDF, claim, expectError, expire, fail, linkSecret, rawRequest, submit, succeed, withApp } from "../helpers/scenario";
+import { claim, expectError, expire, FAKE_PDF, fail, linkSecret, rawRequest, submit, succeed, withApp } from "../helpers/scenario";
 
 let t: TestApp;
 

@@ -3,7 +3,7 @@
 // that leaks nothing.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { RAW, UNAUTHORIZED, expectError, fail, rawRequest, submit } from "../helpers/scenario";
+import { expectError, fail, RAW, rawRequest, submit, UNAUTHORIZED } from "../helpers/scenario";
 
 let t: TestApp;
 

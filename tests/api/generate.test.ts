@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { Config } from "../../src/config/settings";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { EJS, RAW, UUID_RE, claim, expectError, expectValidation, rawRequest, submit, succeed, withApp } from "../helpers/scenario";
+import { claim, EJS, expectError, expectValidation, RAW, rawRequest, submit, succeed, UUID_RE, withApp } from "../helpers/scenario";
 
 // Only one App may run at a time in a process (the cleanup cron job has a process-global name; see
 // lifecycle.test.ts), so the default app lives only for the describes that use it; config variants come after.
@@ -371,7 +371,7 @@ describe("size limits", () => {
   test("a hostile, deeply nested data object is refused cleanly (no stack overflow, no 500)", async () => {
     await withApp({ bodyLimit: 10 * 1024 * 1024 }, async (a) => {
       const depth = 5000;
-      const json = '{"x":'.repeat(depth) + "1" + "}".repeat(depth);
+      const json = `${'{"x":'.repeat(depth)}1${"}".repeat(depth)}`;
       const body = `{"html_template":"x","engine":"ejs","data":${json}}`;
       const res = await rawRequest(a, "POST", "/api/v1/generate-pdf-async", {
         headers: { "x-api-key": a.key, "content-type": "application/json" },

@@ -52,7 +52,7 @@ describe("SQLite refuses the write", () => {
     expect((await submit()).status).toBe(202);
     const pages = db.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
     db.exec(`PRAGMA max_page_count = ${pages}`);
-    const big = { engine: "raw", html_template: "<p>" + "x".repeat(200_000) + "</p>" };
+    const big = { engine: "raw", html_template: `<p>${"x".repeat(200_000)}</p>` };
     const res = await t.request("POST", "/api/v1/generate-pdf-async", { body: big });
     expect(res.status).toBe(507);
     expect(((await res.json()) as { error: string }).error).toBe("storage_full");

@@ -1,6 +1,7 @@
 // What an operator reads: /livez, /readyz, /metrics (Prometheus text) and X-Request-Id on every answer.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers/app";
 
@@ -15,7 +16,7 @@ const raw = { engine: "raw", html_template: "<p>hi</p>" };
 
 /** The value of one series in exposition text, e.g. series(text, 'reportgen_reports{status="queued"}'). */
 function series(text: string, name: string): number | undefined {
-  const line = text.split("\n").find((l) => l.startsWith(name + " "));
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
   return line === undefined ? undefined : Number(line.slice(name.length + 1));
 }
 

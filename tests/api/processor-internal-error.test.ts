@@ -3,12 +3,12 @@
 // to the log, and the report is not retried as if rendering had been interrupted. The pool is a stand-in
 // (pure logic of the processor); the queue is the real SQLite one.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createTestApp, waitForReport, type TestApp } from "../helpers/app";
-import { ReportProcessor } from "../../src/modules/reports/processor";
-import { RenderError } from "../../src/lib/errors";
 import { REPORT_FAILURES } from "../../src/lib/error-codes";
+import { RenderError } from "../../src/lib/errors";
+import { ReportProcessor } from "../../src/modules/reports/processor";
 import type { RenderPool } from "../../src/render/pool";
 import type { TemplatingPool } from "../../src/render/templating";
+import { createTestApp, type TestApp, waitForReport } from "../helpers/app";
 
 let t: TestApp;
 let processor: ReportProcessor;

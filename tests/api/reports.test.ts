@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { EJS, RAW, UUID_RE, claim, expectError, expectValidation, expire, fail, submit, succeed } from "../helpers/scenario";
+import { claim, EJS, expectError, expectValidation, expire, fail, RAW, submit, succeed, UUID_RE } from "../helpers/scenario";
 
 type ReportJson = {
   report_id: string;

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { repoRoot } from "../helpers/process";
-import { startReceiver, type Receiver } from "../helpers/webhook-receiver";
+import { type Receiver, startReceiver } from "../helpers/webhook-receiver";
 
 let t: TestApp;
 let spec: any;
@@ -74,7 +74,7 @@ test("the README's and the OpenAPI description's TypeScript snippets verify a re
   const readmeFile = join(tmp, "readme-snippet.ts");
   writeFileSync(readmeFile, snippet(readFileSync(join(repoRoot, "README.md"), "utf8"), "verifyReportgenEvent"));
   const openapiFile = join(tmp, "openapi-snippet.ts");
-  writeFileSync(openapiFile, snippet(spec.info.description, "function verify") + "\nexport { verify };\n");
+  writeFileSync(openapiFile, `${snippet(spec.info.description, "function verify")}\nexport { verify };\n`);
   const { verifyReportgenEvent } = await import(readmeFile);
   const { verify } = await import(openapiFile);
   const { got, secret, report_id } = await deliveredEvent();
@@ -82,6 +82,6 @@ test("the README's and the OpenAPI description's TypeScript snippets verify a re
   for (const fn of [verifyReportgenEvent, verify]) {
     expect(fn(secret, headers, got.body).data.report_id).toBe(report_id);
     expect(() => fn(secret, headers, got.body.replace("boom", "BOOM"))).toThrow();
-    expect(() => fn("whsec_" + Buffer.alloc(32, 1).toString("base64"), headers, got.body)).toThrow();
+    expect(() => fn(`whsec_${Buffer.alloc(32, 1).toString("base64")}`, headers, got.body)).toThrow();
   }
 });

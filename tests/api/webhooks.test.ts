@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp, fetchLink, type TestApp } from "../helpers/app";
-import { startReceiver, verifyStandardWebhook, type Receiver } from "../helpers/webhook-receiver";
+import { type Receiver, startReceiver, verifyStandardWebhook } from "../helpers/webhook-receiver";
 
 const fast = { webhookAllowHosts: ["127.0.0.1"], webhookRetryBase: 100, webhookTimeout: 500 };
 

@@ -15,10 +15,10 @@ async function badKeyMatrix(key: string) {
     () => `rg_${id}_${secret.slice(0, -1)}${flip(secret.at(-1)!)}`, // last character changed
     () => `rg_${id}_${flip(secret[0]!)}${secret.slice(1)}`, // first character changed
     () => key.slice(0, -1), // truncated
-    () => key + "A", // one too many
+    () => `${key}A`, // one too many
     () => `rg_${id.slice(0, -1)}${id.at(-1) === "a" ? "b" : "a"}_${secret}`, // other id, right secret
   ];
-  const malformed = [() => "rg_", () => "Bearer " + key, () => key.toUpperCase(), () => "x".repeat(300), () => `rg_${id}`];
+  const malformed = [() => "rg_", () => `Bearer ${key}`, () => key.toUpperCase(), () => "x".repeat(300), () => `rg_${id}`];
   const kinds: Record<string, (() => string | null)[]> = { nearMiss, malformed, missing: [() => null] };
   for (const [kind, makers] of Object.entries(kinds)) {
     const statuses = new Map<string, number>();

@@ -2,8 +2,8 @@
 // OpenAPI document the executable itself serves: the status must be documented for that operation and
 // the body must match the documented schema (error codes included: they are an enum there).
 import { beforeAll, expect, test } from "bun:test";
-import { check } from "./json-schema";
 import { useServer } from "./helpers";
+import { check } from "./json-schema";
 
 const running = useServer();
 let doc: Record<string, any>;
@@ -88,7 +88,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   const failing = await call({ ...gen, body: json({ engine: "ejs", html_template: "<% throw new Error('boom') %>", data: {} }) });
   expect(failing.status).toBe(202);
   expect((await call({ ...gen, key: null, body: json({ engine: "raw", html_template: "x" }) })).status).toBe(401);
-  expect((await call({ ...gen, key: "rg_abcdefghijkm_" + "A".repeat(43), body: json({ engine: "raw", html_template: "x" }) })).status).toBe(
+  expect((await call({ ...gen, key: `rg_abcdefghijkm_${"A".repeat(43)}`, body: json({ engine: "raw", html_template: "x" }) })).status).toBe(
     401,
   );
   expect((await call({ ...gen, body: "{not json" })).status).toBe(400);

@@ -57,7 +57,7 @@ export function check(schema: Schema, value: unknown, doc: Schema, path = "$"): 
       else if (typeof schema.additionalProperties === "object") out.push(...check(schema.additionalProperties, v, doc, `${path}.${k}`));
     }
   }
-  if (Array.isArray(value) && schema.items) value.forEach((v, i) => out.push(...check(schema.items, v, doc, `${path}[${i}]`)));
+  if (Array.isArray(value) && schema.items) for (const [i, v] of value.entries()) out.push(...check(schema.items, v, doc, `${path}[${i}]`));
   if (schema.allOf) for (const s of schema.allOf) out.push(...check(s, value, doc, path));
   for (const key of ["anyOf", "oneOf"] as const) {
     if (!schema[key]) continue;

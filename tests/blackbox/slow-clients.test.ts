@@ -102,7 +102,7 @@ test("--max-requests 20: beyond 20 requests in progress, new ones get 503 server
   // 20 instead of the default 1000 so the test needs few sockets; the mechanism is the same.
   const s = await server(["--max-requests", "20", "--body-timeout", "5s"]);
   const stuck = await Promise.all(Array.from({ length: 25 }, () => open(s.port)));
-  for (const p of stuck) p.socket.write(head(1000) + "{");
+  for (const p of stuck) p.socket.write(`${head(1000)}{`);
   await Bun.sleep(500);
   const t0 = performance.now();
   const res = await fetch(`${s.base}/api/v1/reports`, { headers: { "x-api-key": servers.key } });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { pdfText } from "../helpers/app";
 import { api } from "../helpers/process";
-import { networkLog, startHarness, Watched, type Harness } from "./harness";
+import { type Harness, networkLog, startHarness, Watched } from "./harness";
 
 let h: Harness;
 let base: string;
@@ -53,7 +53,7 @@ describe("signing in", () => {
     await page.goto("/dashboard");
     expect(page.url()).toBe(`${base}/dashboard/sign-in`);
     await w.shoot("sign-in");
-    await page.getByLabel("Access key").fill("rg_aaaaaaaaaaaa_" + "A".repeat(43));
+    await page.getByLabel("Access key").fill(`rg_aaaaaaaaaaaa_${"A".repeat(43)}`);
     // The form's answer itself is awaited (and its status checked) so that a failure says whether the
     // form was sent, and what the server answered (from the page's own DevTools log: see harness.ts).
     const seenBefore = w.responses.length;

@@ -1,12 +1,13 @@
 // The e2e harness: the compiled executable on real HTTP and SQLite, and Debian's Chromium driven by
 // playwright-core. Every dashboard page it opens is checked for the CSP header, console errors and
 // requests to any other origin.
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+
 import { expect } from "bun:test";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { repoRoot, runCli, startServer, type ServerProcess } from "../helpers/process";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { repoRoot, runCli, type ServerProcess, startServer } from "../helpers/process";
 
 export const screenshots = join(import.meta.dir, "screenshots");
 export const viewports = { desktop: { width: 1280, height: 860 }, phone: { width: 390, height: 844 } };

@@ -1,5 +1,5 @@
 // Runs reportgen as a real process (source or compiled executable) for process-level tests.
-import { chmodSync, mkdirSync, readFileSync, readdirSync } from "node:fs";
+import { chmodSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { TemplatingPool } from "../../src/render/templating";
 import { createLogger } from "../../src/lib/logger";
+import { TemplatingPool } from "../../src/render/templating";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);

@@ -1,7 +1,7 @@
 // What a template can reach: no host objects from EJS, no prototype pollution across reports,
 // and no state carried between reports on the reused Chromium pages.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
-import { generate, pdfText, waitForReport, type TestApp, useRenderApp } from "../helpers/app";
+import { generate, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
@@ -112,7 +112,7 @@ describe("prototype pollution", () => {
     // The server's own realm is untouched.
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
     expect(({} as Record<string, unknown>).x).toBeUndefined();
-    expect(Object.prototype.hasOwnProperty.call(Object.prototype, "polluted")).toBe(false);
+    expect(Object.hasOwn(Object.prototype, "polluted")).toBe(false);
 
     const next = await generate(t, { engine: "ejs", html_template: "<p>after <%= n %> ok</p>", data: { n: 42 } });
     expect(next.report.status).toBe("succeeded");

@@ -3,7 +3,7 @@
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { fetchLink, generate, pdfText, waitForReport, type TestApp, useRenderApp } from "../helpers/app";
+import { fetchLink, generate, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);

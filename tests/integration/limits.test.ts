@@ -2,7 +2,7 @@
 // and output size. Each ends the report failed with its own code, and the service keeps working.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { EjsSandbox } from "../../src/render/ejs-sandbox";
-import { generate, pdfInfo, pdfText, waitForReport, type TestApp, useRenderApp } from "../helpers/app";
+import { generate, pdfInfo, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);

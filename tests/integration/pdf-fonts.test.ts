@@ -5,7 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate, type TestApp, useRenderApp } from "../helpers/app";
-import { colourfulPixels, pdfFonts, pageText, renderPage } from "../helpers/pdf";
+import { colourfulPixels, pageText, pdfFonts, renderPage } from "../helpers/pdf";
 
 setDefaultTimeout(60_000);
 

@@ -2,7 +2,7 @@
 // number of renders without failing any report.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
-import { waitForReport, type TestApp, useRenderApp } from "../helpers/app";
+import { type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 import { descendants } from "../helpers/process";
 
 setDefaultTimeout(60_000);

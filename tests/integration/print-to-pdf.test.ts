@@ -3,7 +3,7 @@
 // page (byte for byte, but for its dates), whether it comes back inline or streamed; and a document
 // big enough to stream prints whole through the service.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chromium, type Browser, type CDPSession, type Page } from "playwright-core";
+import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 import { defaultPdfOptions, type PdfOptions } from "../../src/render/pdf-options";
 import { INLINE_PDF_MAX_HTML, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 import { generate, pdfInfo, type TestApp, useRenderApp } from "../helpers/app";

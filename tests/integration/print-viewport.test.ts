@@ -3,14 +3,14 @@
 // PDFs are rendered to pixels and compared with the same HTML printed by plain playwright-core on a
 // 1280x720 page of its own Chromium. A page that runs scripts still sees a desktop-sized screen.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chromium, type Browser } from "playwright-core";
-import ejs from "ejs";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ejs from "ejs";
+import { type Browser, chromium } from "playwright-core";
 import { benchTemplates } from "../../scripts/bench-templates";
-import { writeFontconfig } from "../../src/render/fonts";
 import { SCRIPT_VIEWPORT } from "../../src/render/browser";
+import { writeFontconfig } from "../../src/render/fonts";
 import { withPrintDefaults } from "../../src/render/print-page";
 import { generate, pdfText, type TestApp, useRenderApp } from "../helpers/app";
 

@@ -1,7 +1,8 @@
 // WAL checkpoints run on their own thread, not on the main connection between HTTP requests
 // (src/db/checkpointer.ts). Real SQLite files; the App as the service runs it.
+
+import type { Database } from "bun:sqlite";
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Database } from "bun:sqlite";
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,7 +1,7 @@
 // Webhook events from real renders (EJS sandbox + Chromium): a succeeded report's event carries a
 // signed link to the real PDF; a template error's event carries the failure code and message.
 import { afterAll, expect, test } from "bun:test";
-import { fetchLink, pdfText, useRenderApp, type TestApp } from "../helpers/app";
+import { fetchLink, pdfText, type TestApp, useRenderApp } from "../helpers/app";
 import { startReceiver, verifyStandardWebhook } from "../helpers/webhook-receiver";
 
 let t: TestApp;

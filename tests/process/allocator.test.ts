@@ -5,7 +5,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { descendants, sourceCommand, startServer, type ServerOptions } from "../helpers/process";
+import { descendants, type ServerOptions, sourceCommand, startServer } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-allocator-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,11 +1,12 @@
 // `reportgen backup --to DIR` while the service runs and takes submissions; restoring is copying
 // the folder into place as a data dir: the service starts on it and serves the same PDFs.
-import { afterAll, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, runCli, sourceCommand, startServer, type ServerProcess } from "../helpers/process";
+import { api, runCli, type ServerProcess, sourceCommand, startServer } from "../helpers/process";
 
 const root = mkdtempSync(join(tmpdir(), "reportgen-backup-"));
 const live = join(root, "live");

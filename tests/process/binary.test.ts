@@ -4,8 +4,8 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, copyRepo, descendants, isAlive, runCli, startServer, type ServerProcess } from "../helpers/process";
 import { pdfText } from "../helpers/app";
+import { api, copyRepo, descendants, isAlive, runCli, type ServerProcess, startServer } from "../helpers/process";
 
 const work = mkdtempSync(join(tmpdir(), "reportgen-bin-"));
 const binary = join(work, "reportgen");
@@ -47,7 +47,7 @@ test("migrate, create-key prints only the key on stdout, list-keys shows it", ()
   expect(created.code).toBe(0);
   key = created.stdout.trim();
   expect(key).toMatch(/^rg_[a-z2-9]{12}_[A-Za-z0-9_-]{43}$/);
-  expect(created.stdout).toBe(key + "\n");
+  expect(created.stdout).toBe(`${key}\n`);
   const listed = runCli([binary], ["admin", "list-keys", "--data-dir", "data"], run);
   expect(listed.stdout).toContain("smoke");
   expect(listed.stdout).toContain("team");

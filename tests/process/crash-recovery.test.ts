@@ -1,9 +1,10 @@
 // A SIGKILL at any moment loses no accepted report; SIGTERM drains and leaves no Chromium behind.
+
+import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { api, descendants, isAlive, runCli, sourceCommand, startServer } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-crash-"));

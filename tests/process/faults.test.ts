@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, descendants, isAlive, repoRoot, runCli, spawnServer, startServer, type ServerProcess } from "../helpers/process";
+import { api, descendants, isAlive, repoRoot, runCli, type ServerProcess, spawnServer, startServer } from "../helpers/process";
 
 const work = mkdtempSync(join(tmpdir(), "reportgen-faults-"));
 const binary = process.env.REPORTGEN_TEST_BINARY ?? join(work, "reportgen");

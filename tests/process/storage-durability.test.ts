@@ -2,8 +2,9 @@
 // file is created in reports/ and that folder is fsync'ed, the PDF's file is fsync'ed, and only after
 // both is the success committed (a sync of SQLite's write-ahead log, synchronous=FULL). And no
 // succeeded report has a missing, empty or truncated file. Skipped when strace is absent.
-import { afterAll, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -61,7 +62,7 @@ test.skipIf(!strace)(
         Array.from({ length: 8 }, (_, i) =>
           api(server.baseUrl, key, "POST", "/generate-pdf-async", {
             engine: "ejs",
-            html_template: "<h1><%= n %></h1>" + "<p>row</p>".repeat(300),
+            html_template: `<h1><%= n %></h1>${"<p>row</p>".repeat(300)}`,
             data: { n: i },
           }),
         ),

@@ -4,12 +4,13 @@
 // skipped with a message otherwise. (A read-only remount is not testable here: the kernel refuses
 // `remount,ro` with EBUSY while SQLite holds its files open for writing; read-only databases are
 // covered in-process by tests/api/metrics-storage.test.ts.)
-import { afterAll, beforeAll, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, beforeAll, expect, test } from "bun:test";
 import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, statSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { api, repoRoot, runCli, startServer, type ServerProcess } from "../helpers/process";
+import { api, repoRoot, runCli, type ServerProcess, startServer } from "../helpers/process";
 
 const root = mkdtempSync(join(tmpdir(), "reportgen-storage-"));
 const binary = join(root, "reportgen");

@@ -6,14 +6,15 @@
 //    by webhook-id as Standard Webhooks asks, processes exactly one success event.
 // 2. A crash before the event exists (the report was still rendering): the restart renders the report
 //    and the receiver gets exactly one request in all: the event is created with the final status.
+
+import { Database } from "bun:sqlite";
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Database } from "bun:sqlite";
 import { createTestApp } from "../helpers/app";
-import { api, runCli, sourceCommand, startServer, type ServerProcess } from "../helpers/process";
-import { startReceiver, verifyStandardWebhook, type Received, type Receiver } from "../helpers/webhook-receiver";
+import { api, runCli, type ServerProcess, sourceCommand, startServer } from "../helpers/process";
+import { type Received, type Receiver, startReceiver, verifyStandardWebhook } from "../helpers/webhook-receiver";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-webhook-crash-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -2,8 +2,8 @@
 // to open. They listen dual-stack on "::", so a connection to 127.0.0.1, ::1, ::ffff:127.0.0.1 or
 // this machine's own interface addresses is seen on the same port.
 import dgram from "node:dgram";
+import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
-import { readFileSync, readdirSync } from "node:fs";
 import { networkInterfaces } from "node:os";
 
 export interface Hit {

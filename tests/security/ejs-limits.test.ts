@@ -1,7 +1,7 @@
 // Hostile EJS: each runaway template fails with a clear reason within its deadline + 1 s, while
 // the API keeps its latency and other reports keep rendering.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { createTestApp, waitForReport, type TestApp } from "../helpers/app";
+import { createTestApp, type TestApp, waitForReport } from "../helpers/app";
 
 const DEADLINE = 1000;
 let t: TestApp;

@@ -91,7 +91,7 @@ test("key values never appear in the server's logs, even at debug level", async 
       const created = await api(server.baseUrl, key, "POST", "/access-keys", { name: "second" });
       const second = created.body.data as string;
       await api(server.baseUrl, key, "POST", "/generate-pdf-async", { engine: "ejs", html_template: "<%= a %>", data: { a: 1 } });
-      await api(server.baseUrl, key.slice(0, -1) + "x", "GET", "/reports");
+      await api(server.baseUrl, `${key.slice(0, -1)}x`, "GET", "/reports");
       await api(server.baseUrl, second, "DELETE", `/access-keys/${second.split("_")[1]}`);
       await api(server.baseUrl, second, "GET", "/reports");
       await fetch(`${server.baseUrl}/api/v1/nope?key=${key}`, { headers: { "x-api-key": key } });

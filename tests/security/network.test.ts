@@ -5,8 +5,8 @@
 // hosts (the egress proxy must refuse them by address).
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
-import { fetchLink, pdfText, useRenderApp, waitForReport, type TestApp } from "../helpers/app";
-import { ChildSocketWatch, startCanary, type Canary } from "./canary";
+import { fetchLink, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
+import { type Canary, ChildSocketWatch, startCanary } from "./canary";
 import { fileVectors, navigationPages, subresourceVectors } from "./vectors";
 
 /** A report's wall time beyond this is a hang (the slowest vector report takes ~10 s on a busy box). */

@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
 import type { Logger } from "../../src/lib/logger";
-import { startEgressProxy, type EgressProxy, type EgressProxyOptions, type UpstreamTarget } from "../../src/render/egress-proxy";
+import { type EgressProxy, type EgressProxyOptions, startEgressProxy, type UpstreamTarget } from "../../src/render/egress-proxy";
 
 interface LogLine {
   level: string;
@@ -188,7 +188,7 @@ describe("egress proxy: allowed CONNECT", () => {
 
   test("bytes the client sends right after the CONNECT head (a TLS hello) reach the upstream", async () => {
     const h = await startProxy();
-    const r = await send(h.port, connectReq("public.test:443") + "hello");
+    const r = await send(h.port, `${connectReq("public.test:443")}hello`);
     expect(r.status).toBe(200);
     await waitFor(() => r.body().toString() === "echo:hello");
     r.socket.destroy();

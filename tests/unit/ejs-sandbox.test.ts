@@ -2,10 +2,10 @@
 // runtime with EJS's own helpers. Its output must be the `ejs` package's, byte for byte, whether the
 // template was just compiled or came from the cache, and nothing a report does may reach the next one.
 import { beforeAll, describe, expect, test } from "bun:test";
-import ejs from "ejs";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { EjsSandbox, type EjsResult } from "../../src/render/ejs-sandbox";
+import ejs from "ejs";
+import { type EjsResult, EjsSandbox } from "../../src/render/ejs-sandbox";
 
 const FIXTURES = "/work/shared/fixtures/ejs";
 const manifest = JSON.parse(readFileSync(join(FIXTURES, "manifest.json"), "utf8")) as {

@@ -41,7 +41,7 @@ describe("LinkSigner.link", () => {
     expect(parts(signer.link("http://y", ID, NOW).url).signature).toBe(a); // the origin is not signed
     expect(parts(signer.link("http://x", OTHER, NOW).url).signature).not.toBe(a);
     expect(parts(signer.link("http://x", ID, NOW + 1000).url).signature).not.toBe(a);
-    expect(parts(new LinkSigner(SECRET + "x", TTL).link("http://x", ID, NOW).url).signature).not.toBe(a);
+    expect(parts(new LinkSigner(`${SECRET}x`, TTL).link("http://x", ID, NOW).url).signature).not.toBe(a);
   });
 });
 
@@ -72,17 +72,17 @@ describe("LinkSigner.verify", () => {
     ["upper-cased id", ID.toUpperCase(), p.expires, p.signature],
     ["expires + 1", ID, String(Number(p.expires) + 1), p.signature],
     ["expires - 1", ID, String(Number(p.expires) - 1), p.signature],
-    ["expires with a plus sign", ID, "+" + p.expires, p.signature],
+    ["expires with a plus sign", ID, `+${p.expires}`, p.signature],
     ["expires in exponent form", ID, "1e12", p.signature],
     ["expires too long", ID, "1".repeat(13), p.signature],
-    ["expires negative", ID, "-" + p.expires, p.signature],
+    ["expires negative", ID, `-${p.expires}`, p.signature],
     ["expires empty", ID, "", p.signature],
     ["expires missing", ID, undefined, p.signature],
     ["signature first char flipped", ID, p.expires, flip(p.signature, 0)],
     ["signature last char flipped", ID, p.expires, flip(p.signature, 42)],
     ["signature truncated", ID, p.expires, p.signature.slice(0, -1)],
-    ["signature extended", ID, p.expires, p.signature + "A"],
-    ["signature in base64 (not base64url) padding", ID, p.expires, p.signature + "="],
+    ["signature extended", ID, p.expires, `${p.signature}A`],
+    ["signature in base64 (not base64url) padding", ID, p.expires, `${p.signature}=`],
     ["signature empty", ID, p.expires, ""],
     ["signature missing", ID, p.expires, undefined],
     ["signature of multibyte characters", ID, p.expires, "é".repeat(43)],

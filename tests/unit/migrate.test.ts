@@ -1,13 +1,14 @@
 // migrate(): the embedded migrations on a real SQLite file: applied once, tracked, each atomic, and a
 // database from a newer reportgen refused.
-import { afterAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
 import { openDatabase } from "../../src/db/client";
-import { SchemaTooNewError, currentVersion, migrate } from "../../src/db/migrate";
+import { currentVersion, migrate, SchemaTooNewError } from "../../src/db/migrate";
 
 const root = mkdtempSync(join(tmpdir(), "rg-migrate-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -31,7 +32,7 @@ describe("embedded migrations", () => {
     expect(migrations.length).toBeGreaterThan(0);
     migrations.forEach((m, i) => {
       expect(m.version).toBe(i + 1);
-      expect(m.name).toStartWith(String(m.version).padStart(4, "0") + "_");
+      expect(m.name).toStartWith(`${String(m.version).padStart(4, "0")}_`);
       expect(m.sql.trim().length).toBeGreaterThan(0);
     });
     expect(new Set(migrations.map((m) => m.name)).size).toBe(migrations.length);

@@ -2,15 +2,15 @@
 import { describe, expect, test } from "bun:test";
 import { countPdfPages } from "../../src/render/browser";
 import { fontconfigXml } from "../../src/render/fonts";
-import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
-import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
+import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
 import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
+import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 
 /** A minimal PDF laid out as Skia writes one: Info first, a classic xref table, trailer with /Info. */
 function skiaLikePdf(title = "(about:blank)"): Buffer {
   const objs = [
-    `1 0 obj\n<</Title ${title}\n` + "/Creator (Mozilla/5.0 HeadlessChrome/156)\n/Producer (Skia/PDF m156)>>\nendobj\n",
+    `1 0 obj\n<</Title ${title}\n/Creator (Mozilla/5.0 HeadlessChrome/156)\n/Producer (Skia/PDF m156)>>\nendobj\n`,
     "2 0 obj\n<</Type /Catalog\n/Pages 3 0 R>>\nendobj\n",
     "3 0 obj\n<</Type /Pages\n/Count 1\n/Kids [4 0 R]>>\nendobj\n",
     "4 0 obj\n<</Type /Page\n/Parent 3 0 R\n/MediaBox [0 0 100 100]>>\nendobj\n",
@@ -33,7 +33,7 @@ function expectConsistent(pdf: Uint8Array) {
   const xrefAt = Number(/startxref\s+(\d+)/.exec(text)![1]);
   expect(text.slice(xrefAt, xrefAt + 4)).toBe("xref");
   const entries = [...text.slice(xrefAt).matchAll(/^(\d{10}) 00000 n $/gm)];
-  entries.forEach((m, i) => expect(text.slice(Number(m[1]), Number(m[1]) + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`));
+  for (const [i, m] of entries.entries()) expect(text.slice(Number(m[1]), Number(m[1]) + `${i + 1} 0 obj`.length)).toBe(`${i + 1} 0 obj`);
 }
 
 describe("rewritePdfInfo", () => {

@@ -2,8 +2,8 @@
 // package.json actually provides.
 import { expect, test } from "bun:test";
 import { join } from "node:path";
-import { settings } from "../../src/config/settings";
 import pkg from "../../package.json";
+import { settings } from "../../src/config/settings";
 
 const readme = await Bun.file(join(import.meta.dir, "..", "..", "README.md")).text();
 

@@ -1,11 +1,12 @@
 // The drizzle tables in src/db/schema.ts must describe exactly what the migrations create: same
 // tables, columns, types, nullability, keys, defaults, uniqueness, foreign keys and enum values.
-import { afterAll, describe, expect, test } from "bun:test";
+
 import { Database } from "bun:sqlite";
-import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { migrate } from "../../src/db/migrate";
 import * as schema from "../../src/db/schema";
 

@@ -1,14 +1,14 @@
 // The supervisor's own logic with fake children: start timeout, backoff and its reset, the health
 // probe's threshold, planned replacements, restart counts, and a child dying before it is ready.
 import { describe, expect, test } from "bun:test";
-import { backoffDelay, ChildRegistry, Supervisor, type Child, type SupervisorOptions } from "../../src/lib/supervisor";
-import { classifyRenderFailure } from "../../src/render/browser";
-import { RenderError } from "../../src/lib/errors";
-import { createLogger, type Logger } from "../../src/lib/logger";
-import { chromiumTmpDir, removeWorkerTemp } from "../../src/lib/temp";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { RenderError } from "../../src/lib/errors";
+import { createLogger, type Logger } from "../../src/lib/logger";
+import { backoffDelay, type Child, ChildRegistry, Supervisor, type SupervisorOptions } from "../../src/lib/supervisor";
+import { chromiumTmpDir, removeWorkerTemp } from "../../src/lib/temp";
+import { classifyRenderFailure } from "../../src/render/browser";
 
 interface Fake extends Child {
   n: number;

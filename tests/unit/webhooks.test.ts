@@ -2,10 +2,10 @@
 // the retry schedule, and the network policy on submitted URLs (every spelling of a private address).
 // sendWebhook is exercised against a real loopback receiver with a stand-in resolver.
 import { afterAll, describe, expect, test } from "bun:test";
-import { newWebhookSecret, signatureFor, webhookHeaders } from "../../src/modules/webhooks/signature";
-import { MAX_RETRY_DELAY_MS, outcomeOf, retryDelay } from "../../src/modules/webhooks/sender";
-import { checkWebhookUrl, sendWebhook } from "../../src/modules/webhooks/target";
 import { AppError } from "../../src/lib/errors";
+import { MAX_RETRY_DELAY_MS, outcomeOf, retryDelay } from "../../src/modules/webhooks/sender";
+import { newWebhookSecret, signatureFor, webhookHeaders } from "../../src/modules/webhooks/signature";
+import { checkWebhookUrl, sendWebhook } from "../../src/modules/webhooks/target";
 import { startReceiver, verifyStandardWebhook } from "../helpers/webhook-receiver";
 
 describe("signature", () => {
@@ -30,7 +30,7 @@ describe("signature", () => {
     expect(verifyStandardWebhook(newS, h, body)).toEqual({ type: "report.succeeded" });
     expect(verifyStandardWebhook(oldS, h, body)).toEqual({ type: "report.succeeded" });
     expect(() => verifyStandardWebhook(newWebhookSecret(), h, body)).toThrow("no matching signature");
-    expect(() => verifyStandardWebhook(newS, h, body + " ")).toThrow("no matching signature");
+    expect(() => verifyStandardWebhook(newS, h, `${body} `)).toThrow("no matching signature");
   });
 });
 

@@ -1,7 +1,7 @@
 // reportgen dashboard: progressive enhancement only. Every page works without this file; it adds
 // copy buttons, local times, JSON checking as you type, and live refresh of unfinished reports.
-"use strict";
-(function () {
+
+(() => {
   var live = document.getElementById("live");
   function announce(text) {
     if (live) live.textContent = text;
@@ -9,9 +9,9 @@
 
   // Timestamps are rendered in UTC by the server; show them in the reader's own time zone.
   function localTimes(root) {
-    root.querySelectorAll("time[datetime]").forEach(function (t) {
+    root.querySelectorAll("time[datetime]").forEach((t) => {
       var d = new Date(t.getAttribute("datetime"));
-      if (!isNaN(d)) {
+      if (!Number.isNaN(d)) {
         t.title = t.textContent;
         t.textContent = d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
       }
@@ -20,7 +20,7 @@
   localTimes(document);
 
   // Copy buttons: data-copy names the id of the field whose value is copied.
-  document.addEventListener("click", function (e) {
+  document.addEventListener("click", (e) => {
     var button = e.target.closest("[data-copy]");
     if (!button) return;
     var field = document.getElementById(button.getAttribute("data-copy"));
@@ -28,7 +28,7 @@
     function say(text, spoken) {
       button.textContent = text;
       announce(spoken);
-      setTimeout(function () {
+      setTimeout(() => {
         button.textContent = "Copy";
       }, 3000);
     }
@@ -40,7 +40,7 @@
       var ok = false;
       try {
         ok = document.execCommand("copy");
-      } catch (err) {
+      } catch (_err) {
         ok = false;
       }
       if (ok) done();
@@ -52,8 +52,8 @@
   });
 
   // A status filter applies as soon as it changes.
-  document.querySelectorAll("select[data-autosubmit]").forEach(function (s) {
-    s.addEventListener("change", function () {
+  document.querySelectorAll("select[data-autosubmit]").forEach((s) => {
+    s.addEventListener("change", () => {
       s.form.requestSubmit();
     });
   });
@@ -73,7 +73,7 @@
           var v = JSON.parse(data.value || "{}");
           if (v === null || typeof v !== "object" || Array.isArray(v)) problem = 'Data must be a JSON object, like {"name": "Ada"}.';
         } catch (err) {
-          problem = "Not valid JSON: " + err.message;
+          problem = `Not valid JSON: ${err.message}`;
         }
       }
       data.setAttribute("aria-invalid", problem ? "true" : "false");
@@ -82,7 +82,7 @@
       submit.disabled = !!problem;
     }
     data.addEventListener("input", check);
-    engines.forEach(function (r) {
+    engines.forEach((r) => {
       r.addEventListener("change", check);
     });
     check();
@@ -94,15 +94,15 @@
     var pending = document.querySelectorAll("[data-refresh]");
     if (!pending.length) return;
     Promise.all(
-      Array.prototype.map.call(pending, function (el) {
-        return fetch(el.getAttribute("data-refresh"), { headers: { accept: "text/html" }, credentials: "same-origin" })
-          .then(function (res) {
+      Array.prototype.map.call(pending, (el) =>
+        fetch(el.getAttribute("data-refresh"), { headers: { accept: "text/html" }, credentials: "same-origin" })
+          .then((res) => {
             if (res.status === 401) {
               location.assign("/dashboard/sign-in");
               return;
             }
             if (!res.ok) return;
-            return res.text().then(function (html) {
+            return res.text().then((html) => {
               var t = document.createElement("template");
               t.innerHTML = html.trim();
               var next = t.content.firstElementChild;
@@ -117,9 +117,9 @@
               }
             });
           })
-          .catch(function () {});
-      }),
-    ).then(function () {
+          .catch(() => {}),
+      ),
+    ).then(() => {
       setTimeout(refresh, 1500);
     });
   }

@@ -1,5 +1,5 @@
 // Pieces shared by several pages: notices, confirmation and error pages.
-import { html, type Html } from "../html";
+import { type Html, html } from "../html";
 import { bare, layout, type Section, type Viewer } from "../layout";
 
 export type Notice = { kind: "ok" | "error" | "warn"; text: Html | string };

@@ -3,7 +3,7 @@ import type { CreatedKey, KeyRow } from "../../modules/keys/service";
 import { KEY_NAME_MAX } from "../../modules/keys/service";
 import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
-import { notice, pageHead, type Notice } from "./common";
+import { type Notice, notice, pageHead } from "./common";
 
 export function keysPage(
   viewer: Viewer,

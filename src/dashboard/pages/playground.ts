@@ -1,11 +1,11 @@
 // Playground: a template and its data go through the same submission as the API; the result is
 // shown in the page, the PDF in a frame served from the dashboard's own origin (/files).
 import type { Engine } from "../../db/schema";
-import { paperFormats, type PaperFormat } from "../../render/pdf-options";
 import type { ReportSummary } from "../../modules/reports/repo";
-import { fmt, html, type Html } from "../html";
+import { type PaperFormat, paperFormats } from "../../render/pdf-options";
+import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
-import { notice, pageHead, type Notice } from "./common";
+import { type Notice, notice, pageHead } from "./common";
 import { badge, pending } from "./reports";
 
 export interface PlaygroundInput {

@@ -1,9 +1,9 @@
 // Reports: newest first, filtered by status, paginated, with unfinished rows refreshed live.
-import { reportStatuses, type ReportStatus } from "../../db/schema";
+import { type ReportStatus, reportStatuses } from "../../db/schema";
 import type { ReportSummary } from "../../modules/reports/repo";
-import { fmt, html, type Html } from "../html";
+import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
-import { notice, pageHead, type Notice } from "./common";
+import { type Notice, notice, pageHead } from "./common";
 
 export const pending = (s: ReportStatus) => s === "queued" || s === "processing";
 

@@ -2,7 +2,7 @@
 // (not kept by the browser's form history) and the key never appears in a URL.
 import { html } from "../html";
 import { bare } from "../layout";
-import { notice, type Notice } from "./common";
+import { type Notice, notice } from "./common";
 
 export function signInPage(o: { csrf: string; message?: Notice }) {
   return bare(

@@ -6,8 +6,8 @@ import { html } from "../html";
 import type { Viewer } from "../layout";
 import { confirmPage } from "../pages/common";
 import { keysPage } from "../pages/keys";
-import type { Session } from "../sessions";
 import { htmlResponse, redirect } from "../security";
+import type { Session } from "../sessions";
 
 export function keysRoutes(d: DashboardDeps, g: Guards) {
   const keysList = (s: Session, viewer: Viewer, extra: Omit<Parameters<typeof keysPage>[1], "keys" | "currentKeyId"> = {}, status = 200) =>

@@ -2,10 +2,10 @@
 import { Elysia } from "elysia";
 import type { Engine } from "../../db/schema";
 import { AppError } from "../../lib/errors";
-import { paperFormats, type PaperFormat } from "../../render/pdf-options";
+import { type PaperFormat, paperFormats } from "../../render/pdf-options";
 import { DASHBOARD, type DashboardDeps, type Form, type Guards } from "../guards";
 import type { Notice } from "../pages/common";
-import { exampleInput, playgroundPage, resultPanel, type PlaygroundInput } from "../pages/playground";
+import { exampleInput, type PlaygroundInput, playgroundPage, resultPanel } from "../pages/playground";
 import { htmlResponse } from "../security";
 import type { Session } from "../sessions";
 

@@ -1,6 +1,6 @@
 // Reports: the list (filter, pages, live rows), download through a fresh signed link, delete.
 import { Elysia } from "elysia";
-import { reportStatuses, type ReportStatus } from "../../db/schema";
+import { type ReportStatus, reportStatuses } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";

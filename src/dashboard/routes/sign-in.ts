@@ -3,7 +3,7 @@ import { Elysia } from "elysia";
 import { clientAddress } from "../../http/auth";
 import { peerOf } from "../../http/connection-gate";
 import { RateLimiter } from "../../lib/rate-limit";
-import { DASHBOARD, formOf, type DashboardDeps, type Guards } from "../guards";
+import { DASHBOARD, type DashboardDeps, formOf, type Guards } from "../guards";
 import type { Notice } from "../pages/common";
 import { signInPage } from "../pages/signin";
 import { cookie, htmlResponse, newToken, readCookie, redirect, sameOrigin } from "../security";

@@ -1,7 +1,7 @@
 // SQL for accounts.
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accounts, type Account } from "../../db/schema";
+import { type Account, accounts } from "../../db/schema";
 import { randomId } from "../../lib/ids";
 
 export class AccountsRepo {

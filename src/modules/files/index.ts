@@ -1,7 +1,7 @@
 // GET /files/{reportID}: serves a PDF to whoever holds a valid signed link (no X-API-Key).
 import { Elysia, t } from "elysia";
-import { AppError } from "../../lib/errors";
 import { errorSchema } from "../../http/openapi";
+import { AppError } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { ReportsRepo } from "../reports/repo";
 import { FILES_PREFIX, type LinkSigner } from "./links";

@@ -10,7 +10,7 @@ export const FILES_PREFIX = "/files";
 export function loadLinkSecret(dataDir: string, configured: string): string {
   if (configured) return configured;
   const file = join(dataDir, "link-secret");
-  if (!existsSync(file)) writeFileSync(file, randomSecret() + "\n", { mode: 0o600, flag: "wx" });
+  if (!existsSync(file)) writeFileSync(file, `${randomSecret()}\n`, { mode: 0o600, flag: "wx" });
   return readFileSync(file, "utf8").trim();
 }
 

@@ -14,7 +14,7 @@ export function loadAuthPepper(dataDir: string): string {
   const file = join(dataDir, "auth-pepper");
   if (!existsSync(file)) {
     try {
-      writeFileSync(file, randomSecret() + "\n", { mode: 0o600, flag: "wx" });
+      writeFileSync(file, `${randomSecret()}\n`, { mode: 0o600, flag: "wx" });
     } catch (e) {
       // The CLI and the server may start at the same moment: the first writer wins, both read its value.
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
@@ -38,7 +38,7 @@ export class KeyChecker {
 
   /** Whether a stored value was made under this pepper (else the key is verified by argon2 alone, and re-checked). */
   usable(stored: string | null): stored is string {
-    return stored !== null && stored.startsWith(this.pepperId + ".");
+    return typeof stored === "string" && stored.startsWith(`${this.pepperId}.`);
   }
 
   /** Constant-time comparison of a presented secret's check with the stored one. */

@@ -1,12 +1,12 @@
 // Routes of /api/v1/access-keys.
 import { Elysia, t } from "elysia";
-import { apiGuard } from "../../http/auth";
-import { createKeyBody, keyIdParams, keySchema, toKeyJson } from "./model";
-import type { KeysService } from "./service";
-import { idempotencyHeaders } from "../idempotency/model";
-import type { IdempotencyService } from "../idempotency/service";
+import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { iso } from "../../lib/time";
+import { idempotencyHeaders } from "../idempotency/model";
+import type { IdempotencyService } from "../idempotency/service";
+import { createKeyBody, keyIdParams, keySchema, toKeyJson } from "./model";
+import type { KeysService } from "./service";
 
 export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>, idempotency: IdempotencyService) =>
   new Elysia({ name: "keys-routes", detail: { tags: ["Access keys"] } })

@@ -1,7 +1,7 @@
 // SQL for access keys.
 import { and, desc, eq } from "drizzle-orm";
 import type { Db } from "../../db/client";
-import { accessKeys, accounts, type AccessKey } from "../../db/schema";
+import { type AccessKey, accessKeys, accounts } from "../../db/schema";
 
 export type KeyRow = Omit<AccessKey, "secretHash" | "secretCheck"> & { accountName: string };
 

@@ -1,6 +1,7 @@
 // Access keys: minting (API and CLI alike), listing, deletion and the authentication of each request.
-import { hash, verify, type Options } from "@node-rs/argon2";
+
 import { createHash } from "node:crypto";
+import { hash, type Options, verify } from "@node-rs/argon2";
 import { notFound, validationFailed } from "../../lib/errors";
 import { randomId, randomSecret } from "../../lib/ids";
 import { storageFault } from "../../lib/storage";

@@ -2,14 +2,14 @@
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
-import { queryNumber } from "../../http/schema";
 import { noteReport, requestIdOf } from "../../http/request-context";
+import { queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
-import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
-import type { ReportsService } from "./service";
 import { idempotencyHeaders } from "../idempotency/model";
 import type { IdempotencyService } from "../idempotency/service";
 import type { WebhooksService } from "../webhooks/service";
+import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
+import type { ReportsService } from "./service";
 
 export interface ReportsRoutesOptions {
   templateMaxLength: number;

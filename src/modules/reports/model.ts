@@ -1,12 +1,13 @@
 // Request schemas (validated by Elysia, published in OpenAPI) and the JSON form of a report.
-import { reportFailureCodes } from "../../lib/error-codes";
+
 import { t } from "elysia";
+import { engines, reportStatuses } from "../../db/schema";
 import { oneOf } from "../../http/schema";
-import { reportStatuses, engines } from "../../db/schema";
+import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
 import { CSS_LENGTH_RE, PAGE_RANGES_RE, paperFormats } from "../../render/pdf-options";
-import type { ReportSummary } from "./repo";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
+import type { ReportSummary } from "./repo";
 
 const cssLengthOf = (description: string) =>
   t.String({

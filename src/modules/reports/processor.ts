@@ -7,11 +7,11 @@
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import { storageFailureCode, storageFault, type StorageFault, type StorageMonitor } from "../../lib/storage";
-import type { ServiceMetrics } from "../health/metrics";
+import { type StorageFault, type StorageMonitor, storageFailureCode, storageFault } from "../../lib/storage";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
 import type { FileStore } from "../files/store";
+import type { ServiceMetrics } from "../health/metrics";
 import type { ReportEvents } from "./events";
 import type { ClaimedReport, ReportsRepo } from "./repo";
 import { resolvePdfOptions } from "./service";
@@ -242,7 +242,8 @@ export class ReportProcessor {
         error: cause,
       });
       this.opts.metrics?.reportsRetried.inc({ cause: storageFailureCode(fault) });
-      return this.requeue(job, log);
+      this.requeue(job, log);
+      return;
     }
     const message =
       fault === "full"

@@ -1,7 +1,7 @@
 // SQL for reports. The reports table doubles as the durable job queue.
 import { and, eq, inArray, isNotNull, lt, sql } from "drizzle-orm";
-import { withoutSync, type Db } from "../../db/client";
-import { reports, type Engine, type Report, type ReportStatus } from "../../db/schema";
+import { type Db, withoutSync } from "../../db/client";
+import { type Engine, type Report, type ReportStatus, reports } from "../../db/schema";
 
 export interface NewReport {
   id: string;

@@ -1,21 +1,22 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
+
+import type { Engine, ReportStatus } from "../../db/schema";
 import { AppError, badRequest, notFound, serviceUnavailable, storageRefusal, tooManyRequests, validationFailed } from "../../lib/errors";
-import { storageFault, type StorageMonitor } from "../../lib/storage";
 import { newUuid, UUID_RE } from "../../lib/ids";
-import type { ReportStatus, Engine } from "../../db/schema";
+import { type StorageMonitor, storageFault } from "../../lib/storage";
 import {
   defaultPdfOptions,
   HEADER_FOOTER_MARGIN,
-  pageRangesProblem,
   type PdfMetadata,
   type PdfOptions,
+  pageRangesProblem,
   type WaitFor,
 } from "../../render/pdf-options";
-import type { FileStore } from "../files/store";
 import type { LinkSigner } from "../files/links";
-import { checkData, type DataLimits } from "./input-limits";
+import type { FileStore } from "../files/store";
 import type { ReportEvents } from "./events";
-import type { ReportsRepo, ReportSummary } from "./repo";
+import { checkData, type DataLimits } from "./input-limits";
+import type { ReportSummary, ReportsRepo } from "./repo";
 
 export interface GenerateInput {
   html_template: string;

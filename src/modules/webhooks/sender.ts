@@ -15,7 +15,7 @@ import { buildEvent, freshDownload } from "./event";
 import type { AttemptOutcome, DueDelivery, WebhooksRepo } from "./repo";
 import type { WebhookSecrets } from "./secrets";
 import { webhookHeaders } from "./signature";
-import { sendWebhook, type SendResult } from "./target";
+import { type SendResult, sendWebhook } from "./target";
 
 /** The longest wait between two attempts. */
 export const MAX_RETRY_DELAY_MS = 3_600_000;

@@ -1,7 +1,8 @@
 // Webhooks as the reports module sees them: check a submitted URL, attach it to a new report, and
 // read a report's delivery log. Secrets live in WebhookSecrets, sending in WebhookSender.
-import type { WebhooksRepo } from "./repo";
+
 import { toWebhookJson } from "./model";
+import type { WebhooksRepo } from "./repo";
 import { checkWebhookUrl, type TargetPolicy } from "./target";
 
 export class WebhooksService {

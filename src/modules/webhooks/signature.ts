@@ -18,7 +18,7 @@ function keyOf(secret: string): Buffer {
 
 /** "v1,<base64>" for one secret. */
 export function signatureFor(secret: string, id: string, timestampSeconds: number, body: string): string {
-  return "v1," + createHmac("sha256", keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest("base64");
+  return `v1,${createHmac("sha256", keyOf(secret)).update(`${id}.${timestampSeconds}.${body}`).digest("base64")}`;
 }
 
 /**

@@ -3,9 +3,10 @@
 // at a private or loopback address or over plain http. Every address a name resolves to is checked,
 // and the connection goes to the address that was checked (never to the name again), so a DNS answer
 // that changes between check and use cannot slip through. Redirects are never followed.
+
+import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import { lookup as dnsLookup } from "node:dns/promises";
 import type { LookupFunction } from "node:net";
 import { validationFailed } from "../../lib/errors";
 import { isIpLiteral, isPublicAddress, parseIPv4, parseIPv6 } from "../../render/address-policy";
