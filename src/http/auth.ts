@@ -3,7 +3,7 @@
 // that must happen before a body is parsed. Guessing keys is made cheap to refuse inside KeysService,
 // not by refusing addresses: a request with a valid key is never answered 429 for what others did.
 import { Elysia } from "elysia";
-import { AppError, tooManyRequests, unauthorized } from "../lib/errors";
+import { AppError, retryLater, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
 import type { KeysService, Principal } from "../modules/keys/service";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
@@ -44,7 +44,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
           const wait = (reading ? reads : submits)?.take(principal.keyId) ?? 0;
           if (wait > 0) {
             const rate = reading ? opts.readRateLimit : opts.submitRateLimit;
-            throw tooManyRequests(
+            throw retryLater(
               "rate_limited",
               `this access key is over its limit of ${rate} ${reading ? "reads" : "submissions"} per second; wait Retry-After seconds, then retry`,
               wait,
@@ -68,11 +68,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
         try {
           return JSON.parse(new TextDecoder().decode(bytes));
         } catch {
-          throw new AppError(
-            400,
-            "invalid_json",
-            "the request body is not valid JSON; send a JSON object with Content-Type: application/json",
-          );
+          throw new AppError("invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json");
         }
       })
       .derive({ as: "global" }, ({ request }) => ({
@@ -93,7 +89,6 @@ function checkBody(request: Request, limit: number) {
   if (!isJson(request)) {
     const type = mediaType(request);
     throw new AppError(
-      415,
       "unsupported_media_type",
       `send the body as JSON with the header Content-Type: application/json (got ${type ? `"${type}"` : "none"})`,
     );

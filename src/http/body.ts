@@ -36,7 +36,6 @@ export const markArrival = (request: Request, now = performance.now()) => {
 
 export const tooLarge = (limit: number, size?: number) =>
   new AppError(
-    413,
     "payload_too_large",
     `the request body is ${size === undefined ? "larger than" : `${size} bytes;`} the limit ${size === undefined ? "of" : "is"} ${limit} bytes. Send a smaller template or less data.`,
     undefined,
@@ -44,13 +43,9 @@ export const tooLarge = (limit: number, size?: number) =>
   );
 
 const tooSlow = (timeoutMs: number) =>
-  new AppError(
-    408,
-    "request_timeout",
-    `the request body did not arrive within ${Math.round(timeoutMs / 1000)} s; send it at once`,
-    undefined,
-    { connection: "close" },
-  );
+  new AppError("request_timeout", `the request body did not arrive within ${Math.round(timeoutMs / 1000)} s; send it at once`, undefined, {
+    connection: "close",
+  });
 
 /** Reads the whole body, keeping at most `limit` bytes; throws 413 (after discarding the rest) or 408. */
 export async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {

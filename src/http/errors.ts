@@ -3,7 +3,7 @@
 // without leaking the cause.
 import { Elysia, type ValidationError } from "elysia";
 import { INTERNAL_MESSAGE } from "../lib/error-codes";
-import { AppError, serviceUnavailable, storageRefusal } from "../lib/errors";
+import { AppError, retryLater, storageRefusal } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { type StorageFault, storageFault } from "../lib/storage";
 import { type BodyLimits, discardBody } from "./body";
@@ -22,8 +22,7 @@ export function errorResponse(e: AppError, headers: Record<string, string> = {})
 }
 
 /** 503 server_busy; `what` names the limit reached ("more than 1000 requests at once"). */
-export const serverBusy = (what: string) =>
-  serviceUnavailable("server_busy", `the server is handling ${what}; retry after Retry-After seconds`, 1);
+export const serverBusy = (what: string) => retryLater("server_busy", `the server is handling ${what}; retry after Retry-After seconds`, 1);
 
 const REASONS: Record<number, string> = { 503: "Service Unavailable" };
 
@@ -54,7 +53,6 @@ function describeValidation(e: ValidationError): AppError {
   const where = places[e.type] ?? "request";
   const fields = [...new Set(details.map((d) => d.field))].join(", ");
   return new AppError(
-    422,
     "validation_failed",
     `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`,
     details,
@@ -76,11 +74,11 @@ export const errorMapper = (logger: Logger, body: BodyLimits, onStorageFault?: (
         return errorResponse(describeValidation(error as ValidationError));
       case "PARSE":
         return errorResponse(
-          new AppError(400, "invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json"),
+          new AppError("invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json"),
         );
       case "NOT_FOUND":
         return errorResponse(
-          new AppError(404, "route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`),
+          new AppError("route_not_found", `no route ${request.method} ${new URL(request.url).pathname}; see /api/v1/docs`),
         );
     }
     // A full or read-only disk is not a bug: the client is told to retry, the service recovers by itself.

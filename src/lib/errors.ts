@@ -1,35 +1,32 @@
 // Typed domain errors. Services throw these; http/errors.ts is the one place that maps them to HTTP.
 // Their codes come from the closed lists in error-codes.ts.
-import { type ApiErrorCode, isReportFailureCode, type ReportFailureCode } from "./error-codes";
+import { API_ERRORS, type ApiErrorCode, isReportFailureCode, type ReportFailureCode } from "./error-codes";
 
-/** A failure a client caused and can fix: carries a stable code, a status and a human message. */
+/** A failure a client caused and can fix: carries a stable code and a human message; its HTTP status is API_ERRORS[code]'s. */
 export class AppError extends Error {
+  readonly status: number;
   constructor(
-    readonly status: number,
     readonly code: ApiErrorCode,
     message: string,
     readonly details?: unknown,
     readonly headers?: Record<string, string>,
   ) {
     super(message);
+    this.status = API_ERRORS[code].status;
     this.name = "AppError";
   }
 }
 
-export const unauthorized = () => new AppError(401, "unauthorized", "unauthorized");
+export const unauthorized = () => new AppError("unauthorized", "unauthorized");
 
 export const notFound = (what: string, id?: string) =>
-  new AppError(404, "not_found", id ? `${what} ${id} does not exist (or belongs to another account).` : `${what} does not exist.`);
+  new AppError("not_found", id ? `${what} ${id} does not exist (or belongs to another account).` : `${what} does not exist.`);
 
-export const badRequest = (code: ApiErrorCode, message: string, details?: unknown) => new AppError(400, code, message, details);
+export const validationFailed = (message: string, details?: unknown) => new AppError("validation_failed", message, details);
 
-export const validationFailed = (message: string, details?: unknown) => new AppError(422, "validation_failed", message, details);
-
-export const tooManyRequests = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
-  new AppError(429, code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
-
-export const serviceUnavailable = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
-  new AppError(503, code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+/** An error the client should retry after `retryAfterSeconds` (a 429 or 503 by its code), with Retry-After set. */
+export const retryLater = (code: ApiErrorCode, message: string, retryAfterSeconds: number) =>
+  new AppError(code, message, undefined, { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) });
 
 /**
  * The data dir is full (507 Insufficient Storage) or read-only / failing (503): the request stored
@@ -38,14 +35,12 @@ export const serviceUnavailable = (code: ApiErrorCode, message: string, retryAft
 export const storageRefusal = (fault: "full" | "read_only" | "io") =>
   fault === "full"
     ? new AppError(
-        507,
         "storage_full",
         "the server's disk is full, so nothing new can be stored; nothing was saved. Retry later: the service resumes by itself once space is freed",
         undefined,
         { "Retry-After": "10" },
       )
     : new AppError(
-        503,
         "storage_unavailable",
         "the server cannot write to its disk right now (read-only or failing); nothing was saved. Retry later",
         undefined,

@@ -39,7 +39,7 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
       `${DASHBOARD}/keys/:id/delete`,
       g.page(({ params: { id = "" } }, s) => {
         const key = d.keys.list(s.accountId).find((k) => k.id === id);
-        if (!key) throw new AppError(404, "not_found", `There is no key ${id} in this account. It may have been deleted already.`);
+        if (!key) throw new AppError("not_found", `There is no key ${id} in this account. It may have been deleted already.`);
         const mine = key.id === s.keyId;
         return htmlResponse(
           confirmPage({

@@ -9,11 +9,7 @@ import type { FileStore } from "./store";
 
 /** One refusal for every bad link (tampered, expired, deleted, unknown): it reveals nothing. */
 const refused = () =>
-  new AppError(
-    403,
-    "link_invalid",
-    "this download link is invalid or has expired; ask GET /api/v1/reports/{reportID}/download for a new one",
-  );
+  new AppError("link_invalid", "this download link is invalid or has expired; ask GET /api/v1/reports/{reportID}/download for a new one");
 
 export const filesRoutes = (repo: ReportsRepo, files: FileStore, links: LinkSigner) =>
   new Elysia({ name: "files-routes", detail: { tags: ["Service"] } }).get(

@@ -67,7 +67,6 @@ export class IdempotencyService {
     const key = req.key;
     if (!IDEMPOTENCY_KEY_RE.test(key)) {
       throw new AppError(
-        400,
         "invalid_idempotency_key",
         "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces; a UUID v4 is recommended",
       );
@@ -99,7 +98,6 @@ export class IdempotencyService {
     if (!row) return undefined;
     if (row.fingerprint !== fingerprint) {
       throw new AppError(
-        422,
         "idempotency_key_reused",
         "this Idempotency-Key was already used with a different request (endpoint or body) in the last 24 hours; use a new key for a new request",
       );
@@ -108,7 +106,6 @@ export class IdempotencyService {
     if (plain === undefined) {
       // Only if the server secret (--link-secret) changed since the first request.
       throw new AppError(
-        409,
         "idempotency_replay_unavailable",
         "the stored response of this Idempotency-Key can no longer be read (the server's secret changed); use a new key",
       );

@@ -1,7 +1,7 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
 
 import type { Engine, ReportStatus } from "../../db/schema";
-import { AppError, badRequest, notFound, serviceUnavailable, storageRefusal, tooManyRequests, validationFailed } from "../../lib/errors";
+import { AppError, notFound, retryLater, storageRefusal, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
 import {
@@ -89,10 +89,10 @@ export class ReportsService {
     const disk = this.opts.storage?.status().state;
     if (disk && disk !== "ok") throw storageRefusal(disk === "low" ? "full" : disk);
     if (this.repo.countUnfinished() >= this.opts.queueLimit) {
-      throw serviceUnavailable("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
+      throw retryLater("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
     }
     if (this.repo.countUnfinished(accountId) >= this.opts.accountQueueLimit) {
-      throw tooManyRequests(
+      throw retryLater(
         "account_queue_full",
         `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`,
         2,
@@ -180,7 +180,6 @@ export class ReportsService {
         return { ready: false, status: r.status, retryAfter: 1 };
       case "failed":
         throw new AppError(
-          409,
           "report_failed",
           `the report failed and has no PDF: ${r.errorMessage ?? r.errorCode}. Fix the template or data and submit it again.`,
           {
@@ -189,9 +188,9 @@ export class ReportsService {
           },
         );
       case "expired":
-        throw new AppError(410, "report_expired", "the report's PDF was deleted after the retention period; generate it again");
+        throw new AppError("report_expired", "the report's PDF was deleted after the retention period; generate it again");
       case "succeeded": {
-        if (!this.files.exists(r.id)) throw new AppError(410, "report_expired", "the report's PDF is no longer stored; generate it again");
+        if (!this.files.exists(r.id)) throw new AppError("report_expired", "the report's PDF is no longer stored; generate it again");
         return { ready: true, ...this.links.link(origin, r.id) };
       }
     }
@@ -256,7 +255,7 @@ function encodeCursor(r: ReportSummary): string {
 function decodeCursor(cursor: string): { createdAt: number; id: string } {
   const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
   if (!m || !UUID_RE.test(m[2]!))
-    throw badRequest(
+    throw new AppError(
       "invalid_cursor",
       "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest report",
     );
