@@ -1,5 +1,5 @@
 #!/usr/bin/env bun
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
@@ -58,12 +58,14 @@ import ejs from "ejs";
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
-import { IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
+import { freePort } from "../src/lib/ports";
+import { commandLine, machineCpuMs, type ProcInfo, processTable, TICK_MS, threadIds, treeOf } from "../src/lib/process-tree";
+import { median, percentile } from "../src/lib/stats";
+import { countPdfPages, IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { defaultPdfOptions } from "../src/render/pdf-options";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
 import { printParameters, printToPdf } from "../src/render/print-to-pdf";
-import { freePort } from "../tests/helpers/process";
 import { type BenchTemplate, benchTemplates } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
@@ -162,20 +164,10 @@ function usage(msg: string): never {
 const now = () => performance.now();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function percentile(xs: number[], p: number): number {
-  if (xs.length === 0) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const i = (s.length - 1) * p;
-  const lo = Math.floor(i);
-  const hi = Math.ceil(i);
-  return s[lo]! + (s[hi]! - s[lo]!) * (i - lo);
-}
-const median = (xs: number[]) => percentile(xs, 0.5);
-
+/** Pages of a PDF the bench received, counted as the service counts them; refuses what is not a PDF. */
 function pdfPages(bytes: Uint8Array, what: string): number {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1");
-  if (!text.startsWith("%PDF-")) throw new Error(`${what}: not a PDF (${bytes.length} bytes)`);
-  return text.match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0;
+  if (Buffer.from(bytes.subarray(0, 5)).toString("latin1") !== "%PDF-") throw new Error(`${what}: not a PDF (${bytes.length} bytes)`);
+  return countPdfPages(bytes);
 }
 
 const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
@@ -189,61 +181,22 @@ function log(msg: string) {
 // ---------------------------------------------------------------------------------------------
 // CPU accounting from /proc
 
-const TICK_MS = 10; // USER_HZ is 100 on Linux
-
-/** Machine CPU time so far (ms): user + nice + system + irq + softirq + steal over all CPUs (not idle, not iowait). */
-function machineCpuMs(): number {
-  const f = readFileSync("/proc/stat", "latin1").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
-  const [user, nice, system, , , irq, softirq, steal] = f as [number, number, number, number, number, number, number, number];
-  return (user + nice + system + irq + softirq + steal) * TICK_MS;
-}
-
-interface Proc {
-  ppid: number;
-  /**
-   * utime + stime, plus cutime + cstime: the CPU of children that exited and were waited for. Chromium
-   * starts a PrintCompositor utility process for every print (forked by its zygote, gone ~0.1 s later):
-   * ~75 ms of CPU per invoice on this machine, more than the rest of Chromium, and counted only here.
-   */
-  ticks: number;
-}
-function readProcs(): Map<number, Proc> {
-  const out = new Map<number, Proc>();
-  for (const name of readdirSync("/proc")) {
-    const pid = Number(name);
-    if (!Number.isInteger(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(pid, { ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]) });
-    } catch {}
-  }
-  return out;
-}
-function treeOf(root: number, procs: Map<number, Proc>): number[] {
-  const kids = new Map<number, number[]>();
-  for (const [pid, p] of procs) (kids.get(p.ppid) ?? kids.set(p.ppid, []).get(p.ppid)!).push(pid);
-  const out: number[] = [];
-  const stack = procs.has(root) ? [root] : [];
-  while (stack.length) {
-    const pid = stack.pop()!;
-    out.push(pid);
-    stack.push(...(kids.get(pid) ?? []));
-  }
-  return out;
-}
+/**
+ * A process's CPU so far, in ticks: its own (utime + stime) plus that of children that exited and were
+ * waited for. Chromium starts a PrintCompositor utility process for every print (forked by its zygote,
+ * gone ~0.1 s later): ~75 ms of CPU per invoice on this machine, more than the rest of Chromium, and
+ * counted only in its parent's children's time.
+ */
+const ticksOf = (p: ProcInfo | undefined) => (p ? p.cpu + p.childrenCpu : 0);
 
 type Kind = "server" | "sandbox" | "chromium" | "bench";
 const kindCache = new Map<number, Kind>();
-function kindOf(pid: number, serverPid: number, procs: Map<number, Proc>): Kind {
+function kindOf(pid: number, serverPid: number, procs: Map<number, ProcInfo>): Kind {
   if (pid === process.pid) return "bench";
   if (pid === serverPid) return "server";
   let k = kindCache.get(pid);
   if (k) return k;
-  let cmd = "";
-  try {
-    cmd = readFileSync(`/proc/${pid}/cmdline`, "latin1");
-  } catch {}
+  const cmd = commandLine(pid);
   // A process that has just exited (a print's PrintCompositor) has no command line left: it is of its
   // parent's kind. Counted as a sandbox, its CPU would move to Chromium when reaped, and the sandbox
   // column would go negative.
@@ -258,25 +211,21 @@ function kindOf(pid: number, serverPid: number, procs: Map<number, Proc>): Kind 
 
 /** CPU ms so far of the processes one side uses, by kind: the service's tree or the floor's Chromium, plus this process. */
 function ownCpu(side: Side, serverPid: number): Record<Kind, number> {
-  const procs = readProcs();
+  const procs = processTable();
   const service = new Set(treeOf(serverPid, procs));
   const pids = isService(side) ? [...service, process.pid] : treeOf(process.pid, procs).filter((p) => !service.has(p));
   const out: Record<Kind, number> = { server: 0, sandbox: 0, chromium: 0, bench: 0 };
-  for (const pid of pids) out[kindOf(pid, serverPid, procs)] += (procs.get(pid)?.ticks ?? 0) * TICK_MS;
+  for (const pid of pids) out[kindOf(pid, serverPid, procs)] += ticksOf(procs.get(pid)) * TICK_MS;
   return out;
 }
 
 /** Gives every thread of every process under `root` the nice value `nice` (children forked later inherit it). */
 function renice(root: number, nice: number, exclude: Set<number>) {
-  for (const pid of treeOf(root, readProcs())) {
+  for (const pid of treeOf(root)) {
     if (pid === process.pid || exclude.has(pid)) continue;
-    let tids: string[] = [];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {}
-    for (const tid of tids) {
+    for (const tid of threadIds(pid)) {
       try {
-        setPriority(Number(tid), nice);
+        setPriority(tid, nice);
       } catch {}
     }
   }
@@ -437,7 +386,7 @@ async function startFloors(n: number, servicePid: number): Promise<Floors> {
   });
   cleanupTasks.push(() => browser.close());
   const contextOptions = { userAgent: userAgentFor(browser.version()) };
-  const exclude = new Set(treeOf(servicePid, readProcs()));
+  const exclude = new Set(treeOf(servicePid));
   // Reniced before any page exists: renderers are forked by Chromium's zygote and inherit its value.
   renice(process.pid, FLOOR_NICE, exclude);
   const sharedCtx = await browser.newContext(contextOptions);
@@ -593,14 +542,8 @@ async function main(): Promise<number> {
     log(`warm-up ${tpl.name}: ${pagesOf.get(tpl.name)} page(s) on every side`);
   }
   // Fairness check: the floor's flags must be the service's.
-  const serviceChromium = treeOf(svc.proc.pid, readProcs())
-    .map((pid) => {
-      try {
-        return readFileSync(`/proc/${pid}/cmdline`, "latin1").replace(/\0/g, " ");
-      } catch {
-        return "";
-      }
-    })
+  const serviceChromium = treeOf(svc.proc.pid)
+    .map(commandLine)
     .find((cmd) => /chrom/i.test(cmd) && !cmd.includes("--type="));
   const missing = serviceChromium ? LAUNCH_ARGS.filter((a) => !serviceChromium.includes(a)) : ["(no Chromium found in the service's tree)"];
   if (missing.length)

@@ -3,11 +3,14 @@
 // seconds with keep-alive connections: GET /healthz, and the download of a ~1 MB PDF. Reports requests/s
 // and the server's CPU time per request (user + system, all threads, from /proc).
 // Run: bun scripts/gate-bench.ts [--seconds 5] [--concurrency 4] [--rounds 2]
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { freePort, repoRoot } from "../tests/helpers/process";
+import { freePort } from "../src/lib/ports";
+import { readStat, TICK_MS } from "../src/lib/process-tree";
+
+const repoRoot = join(import.meta.dir, "..");
 
 const { values } = parseArgs({ options: { seconds: { type: "string" }, concurrency: { type: "string" }, rounds: { type: "string" } } });
 const seconds = Number(values.seconds ?? 5);
@@ -21,10 +24,8 @@ if (Bun.spawnSync([process.execPath, join(repoRoot, "scripts", "build.ts"), bin]
 const dataDir = join(dir, "data");
 const key = Bun.spawnSync([bin, "admin", "create-key", "--name", "bench", "--data-dir", dataDir], { env }).stdout.toString().trim();
 
-const cpu = (pid: number) => {
-  const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
-};
+/** The process's CPU seconds so far. */
+const cpu = (pid: number) => ((readStat(pid)?.cpu ?? 0) * TICK_MS) / 1000;
 
 async function serve(maxConnections: string) {
   const port = await freePort();

@@ -11,7 +11,8 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { descendants, freePort } from "../tests/helpers/process";
+import { freePort } from "../src/lib/ports";
+import { commandLine, descendantsOf as descendants, memoryOf } from "../src/lib/process-tree";
 
 const { values: args } = parseArgs({
   options: {
@@ -77,20 +78,11 @@ const counts = () =>
 function treeRssMb(): number {
   let kb = 0;
   for (const pid of [server.pid, ...descendants(server.pid)]) {
-    try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
-    } catch {}
+    kb += memoryOf(pid).rssKb;
   }
   return kb / 1024;
 }
-const chromiumCount = () =>
-  descendants(server.pid).filter((pid) => {
-    try {
-      return readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("chromium");
-    } catch {
-      return false;
-    }
-  }).length;
+const chromiumCount = () => descendants(server.pid).filter((pid) => commandLine(pid).includes("chromium")).length;
 let peakRss = 0;
 const sampler = setInterval(() => (peakRss = Math.max(peakRss, treeRssMb())), 200);
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))] ?? 0;

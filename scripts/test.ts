@@ -10,7 +10,7 @@ const args = process.argv.slice(2);
 
 for (const [name, cmd] of [
   ["typecheck", ["node_modules/.bin/tsc", "--noEmit"]],
-  ["lint and format check", ["node_modules/.bin/biome", "ci", "."]],
+  ["lint and format check", ["node_modules/.bin/biome", "ci", "--error-on-warnings", "."]],
 ] as const) {
   const t0 = performance.now();
   const check = Bun.spawnSync([...cmd], { stdout: "inherit", stderr: "inherit" });

@@ -1,22 +1,10 @@
 // Every setting of the service, declared once: flag, environment variable, default, parser, help.
 // `--help`, the README's configuration table and loadConfig() are all generated from this list.
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { openFileLimit } from "../lib/process-tree";
 import { parseDuration, parseSize } from "../lib/time";
 
 const cores = Math.max(1, availableParallelism());
-
-/** The process's open-file limit (Bun raises the soft limit to the hard one at start); 4096 when unknown. */
-export function openFileLimit(limits = "/proc/self/limits"): number {
-  try {
-    const soft = /^Max open files\s+(\S+)/m.exec(readFileSync(limits, "utf8"))?.[1];
-    if (soft === "unlimited") return Number.MAX_SAFE_INTEGER;
-    const n = Number(soft);
-    return Number.isInteger(n) && n > 0 ? n : 4096;
-  } catch {
-    return 4096;
-  }
-}
 
 /**
  * Default connection cap: what always fits in the open-file limit. A relayed connection holds up to four

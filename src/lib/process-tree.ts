@@ -1,36 +1,175 @@
-// Finds and kills process trees through /proc (Linux). Chromium started by Playwright is not a direct
-// handle we hold: it is found by a path unique to its worker (its profile folder lives there), and it
-// is killed with everything it started, because a stopped (SIGSTOP) or orphaned Chromium never exits
-// on its own when its pipe closes. SIGKILL ends stopped processes too.
+// The one /proc reader (Linux): the service, the bench and the tests read processes only through here.
+// It also finds and kills process trees. Chromium started by Playwright is not a direct handle we hold:
+// it is found by a path unique to its worker (its profile folder lives there), and it is killed with
+// everything it started, because a stopped (SIGSTOP) or orphaned Chromium never exits on its own when
+// its pipe closes. SIGKILL ends stopped processes too.
 import { readdirSync, readFileSync } from "node:fs";
 
-interface ProcInfo {
+/** Clock ticks per second of /proc's CPU times (USER_HZ is 100 on Linux). */
+export const TICK_MS = 10;
+
+export interface ProcInfo {
   pid: number;
   ppid: number;
   pgid: number;
+  /** R running, S sleeping, T stopped, Z zombie... */
   state: string;
   /** CPU time used (user + system), in clock ticks. */
   cpu: number;
+  /** CPU time of children that exited and were waited for (cutime + cstime), in clock ticks. */
+  childrenCpu: number;
+  nice: number;
 }
 
-function readStat(pid: number): ProcInfo | undefined {
+/** /proc/<pid>/stat, or undefined once the process is gone. */
+export function readStat(pid: number): ProcInfo | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
     // The command name is in parentheses and may itself contain spaces or parentheses.
-    const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]), cpu: Number(rest[11]) + Number(rest[12]) };
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return {
+      pid,
+      state: f[0]!,
+      ppid: Number(f[1]),
+      pgid: Number(f[2]),
+      cpu: Number(f[11]) + Number(f[12]),
+      childrenCpu: Number(f[13]) + Number(f[14]),
+      nice: Number(f[16]),
+    };
   } catch {
     return undefined;
   }
 }
 
-function allPids(): number[] {
+export function allPids(): number[] {
   try {
     return readdirSync("/proc")
       .filter((n) => /^\d+$/.test(n))
       .map(Number);
   } catch {
     return [];
+  }
+}
+
+/** Every process's stat at one moment, by pid. */
+export function processTable(): Map<number, ProcInfo> {
+  const out = new Map<number, ProcInfo>();
+  for (const pid of allPids()) {
+    const s = readStat(pid);
+    if (s) out.set(pid, s);
+  }
+  return out;
+}
+
+/** `root` (when alive) and all its descendants, from one snapshot of the process table. */
+export function treeOf(root: number, table: Map<number, ProcInfo> = processTable()): number[] {
+  const kids = new Map<number, number[]>();
+  for (const [pid, p] of table) {
+    const list = kids.get(p.ppid);
+    if (list) list.push(pid);
+    else kids.set(p.ppid, [pid]);
+  }
+  const out: number[] = [];
+  const stack = table.has(root) ? [root] : [];
+  while (stack.length) {
+    const pid = stack.pop()!;
+    out.push(pid);
+    stack.push(...(kids.get(pid) ?? []));
+  }
+  return out;
+}
+
+/** Live descendants of `pid` (not `pid` itself). */
+export function descendantsOf(pid: number): number[] {
+  return treeOf(pid).filter((p) => p !== pid);
+}
+
+/** Whether a process exists and is not a zombie (a zombie is dead, only not yet reaped). */
+export function isAlive(pid: number): boolean {
+  const s = readStat(pid);
+  return !!s && s.state !== "Z";
+}
+
+/** Machine CPU time so far (ms): user + nice + system + irq + softirq + steal over all CPUs (not idle, not iowait). */
+export function machineCpuMs(): number {
+  const f = readFileSync("/proc/stat", "latin1").split("\n", 1)[0]!.trim().split(/\s+/).slice(1).map(Number);
+  const [user = 0, nice = 0, system = 0, , , irq = 0, softirq = 0, steal = 0] = f;
+  return (user + nice + system + irq + softirq + steal) * TICK_MS;
+}
+
+/** A process's environment as a record ({} once it is gone). */
+export function environOf(pid: number): Record<string, string> {
+  try {
+    return Object.fromEntries(
+      readFileSync(`/proc/${pid}/environ`, "utf8")
+        .split("\0")
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
+    );
+  } catch {
+    return {};
+  }
+}
+
+/** The ids of a process's threads ([] once it is gone). */
+export function threadIds(pid: number): number[] {
+  try {
+    return readdirSync(`/proc/${pid}/task`).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** The names (comm) of a process's threads. */
+export function threadNames(pid: number): string[] {
+  return threadIds(pid).map((tid) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${tid}/comm`, "utf8").trim();
+    } catch {
+      return "";
+    }
+  });
+}
+
+/** Open file descriptors of a process (0 once it is gone). */
+export function openFdCount(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident (RSS) and proportional (PSS) memory of a process in KiB; zeros once it is gone. */
+export function memoryOf(pid: number): { rssKb: number; pssKb: number } {
+  try {
+    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "latin1");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0);
+    return { rssKb: kb("Rss"), pssKb: kb("Pss") };
+  } catch {
+    return { rssKb: 0, pssKb: 0 };
+  }
+}
+
+/** A numeric field of /proc/<pid>/status (VmRSS and VmHWM are in KiB; Seccomp is the mode); undefined when absent. */
+export function statusField(pid: number | "self", field: string): number | undefined {
+  try {
+    const v = new RegExp(`^${field}:\\s+(\\d+)`, "m").exec(readFileSync(`/proc/${pid}/status`, "latin1"))?.[1];
+    return v === undefined ? undefined : Number(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The soft limit on open files of a process (Bun raises it to the hard one at start); 4096 when it cannot be read. */
+export function openFileLimit(pid: number | "self" = "self"): number {
+  try {
+    const soft = /^Max open files\s+(\S+)/m.exec(readFileSync(`/proc/${pid}/limits`, "utf8"))?.[1];
+    if (soft === "unlimited") return Number.MAX_SAFE_INTEGER;
+    const n = Number(soft);
+    return Number.isInteger(n) && n > 0 ? n : 4096;
+  } catch {
+    return 4096;
   }
 }
 

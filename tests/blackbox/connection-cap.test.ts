@@ -3,14 +3,15 @@
 // being served (a whole report, from submission to PDF), the process's descriptors stay bounded, and
 // service is normal once the flood ends. Raw TCP against the compiled executable.
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { join } from "node:path";
+import { openFdCount, openFileLimit } from "../../src/lib/process-tree";
 import { useServers } from "./helpers";
 
 const servers = useServers();
 
-const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+const fds = openFdCount;
 
 interface Probe {
   socket: Socket;
@@ -126,7 +127,7 @@ function checkPdf(pdf: Buffer, title: string) {
 
 test("defaults: the cap follows the process's open-file limit, as documented", async () => {
   const s = await servers.start();
-  const limit = Number(/^Max open files\s+(\d+)/m.exec(readFileSync(`/proc/${s.pid}/limits`, "utf8"))![1]);
+  const limit = openFileLimit(s.pid);
   const expected = Math.max(64, Math.min(10_000, Math.floor((limit - 1024) / 4)));
   const listening = s
     .log()

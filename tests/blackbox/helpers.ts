@@ -6,9 +6,10 @@
 // BLACKBOX_BINARY=<path> runs the tier against an existing executable instead, e.g. one built from
 // another commit, to show what fails there.
 import { afterAll, beforeAll } from "bun:test";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { readStat, statusField, TICK_MS } from "../../src/lib/process-tree";
 import { freePort, repoRoot } from "../helpers/process";
 
 let built: string | undefined;
@@ -104,24 +105,14 @@ export function tempDataDir(): { dir: string; remove: () => void } {
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-/** CPU seconds (user + system, all threads) a process has used, from /proc. */
-export function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-}
+/** CPU seconds (user + system, all threads) a process has used. */
+export const cpuSeconds = (pid: number) => ((readStat(pid)?.cpu ?? 0) * TICK_MS) / 1000;
 
 /** Peak resident memory (VmHWM) of a process, in bytes. */
-export function peakRss(pid: number): number {
-  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(m?.[1] ?? 0) * 1024;
-}
+export const peakRss = (pid: number) => (statusField(pid, "VmHWM") ?? 0) * 1024;
 
 /** Current resident memory (VmRSS) of a process, in bytes. */
-export function rss(pid: number): number {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-  return Number(m?.[1] ?? 0) * 1024;
-}
+export const rss = (pid: number) => (statusField(pid, "VmRSS") ?? 0) * 1024;
 
 export const api = (s: Server, key: string | null, method: string, path: string, body?: unknown) =>
   fetch(`${s.base}/api/v1${path}`, {

@@ -3,8 +3,8 @@
 // compiled executable. Defaults where the wait is short enough; two tests shorten --body-timeout or
 // --max-requests so they finish in seconds (saying so), which also shows those settings take effect.
 import { expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
 import { connect, type Socket } from "node:net";
+import { openFdCount } from "../../src/lib/process-tree";
 import { useServers } from "./helpers";
 
 const servers = useServers();
@@ -46,7 +46,7 @@ function trickle(p: Probe, text: string, size: number, everyMs: number) {
   void p.closed.then(() => clearInterval(timer));
 }
 
-const fds = (pid: number) => readdirSync(`/proc/${pid}/fd`).length;
+const fds = openFdCount;
 
 test("defaults: a body at 1 byte/s, a head at 1 byte/s and 1500 idle connections are all closed by the server", async () => {
   const s = await server();

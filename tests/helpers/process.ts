@@ -1,28 +1,13 @@
 // Runs reportgen as a real process (source or compiled executable) for process-level tests.
-import { chmodSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { chmodSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 
 export const repoRoot = join(import.meta.dir, "..", "..");
 export const sourceCommand = [process.execPath, join(repoRoot, "src", "main.ts")];
 
-/**
- * A free TCP port on loopback for a server the test starts next, chosen BELOW the kernel's ephemeral
- * range (ip_local_port_range, 32768-60999 by default). A port the kernel hands out (listen on 0) can be
- * taken as the local port of any outgoing connection (a test's client, Chromium) in the moment between
- * our probe closing and the server binding it: CI failed once that way with EADDRINUSE.
- */
-export async function freePort(): Promise<number> {
-  for (;;) {
-    const port = 20_000 + Math.floor(Math.random() * 12_000);
-    const free = await new Promise<boolean>((resolve) => {
-      const s = createServer();
-      s.once("error", () => resolve(false));
-      s.listen(port, "127.0.0.1", () => s.close(() => resolve(true)));
-    });
-    if (free) return port;
-  }
-}
+import { freePort } from "../../src/lib/ports";
+
+export { freePort };
 
 /** Runs a CLI command to completion and returns its exit code and output. */
 export function runCli(cmd: string[], args: string[], cwd = repoRoot) {
@@ -96,32 +81,8 @@ export async function spawnServer(cmd: string[], dataDir: string, opts: ServerOp
   return { proc, baseUrl: `http://127.0.0.1:${port}`, listenMs: 0, startMs: 0, stderr: () => log };
 }
 
-/** All live descendants of a process, from /proc. */
-export function descendants(pid: number): number[] {
-  const parentOf = new Map<number, number>();
-  for (const name of readdirSync("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const stat = readFileSync(`/proc/${name}/stat`, "utf8");
-      parentOf.set(Number(name), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]));
-    } catch {}
-  }
-  const out: number[] = [];
-  const walk = (p: number) => {
-    for (const [child, parent] of parentOf) if (parent === p) out.push(child), walk(child);
-  };
-  walk(pid);
-  return out;
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return !/^\d+ \(.*\) Z/.test(stat); // a zombie is dead, only not yet reaped
-  } catch {
-    return false;
-  }
-}
+/** All live descendants of a process, and whether one is alive: from src's one /proc reader. */
+export { descendantsOf as descendants, isAlive } from "../../src/lib/process-tree";
 
 export async function api(baseUrl: string, key: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${baseUrl}/api/v1${path}`, {

@@ -1,7 +1,7 @@
 // The render pool: no polling delay on an idle service, and Chromium recycled after a configured
 // number of renders without failing any report.
 import { expect, setDefaultTimeout, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { commandLine } from "../../src/lib/process-tree";
 import { type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 import { descendants } from "../helpers/process";
 
@@ -12,12 +12,8 @@ useRenderApp((a) => (t = a), { recycleAfter: 4 });
 /** The browser processes (not zygotes, renderers or helpers) this test process owns. */
 function browserPids(): number[] {
   return descendants(process.pid).filter((pid) => {
-    try {
-      const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      return cmd.includes("chromium") && !cmd.includes("--type=");
-    } catch {
-      return false;
-    }
+    const cmd = commandLine(pid);
+    return cmd.includes("chromium") && !cmd.includes("--type=");
   });
 }
 

@@ -2,30 +2,17 @@
 // in its environment, no scavenger thread; its EJS sandboxes get the setting too. An operator's own
 // MIMALLOC_PURGE_DELAY is left alone.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandLine, environOf, threadNames } from "../../src/lib/process-tree";
 import { descendants, type ServerOptions, sourceCommand, startServer } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-allocator-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const environ = (pid: number) =>
-  Object.fromEntries(
-    readFileSync(`/proc/${pid}/environ`, "utf8")
-      .split("\0")
-      .filter(Boolean)
-      .map((kv) => [kv.slice(0, kv.indexOf("=")), kv.slice(kv.indexOf("=") + 1)]),
-  );
-const threadNames = (pid: number) =>
-  readdirSync(`/proc/${pid}/task`).map((t) => {
-    try {
-      return readFileSync(`/proc/${pid}/task/${t}/comm`, "utf8").trim();
-    } catch {
-      return "";
-    }
-  });
-const sandboxesOf = (pid: number) => descendants(pid).filter((p) => readFileSync(`/proc/${p}/cmdline`, "utf8").includes("sandbox-child"));
+const environ = environOf;
+const sandboxesOf = (pid: number) => descendants(pid).filter((p) => commandLine(p).includes("sandbox-child"));
 
 async function withServer(name: string, opts: ServerOptions, check: (pid: number) => void) {
   const server = await startServer(sourceCommand, join(dir, name), opts);

@@ -1,9 +1,10 @@
 // The compiled executable, run from a temp directory with no node_modules anywhere near the
 // build: it is built from a throw-away copy of the repo whose node_modules is deleted afterwards.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { environOf } from "../../src/lib/process-tree";
 import { pdfText } from "../helpers/app";
 import { api, copyRepo, descendants, isAlive, runCli, type ServerProcess, startServer } from "../helpers/process";
 
@@ -58,7 +59,7 @@ test("serve: generate (ejs), download through the signed link, delete", async ()
   server = await startServer([binary], join(run, "data"), { cwd: run });
   console.error(`binary start: HTTP up in ${server.listenMs.toFixed(0)} ms, renderer ready in ${server.startMs.toFixed(0)} ms`);
   // The executable re-ran itself in place with mimalloc's purging off (src/lib/allocator.ts).
-  expect(readFileSync(`/proc/${server.proc.pid}/environ`, "utf8").split("\0")).toContain("MIMALLOC_PURGE_DELAY=-1");
+  expect(environOf(server.proc.pid).MIMALLOC_PURGE_DELAY).toBe("-1");
   const sub = await api(server.baseUrl, key, "POST", "/generate-pdf-async", {
     engine: "ejs",
     html_template: "<h1>Hello <%= who %></h1>",

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandLine, readStat } from "../../src/lib/process-tree";
 import { api, descendants, isAlive, repoRoot, runCli, type ServerProcess, spawnServer, startServer } from "../helpers/process";
 
 const work = mkdtempSync(join(tmpdir(), "reportgen-faults-"));
@@ -27,23 +28,9 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-const cmdline = (pid: number) => {
-  try {
-    // Chromium's child processes rewrite their command line into one space-separated string.
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split(/[\0 ]+/);
-  } catch {
-    return [];
-  }
-};
-const cpuTicks = (pid: number) => {
-  try {
-    const s = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const f = s.slice(s.lastIndexOf(")") + 2).split(" ");
-    return Number(f[11]) + Number(f[12]);
-  } catch {
-    return 0;
-  }
-};
+// Chromium's child processes rewrite their command line into one space-separated string.
+const cmdline = (pid: number) => commandLine(pid).split(/ +/).filter(Boolean);
+const cpuTicks = (pid: number) => readStat(pid)?.cpu ?? 0;
 const isChromium = (pid: number) => /chrom/i.test(cmdline(pid)[0] ?? "");
 /** Chromium's browser process: a Chromium with no --type= (renderers, zygotes and utilities have one). */
 const browserPids = (server: number) =>
@@ -287,15 +274,7 @@ describe("one running service, faults one after another", () => {
   test("the service is still up, with no stopped or orphaned Chromium left", async () => {
     expect(server.proc.exitCode).toBeNull();
     expect(browserPids(server.proc.pid).length).toBe(1);
-    const stat = (p: number) => {
-      try {
-        const s = readFileSync(`/proc/${p}/stat`, "utf8");
-        const [state, ppid] = s.slice(s.lastIndexOf(")") + 2).split(" ");
-        return { state, ppid: Number(ppid) };
-      } catch {
-        return undefined;
-      }
-    };
+    const stat = readStat;
     // Nothing stopped anywhere in the tree (the frozen Chromium was killed, not left behind).
     expect(descendants(server.proc.pid).filter((p) => stat(p)?.state === "T")).toEqual([]);
     // No zombie among the server's own children: every killed child was reaped. (Chromium's zygote

@@ -1,16 +1,17 @@
 // Rendering runs at a lower CPU priority than the API: the EJS sandboxes are niced here, and Chromium
 // too when unprivileged (tests/security/unprivileged.test.ts): as root it resets its own priorities.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandLine, readStat } from "../../src/lib/process-tree";
 import { descendants, sourceCommand, startServer } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-nice-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-const niceOf = (pid: number) => Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]);
-const cmdOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8");
+const niceOf = (pid: number) => readStat(pid)?.nice;
+const cmdOf = commandLine;
 
 test("the EJS sandboxes run at --render-nice; the server's main thread does not", async () => {
   const server = await startServer(sourceCommand, dir, { extraArgs: ["--render-nice", "7"] });

@@ -11,7 +11,6 @@ import { join } from "node:path";
 import { api, descendants, runCli, sourceCommand, startServer } from "../helpers/process";
 
 const strace = Bun.which("strace");
-if (!strace) console.error("storage-durability.test.ts: skipped, strace is not installed");
 const dir = mkdtempSync(join(tmpdir(), "reportgen-durable-"));
 const traceLog = join(dir, "strace.log");
 const data = join(dir, "data");
@@ -50,7 +49,7 @@ function parse(text: string): Call[] {
 }
 
 test.skipIf(!strace)(
-  "every success is recorded only after the PDF and its folder entry are on disk",
+  `every success is recorded only after the PDF and its folder entry are on disk${strace ? "" : " (SKIPPED: strace is not installed)"}`,
   async () => {
     const key = runCli(sourceCommand, ["admin", "create-key", "--name", "durable", "--data-dir", data]).stdout.trim();
     // --seccomp-bpf: only the traced calls stop the process, so the server runs at nearly full speed.

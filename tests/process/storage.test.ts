@@ -129,7 +129,7 @@ async function until(cond: () => Promise<boolean>, ms: number): Promise<number> 
 }
 
 test.skipIf(!isRoot)(
-  "full disk: 507 with Retry-After, the server stays up (and restarts), nothing is corrupted, and it recovers by itself",
+  `full disk: 507 with Retry-After, the server stays up (and restarts), nothing is corrupted, and it recovers by itself${isRoot ? "" : " (SKIPPED: needs root to mount a small tmpfs)"}`,
   async () => {
     key = runCli([binary], ["admin", "create-key", "--name", "storage", "--data-dir", data]).stdout.trim();
     expect(key).toStartWith("rg_");

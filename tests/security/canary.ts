@@ -2,9 +2,9 @@
 // to open. They listen dual-stack on "::", so a connection to 127.0.0.1, ::1, ::ffff:127.0.0.1 or
 // this machine's own interface addresses is seen on the same port.
 import dgram from "node:dgram";
-import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
 import { networkInterfaces } from "node:os";
+import { descendantsOf } from "../../src/lib/process-tree";
 
 export interface Hit {
   kind: string;
@@ -148,7 +148,7 @@ export class ChildSocketWatch {
     if (this.busy) return;
     this.busy = true;
     try {
-      const pids = descendants(process.pid);
+      const pids = new Set(descendantsOf(process.pid));
       if (pids.size === 0) return;
       const p = Bun.spawn(["ss", "-tuanpH"], { stdout: "pipe", stderr: "ignore" });
       const out = await new Response(p.stdout).text();
@@ -172,28 +172,4 @@ export class ChildSocketWatch {
       this.busy = false;
     }
   }
-}
-
-function descendants(root: number): Set<number> {
-  const parent = new Map<number, number>();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, "utf8");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-      parent.set(Number(d), ppid);
-    } catch {}
-  }
-  const out = new Set<number>();
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const [pid, pp] of parent) {
-      if (!out.has(pid) && (pp === root || out.has(pp))) {
-        out.add(pid);
-        grew = true;
-      }
-    }
-  }
-  return out;
 }

@@ -1,9 +1,10 @@
 // Run as an unprivileged user (as the README's systemd unit does), Chromium keeps its own sandbox:
 // no --no-sandbox flag and its renderers confined by seccomp. The data directory is private.
 import { afterAll, expect, test } from "bun:test";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandLine, readStat, statusField } from "../../src/lib/process-tree";
 import { api, copyRepo, descendants, freePort } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "reportgen-nobody-"));
@@ -18,7 +19,7 @@ const command = [join(code, "node_modules", ".bin", "bun"), join(code, "src", "m
 const asNobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "env", `HOME=${dir}`, `TMPDIR=${dir}`];
 
 test.skipIf(!isRoot)(
-  "as user nobody: Chromium runs sandboxed and reports still print",
+  `as user nobody: Chromium runs sandboxed and reports still print${isRoot ? "" : " (SKIPPED: needs root to switch to user nobody)"}`,
   async () => {
     const data = join(dir, "data");
     const created = Bun.spawnSync([...asNobody, ...command, "admin", "create-key", "--name", "u", "--data-dir", data], { cwd: code });
@@ -54,15 +55,15 @@ test.skipIf(!isRoot)(
 
       const chromium = descendants(proc.pid)
         // Zygote-forked processes rewrite their command line with spaces instead of NULs.
-        .map((pid) => ({ pid, cmd: safeRead(`/proc/${pid}/cmdline`).split(/[\0 ]/) }))
+        .map((pid) => ({ pid, cmd: commandLine(pid).split(" ") }))
         .filter((p) => p.cmd[0]?.includes("chromium"));
       expect(chromium.length).toBeGreaterThan(0);
       for (const p of chromium) expect(p.cmd).not.toContain("--no-sandbox");
       const renderers = chromium.filter((p) => p.cmd.includes("--type=renderer"));
       expect(renderers.length).toBeGreaterThan(0);
-      for (const r of renderers) expect(safeRead(`/proc/${r.pid}/status`)).toMatch(/^Seccomp:\s+2$/m);
+      for (const r of renderers) expect(statusField(r.pid, "Seccomp")).toBe(2);
       // Unprivileged, Chromium cannot raise its own priority: all of it keeps --render-nice (10), below the API.
-      const nice = (pid: number) => Number(safeRead(`/proc/${pid}/stat`).split(") ")[1]?.split(" ")[16]);
+      const nice = (pid: number) => readStat(pid)?.nice;
       for (const p of chromium) expect(nice(p.pid)).toBe(10);
       expect(nice(proc.pid)).toBe(0);
       // And the root warning is not printed for an unprivileged run.
@@ -75,11 +76,3 @@ test.skipIf(!isRoot)(
   },
   60_000,
 );
-
-function safeRead(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
-  }
-}

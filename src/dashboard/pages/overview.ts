@@ -1,5 +1,6 @@
 // Overview: the account's reports by status, the service's queue and health, recent render times.
 import type { ReportStatus } from "../../db/schema";
+import { median } from "../../lib/stats";
 import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { pageHead } from "./common";
@@ -21,13 +22,6 @@ const statuses: { id: ReportStatus; label: string }[] = [
   { id: "failed", label: "Failed" },
   { id: "expired", label: "Expired" },
 ];
-
-function median(values: number[]): number | undefined {
-  if (!values.length) return undefined;
-  const s = [...values].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1]! + s[mid]!) / 2;
-}
 
 export function overviewPage(viewer: Viewer, d: OverviewData) {
   const times = d.recent.map((r) => r.finishedAt - r.startedAt);
