@@ -1,8 +1,9 @@
 // Bun's allocator (mimalloc) settings for the long-running processes: the server and its EJS sandboxes.
 //
 // By default mimalloc hands memory it freed back to the OS 100 ms later, from a "mi-scavenger" thread,
-// and takes it back page fault by page fault on the next report. Measured at c=1 on invoices (80 PDFs,
-// per-thread CPU from /proc, two alternating runs each): the server 29 -> 19 ms of CPU per PDF, a sandbox
+// and takes it back page fault by page fault on the next report. Measured at c=1 on invoices (2026-11-24,
+// 2-core dev VM, 80 PDFs, per-thread CPU from /proc, two alternating runs each of
+// `bun scripts/bench.ts --templates invoice-ejs --concurrency 1` with and without MIMALLOC_PURGE_DELAY=-1): the server 29 -> 19 ms of CPU per PDF, a sandbox
 // 8.9 -> 5.3 ms, the whole machine 280 -> 257 ms; p50 latency no worse. The price: the processes keep
 // their peak heap instead of shrinking after a burst of large reports. An operator who prefers that
 // sets MIMALLOC_PURGE_DELAY (ms) themselves; it is then left as it is.

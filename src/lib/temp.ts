@@ -1,5 +1,5 @@
 // Chromium's temp folders live under the data dir (<data-dir>/chromium-tmp/worker-*), not in /tmp:
-// what a killed Chromium leaves there (profile and artifacts folders, ~1.2 MB each) is provably this
+// what a killed Chromium leaves there (its profile and artifacts folders) is provably this
 // service's, and start-up removes it. Other programs' folders in /tmp are never touched.
 // One exception: Chromium's singleton socket must have a path under 108 bytes, so with a long data dir
 // Chromium keeps its own TMPDIR in the system's; the socket's folder there is found through the

@@ -1,6 +1,6 @@
 // Key check values: a short HMAC of each key's secret under a server-side pepper, stored next to the
-// argon2 hash. Comparing it costs ~2 µs, so nearly every wrong secret is refused without argon2 (~10 ms
-// of CPU). It is short on purpose: 32 bits cannot stand in for the argon2 hash (a matching check only
+// argon2 hash. Comparing it costs microseconds, so nearly every wrong secret is refused without argon2
+// (~10 ms of CPU at the library's defaults: tests/security/keys.test.ts times both). It is short on purpose: 32 bits cannot stand in for the argon2 hash (a matching check only
 // sends the guess on to argon2), and without the pepper nobody can compute which guesses would match.
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";

@@ -166,7 +166,7 @@ export class ReportProcessor {
       templated.catch(() => {}); // awaited below, unless reserving the file fails first
       // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
       // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
-      // the sandbox renders, not before: a creation took 0.4-0.6 ms of the main thread on this VM.
+      // the sandbox renders, not before, so its synchronous creation is off the report's critical path.
       const reserved = this.files.reserve(job.id);
       reserved.catch(() => {}); // awaited below, unless the report ends before
       const html = await templated;
