@@ -4,12 +4,22 @@
 // (createDatabase). With REPORTGEN_TEST_DATABASE_URL set, that server is used instead and nothing
 // is started; restart() and down() then throw, since the helper does not own the server.
 import { afterAll, beforeAll } from "bun:test";
-import { chownSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./process";
 
-export const PG_BIN = process.env.REPORTGEN_TEST_PG_BIN ?? "/usr/lib/postgresql/15/bin";
+/** Debian's PostgreSQL 15 binaries; another installed major version when 15 is absent (scripts/setup installs 15). */
+export const PG_BIN = process.env.REPORTGEN_TEST_PG_BIN ?? findPgBin();
+
+function findPgBin(): string {
+  const root = "/usr/lib/postgresql";
+  const preferred = join(root, "15", "bin");
+  if (existsSync(join(preferred, "pg_ctl"))) return preferred;
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, "bin", "pg_ctl"))) : [];
+  const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
+  return newest ? join(root, newest, "bin") : preferred;
+}
 
 export interface PgServer {
   /** postgres://… of the server's `postgres` database. */
@@ -80,7 +90,9 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
       `PostgreSQL binaries not found in ${PG_BIN}: run scripts/setup (apt-get install postgresql-15), or set REPORTGEN_TEST_DATABASE_URL`,
     );
   }
-  const dir = mkdtempSync(join(tmpdir(), "reportgen-pg-"));
+  // The postgres user must reach the folder: a private TMPDIR of root's would not do.
+  const base = isRoot && (statSync(tmpdir()).mode & 0o001) === 0 ? "/tmp" : tmpdir();
+  const dir = mkdtempSync(join(base, "reportgen-pg-"));
   if (isRoot) chownSync(dir, uidOf("postgres"), gidOf("postgres"));
   const data = join(dir, "data");
   const log = join(dir, "server.log");
