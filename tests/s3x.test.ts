@@ -1,0 +1,34 @@
+import { test } from "bun:test";
+import { S3Client } from "bun";
+import { useS3 } from "./helpers/s3";
+const s3 = useS3();
+test("x", async () => {
+  const c = new S3Client({ endpoint: s3().endpoint, bucket: s3().bucket, accessKeyId: "a", secretAccessKey: "b", region: "us-east-1" });
+  const show = async (what: string, f: () => Promise<unknown>) => { const t = performance.now(); try { const r = await f(); console.log(what, "OK", r instanceof Object ? Object.keys(r as object) : r, Math.round(performance.now()-t)); } catch (e: any) { console.log(what, "ERR", e?.name, e?.code, e?.errno, String(e?.message).slice(0,150), Math.round(performance.now()-t)); } };
+  await show("write", () => c.write("p/a.pdf", "hello", { type: "application/pdf" }));
+  await show("stat", () => c.stat("p/a.pdf"));
+  await show("stat missing", () => c.stat("p/zz.pdf"));
+  await show("exists missing", () => c.exists("p/zz.pdf"));
+  await show("text missing", () => c.file("p/zz.pdf").text());
+  await show("delete missing", () => c.delete("p/zz.pdf"));
+  await show("list", async () => JSON.stringify(await c.list({ prefix: "p/" })).slice(0, 300));
+  console.log(c.presign("p/a.pdf", { expiresIn: 60 }));
+  const f = await Bun.write("/tmp/s3x/f.pdf", "filebody");
+  await show("write Bun.file", () => c.write("p/b.pdf", Bun.file("/tmp/s3x/f.pdf")));
+  await show("read b", () => c.file("p/b.pdf").text());
+  s3().refuseWrites(503);
+  await show("write 503", () => c.write("p/c.pdf", "x"));
+  console.log(s3().requests.slice(-5));
+  s3().refuseWrites(403);
+  await show("write 403", () => c.write("p/c.pdf", "x"));
+  await show("delete 403", () => c.delete("p/a.pdf"));
+  await s3().down();
+  await show("write down", () => c.write("p/c.pdf", "x"));
+  await show("stat down", () => c.stat("p/a.pdf"));
+  await show("stream down", async () => { const r = c.file("p/a.pdf").stream().getReader(); return (await r.read()).value; });
+  s3().up();
+  const bad = new S3Client({ endpoint: s3().endpoint, bucket: "nope-bucket", accessKeyId: "a", secretAccessKey: "b" });
+  await show("write nobucket", () => bad.write("x", "x"));
+  const r = new Response(c.file("p/a.pdf")); console.log("resp", r.status, await r.text());
+  const rm = new Response(c.file("p/zz.pdf")); try { console.log("resp missing", rm.status, await rm.text()); } catch (e: any) { console.log("resp missing ERR", e?.code, e?.message); }
+});
