@@ -28,20 +28,20 @@ export function runCleanup(repo: ReportsRepo, files: FileStore, logger: Logger, 
       } catch (e) {
         if (!storageFault(e)) throw e;
         // The rows stay succeeded until the next run; a missing file already reads as expired.
-        for (const id of due) files.remove(id);
+        for (const id of due) files.removeSync(id);
         throw e;
       }
-      for (const id of due) files.remove(id);
+      for (const id of due) files.removeSync(id);
       result.expired += due.length;
       if (due.length < BATCH) break;
     }
-    const onDisk = files.listIds();
+    const onDisk = files.idsOnDisk();
     for (let i = 0; i < onDisk.length; i += BATCH) {
       const chunk = onDisk.slice(i, i + BATCH);
       const known = repo.existing(chunk);
       for (const id of chunk) {
         if (known.has(id)) continue;
-        files.remove(id);
+        files.removeSync(id);
         result.orphansRemoved++;
       }
     }

@@ -18,8 +18,13 @@ export interface S3Server {
   env: Record<string, string>;
   /** Connections are refused (the listener is closed) until up(). */
   down: () => Promise<void>;
-  /** Writes (PUT, POST, DELETE) are answered with an S3 error (default 503 SlowDown) until up(). */
-  refuseWrites: (status?: number) => void;
+  /**
+   * Writes (PUT, POST, DELETE) are answered with an S3 error (default 503 SlowDown) until up();
+   * with `only`, just the writes whose path matches it (the bucket refuses one object, not all).
+   */
+  refuseWrites: (status?: number, only?: RegExp) => void;
+  /** Requests are taken in and never answered (a bucket that hangs) until up(). */
+  hang: () => void;
   /** Normal service again. */
   up: () => void;
   /** Requests that reached the proxy, in order (method and path), for tests that count them. */
@@ -71,8 +76,10 @@ export async function startS3(bucket = "reportgen-test"): Promise<S3Server> {
   const made = await fetch(`${direct}/${bucket}`, { method: "PUT" });
   if (!made.ok) throw new Error(`creating bucket ${bucket} failed: ${made.status} ${await made.text()}`);
 
-  let mode: "up" | "refuse" = "up";
+  let mode: "up" | "refuse" | "hang" = "up";
   let refuseStatus = 503;
+  let refuseOnly: RegExp | undefined;
+  const hung: (() => void)[] = [];
   const requests: S3Server["requests"] = [];
   const port = await freePort();
   const serve = () =>
@@ -84,7 +91,12 @@ export async function startS3(bucket = "reportgen-test"): Promise<S3Server> {
       async fetch(req) {
         const url = new URL(req.url);
         requests.push({ method: req.method, path: url.pathname });
-        if (mode === "refuse" && ["PUT", "POST", "DELETE"].includes(req.method)) {
+        if (mode === "hang") {
+          // Answered (with a 503) only once the test calls up(), so nothing leaks past the test.
+          await new Promise<void>((resolve) => hung.push(resolve));
+          return new Response(errorXml("ServiceUnavailable", "hung"), { status: 503 });
+        }
+        if (mode === "refuse" && ["PUT", "POST", "DELETE"].includes(req.method) && (!refuseOnly || refuseOnly.test(url.pathname))) {
           const [code, message] =
             refuseStatus === 403 ? ["AccessDenied", "Access Denied"] : ["SlowDown", "Please reduce your request rate."];
           return new Response(errorXml(code, message), { status: refuseStatus, headers: { "content-type": "application/xml" } });
@@ -119,15 +131,21 @@ export async function startS3(bucket = "reportgen-test"): Promise<S3Server> {
       await proxy?.stop(true);
       proxy = undefined;
     },
-    refuseWrites: (status = 503) => {
+    refuseWrites: (status = 503, only?: RegExp) => {
       mode = "refuse";
       refuseStatus = status;
+      refuseOnly = only;
+    },
+    hang: () => {
+      mode = "hang";
     },
     up: () => {
       mode = "up";
+      for (const h of hung.splice(0)) h();
       proxy ??= serve();
     },
     stop: async () => {
+      for (const h of hung.splice(0)) h();
       await proxy?.stop(true);
       proxy = undefined;
       await stopMoto();
