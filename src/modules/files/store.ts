@@ -40,8 +40,8 @@ export class FileStore implements PdfStore {
     return Promise.resolve();
   }
 
-  async discard(reportId: string): Promise<void> {
-    this.removeSync(reportId);
+  discard(reportId: string): Promise<void> {
+    return this.remove(reportId);
   }
 
   async open(reportId: string): Promise<StoredPdf | undefined> {
@@ -103,12 +103,8 @@ export class FileStore implements PdfStore {
     }
   }
 
+  /** Removes the file at once (the promise only carries a storage error, such as a read-only disk). */
   async remove(reportId: string): Promise<void> {
-    this.removeSync(reportId);
-  }
-
-  /** Removes the file now; throws a storage error (a read-only disk) to the caller. */
-  removeSync(reportId: string): void {
     rmSync(this.pathOf(reportId), { force: true });
   }
 
@@ -122,11 +118,7 @@ export class FileStore implements PdfStore {
 
   /** Report ids that have a file on disk: one page. */
   async *listIds(): AsyncIterable<string[]> {
-    yield this.idsOnDisk();
-  }
-
-  idsOnDisk(): string[] {
-    return readdirSync(this.reportsDir)
+    yield readdirSync(this.reportsDir)
       .filter((f) => f.endsWith(".pdf"))
       .map((f) => f.slice(0, -4));
   }
