@@ -3,9 +3,10 @@
 // expiring it removes its object, and an unreachable bucket answers 503 storage_unavailable on the
 // link without ever failing anything on the client's side of the line.
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { S3Client } from "bun";
+import { runBackup } from "../../src/jobs/backup";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { useS3 } from "../helpers/s3";
 import { expectError, submit, succeed } from "../helpers/scenario";
@@ -137,5 +138,26 @@ describe("an unreachable bucket", () => {
     expect(await objects(id)).toEqual([`pdfs/${id}/1.pdf`]);
     await t.app.cleanup();
     expect(await objects(id)).toEqual([]);
+  });
+});
+
+describe("backup with the PDFs in a bucket", () => {
+  test("copies the database and the link secret, not the PDFs: they stay in the bucket, and the manifest says where", async () => {
+    const { id } = await readyReport();
+    const to = join(t.dir, "..", `${t.dir.split("/").at(-1)}-backup`);
+    try {
+      const r = runBackup(t.dir, to, { pdfsIn: t.app.config.storageUrl });
+      expect(r.pdfs).toBe(0);
+      expect(r.pdfsGone).toBe(0);
+      expect(r.reports).toBeGreaterThan(0);
+      expect(existsSync(join(to, "reportgen.db"))).toBe(true);
+      expect(existsSync(join(to, "link-secret"))).toBe(true);
+      expect(readdirSync(join(to, "reports"))).toEqual([]);
+      const manifest = JSON.parse(readFileSync(join(to, "backup.json"), "utf8"));
+      expect(manifest.pdfs_in).toBe(`s3://${s3().bucket}/pdfs/`);
+      expect(await objects(id)).toEqual([`pdfs/${id}/1.pdf`]);
+    } finally {
+      rmSync(to, { recursive: true, force: true });
+    }
   });
 });
