@@ -97,6 +97,7 @@ export class App {
       readiness: {
         probeDatabaseWrite: () => s.health.probeWrite(Date.now()),
         storage: s.storage,
+        files: s.files,
         metrics: this.metrics,
         metricsToken: c.metricsToken,
       },
@@ -108,6 +109,7 @@ export class App {
       reportsByStatus: () => s.health.reportsByStatus(),
       ...probe,
       storage: s.storage,
+      files: s.files,
       restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.restarts])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
     });

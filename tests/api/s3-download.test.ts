@@ -122,8 +122,17 @@ describe("an unreachable bucket", () => {
     expect(body.message).toContain("bucket");
     // Minting a link does not need the bucket: the PDF was stored before the success was recorded.
     expect((await t.request("GET", `/api/v1/reports/${id}/download`)).status).toBe(200);
+    // The operator sees it: /metrics and /readyz (where it is shown, not required: reports are still accepted).
+    const metric = async () =>
+      /^reportgen_file_store_ok (\d)$/m.exec(await (await t.request("GET", "/metrics", { key: null })).text())?.[1];
+    const readyFiles = async () =>
+      ((await (await t.request("GET", "/readyz", { key: null })).json()) as { checks: { files: string } }).checks.files;
+    expect(await metric()).toBe("0");
+    expect(await readyFiles()).toBe("s3: unavailable (reports wait)");
     s3().up();
     await t.app.files.recovered();
+    expect(await metric()).toBe("1");
+    expect(await readyFiles()).toBe("s3: ok");
     const again = await open(link);
     expect(again.status).toBe(200);
     expect(await again.text()).toBe(PDF);
