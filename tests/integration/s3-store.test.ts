@@ -162,6 +162,7 @@ describe("a failing bucket is a service fault", () => {
     const e = await failure(st.commit(id, "1"));
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect((e as StoreUnavailableError).outage).toBe(true);
+    expect((e as StoreUnavailableError).settled).toBe(true);
     expect((e as Error).message).toMatch(/is unavailable while uploading the PDF of report/);
     expect(st.writable).toBe(false);
     expect(await failure(st.open(id, "1"))).toBeInstanceOf(StoreUnavailableError);
@@ -212,6 +213,8 @@ describe("a failing bucket is a service fault", () => {
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect(e.outage).toBe(true);
     expect(e.message).toContain("no answer from the bucket within 300 ms");
+    // Abandoned, not answered: the upload may still land, so its attempt must not be reused.
+    expect(e.settled).toBe(false);
     // The upload's deadline, then the probe's: bounded, not forever.
     expect(performance.now() - t0).toBeLessThan(2_000);
     s3().up();

@@ -46,16 +46,21 @@ export interface StoredPdf {
  * The store could not take or give a PDF: a service fault, never the template's. `outage` when the
  * store refuses everything right now (it is probed again until it recovers): the report then waits
  * without spending an attempt. Without `outage`, the store works but refused this PDF.
+ * `settled` is false when the request was abandoned at its deadline rather than answered: it may
+ * still complete, so the attempt it belonged to must not be given back (its fence would be reused).
  */
 export class StoreUnavailableError extends Error {
   constructor(
     message: string,
     readonly outage: boolean,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; settled?: boolean },
   ) {
     super(message, options);
+    this.settled = options?.settled ?? true;
     this.name = "StoreUnavailableError";
   }
+
+  readonly settled: boolean;
 }
 
 /**

@@ -60,6 +60,9 @@ export function s3Client(storageUrl: string, a: S3Access): S3Client {
   });
 }
 
+/** The code of a request abandoned at its deadline (it may still complete). */
+const TIMEOUT = "Timeout";
+
 const REPORT_KEY = /^([0-9a-f-]{36})\/([^/]+)\.pdf$/;
 
 export class S3PdfStore implements PdfStore {
@@ -207,7 +210,7 @@ export class S3PdfStore implements PdfStore {
     let timer: Timer | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () => reject(Object.assign(new Error(`${what}: no answer from the bucket within ${ms} ms`), { code: "Timeout" })),
+        () => reject(Object.assign(new Error(`${what}: no answer from the bucket within ${ms} ms`), { code: TIMEOUT })),
         ms,
       );
     });
@@ -222,7 +225,7 @@ export class S3PdfStore implements PdfStore {
     return new StoreUnavailableError(
       `the file store (bucket ${this.bucket}) ${outage ? "is unavailable" : "refused a request"} while ${what}: ${describe(cause)}`,
       outage,
-      { cause },
+      { cause, settled: s3Code(cause) !== TIMEOUT },
     );
   }
 

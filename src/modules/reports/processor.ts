@@ -270,14 +270,16 @@ export class ReportProcessor {
   /**
    * The file store refused the PDF: a service fault, never the template's. During an outage the report
    * goes back to the queue with its attempt refunded (the lanes wait for the store, so this costs no
-   * attempts however long it lasts); a store that works but refused this PDF is retried with backoff
+   * attempts however long it lasts), unless its upload was abandoned unanswered; a store that works but refused this PDF is retried with backoff
    * like any interruption, and after the last attempt the report ends storage_error.
    */
   private storeFailed(job: ClaimedReport, log: Logger, e: StoreUnavailableError): void {
     this.opts.metrics?.reportsRetried.inc({ cause: "storage_error" });
-    if (e.outage) {
+    if (e.outage && (e.settled || job.attempts < this.opts.maxAttempts)) {
       log.warn("report waits in the queue: the file store is unavailable", { attempt: job.attempts, error: e.message });
-      this.requeue(job, log, { refund: true });
+      // An upload abandoned at its deadline may still land under this attempt's key: that attempt is
+      // spent, so that no later attempt writes the same key.
+      this.requeue(job, log, { refund: e.settled });
     } else if (job.attempts < this.opts.maxAttempts) {
       const delay = retryDelayMs(job.attempts);
       log.warn("the file store refused the report's PDF; will retry", { attempt: job.attempts, error: e.message, retry_in_ms: delay });
