@@ -4,7 +4,7 @@
 // report storage_error, a service fault, after its attempts.
 import { beforeEach, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { S3Client } from "bun";
-import { generate, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
+import { fetchLink, generate, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 import { useS3 } from "../helpers/s3";
 import { submit } from "../helpers/scenario";
 
@@ -46,6 +46,35 @@ test("while the upload is held up, the report is still processing: success is re
   const report = await waitForReport(t, id);
   expect(report.status).toBe("succeeded");
   expect((await objects(id)).map((o) => o.key)).toEqual([`cluster/${id}/${report.attempts}.pdf`]);
+});
+
+test("an upload abandoned at its deadline spends its attempt: if it lands late it is under its own key, and downloads serve the winner", async () => {
+  // Short deadlines for this test only (60 s and 10 s by default).
+  const store = t.app.files as unknown as { uploadTimeoutMs: number; requestTimeoutMs: number };
+  const saved = { ...store };
+  Object.assign(store, { uploadTimeoutMs: 500, requestTimeoutMs: 500 });
+  try {
+    s3().hang();
+    const id = await submit(t, { engine: "raw", html_template: "<p>abandoned upload</p>" });
+    const until = Date.now() + 20_000;
+    while (t.app.files.writable && Date.now() < until) await Bun.sleep(20);
+    expect(t.app.files.writable).toBe(false);
+    s3().up();
+    const report = await waitForReport(t, id);
+    expect(report.status).toBe("succeeded");
+    expect(report.attempts).toBe(2);
+    const keys = (await objects(id)).map((o) => o.key);
+    expect(keys).toContain(`cluster/${id}/2.pdf`);
+    for (const k of keys) expect([`cluster/${id}/1.pdf`, `cluster/${id}/2.pdf`]).toContain(k);
+    const dl = ((await (await t.request("GET", `/api/v1/reports/${id}/download`)).json()) as { data: string }).data;
+    const served = new Uint8Array(await (await fetchLink(t, dl)).arrayBuffer());
+    const winner = new Uint8Array(await bucket().file(`cluster/${id}/2.pdf`).arrayBuffer());
+    expect(Bun.hash(served)).toBe(Bun.hash(winner));
+    expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
+    expect(await objects(id)).toEqual([]);
+  } finally {
+    Object.assign(store, saved);
+  }
 });
 
 describe("a bucket that fails", () => {
