@@ -42,8 +42,11 @@ const isRoot = process.getuid?.() === 0;
 
 /** Runs a PostgreSQL binary as the `postgres` user when we are root, else as ourselves. */
 function asPostgres(cmd: string[]): string[] {
-  return isRoot ? ["runuser", "-u", "postgres", "--", ...cmd] : cmd;
+  return isRoot ? [RUNUSER, "-u", "postgres", "--", ...cmd] : cmd;
 }
+
+/** util-linux's runuser lives in /usr/sbin, which a CI's PATH may leave out. */
+const RUNUSER = Bun.which("runuser") ?? ["/usr/sbin/runuser", "/sbin/runuser"].find((p) => existsSync(p)) ?? "runuser";
 
 async function run(cmd: string[], what: string, log?: string): Promise<void> {
   const p = Bun.spawn(cmd, { stdout: "pipe", stderr: "pipe" });

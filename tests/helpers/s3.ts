@@ -4,9 +4,21 @@
 // would empty the bucket): down() refuses connections, refuseWrites() answers writes with an S3
 // error, up() restores service. Clients are given the proxy's address as the endpoint.
 import { afterAll, beforeAll } from "bun:test";
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
 import { freePort } from "./process";
 
-export const MOTO_SERVER = process.env.REPORTGEN_TEST_MOTO_SERVER ?? "moto_server";
+/** moto_server (moto 5, from pip): REPORTGEN_TEST_MOTO_SERVER, else on PATH, else pyenv's shim. */
+export const MOTO_SERVER = process.env.REPORTGEN_TEST_MOTO_SERVER ?? findMoto();
+
+function findMoto(): string {
+  const onPath = Bun.which("moto_server");
+  if (onPath) return onPath;
+  const shim = join(homedir(), ".pyenv", "shims", "moto_server");
+  if (existsSync(shim)) return shim;
+  throw new Error("moto_server not found: install it (pip install 'moto[server]==5.2.1') or set REPORTGEN_TEST_MOTO_SERVER");
+}
 
 export interface S3Server {
   /** http://127.0.0.1:PORT: the proxy in front of moto (what instances are configured with). */
