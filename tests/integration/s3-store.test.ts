@@ -128,6 +128,37 @@ describe("stored where every instance reads it", () => {
   });
 });
 
+describe("importPdf (migrate-to): resumable and checked by SHA-256", () => {
+  test("uploads once, skips an identical object, replaces a different one, and reads back what it sent", async () => {
+    const st = store({ prefix: "import/" });
+    const id = crypto.randomUUID();
+    const file = join(dataDir, `${id}.pdf`);
+    const bytes = crypto.getRandomValues(new Uint8Array(6 * 1024 * 1024));
+    writeFileSync(file, bytes);
+    expect(await st.importPdf(id, "3", file)).toBe(true);
+    expect(await keys(`import/${id}`)).toEqual([`import/${id}/3.pdf`]);
+    // A resumed run: the same bytes are already there.
+    expect(await st.importPdf(id, "3", file)).toBe(false);
+    // Something else under the key (a half-finished earlier copy): replaced.
+    await direct().write(`import/${id}/3.pdf`, "not the PDF");
+    expect(await st.importPdf(id, "3", file)).toBe(true);
+    const back = await read(st, id, "3");
+    expect(Bun.hash(back!.bytes)).toBe(Bun.hash(bytes));
+  });
+
+  test("an unreachable bucket is a StoreUnavailableError, so the run can be resumed later", async () => {
+    const st = store({ prefix: "import/" });
+    const id = crypto.randomUUID();
+    const file = join(dataDir, `${id}.pdf`);
+    writeFileSync(file, pdf("x"));
+    await s3().down();
+    await expect(st.importPdf(id, "1", file)).rejects.toBeInstanceOf(StoreUnavailableError);
+    s3().up();
+    await st.recovered();
+    expect(await st.importPdf(id, "1", file)).toBe(true);
+  });
+});
+
 describe("fencing: an attempt that lost its claim cannot replace the winner's PDF", () => {
   test("the stale attempt's late upload lands under its own key; the winner's object is untouched; discard removes only the stale one", async () => {
     const [a, b] = [store(), store()]; // two instances

@@ -131,6 +131,24 @@ export class S3PdfStore implements PdfStore {
     }
   }
 
+  /**
+   * Copies a PDF from a local file (a single-machine install's <data-dir>/reports/<id>.pdf) into the
+   * bucket as the given attempt's object, for `migrate-to`. Resumable and checked: an object already
+   * there with the same SHA-256 is left alone (resolves false), and an upload is read back and its
+   * SHA-256 compared (a mismatch throws). Resolves true when it uploaded.
+   */
+  async importPdf(reportId: string, fence: string, file: string): Promise<boolean> {
+    const key = this.keyOf(reportId, fence);
+    const want = await sha256(Bun.file(file).stream());
+    const have = async () =>
+      (await this.request(`looking for ${key}`, () => this.client.exists(key))) ? sha256(this.client.file(key).stream()) : "";
+    if ((await have()) === want) return false;
+    await this.request(`uploading ${key}`, () => this.client.write(key, Bun.file(file), { type: "application/pdf" }));
+    const copied = await have();
+    if (copied !== want) throw new Error(`${key} reads back with SHA-256 ${copied || "(missing)"}, not ${want} as ${file}`);
+    return true;
+  }
+
   async discard(reportId: string, fence: string): Promise<void> {
     rmSync(this.pathOf(reportId, fence), { force: true });
     await this.request(`removing a discarded PDF of report ${reportId}`, () => this.client.delete(this.keyOf(reportId, fence)));
@@ -269,6 +287,13 @@ export class S3PdfStore implements PdfStore {
     this.outage = undefined;
     for (const w of this.waiters.splice(0)) w();
   }
+}
+
+/** SHA-256 of a stream, read chunk by chunk (a PDF is never held whole). */
+async function sha256(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const h = new Bun.CryptoHasher("sha256");
+  for await (const chunk of stream) h.update(chunk);
+  return h.digest("hex");
 }
 
 /** S3's error code (Bun's S3Error carries it as `code`: NoSuchKey, AccessDenied, ConnectionRefused…). */
