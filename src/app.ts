@@ -4,7 +4,7 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Services } from "./bootstrap";
-import type { Config } from "./config/settings";
+import type { Config, ServeRole } from "./config/settings";
 import { WalCheckpointer } from "./db/checkpointer";
 import type { BodyLimits } from "./http/body";
 import { ConnectionGate } from "./http/connection-gate";
@@ -30,7 +30,15 @@ import { VERSION } from "./version";
 export interface AppMode {
   listen: boolean;
   render: boolean;
+  /**
+   * `serve --role`: api renders nothing (its readiness does not wait for a renderer); worker answers
+   * only /livez, /readyz and /metrics. Unset: the mode alone decides (CLI commands, tests).
+   */
+  role?: ServeRole;
 }
+
+/** The App's mode for `serve --role`. */
+export const serveMode = (role: ServeRole): AppMode => ({ listen: true, render: role !== "api", role });
 
 /** The renderer's parts, present when the App renders. */
 interface Renderer {
@@ -64,7 +72,8 @@ export class App {
     this.checkpointer = new WalCheckpointer(s.db.$client, logger, this.children);
     this.renderer = mode.render ? this.wireRenderer() : undefined;
     const probe = {
-      rendererReady: () => this.rendererReady(),
+      // An api instance renders nothing by design: readiness is about its database and disk only.
+      rendererReady: () => (mode.role === "api" ? true : this.rendererReady()),
       queued: () => s.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
       rendering: () => this.processor?.busy ?? 0,
     };
@@ -88,16 +97,19 @@ export class App {
       readiness: {
         probeDatabaseWrite: () => s.health.probeWrite(Date.now()),
         storage: s.storage,
+        files: s.files,
         metrics: this.metrics,
         metricsToken: c.metricsToken,
       },
       onStorageFault: (fault, cause) => s.storage.report(fault, cause),
+      probesOnly: mode.role === "worker",
     });
     this.metrics.bind({
       version: VERSION,
       reportsByStatus: () => s.health.reportsByStatus(),
       ...probe,
       storage: s.storage,
+      files: s.files,
       restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.restarts])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
     });
@@ -177,7 +189,7 @@ export class App {
   /** Starts what the mode asks for: the steps run in this order, and stop() undoes them in reverse. */
   async start(): Promise<void> {
     checkCronPattern(this.config.cleanupSchedule);
-    this.services.files.init();
+    await this.services.files.init();
     await this.checkpointer.start();
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
     // answers 503 "starting" until the renderer is ready.
@@ -210,6 +222,8 @@ export class App {
       url: `http://${c.host}:${this.port}`,
       version: VERSION,
       data_dir: c.dataDir,
+      role: this.mode.role ?? "all",
+      pdfs: c.storageUrl || "data dir",
       max_connections: c.maxConnections || "off",
     });
   }
@@ -329,6 +343,7 @@ export class App {
       await this.renderer?.egress?.close();
       await this.checkpointer.stop();
       this.services.storage.stop();
+      this.services.files.stop();
       this.services.db.$client.close();
       if (this.mode.listen || this.mode.render) this.logger.info("reportgen stopped");
     })();

@@ -13,6 +13,8 @@ import { createLogger, type Logger } from "./lib/logger";
 import { StorageMonitor } from "./lib/storage";
 import { AccountsRepo } from "./modules/accounts/repo";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
+import type { PdfStore } from "./modules/files/pdf-store";
+import { S3PdfStore } from "./modules/files/s3-store";
 import { FileStore } from "./modules/files/store";
 import { HealthRepo } from "./modules/health/repo";
 import { IdempotencyRepo } from "./modules/idempotency/repo";
@@ -31,7 +33,7 @@ import { WebhooksService } from "./modules/webhooks/service";
 export interface Services {
   db: Db;
   migration: MigrateResult;
-  files: FileStore;
+  files: PdfStore;
   storage: StorageMonitor;
   health: HealthRepo;
   reportsRepo: ReportsRepo;
@@ -60,7 +62,7 @@ function openServices(config: Config, logger: Logger): Services {
   try {
     const migration = migrate(db.$client);
     if (migration.applied.length) logger.info("database migrated", { applied: migration.applied, version: migration.version });
-    const files = new FileStore(config.dataDir);
+    const files = openPdfStore(config, logger);
     const storage = new StorageMonitor(config.dataDir, config.minFreeSpace, logger);
     const reportsRepo = new ReportsRepo(db);
     const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
@@ -93,4 +95,10 @@ function openServices(config: Config, logger: Logger): Services {
     db.$client.close();
     throw e;
   }
+}
+
+/** Where PDFs go: the data dir, or the bucket of an s3:// --storage-url (nothing is contacted yet). */
+export function openPdfStore(config: Config, logger: Logger): PdfStore {
+  if (!config.storageUrl) return new FileStore(config.dataDir);
+  return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, dataDir: config.dataDir, logger });
 }

@@ -7,7 +7,14 @@ import { UsageError } from "./args";
 // would create (and migrate) a database in a folder that is not one, which the copy must refuse.
 export function backup(config: Config, to: string | undefined): void {
   if (!to) throw new UsageError("backup needs --to DIR (a new or empty folder)");
-  const r = runBackup(config.dataDir, to);
+  const pdfsIn = config.storageUrl || undefined;
+  const r = runBackup(config.dataDir, to, { pdfsIn });
+  if (pdfsIn) {
+    console.error(
+      `backed up ${r.reports} report(s) to ${r.dir} in ${r.ms} ms; their PDFs stay in ${pdfsIn} (keep copies with the bucket's versioning or replication)`,
+    );
+    return;
+  }
   console.error(
     `backed up ${r.reports} report(s) and ${r.pdfs} PDF(s) (${(r.bytes / 1024 / 1024).toFixed(1)} MB) to ${r.dir} in ${r.ms} ms` +
       (r.pdfsGone ? `; ${r.pdfsGone} PDF(s) were deleted while copying (their reports read as expired after a restore)` : "") +

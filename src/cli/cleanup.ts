@@ -3,8 +3,8 @@ import type { Config } from "../config/settings";
 import { withApp } from "./with-app";
 
 export async function cleanup(config: Config): Promise<void> {
-  await withApp(config, (app) => {
-    const r = app.cleanup();
+  await withApp(config, async (app) => {
+    const r = await app.cleanup();
     console.error(`expired ${r.expired} report(s); removed ${r.orphansRemoved} orphaned file(s)`);
   });
 }

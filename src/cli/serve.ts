@@ -1,4 +1,5 @@
 // `reportgen serve`: runs the service until SIGTERM or SIGINT.
+import { serveMode } from "../app";
 import { bootstrap } from "../bootstrap";
 import type { Config } from "../config/settings";
 import { reexecWithAllocatorSettings } from "../lib/allocator";
@@ -6,7 +7,7 @@ import { reexecWithAllocatorSettings } from "../lib/allocator";
 export async function serve(config: Config): Promise<void> {
   // Before anything starts: on success this process is replaced and begins again (src/lib/allocator.ts).
   const allocatorNotice = reexecWithAllocatorSettings();
-  const app = await bootstrap(config, { mode: { listen: true, render: true } });
+  const app = await bootstrap(config, { mode: serveMode(config.role) });
   try {
     await app.start();
   } catch (e) {

@@ -74,6 +74,21 @@ const url: Parser<string> = (raw) => {
   return u.origin + u.pathname.replace(/\/+$/, "");
 };
 
+/** s3://bucket/prefix, normalised to s3://bucket/ or s3://bucket/prefix/ (the prefix ends with one slash). */
+const s3Url: Parser<string> = (raw) => {
+  if (raw === "") return "";
+  const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(raw);
+  if (!m) throw new Error("must be s3://bucket or s3://bucket/prefix");
+  const [, bucket = "", rest = ""] = m;
+  if (!/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/.test(bucket)) {
+    throw new Error(`bucket ${JSON.stringify(bucket)} is not a valid S3 bucket name (3-63 lowercase letters, digits, dots, hyphens)`);
+  }
+  const prefix = rest.replace(/\/+/g, "/").replace(/^\/|\/$/g, "");
+  return `s3://${bucket}/${prefix ? `${prefix}/` : ""}`;
+};
+
+export type ServeRole = "all" | "api" | "worker";
+
 const spec = <T>(s: SettingSpec<T>) => s;
 
 export const settings = {
@@ -129,6 +144,14 @@ export const settings = {
     parse: size,
     help: "Free space kept in the data dir for reports already accepted: below it new reports get 507 and /readyz 503",
   }),
+  role: spec({
+    group: "Server",
+    flag: "role",
+    env: "REPORTGEN_ROLE",
+    default: "all" as ServeRole,
+    parse: oneOf<ServeRole>("all", "api", "worker"),
+    help: "What `serve` runs: all (API and rendering), api (the API only, renders nothing) or worker (renders; serves only /livez, /readyz, /metrics)",
+  }),
   metricsToken: spec({
     group: "Server",
     flag: "metrics-token",
@@ -136,6 +159,16 @@ export const settings = {
     default: "",
     parse: str,
     help: "When set, GET /metrics needs Authorization: Bearer <token>; empty: /metrics is open (it holds counts, no account data)",
+  }),
+
+  // Cluster
+  storageUrl: spec({
+    group: "Cluster",
+    flag: "storage-url",
+    env: "REPORTGEN_STORAGE_URL",
+    default: "",
+    parse: s3Url,
+    help: "Where PDFs are stored: s3://bucket/prefix (any S3-compatible store; endpoint and credentials from the AWS_* variables below); empty: the data dir",
   }),
 
   // Links and retention
@@ -507,6 +540,30 @@ export const settings = {
   }),
 };
 
+/**
+ * The standard AWS variables, read once at start-up for an s3:// --storage-url. Environment only: they
+ * are the names every S3 tool reads, and credentials do not belong on a command line.
+ */
+export const s3Environment = [
+  { key: "endpoint", env: "AWS_ENDPOINT_URL_S3", help: "S3 endpoint (MinIO, R2, Garage…); with an endpoint, addressing is path-style" },
+  { key: "endpoint", env: "AWS_ENDPOINT_URL", help: "The endpoint when AWS_ENDPOINT_URL_S3 is unset; neither: AWS S3 in AWS_REGION" },
+  { key: "accessKeyId", env: "AWS_ACCESS_KEY_ID", help: "Access key id (required with an s3:// storage URL)" },
+  { key: "secretAccessKey", env: "AWS_SECRET_ACCESS_KEY", help: "Secret access key (required with an s3:// storage URL)" },
+  { key: "sessionToken", env: "AWS_SESSION_TOKEN", help: "Session token of temporary credentials" },
+  { key: "region", env: "AWS_REGION", help: "Region that requests are signed for [default: us-east-1]" },
+] as const;
+
+export interface S3Access {
+  endpoint: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  sessionToken: string;
+  region: string;
+}
+
 export type Settings = typeof settings;
 export type SettingKey = keyof Settings;
-export type Config = { [K in SettingKey]: Settings[K]["default"] };
+export type Config = { [K in SettingKey]: Settings[K]["default"] } & {
+  /** From the AWS_* variables (s3Environment); empty strings when unset. */
+  s3: S3Access;
+};

@@ -2,11 +2,12 @@
 import { Elysia } from "elysia";
 import { dashboardRoutes } from "../dashboard/routes";
 import type { SessionsService } from "../dashboard/sessions";
+import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { StorageFault } from "../lib/storage";
 import { filesRoutes } from "../modules/files/index";
 import type { LinkSigner } from "../modules/files/links";
-import type { FileStore } from "../modules/files/store";
+import type { PdfStore } from "../modules/files/pdf-store";
 import { type HealthProbe, healthRoutes, type ReadinessChecks } from "../modules/health/index";
 import type { IdempotencyService } from "../modules/idempotency/service";
 import { keysRoutes } from "../modules/keys/index";
@@ -29,7 +30,7 @@ export interface HttpDeps {
   keys: KeysService;
   reports: ReportsService;
   reportsRepo: ReportsRepo;
-  files: FileStore;
+  files: PdfStore;
   links: LinkSigner;
   health: HealthProbe;
   guard: GuardOptions;
@@ -44,9 +45,39 @@ export interface HttpDeps {
   /** /readyz's database and disk checks, and the metrics /metrics serves. */
   readiness: ReadinessChecks;
   onStorageFault?: (fault: StorageFault, cause: unknown) => void;
+  /** A worker instance (--role worker) answers only its probes: /livez, /readyz and /metrics. */
+  probesOnly?: boolean;
 }
 
 export function createHttpApp(d: HttpDeps) {
+  if (!d.probesOnly) return createFullHttpApp(d);
+  const probes = new Elysia()
+    .use(admission(d.maxRequests))
+    .use(probesOnly())
+    .use(errorMapper(d.logger, d.guard.body, d.onStorageFault))
+    .use(healthRoutes(d.health, d.version, d.readiness));
+  // The same Elysia app with fewer routes: App only listens, handles and stops it.
+  return requestContext(probes, d.readiness.metrics, d.logger) as unknown as ReturnType<typeof createFullHttpApp>;
+}
+
+/** What a worker instance answers; anything else is a 404 that says where the API is. */
+export const WORKER_PATHS = ["/livez", "/readyz", "/metrics"];
+
+function probesOnly() {
+  const allowed = new Set(WORKER_PATHS);
+  return new Elysia({ name: "probes-only" }).onRequest(({ request }) => {
+    const path = new URL(request.url).pathname;
+    if (allowed.has(path)) return;
+    return errorResponse(
+      new AppError(
+        "route_not_found",
+        `no route ${request.method} ${path}: this is a worker instance (--role worker), which serves only ${WORKER_PATHS.join(", ")}; send API and dashboard requests to an instance with --role api or all`,
+      ),
+    );
+  });
+}
+
+function createFullHttpApp(d: HttpDeps) {
   const guard = apiGuard(d.keys, d.guard);
   const originOf = (request: Request) => {
     if (d.publicUrl) return d.publicUrl;

@@ -32,7 +32,12 @@ function fsyncPath(path: string): void {
   }
 }
 
-export function runBackup(dataDir: string, to: string): BackupResult {
+/**
+ * `pdfsIn`: the s3:// storage URL when the PDFs live in a bucket. They are not copied then: the
+ * snapshot still names them (by report id and attempt), they stay where they are, and the bucket's
+ * own versioning or replication is what keeps copies of them (README, "Beyond one machine").
+ */
+export function runBackup(dataDir: string, to: string, opts: { pdfsIn?: string } = {}): BackupResult {
   const t0 = performance.now();
   const source = join(dataDir, DB_FILE);
   if (!existsSync(source)) throw new StartupError(`no database at ${source}: is --data-dir the service's data dir?`);
@@ -47,7 +52,7 @@ export function runBackup(dataDir: string, to: string): BackupResult {
   let pdfs = 0;
   let pdfsGone = 0;
   let bytes = 0;
-  for (const id of snap.withPdf) {
+  for (const id of opts.pdfsIn ? [] : snap.withPdf) {
     const from = join(dataDir, "reports", `${id}.pdf`);
     const dest = join(to, "reports", `${id}.pdf`);
     try {
@@ -78,6 +83,7 @@ export function runBackup(dataDir: string, to: string): BackupResult {
     reports: snap.reports,
     pdfs,
     pdfs_gone: pdfsGone,
+    ...(opts.pdfsIn ? { pdfs_in: opts.pdfsIn } : {}),
     pdf_bytes: bytes,
   };
   writeFileSync(join(to, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });

@@ -36,7 +36,7 @@ export const API_ERRORS = {
   server_busy: { status: 503, fix: "The server is handling too many requests at once: retry after Retry-After seconds." },
   storage_unavailable: {
     status: 503,
-    fix: "The server cannot write to its disk (read-only or failing); nothing was stored: retry after Retry-After seconds.",
+    fix: "The server cannot use its disk (read-only or failing) or its PDF store (bucket); nothing was stored: retry after Retry-After seconds.",
   },
   storage_full: {
     status: 507,
@@ -65,7 +65,7 @@ export const REPORT_FAILURES = {
     "An unexpected internal error stopped this report; the cause is logged. Submit it again and tell the operator if it persists.",
   storage_full: "The server's disk was full each time this report was rendered (a service fault): submit it again once space is freed.",
   storage_error:
-    "The server could not write to its disk (read-only or failing) each time this report was rendered (a service fault): submit it again later.",
+    "The server could not write to its disk (read-only or failing) or its PDF store (bucket) each time this report was rendered (a service fault): submit it again later.",
   renderer_unresponsive:
     "Chromium stopped responding while printing this report, repeatedly (a service fault, not the template's): submit it again later.",
   sandbox_crashed:

@@ -206,7 +206,7 @@ describe("default config", () => {
           const old = await readyReport(t);
           const url = (await downloadLink(t, old)).data;
           await t.app.db.$client.run("UPDATE reports SET expires_at = ? WHERE id = ?", [Date.now() - 1, old]);
-          t.app.cleanup();
+          await t.app.cleanup();
           expect(existsSync(t.app.files.pathOf(old))).toBe(false);
           return url;
         },
@@ -264,7 +264,7 @@ describe("default config", () => {
     test("the retention job leaves unexpired reports alone", async () => {
       const id = await submit(t);
       await succeed(t, id, { expiresAt: Date.now() + 60_000 });
-      t.app.cleanup();
+      await t.app.cleanup();
       expect(existsSync(t.app.files.pathOf(id))).toBe(true);
       expect((await t.request("GET", `/api/v1/reports/${id}/download`)).status).toBe(200);
     });
@@ -272,7 +272,7 @@ describe("default config", () => {
     test("the retention job removes files no report owns", async () => {
       const orphan = crypto.randomUUID();
       await Bun.write(t.app.files.pathOf(orphan), "%PDF-orphan");
-      const result = t.app.cleanup();
+      const result = await t.app.cleanup();
       expect(result.orphansRemoved).toBeGreaterThanOrEqual(1);
       expect(existsSync(t.app.files.pathOf(orphan))).toBe(false);
     });

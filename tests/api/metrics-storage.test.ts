@@ -86,12 +86,12 @@ describe("SQLite refuses the write", () => {
     repo.markSucceeded(id, { sizeBytes: 10, pageCount: 1, finishedAt: Date.now() - 5_000, expiresAt: Date.now() - 1_000 });
     writeFileSync(t.app.files.pathOf(id), "%PDF-1.4\n%%EOF\n");
     t.app.db.$client.exec("PRAGMA query_only = ON");
-    const r = t.app.cleanup();
+    const r = await t.app.cleanup();
     expect(r.storageFault).toBe("read_only");
     expect(existsSync(t.app.files.pathOf(id))).toBe(false);
     expect(repo.getForDownload(id)!.status).toBe("succeeded"); // marked by the next run
     t.app.db.$client.exec("PRAGMA query_only = OFF");
-    expect(t.app.cleanup()).toEqual({ expired: 1, orphansRemoved: 0 });
+    expect(await t.app.cleanup()).toEqual({ expired: 1, orphansRemoved: 0 });
     expect(repo.getForDownload(id)!.status).toBe("expired");
   });
 });

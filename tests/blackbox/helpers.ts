@@ -59,13 +59,20 @@ export interface Server {
  * Starts `reportgen serve` on defaults; resolves once /healthz is 200 (Chromium ready).
  * `extraArgs` exist for the few tests that must shorten a timeout to stay quick; say why where used.
  */
-export async function startServer(dataDir: string, opts: { extraArgs?: string[]; port?: number } = {}): Promise<Server> {
+export async function startServer(
+  dataDir: string,
+  opts: {
+    extraArgs?: string[];
+    port?: number /** Variables added to the clean environment (a bucket's AWS_*). */;
+    env?: Record<string, string>;
+  } = {},
+): Promise<Server> {
   const port = opts.port ?? (await freePort());
   let log = "";
   const proc = Bun.spawn(
     [binary(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), ...(opts.extraArgs ?? [])],
     {
-      env: cleanEnv(),
+      env: { ...cleanEnv(), ...opts.env },
       cwd: tmpdir(),
       stdout: "pipe",
       stderr: "pipe",

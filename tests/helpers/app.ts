@@ -131,8 +131,10 @@ export function fetchLink(t: TestApp, link: string): Promise<Response> {
  * One app with the real renderer for a whole test file: started before its tests (Chromium's start
  * may take seconds on a busy machine) and closed after them. `set` receives it.
  */
-export function useRenderApp(set: (t: TestApp) => void, config?: Partial<Config>): void {
+export function useRenderApp(set: (t: TestApp) => void, config?: Partial<Config> | (() => Partial<Config>)): void {
   let app: TestApp | undefined;
-  beforeAll(async () => set((app = await createTestApp({ render: true, config }))), 60_000);
+  // A function is called in beforeAll: settings that depend on a server started there (an S3 endpoint).
+  const settings = () => (typeof config === "function" ? config() : config);
+  beforeAll(async () => set((app = await createTestApp({ render: true, config: settings() }))), 60_000);
   afterAll(() => app?.close(), 30_000);
 }

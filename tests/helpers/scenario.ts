@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../../src/config/settings";
+import { fenceOf } from "../../src/modules/files/pdf-store";
 import { createTestApp, type TestApp } from "./app";
 
 export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -50,7 +51,7 @@ export function claim(t: TestApp, id: string, now = Date.now()): void {
   }
 }
 
-/** Ends report `id` succeeded with a fake PDF on disk, as the processor would. */
+/** Ends report `id` succeeded with a fake PDF in the app's PDF store (disk or bucket), as the processor would. */
 export async function succeed(
   t: TestApp,
   id: string,
@@ -58,7 +59,9 @@ export async function succeed(
 ): Promise<void> {
   claim(t, id);
   const bytes = opts.bytes ?? FAKE_PDF;
-  await Bun.write(t.app.files.pathOf(id), bytes);
+  const fence = fenceOf(t.app.reportsRepo.getForDownload(id)!);
+  await Bun.write(t.app.files.pathOf(id, fence), bytes);
+  await t.app.files.commit(id, fence);
   const now = Date.now();
   const size = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
   if (
@@ -82,7 +85,7 @@ export function fail(t: TestApp, id: string, code: string, message: string): voi
 /** Succeeds the report with an expiry in the past, then runs the retention job. */
 export async function expire(t: TestApp, id: string): Promise<void> {
   await succeed(t, id, { expiresAt: Date.now() - 1 });
-  t.app.cleanup();
+  await t.app.cleanup();
 }
 
 /** The link-signing secret the app generated into its data dir. */

@@ -128,7 +128,7 @@ describe("runaway page JavaScript", () => {
 describe("deleting a report", () => {
   const filesOf = (id: string) => ({
     stored: existsSync(t.app.files.pathOf(id)),
-    reports: readdirSync(t.app.files.reportsDir).filter((f) => f.includes(id)),
+    reports: readdirSync(join(t.dir, "reports")).filter((f) => f.includes(id)),
   });
 
   test("while Chromium prints it: 200, then 404, and no file is left", async () => {
@@ -194,12 +194,12 @@ describe("retention", () => {
     expect(existsSync(t.app.files.pathOf(id))).toBe(true);
 
     // Not due yet: cleanup leaves it alone.
-    t.app.cleanup();
+    await t.app.cleanup();
     expect((await statusOf(id)).status).toBe("succeeded");
     expect(existsSync(t.app.files.pathOf(id))).toBe(true);
 
     t.app.db.$client.run("UPDATE reports SET expires_at = 1 WHERE id = ?", [id]);
-    const result = t.app.cleanup();
+    const result = await t.app.cleanup();
     expect(result.expired).toBe(1);
     expect((await statusOf(id)).status).toBe("expired");
     expect(existsSync(t.app.files.pathOf(id))).toBe(false);
@@ -216,7 +216,7 @@ describe("retention", () => {
     expect((await fetchLink(t, keep.link!)).status).toBe(200);
 
     // Running it again changes nothing.
-    expect(t.app.cleanup()).toEqual({ expired: 0, orphansRemoved: 0 });
+    expect(await t.app.cleanup()).toEqual({ expired: 0, orphansRemoved: 0 });
     expect((await statusOf(id)).status).toBe("expired");
   });
 
@@ -224,9 +224,9 @@ describe("retention", () => {
     const live = await generate(t, { engine: "raw", html_template: "<p>live</p>" });
     expect(live.report.status).toBe("succeeded");
     const orphanId = crypto.randomUUID();
-    const orphan = join(t.app.files.reportsDir, `${orphanId}.pdf`);
+    const orphan = join(join(t.dir, "reports"), `${orphanId}.pdf`);
     writeFileSync(orphan, "%PDF-1.4 orphan");
-    const result = t.app.cleanup();
+    const result = await t.app.cleanup();
     expect(result.orphansRemoved).toBe(1);
     expect(existsSync(orphan)).toBe(false);
     expect(existsSync(t.app.files.pathOf(live.report.report_id))).toBe(true);

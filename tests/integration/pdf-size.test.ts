@@ -1,6 +1,7 @@
 // The cap on PDF size: a report whose PDF is larger fails with pdf_too_large and stores nothing.
 import { expect, setDefaultTimeout, test } from "bun:test";
 import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { generate, type TestApp, useRenderApp } from "../helpers/app";
 
 setDefaultTimeout(60_000);
@@ -15,7 +16,7 @@ test("a PDF over --max-pdf-size fails with pdf_too_large, and nothing is stored"
   expect(report.status).toBe("failed");
   expect(report.error.code).toBe("pdf_too_large");
   expect(report.error.message).toContain("40000");
-  expect(readdirSync(t.app.files.reportsDir)).not.toContain(`${report.report_id}.pdf`);
+  expect(readdirSync(join(t.dir, "reports"))).not.toContain(`${report.report_id}.pdf`);
 });
 
 test("a PDF under the cap prints", async () => {

@@ -69,8 +69,8 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
     )
     .post(
       `${DASHBOARD}/reports/:id/delete`,
-      g.action(({ params: { id = "" } }, s) => {
-        d.reports.delete(s.accountId, id);
+      g.action(async ({ params: { id = "" } }, s) => {
+        await d.reports.delete(s.accountId, id);
         return redirect(`${DASHBOARD}/reports?deleted=1`);
       }),
     );

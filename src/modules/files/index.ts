@@ -1,30 +1,46 @@
 // GET /files/{reportID}: serves a PDF to whoever holds a valid signed link (no X-API-Key).
 import { Elysia, t } from "elysia";
 import { errorSchema } from "../../http/openapi";
-import { AppError } from "../../lib/errors";
+import { AppError, retryLater } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { ReportsRepo } from "../reports/repo";
 import { FILES_PREFIX, type LinkSigner } from "./links";
-import type { FileStore } from "./store";
+import { fenceOf, type PdfStore, StoreUnavailableError } from "./pdf-store";
 
 /** One refusal for every bad link (tampered, expired, deleted, unknown): it reveals nothing. */
 const refused = () =>
   new AppError("link_invalid", "this download link is invalid or has expired; ask GET /api/v1/reports/{reportID}/download for a new one");
 
-export const filesRoutes = (repo: ReportsRepo, files: FileStore, links: LinkSigner) =>
+/** The bucket cannot be reached now: the link stays valid, so the client retries it. */
+const storeUnavailable = () =>
+  retryLater(
+    "storage_unavailable",
+    "the PDF store (the service's bucket) cannot be reached right now; this link stays valid until it expires: retry it after Retry-After seconds",
+    5,
+  );
+
+export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigner) =>
   new Elysia({ name: "files-routes", detail: { tags: ["Service"] } }).get(
     `${FILES_PREFIX}/:reportID`,
-    ({ params, query, set }) => {
+    async ({ params, query, set }) => {
       const id = params.reportID;
       if (!UUID_RE.test(id) || !links.verify(id, query.expires, query.signature)) throw refused();
       const report = repo.getForDownload(id);
-      if (report?.status !== "succeeded" || !files.exists(id)) throw refused();
+      if (report?.status !== "succeeded") throw refused();
+      const pdf = await files.open(id, fenceOf(report)).catch((e) => {
+        if (e instanceof StoreUnavailableError) throw storeUnavailable();
+        throw e;
+      });
+      if (!pdf) throw refused();
       set.headers["content-type"] = "application/pdf";
       set.headers["content-disposition"] = `inline; filename="report-${id}.pdf"`;
       set.headers["cache-control"] = "private, no-store";
       set.headers["x-content-type-options"] = "nosniff";
-      // Bun streams the file from disk; the PDF is never held in memory whole.
-      return Bun.file(files.pathOf(id));
+      // A file on disk (Blob) goes as it is: Bun sends it from disk. A bucket's object is streamed
+      // through, chunk by chunk, behind this link's check (README: "Beyond one machine").
+      if (pdf.body instanceof Blob) return pdf.body;
+      if (pdf.size !== undefined) set.headers["content-length"] = String(pdf.size);
+      return new Response(pdf.body, { headers: set.headers as Record<string, string> });
     },
     {
       params: t.Object({ reportID: t.String() }),
@@ -38,6 +54,10 @@ export const filesRoutes = (repo: ReportsRepo, files: FileStore, links: LinkSign
           200: { description: "The PDF", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
           403: {
             description: "Invalid, tampered or expired link, or a deleted report",
+            content: { "application/json": { schema: errorSchema } },
+          },
+          503: {
+            description: "The PDF store (bucket) cannot be reached right now; retry the same link after Retry-After seconds",
             content: { "application/json": { schema: errorSchema } },
           },
         },

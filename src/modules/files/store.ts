@@ -6,8 +6,12 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import type { PdfStore, StoredPdf } from "./pdf-store";
 
-export class FileStore {
+export class FileStore implements PdfStore {
+  readonly kind = "local";
+  /** Disk faults are the StorageMonitor's (src/lib/storage.ts): it pauses the processor itself. */
+  readonly writable = true;
   readonly reportsDir: string;
   /** Where versions before 2026-11-25 wrote PDFs before renaming them into place: removed at start. */
   private readonly legacyTmpDir: string;
@@ -26,6 +30,27 @@ export class FileStore {
   pathOf(reportId: string): string {
     return join(this.reportsDir, `${reportId}.pdf`);
   }
+
+  recovered(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  /** The render worker wrote and fsync'ed the file, and reserve() synced its folder: nothing more to do. */
+  commit(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  discard(reportId: string): Promise<void> {
+    return this.remove(reportId);
+  }
+
+  async open(reportId: string): Promise<StoredPdf | undefined> {
+    const size = this.sizeOf(reportId);
+    // Bun streams the file from disk; the PDF is never held in memory whole.
+    return size === undefined ? undefined : { body: Bun.file(this.pathOf(reportId)), size };
+  }
+
+  stop(): void {}
 
   /**
    * Creates the report's file, empty, and makes its folder entry durable; resolves once it is. Called
@@ -79,11 +104,12 @@ export class FileStore {
     }
   }
 
-  remove(reportId: string): void {
+  /** Removes the file at once (the promise only carries a storage error, such as a read-only disk). */
+  async remove(reportId: string): Promise<void> {
     rmSync(this.pathOf(reportId), { force: true });
   }
 
-  exists(reportId: string): boolean {
+  async exists(reportId: string): Promise<boolean> {
     try {
       return statSync(this.pathOf(reportId)).isFile();
     } catch {
@@ -91,9 +117,9 @@ export class FileStore {
     }
   }
 
-  /** Report ids that have a file on disk. */
-  listIds(): string[] {
-    return readdirSync(this.reportsDir)
+  /** Report ids that have a file on disk: one page. */
+  async *listIds(): AsyncIterable<string[]> {
+    yield readdirSync(this.reportsDir)
       .filter((f) => f.endsWith(".pdf"))
       .map((f) => f.slice(0, -4));
   }

@@ -17,6 +17,8 @@ export interface ReadinessChecks {
   /** Commits a small write; throws when the database cannot take one. */
   probeDatabaseWrite: () => void;
   storage: StorageMonitor;
+  /** The PDF store, shown (not required) by /readyz: during a bucket outage reports are still accepted. */
+  files?: { kind: string; writable: boolean };
   metrics: ServiceMetrics;
   /** When set, /metrics needs `Authorization: Bearer <token>`. */
   metricsToken: string;
@@ -92,6 +94,7 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
             renderer: renderer ? "ready" : "not_ready",
             database: database ? "writable" : `not_writable (${dbError})`,
             disk: disk ? { state: disk.state, free_bytes: disk.freeBytes, min_free_bytes: checks!.storage.minFreeBytes } : "unchecked",
+            ...(checks?.files ? { files: `${checks.files.kind}: ${checks.files.writable ? "ok" : "unavailable (reports wait)"}` } : {}),
           },
           queued: probe.queued(),
           rendering: probe.rendering(),

@@ -10,6 +10,8 @@ export interface MetricSources {
   rendering: () => number;
   rendererReady: () => boolean;
   storage: StorageMonitor;
+  /** The PDF store: not writable during a bucket outage. */
+  files?: { writable: boolean };
   /** Restart counts of supervised child processes, by kind (chromium, sandbox, …), since start. */
   restarts: () => Record<string, number>;
   /** The connection gate's counts (absent with --max-connections 0). */
@@ -75,6 +77,9 @@ export class ServiceMetrics {
     r.gauge("reportgen_storage_free_bytes", "Free space in the data dir's filesystem", () => src().storage.status().freeBytes);
     r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () =>
       src().storage.accepting ? 1 : 0,
+    );
+    r.gauge("reportgen_file_store_ok", "1 when the PDF store (data dir or bucket) takes new PDFs; 0 during a bucket outage", () =>
+      (src().files?.writable ?? true) ? 1 : 0,
     );
     r.gauge(
       "reportgen_connections_open",

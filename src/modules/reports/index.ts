@@ -153,8 +153,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     )
     .delete(
       "/reports/:reportID",
-      ({ principal, params }) => {
-        reports.delete(principal.accountId, params.reportID);
+      async ({ principal, params }) => {
+        await reports.delete(principal.accountId, params.reportID);
         return { data: { report_id: params.reportID, deleted: true } };
       },
       {

@@ -10,7 +10,7 @@ import type { Logger } from "../../lib/logger";
 import { type StorageFault, type StorageMonitor, storageFailureCode, storageFault } from "../../lib/storage";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
-import type { FileStore } from "../files/store";
+import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { ServiceMetrics } from "../health/metrics";
 import type { ReportEvents } from "./events";
 import type { ClaimedReport, ReportsRepo } from "./repo";
@@ -52,7 +52,7 @@ export class ReportProcessor {
 
   constructor(
     private readonly repo: ReportsRepo,
-    private readonly files: FileStore,
+    private readonly files: PdfStore,
     private readonly templating: TemplatingPool,
     private readonly pool: RenderPool,
     private readonly events: ReportEvents,
@@ -108,6 +108,10 @@ export class ReportProcessor {
       await Bun.sleep(STORAGE_PAUSE_MS);
       return;
     }
+    if (!this.files.writable) {
+      await Promise.race([this.files.recovered(), this.idle()]);
+      return;
+    }
     if (this.opts.resume) {
       this.opts.resume();
       this.opts.resume = undefined;
@@ -157,6 +161,7 @@ export class ReportProcessor {
   private async process(job: ClaimedReport, log: Logger): Promise<void> {
     const started = performance.now();
     const fields = logFields(job);
+    const fence = fenceOf(job);
     const m = this.opts.metrics;
     let succeeded = false;
     try {
@@ -167,19 +172,24 @@ export class ReportProcessor {
       // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
       // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
       // the sandbox renders, not before, so its synchronous creation is off the report's critical path.
-      const reserved = this.files.reserve(job.id);
+      const reserved = this.files.reserve(job.id, fence);
       reserved.catch(() => {}); // awaited below, unless the report ends before
       const html = await templated;
       if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
       if (!this.stillWanted(job.id)) return;
       const t1 = performance.now();
-      const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: this.files.pathOf(job.id) }, fields);
+      const out = await this.pool.render(
+        { html, options: resolvePdfOptions(job.options), outFile: this.files.pathOf(job.id, fence) },
+        fields,
+      );
       m?.renderSeconds.observe((performance.now() - t1) / 1000);
       // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
-      // check to the commit only the folder's fsync is awaited: a DELETE meanwhile removes the row and
-      // the file, and markSucceeded then finds no row.
+      // check to the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a
+      // DELETE meanwhile removes the row and the file, and markSucceeded then finds no row.
       if (!this.stillWanted(job.id)) return;
       await reserved;
+      // Stored where every instance reads it before the success is recorded.
+      await this.files.commit(job.id, fence);
       const now = Date.now();
       if (
         !this.repo.markSucceeded(job.id, {
@@ -195,6 +205,10 @@ export class ReportProcessor {
       m?.reportsSucceeded.inc();
       log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
     } catch (e) {
+      if (e instanceof StoreUnavailableError) {
+        this.storeFailed(job, log, e);
+        return;
+      }
       const fault =
         storageFault(e) ??
         (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
@@ -223,8 +237,9 @@ export class ReportProcessor {
         this.finish(job, log, err.code, message);
       }
     } finally {
-      // No file without its success: whatever else happened, the reserved (maybe half-written) file goes.
-      if (!succeeded) this.safely(() => this.files.remove(job.id));
+      // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
+      // and so does an upload whose success was not recorded (an attempt that lost its claim).
+      if (!succeeded) await this.files.discard(job.id, fence).catch((e) => this.cleanupFailed(e));
     }
   }
 
@@ -250,6 +265,32 @@ export class ReportProcessor {
         ? `the server's disk was full each of the ${job.attempts} times this report was rendered; submit it again once the operator has freed space`
         : `the server could not write to its disk (read-only or failing) each of the ${job.attempts} times this report was rendered; submit it again later`;
     this.finish(job, log, storageFailureCode(fault), message);
+  }
+
+  /**
+   * The file store refused the PDF: a service fault, never the template's. During an outage the report
+   * goes back to the queue with its attempt refunded (the lanes wait for the store, so this costs no
+   * attempts however long it lasts), unless its upload was abandoned unanswered; a store that works but refused this PDF is retried with backoff
+   * like any interruption, and after the last attempt the report ends storage_error.
+   */
+  private storeFailed(job: ClaimedReport, log: Logger, e: StoreUnavailableError): void {
+    this.opts.metrics?.reportsRetried.inc({ cause: "storage_error" });
+    if (e.outage && (e.settled || job.attempts < this.opts.maxAttempts)) {
+      log.warn("report waits in the queue: the file store is unavailable", { attempt: job.attempts, error: e.message });
+      // An upload abandoned at its deadline may still land under this attempt's key: that attempt is
+      // spent, so that no later attempt writes the same key.
+      this.requeue(job, log, { refund: e.settled });
+    } else if (job.attempts < this.opts.maxAttempts) {
+      const delay = retryDelayMs(job.attempts);
+      log.warn("the file store refused the report's PDF; will retry", { attempt: job.attempts, error: e.message, retry_in_ms: delay });
+      this.requeue(job, log, { notBefore: Date.now() + delay });
+    } else
+      this.finish(
+        job,
+        log,
+        "storage_error",
+        `the file store refused this report's PDF each of the ${job.attempts} times it was rendered (${e.message}); submit it again later`,
+      );
   }
 
   /** Back to the queue; `refund` gives the attempt back, `notBefore` holds it back for a retry's backoff. */
@@ -286,10 +327,14 @@ export class ReportProcessor {
     try {
       fn();
     } catch (e) {
-      const fault = storageFault(e);
-      if (fault) this.opts.storage?.report(fault, e);
-      else this.opts.logger.warn("clean-up step failed", { error: e });
+      this.cleanupFailed(e);
     }
+  }
+
+  private cleanupFailed(e: unknown): void {
+    const fault = storageFault(e);
+    if (fault) this.opts.storage?.report(fault, e);
+    else this.opts.logger.warn("clean-up step failed", { error: e });
   }
 
   private stillWanted(id: string): boolean {

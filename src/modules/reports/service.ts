@@ -13,7 +13,7 @@ import {
   type WaitFor,
 } from "../../render/pdf-options";
 import type { LinkSigner } from "../files/links";
-import type { FileStore } from "../files/store";
+import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
 import type { ReportSummary, ReportsRepo } from "./repo";
@@ -68,7 +68,7 @@ export type DownloadAnswer =
 export class ReportsService {
   constructor(
     private readonly repo: ReportsRepo,
-    private readonly files: FileStore,
+    private readonly files: PdfStore,
     private readonly links: LinkSigner,
     readonly events: ReportEvents,
     /** Checks and records the optional webhook of a submission. */
@@ -151,18 +151,17 @@ export class ReportsService {
   }
 
   /**
-   * Deletes the record, then the file. Both happen synchronously on the one JavaScript thread,
-   * so a render finishing at this moment either sees the row gone and discards its PDF, or had
-   * already stored it and the file is removed here: no file outlives its report.
+   * Deletes the record, then the PDFs. A render finishing meanwhile either sees the row gone and
+   * discards its PDF, or had already stored it and it is removed here: no PDF outlives its report.
    */
-  delete(accountId: string, reportId: string): ReportSummary {
+  async delete(accountId: string, reportId: string): Promise<ReportSummary> {
     const r = UUID_RE.test(reportId) ? this.repo.delete(reportId, accountId) : undefined;
     if (!r) throw notFound("report", reportId);
     try {
-      this.files.remove(reportId);
+      await this.files.remove(reportId);
     } catch (e) {
       // The record is gone, so the link is dead; the cleanup job's orphan pass removes the file later.
-      if (!storageFault(e)) throw e;
+      if (!storageFault(e) && !(e instanceof StoreUnavailableError)) throw e;
     }
     return r;
   }
@@ -170,6 +169,17 @@ export class ReportsService {
   /** The account's counts by status and its latest render times (the dashboard's overview). */
   overview(accountId: string, recent = 10) {
     return { counts: this.repo.countByStatus(accountId), recent: this.repo.recentlyRendered(accountId, recent) };
+  }
+
+  /**
+   * Whether a succeeded report's PDF is still stored. A file store that cannot answer now counts as
+   * stored: the PDF was stored before the success was recorded, and the link is checked when opened.
+   */
+  private storedOrUnknown(r: ReportSummary): Promise<boolean> {
+    return this.files.exists(r.id, fenceOf(r)).catch((e) => {
+      if (e instanceof StoreUnavailableError) return true;
+      throw e;
+    });
   }
 
   async download(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
@@ -190,7 +200,8 @@ export class ReportsService {
       case "expired":
         throw new AppError("report_expired", "the report's PDF was deleted after the retention period; generate it again");
       case "succeeded": {
-        if (!this.files.exists(r.id)) throw new AppError("report_expired", "the report's PDF is no longer stored; generate it again");
+        if (!(await this.storedOrUnknown(r)))
+          throw new AppError("report_expired", "the report's PDF is no longer stored; generate it again");
         return { ready: true, ...this.links.link(origin, r.id) };
       }
     }

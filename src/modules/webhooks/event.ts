@@ -2,7 +2,7 @@
 import type { WebhookEvent } from "../../db/schema";
 import { iso } from "../../lib/time";
 import type { LinkSigner } from "../files/links";
-import type { FileStore } from "../files/store";
+import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import { toReportJson } from "../reports/model";
 import type { ReportSummary } from "../reports/repo";
 
@@ -15,7 +15,16 @@ export function buildEvent(type: WebhookEvent, report: ReportSummary, download: 
   };
 }
 
-/** A fresh signed link for a succeeded report whose PDF is still stored, else null. */
-export function freshDownload(report: ReportSummary, origin: string, files: FileStore, links: LinkSigner, now: number) {
-  return report.status === "succeeded" && files.exists(report.id) ? links.link(origin, report.id, now) : null;
+/**
+ * A fresh signed link for a succeeded report whose PDF is still stored, else null. A file store that
+ * cannot answer now does not hold the event back: a succeeded report's PDF was stored before its
+ * success was recorded, and the link is checked again when it is opened.
+ */
+export async function freshDownload(report: ReportSummary, origin: string, files: PdfStore, links: LinkSigner, now: number) {
+  if (report.status !== "succeeded") return null;
+  const stored = await files.exists(report.id, fenceOf(report)).catch((e) => {
+    if (e instanceof StoreUnavailableError) return true;
+    throw e;
+  });
+  return stored ? links.link(origin, report.id, now) : null;
 }

@@ -9,7 +9,7 @@
 // has processed (as Standard Webhooks asks) acts on each event exactly once.
 import type { Logger } from "../../lib/logger";
 import type { LinkSigner } from "../files/links";
-import type { FileStore } from "../files/store";
+import type { PdfStore } from "../files/pdf-store";
 import type { ReportsRepo } from "../reports/repo";
 import { buildEvent, freshDownload } from "./event";
 import type { AttemptOutcome, DueDelivery, WebhooksRepo } from "./repo";
@@ -70,7 +70,7 @@ export class WebhookSender {
     private readonly repo: WebhooksRepo,
     private readonly reports: ReportsRepo,
     private readonly secrets: WebhookSecrets,
-    private readonly files: FileStore,
+    private readonly files: PdfStore,
     private readonly links: LinkSigner,
     private readonly opts: WebhookSenderOptions,
   ) {}
@@ -146,7 +146,7 @@ export class WebhookSender {
     const report = this.reports.getForDownload(d.reportId);
     if (!report) return; // deleted meanwhile: its deliveries went with it
     const body = JSON.stringify(
-      buildEvent(d.event, report, freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt),
+      buildEvent(d.event, report, await freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt),
     );
     const headers = webhookHeaders(this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
     const result = await sendWebhook(d.url, headers, body, {

@@ -1,0 +1,71 @@
+// Where finished PDFs live, behind one interface: the data dir (FileStore, store.ts) or an S3 bucket
+// (S3PdfStore, s3-store.ts). The processor, the download route, the reports service, webhooks and the
+// retention job see only this interface, so a behaviour cannot exist for one backend only.
+//
+// A render is one attempt of a report. `fence` names the attempt (its claim): a bucket shared by N
+// instances keeps each attempt's PDF under its own key, and the report's row says which attempt won,
+// so an instance that lost its claim can upload, but never over the winner's PDF (see s3-store.ts).
+
+export interface PdfStore {
+  readonly kind: "local" | "s3";
+  /** Creates what the store needs (folders, a spool); removes what an earlier run left half-done. */
+  init(): Promise<void> | void;
+  /** False while the store cannot take new PDFs (a bucket outage): the processor's lanes wait. */
+  readonly writable: boolean;
+  /** Resolves once the store takes writes again (at once when it does now). */
+  recovered(): Promise<void>;
+  /** Where this instance's render worker writes the attempt's PDF. */
+  pathOf(reportId: string, fence?: string): string;
+  /** Prepares the attempt's file while the template renders (local: created and its folder synced). */
+  reserve(reportId: string, fence: string): Promise<void>;
+  /**
+   * Makes the rendered PDF durable where every instance's downloads read it; resolves before the
+   * success may be recorded. Throws StoreUnavailableError when the store refused it.
+   */
+  commit(reportId: string, fence: string): Promise<void>;
+  /** Drops the attempt's PDF, wherever it got to (the attempt failed, or lost its claim). */
+  discard(reportId: string, fence: string): Promise<void>;
+  /** Whether the PDF of the report's winning attempt is stored. */
+  exists(reportId: string, fence: string): Promise<boolean>;
+  /** The PDF of the report's winning attempt as a body to send, or undefined when it is not stored. */
+  open(reportId: string, fence: string): Promise<StoredPdf | undefined>;
+  /** Removes every PDF of the report (all attempts). */
+  remove(reportId: string): Promise<void>;
+  /** The report ids that have a PDF stored, a page at a time (for the retention job's orphan pass). */
+  listIds(): AsyncIterable<string[]>;
+  stop(): void;
+}
+
+export interface StoredPdf {
+  body: Blob | ReadableStream<Uint8Array>;
+  /** Bytes, when known before sending (sets Content-Length). */
+  size?: number;
+}
+
+/**
+ * The store could not take or give a PDF: a service fault, never the template's. `outage` when the
+ * store refuses everything right now (it is probed again until it recovers): the report then waits
+ * without spending an attempt. Without `outage`, the store works but refused this PDF.
+ * `settled` is false when the request was abandoned at its deadline rather than answered: it may
+ * still complete, so the attempt it belonged to must not be given back (its fence would be reused).
+ */
+export class StoreUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly outage: boolean,
+    options?: { cause?: unknown; settled?: boolean },
+  ) {
+    super(message, options);
+    this.settled = options?.settled ?? true;
+    this.name = "StoreUnavailableError";
+  }
+
+  readonly settled: boolean;
+}
+
+/**
+ * The fence of a report's winning attempt, from its row. Today the attempt number: each claim
+ * increments it, and a claim whose attempt is refunded (re-queued by its own instance) never stored a
+ * PDF. A lease token from the queue, when there is one, is the better fence: only this function changes.
+ */
+export const fenceOf = (report: { attempts: number }): string => String(report.attempts);

@@ -1,0 +1,309 @@
+// The S3 PdfStore: PDFs in any S3-compatible bucket (AWS S3, MinIO, R2, Garage), through Bun's
+// built-in S3Client, so that every instance serves every report.
+//
+// Keys: <prefix><report id>/<fence>.pdf. The key is derived from the report id, and each attempt
+// writes its own object under it: a plain S3 PUT cannot be made conditional on the queue's fence
+// (Bun's client sends no If-Match), and a PUT still in flight cannot be called back, so an instance
+// that lost its claim could otherwise land its PDF over the winner's. Here it cannot: the report's row
+// names the winning attempt (fenceOf), downloads read only that key, and the loser's object is
+// removed by the loser (discard, when its completion is refused) or with the report (remove lists
+// the report's prefix). A retry of the same report leaves one object, as a failed attempt discards its own.
+//
+// The render worker writes the PDF to a spool file in the data dir (local to the instance); commit()
+// uploads it and deletes the spool file, before the processor records the success.
+//
+// Every request has a deadline (Bun's client has none: a bucket that accepts the connection and never
+// answers would hold a lane forever). Any failure is a service fault (StoreUnavailableError): right
+// after one, a probe (a small PUT and DELETE) tells an outage from a refusal of this one PDF; during
+// an outage `writable` is false and the probe runs every second until the bucket takes writes again.
+
+import { mkdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { S3Client } from "bun";
+import type { S3Access } from "../../config/settings";
+import { randomSecret } from "../../lib/ids";
+import type { Logger } from "../../lib/logger";
+import { type PdfStore, type StoredPdf, StoreUnavailableError } from "./pdf-store";
+
+export interface S3StoreOptions {
+  /** s3://bucket/prefix/ as the setting normalises it. */
+  storageUrl: string;
+  access: S3Access;
+  /** The instance's own data dir: the spool of PDFs waiting for upload lives there. */
+  dataDir: string;
+  logger: Logger;
+  /** Deadline of an upload (default 60 s) and of any other request (default 10 s). */
+  uploadTimeoutMs?: number;
+  requestTimeoutMs?: number;
+  /** How often an outage is probed (default 1 s). */
+  probeEveryMs?: number;
+}
+
+/** Splits s3://bucket/prefix/ into its bucket and key prefix ("" or ending with "/"). */
+export function parseStorageUrl(url: string): { bucket: string; prefix: string } {
+  const m = /^s3:\/\/([^/]+)\/(.*)$/.exec(url);
+  if (!m) throw new Error(`not an s3:// storage URL: ${url}`);
+  return { bucket: m[1]!, prefix: m[2]! };
+}
+
+/** The client for a bucket: explicit options only (Bun would otherwise read S3_* and AWS_* itself, during requests). */
+export function s3Client(storageUrl: string, a: S3Access): S3Client {
+  return new S3Client({
+    bucket: parseStorageUrl(storageUrl).bucket,
+    accessKeyId: a.accessKeyId,
+    secretAccessKey: a.secretAccessKey,
+    ...(a.sessionToken ? { sessionToken: a.sessionToken } : {}),
+    region: a.region,
+    // With an endpoint, path-style addressing (Bun's default: bucket in the path), which every
+    // S3-compatible store accepts. Without one, Bun addresses AWS S3 in the region.
+    ...(a.endpoint ? { endpoint: a.endpoint, virtualHostedStyle: false } : {}),
+  });
+}
+
+/** The code of a request abandoned at its deadline (it may still complete). */
+const TIMEOUT = "Timeout";
+
+const REPORT_KEY = /^([0-9a-f-]{36})\/([^/]+)\.pdf$/;
+
+export class S3PdfStore implements PdfStore {
+  readonly kind = "s3";
+  readonly bucket: string;
+  readonly prefix: string;
+  private readonly client: S3Client;
+  private readonly spoolDir: string;
+  private readonly uploadTimeoutMs: number;
+  private readonly requestTimeoutMs: number;
+  private readonly probeEveryMs: number;
+  private readonly probeKey: string;
+  private outage?: { since: number; timer: Timer };
+  private waiters: (() => void)[] = [];
+
+  constructor(private readonly o: S3StoreOptions) {
+    ({ bucket: this.bucket, prefix: this.prefix } = parseStorageUrl(o.storageUrl));
+    this.client = s3Client(o.storageUrl, o.access);
+    this.spoolDir = join(o.dataDir, "spool");
+    this.uploadTimeoutMs = o.uploadTimeoutMs ?? 60_000;
+    this.requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
+    this.probeEveryMs = o.probeEveryMs ?? 1_000;
+    // Outside every report's prefix (ids are UUIDs), one per instance and run.
+    this.probeKey = `${this.prefix}.probe/${randomSecret().slice(0, 16)}`;
+  }
+
+  /** The spool is this instance's alone: what a crash left there was never recorded as stored. */
+  init(): void {
+    rmSync(this.spoolDir, { recursive: true, force: true });
+    mkdirSync(this.spoolDir, { recursive: true, mode: 0o700 });
+  }
+
+  keyOf(reportId: string, fence: string): string {
+    return `${this.prefix}${reportId}/${fence}.pdf`;
+  }
+
+  get writable(): boolean {
+    return !this.outage;
+  }
+
+  recovered(): Promise<void> {
+    return this.outage ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
+  }
+
+  pathOf(reportId: string, fence = "0"): string {
+    return join(this.spoolDir, `${reportId}.${fence}.pdf`);
+  }
+
+  /** Nothing to prepare: the worker creates the spool file, whose durability does not matter (the upload is what counts). */
+  reserve(): Promise<void> {
+    return Promise.resolve();
+  }
+
+  async commit(reportId: string, fence: string): Promise<void> {
+    const spool = this.pathOf(reportId, fence);
+    try {
+      await this.deadline(
+        this.client.write(this.keyOf(reportId, fence), Bun.file(spool), { type: "application/pdf" }),
+        this.uploadTimeoutMs,
+        "upload",
+      );
+    } catch (e) {
+      throw await this.fault(`uploading the PDF of report ${reportId}`, e);
+    } finally {
+      rmSync(spool, { force: true });
+    }
+  }
+
+  /**
+   * Copies a PDF from a local file (a single-machine install's <data-dir>/reports/<id>.pdf) into the
+   * bucket as the given attempt's object, for `migrate-to`. Resumable and checked: an object already
+   * there with the same SHA-256 is left alone (resolves false), and an upload is read back and its
+   * SHA-256 compared (a mismatch throws). Resolves true when it uploaded.
+   */
+  async importPdf(reportId: string, fence: string, file: string): Promise<boolean> {
+    const key = this.keyOf(reportId, fence);
+    const want = await sha256(Bun.file(file).stream());
+    const have = async () =>
+      (await this.request(`looking for ${key}`, () => this.client.exists(key))) ? sha256(this.client.file(key).stream()) : "";
+    if ((await have()) === want) return false;
+    await this.request(`uploading ${key}`, () => this.client.write(key, Bun.file(file), { type: "application/pdf" }));
+    const copied = await have();
+    if (copied !== want) throw new Error(`${key} reads back with SHA-256 ${copied || "(missing)"}, not ${want} as ${file}`);
+    return true;
+  }
+
+  async discard(reportId: string, fence: string): Promise<void> {
+    rmSync(this.pathOf(reportId, fence), { force: true });
+    await this.request(`removing a discarded PDF of report ${reportId}`, () => this.client.delete(this.keyOf(reportId, fence)));
+  }
+
+  async exists(reportId: string, fence: string): Promise<boolean> {
+    return this.request(`looking for the PDF of report ${reportId}`, () => this.client.exists(this.keyOf(reportId, fence)));
+  }
+
+  /**
+   * The winning attempt's PDF as a stream, with its size. The object is looked up first (HEAD): a
+   * missing PDF or an unreachable bucket is then known before the answer starts, not halfway through it.
+   */
+  async open(reportId: string, fence: string): Promise<StoredPdf | undefined> {
+    const file = this.client.file(this.keyOf(reportId, fence));
+    let size: number;
+    try {
+      size = (await this.deadline(file.stat(), this.requestTimeoutMs, "stat")).size;
+    } catch (e) {
+      if (s3Code(e) === "NoSuchKey") return undefined;
+      throw await this.fault(`reading the PDF of report ${reportId}`, e);
+    }
+    // stream(), not the S3File itself: Bun answers a Response of an S3File with a redirect to a presigned URL.
+    return { body: file.stream(), size };
+  }
+
+  async remove(reportId: string): Promise<void> {
+    const keys = await this.keysUnder(`${this.prefix}${reportId}/`);
+    await Promise.all(keys.map((k) => this.request(`removing the PDF of report ${reportId}`, () => this.client.delete(k))));
+  }
+
+  async *listIds(): AsyncIterable<string[]> {
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.request("listing the bucket", () =>
+        this.client.list({ prefix: this.prefix, maxKeys: 1000, ...(continuationToken ? { continuationToken } : {}) }),
+      );
+      const ids = new Set<string>();
+      for (const o of page.contents ?? []) {
+        const m = REPORT_KEY.exec(o.key.slice(this.prefix.length));
+        if (m) ids.add(m[1]!);
+      }
+      yield [...ids];
+      continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
+    } while (continuationToken);
+  }
+
+  stop(): void {
+    clearInterval(this.outage?.timer);
+    this.outage = undefined;
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  /** The keys under a prefix (a report's attempts: one, rarely a few). */
+  private async keysUnder(prefix: string): Promise<string[]> {
+    const keys: string[] = [];
+    let continuationToken: string | undefined;
+    do {
+      const page = await this.request(`listing ${prefix}`, () =>
+        this.client.list({ prefix, ...(continuationToken ? { continuationToken } : {}) }),
+      );
+      for (const o of page.contents ?? []) keys.push(o.key);
+      continuationToken = page.isTruncated ? page.nextContinuationToken : undefined;
+    } while (continuationToken);
+    return keys;
+  }
+
+  private async request<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      return await this.deadline(fn(), this.requestTimeoutMs, what);
+    } catch (e) {
+      throw await this.fault(what, e);
+    }
+  }
+
+  private deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+    let timer: Timer | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error(`${what}: no answer from the bucket within ${ms} ms`), { code: TIMEOUT })),
+        ms,
+      );
+    });
+    p.catch(() => {}); // abandoned after the deadline: its own failure no longer matters
+    return Promise.race([p, late]).finally(() => clearTimeout(timer));
+  }
+
+  /** The error to throw for a failed request: an outage when the probe fails too (and then noted). */
+  private async fault(what: string, cause: unknown): Promise<StoreUnavailableError> {
+    const outage = this.outage !== undefined || !(await this.probe());
+    if (outage) this.enterOutage(cause);
+    return new StoreUnavailableError(
+      `the file store (bucket ${this.bucket}) ${outage ? "is unavailable" : "refused a request"} while ${what}: ${describe(cause)}`,
+      outage,
+      { cause, settled: s3Code(cause) !== TIMEOUT },
+    );
+  }
+
+  /** Whether the bucket takes a small write and its removal now. */
+  private async probe(): Promise<boolean> {
+    try {
+      await this.deadline(this.client.write(this.probeKey, "probe"), this.requestTimeoutMs, "probe");
+      await this.deadline(this.client.delete(this.probeKey), this.requestTimeoutMs, "probe");
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private enterOutage(cause: unknown): void {
+    if (this.outage) return;
+    this.o.logger.error("file store unavailable: rendering pauses and reports wait in the queue until the bucket takes writes again", {
+      bucket: this.bucket,
+      error: describe(cause),
+    });
+    let probing = false;
+    const timer = setInterval(async () => {
+      if (probing) return;
+      probing = true;
+      try {
+        if (this.outage && (await this.probe())) this.leaveOutage();
+      } finally {
+        probing = false;
+      }
+    }, this.probeEveryMs);
+    this.outage = { since: Date.now(), timer };
+  }
+
+  private leaveOutage(): void {
+    if (!this.outage) return;
+    this.o.logger.warn("file store recovered: rendering resumes", {
+      bucket: this.bucket,
+      outage_ms: Date.now() - this.outage.since,
+    });
+    clearInterval(this.outage.timer);
+    this.outage = undefined;
+    for (const w of this.waiters.splice(0)) w();
+  }
+}
+
+/** SHA-256 of a stream, read chunk by chunk (a PDF is never held whole). */
+async function sha256(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const h = new Bun.CryptoHasher("sha256");
+  for await (const chunk of stream) h.update(chunk);
+  return h.digest("hex");
+}
+
+/** S3's error code (Bun's S3Error carries it as `code`: NoSuchKey, AccessDenied, ConnectionRefused…). */
+export function s3Code(e: unknown): string | undefined {
+  const code = (e as { code?: unknown })?.code;
+  return typeof code === "string" ? code : undefined;
+}
+
+const describe = (e: unknown) => {
+  const code = s3Code(e);
+  const message = (e as Error)?.message ?? String(e);
+  return code && !message.includes(code) ? `${code}: ${message}` : message;
+};
