@@ -43,6 +43,8 @@ import { ServiceMetrics } from "./modules/health/metrics";
 import { VERSION } from "./version";
 import { SessionsRepo } from "./dashboard/sessions-repo";
 import { SessionsService } from "./dashboard/sessions";
+import { PasswordSeal } from "./lib/seal";
+import { PostRunner } from "./modules/reports/post-runner";
 
 export class App {
   readonly logger: Logger;
@@ -52,6 +54,8 @@ export class App {
   readonly keys: KeysService;
   readonly reports: ReportsService;
   readonly links: LinkSigner;
+  /** Seals the PDF passwords of queued reports (options.encryption). */
+  readonly seal: PasswordSeal;
   readonly idempotency: IdempotencyService;
   readonly webhooksRepo: WebhooksRepo;
   readonly webhooks: WebhooksService;
@@ -88,6 +92,7 @@ export class App {
     this.reportsRepo = new ReportsRepo(this.db);
     this.keys = new KeysService(new KeysRepo(this.db), new AccountsRepo(this.db), loadAuthPepper(config.dataDir));
     const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
+    this.seal = new PasswordSeal(linkSecret);
     this.links = new LinkSigner(linkSecret, config.linkTtl);
     this.sessions = new SessionsService(new SessionsRepo(this.db), { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge });
     this.reports = new ReportsService(this.reportsRepo, this.files, this.links, new ReportEvents(), {
@@ -95,12 +100,31 @@ export class App {
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
       storage: this.storage,
+      seal: this.seal,
     });
     this.idempotency = new IdempotencyService(new IdempotencyRepo(this.db), linkSecret);
     this.webhooksRepo = new WebhooksRepo(this.db);
     this.webhookSecrets = new WebhookSecrets(this.webhooksRepo);
     this.webhooks = new WebhooksService(this.webhooksRepo, { allowHosts: config.webhookAllowHosts });
     this.reports.webhooks = this.webhooks;
+  }
+
+  /** The qpdf runner of post-processing and merges, its work folder emptied; warns when qpdf is missing. */
+  private postRunner(): PostRunner {
+    const c = this.config;
+    if (!existsSync(c.qpdfPath))
+      this.logger.warn(
+        `qpdf was not found at ${c.qpdfPath}: reports with watermark, stamp, attachments, encryption or linearize, and merges, will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
+      );
+    const runner = new PostRunner({
+      qpdfPath: c.qpdfPath,
+      timeoutMs: c.renderTimeout,
+      nice: c.renderNice,
+      workDir: join(c.dataDir, "post"),
+      logger: this.logger,
+    });
+    runner.init();
+    return runner;
   }
 
   /** Starts the renderer (unless `render: false`, for API tests), the processor, cron and, with `listen`, HTTP. */
@@ -243,6 +267,7 @@ export class App {
         logger: log,
         storage: this.storage,
         metrics: this.metrics,
+        post: { runner: this.postRunner(), seal: this.seal },
         // Run by the processor before its first report, and again if the disk refused it.
         resume: () => {
           const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());

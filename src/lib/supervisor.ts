@@ -5,6 +5,7 @@
 // and restart counts per kind for /metrics. Owners keep their own task queues and enforce each task's
 // deadline; when a deadline passes they call fail(), which kills the whole child and replaces it.
 import type { Logger } from "./logger";
+import { setPriority } from "node:os";
 
 export type ChildKind = "chromium" | "sandbox" | "checkpointer";
 
@@ -331,4 +332,59 @@ export function withTimeout<T>(p: Promise<T>, ms: number, message = `timed out a
   return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
     clearTimeout(timer),
   );
+}
+
+export interface ToolRun {
+  /** The exit code, or null when the process was killed (by a signal, or at the deadline). */
+  code: number | null;
+  signal: string | null;
+  timedOut: boolean;
+  /** The last 4 KB of its standard error, for the log. */
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * Runs a short-lived tool (qpdf) to completion under a deadline: in its own process group, which is
+ * SIGKILLed whole at the deadline (or when `signal` aborts), at `nice` priority like Chromium. The
+ * long-lived children above are supervised; a tool run is one task, so its owner only needs the bound.
+ */
+export async function runTool(cmd: string[], o: { timeoutMs: number; nice?: number; signal?: AbortSignal }): Promise<ToolRun> {
+  const started = performance.now();
+  const p = Bun.spawn({ cmd, detached: true, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  if (o.nice) {
+    try {
+      setPriority(p.pid, o.nice);
+    } catch {
+      // Gone already: its exit is read below.
+    }
+  }
+  let timedOut = false;
+  const killGroup = () => {
+    try {
+      process.kill(-p.pid, "SIGKILL");
+    } catch {
+      // The group is gone.
+    }
+  };
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killGroup();
+  }, o.timeoutMs);
+  o.signal?.addEventListener("abort", killGroup, { once: true });
+  try {
+    const [stderr] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+    return {
+      code: p.exitCode,
+      signal: p.signalCode ? String(p.signalCode) : null,
+      timedOut,
+      stderr: stderr.slice(-4096),
+      ms: performance.now() - started,
+    };
+  } finally {
+    clearTimeout(timer);
+    o.signal?.removeEventListener("abort", killGroup);
+    // Whatever it left behind in its group (a wrapper script's children) goes with it.
+    killGroup();
+  }
 }

@@ -15,6 +15,11 @@ import type { FileStore } from "../files/store";
 import type { ReportEvents } from "./events";
 import type { ClaimedReport, ReportsRepo } from "./repo";
 import { resolvePdfOptions } from "./service";
+import { rmSync } from "node:fs";
+import type { PasswordSeal } from "../../lib/seal";
+import { isEmptyPlan, type PostPlan } from "../../render/post-process";
+import { hasPostOptions, storedPlan, type StoredPostOptions } from "./post-options";
+import type { PostRunner } from "./post-runner";
 
 /** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
 export function retryDelayMs(attempt: number): number {
@@ -28,6 +33,8 @@ export interface ProcessorOptions {
   logger: Logger;
   storage?: StorageMonitor;
   metrics?: ServiceMetrics;
+  /** Runs post-processing (qpdf) and merges; opens sealed PDF passwords. The App always gives it. */
+  post?: { runner: PostRunner; seal: PasswordSeal };
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
   resume?: () => void;
 }
@@ -157,22 +164,42 @@ export class ReportProcessor {
     const fields = logFields(job);
     const m = this.opts.metrics;
     let succeeded = false;
+    let reserved: Promise<void> = Promise.resolve();
+    let out: { pages: number; bytes: number };
+    let printedApart = false;
     try {
-      const t0 = performance.now();
-      const ejs = job.engine === "ejs";
-      const templated = ejs ? this.templating.render(job.template ?? "", job.data ?? "{}", fields) : Promise.resolve(job.template ?? "");
-      templated.catch(() => {}); // awaited below, unless reserving the file fails first
-      // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
-      // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
-      // the sandbox renders, not before: a creation took 0.4-0.6 ms of the main thread on this VM.
-      const reserved = this.files.reserve(job.id);
-      reserved.catch(() => {}); // awaited below, unless the report ends before
-      const html = await templated;
-      if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
-      if (!this.stillWanted(job.id)) return;
-      const t1 = performance.now();
-      const out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: this.files.pathOf(job.id) }, fields);
-      m?.renderSeconds.observe((performance.now() - t1) / 1000);
+      const plan = this.planOf(job);
+      if (job.mergeParts) {
+        const merged = await this.merge(job, plan);
+        if (!merged) return;
+        out = merged;
+      } else {
+        const t0 = performance.now();
+        const ejs = job.engine === "ejs";
+        const templated = ejs ? this.templating.render(job.template ?? "", job.data ?? "{}", fields) : Promise.resolve(job.template ?? "");
+        templated.catch(() => {}); // awaited below, unless reserving the file fails first
+        // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
+        // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
+        // the sandbox renders, not before: a creation took 0.4-0.6 ms of the main thread on this VM.
+        reserved = this.files.reserve(job.id);
+        reserved.catch(() => {}); // awaited below, unless the report ends before
+        const html = await templated;
+        if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
+        if (!this.stillWanted(job.id)) return;
+        const t1 = performance.now();
+        // With post-processing, Chromium prints into the work folder and qpdf writes the report's file.
+        printedApart = !!plan;
+        const printed = plan ? this.opts.post!.runner.printPath(job.id) : this.files.pathOf(job.id);
+        out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: printed }, fields);
+        m?.renderSeconds.observe((performance.now() - t1) / 1000);
+        if (plan) {
+          if (!this.stillWanted(job.id)) return;
+          out = {
+            pages: out.pages,
+            bytes: await this.opts.post!.runner.apply(job.id, plan, printed, this.files.pathOf(job.id), this.stampPath(plan)),
+          };
+        }
+      }
       // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
       // check to the commit only the folder's fsync is awaited: a DELETE meanwhile removes the row and
       // the file, and markSucceeded then finds no row.
@@ -223,7 +250,44 @@ export class ReportProcessor {
     } finally {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes.
       if (!succeeded) this.safely(() => this.files.remove(job.id));
+      if (printedApart) this.safely(() => rmSync(this.opts.post!.runner.printPath(job.id), { force: true }));
     }
+  }
+
+  /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
+  private planOf(job: ClaimedReport): PostPlan | undefined {
+    const stored = job.options ? (JSON.parse(job.options) as StoredPostOptions) : undefined;
+    if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
+    if (!this.opts.post) throw new Error("this processor was made without post-processing");
+    const plan = storedPlan(job.id, stored, this.opts.post.seal);
+    if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
+    return isEmptyPlan(plan) && !job.mergeParts ? undefined : plan;
+  }
+
+  /** The stored PDF of the plan's stamp report; fails the report when that report is gone. */
+  private stampPath(plan: PostPlan): string | undefined {
+    if (plan.stamp?.kind !== "report") return undefined;
+    this.usable(plan.stamp.reportId);
+    return this.files.pathOf(plan.stamp.reportId);
+  }
+
+  /** A report this one uses must still be there: it may have been deleted or expired since the request. */
+  private usable(id: string): { pageCount: number } {
+    const r = this.repo.getForDownload(id);
+    if (r?.status !== "succeeded" || !this.files.exists(id))
+      throw new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
+    return { pageCount: r.pageCount ?? 0 };
+  }
+
+  /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
+  private async merge(job: ClaimedReport, plan: PostPlan | undefined): Promise<{ pages: number; bytes: number } | undefined> {
+    const ids = JSON.parse(job.mergeParts!) as string[];
+    const counts = ids.map((id) => this.usable(id).pageCount);
+    await this.files.reserve(job.id);
+    if (!this.stillWanted(job.id)) return undefined;
+    const parts = ids.map((id) => ({ id, path: this.files.pathOf(id) }));
+    const bytes = await this.opts.post!.runner.merge(job.id, parts, counts, plan!, this.files.pathOf(job.id), plan && this.stampPath(plan));
+    return { pages: counts.reduce((a, b) => a + b, 0), bytes };
   }
 
   /**
