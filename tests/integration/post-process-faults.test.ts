@@ -1,0 +1,74 @@
+// A fault in the post-processing tool (issue 26): --qpdf-path points at a script that crashes or hangs.
+// The report is retried (attempts), ends postprocess_failed (a service fault, never a template code),
+// a hung tool is killed with its whole process group at the render deadline, and reports without
+// post-processing are not affected.
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestApp, generate, type TestApp } from "../helpers/app";
+
+setDefaultTimeout(90_000);
+
+const dir = mkdtempSync(join(tmpdir(), "rg-fake-qpdf-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function script(name: string, body: string): string {
+  const path = join(dir, name);
+  writeFileSync(path, `#!/bin/sh\n${body}\n`);
+  chmodSync(path, 0o755);
+  return path;
+}
+
+/** A sleep only this test starts: its command line finds it. */
+const MARK = `${3000 + Math.floor(Math.random() * 900)}.${Math.floor(Math.random() * 90) + 10}`;
+const alive = () =>
+  Bun.spawnSync(["pgrep", "-f", `sleep ${MARK}`])
+    .stdout.toString()
+    .trim();
+
+async function withApp(qpdfPath: string, fn: (t: TestApp) => Promise<void>) {
+  const t = await createTestApp({ render: true, config: { qpdfPath, maxAttempts: 2, renderTimeout: 1_500 } });
+  try {
+    await fn(t);
+  } finally {
+    await t.close();
+  }
+}
+
+const watermarked = { engine: "raw", html_template: "<h1>Hi</h1>", options: { watermark: { text: "DRAFT" } } };
+
+describe("a tool that fails", () => {
+  test("crashes (SIGSEGV): retried, then postprocess_failed; a report without post-processing still succeeds", async () => {
+    await withApp(script("crash.sh", 'echo "qpdf: simulated crash" >&2; kill -SEGV $$'), async (t) => {
+      const { report } = await generate(t, watermarked);
+      expect(report.status).toBe("failed");
+      expect(report.error.code).toBe("postprocess_failed");
+      expect(report.error.message).toContain("service fault");
+      expect(report.attempts).toBe(2);
+      const plain = await generate(t, { engine: "raw", html_template: "<h1>Plain</h1>" });
+      expect(plain.report.status).toBe("succeeded");
+    });
+  });
+
+  test("exits with an error: postprocess_failed after its attempts", async () => {
+    await withApp(script("fail.sh", "echo 'qpdf: boom' >&2; exit 2"), async (t) => {
+      const { report } = await generate(t, { ...watermarked, options: { linearize: true } });
+      expect(report.error.code).toBe("postprocess_failed");
+      expect(report.attempts).toBe(2);
+    });
+  });
+
+  test("hangs: killed with its child at the render deadline, retried, then postprocess_failed", async () => {
+    await withApp(script("hang.sh", `sleep ${MARK} & wait`), async (t) => {
+      const started = Date.now();
+      const { report } = await generate(t, watermarked);
+      expect(report.error.code).toBe("postprocess_failed");
+      expect(report.error.message).toContain("did not finish within 1500 ms");
+      expect(report.attempts).toBe(2);
+      // Two deadlines and one retry backoff (1 s), not the 3000 s the tool would have taken.
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(alive()).toBe("");
+    });
+  });
+});
