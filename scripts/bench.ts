@@ -575,7 +575,12 @@ async function main(): Promise<number> {
       html: withPrintDefaults(rendered),
       // What the service's script-less page receives: the same, kept off the screen.
       tunedHtml: withPrintDefaults(rendered, true),
-      body: JSON.stringify({ html_template: t.html_template, engine: t.engine, ...(t.engine === "ejs" ? { data: t.data } : {}) }),
+      body: JSON.stringify({
+        html_template: t.html_template,
+        engine: t.engine,
+        ...(t.engine === "ejs" ? { data: t.data } : {}),
+        ...(t.options ? { options: t.options } : {}),
+      }),
       t,
     };
   });
@@ -720,6 +725,14 @@ async function main(): Promise<number> {
       target(`${tpl.name} c=${c}: service (long poll) ÷ floor machine CPU per PDF`, median(wait.machine) / floorMachine, "<=", 1.1);
       if (c === 1)
         target(`${tpl.name} c=1: long-poll p50 (ms) vs floor p50 ${fmt(floorP50)} + 10`, median(wait.latencies), "<=", floorP50 + 10);
+      const base = tpl.t.baseline && TEMPLATES.some((x) => x.name === tpl.t.baseline!.name) ? tpl.t.baseline : undefined;
+      if (base)
+        target(
+          `${tpl.name} c=${c}: machine CPU per PDF ÷ ${base.name}'s (long poll, same run)`,
+          median(wait.machine) / median(cell(base.name, c, "wait").machine),
+          "<=",
+          base.maxRatio,
+        );
     }
     out.push("");
   }

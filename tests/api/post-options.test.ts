@@ -181,3 +181,18 @@ test("attachments count against the body limit: 413 past it", async () => {
     await expectError(res, 413, "payload_too_large");
   });
 });
+
+test("the OpenAPI document has the merge route and every post-processing option, on both requests", async () => {
+  const spec = (await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as any;
+  const merge = spec.paths["/api/v1/reports/merge"].post;
+  expect(Object.keys(merge.responses)).toEqual(expect.arrayContaining(["202", "404", "422"]));
+  const resolve = (s: any) => (s?.$ref ? spec.components.schemas[s.$ref.split("/").pop()] : s);
+  const optionsOf = (op: any) => resolve(resolve(op.requestBody.content["application/json"].schema).properties.options);
+  for (const op of [merge, spec.paths["/api/v1/generate-pdf-async"].post]) {
+    const props = optionsOf(op).properties;
+    for (const f of ["encryption", "watermark", "stamp", "attachments", "linearize"]) expect(props).toHaveProperty(f);
+    for (const w of ["owner_password", "permissions", "annotate", "AES-256"]) expect(JSON.stringify(props.encryption)).toContain(w);
+  }
+  const codes = JSON.stringify(spec);
+  for (const code of ["postprocess_failed", "part_unavailable", "passwords_unavailable"]) expect(codes).toContain(code);
+});
