@@ -1,15 +1,18 @@
 // Post-processing on real PDFs (issue 26), checked with poppler (pdfinfo, pdftotext -upw, pdfdetach)
 // and qpdf --json: watermark, stamp, attachments, encryption, linearization, and a merge of 3 reports.
-import { describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate, pdfInfo, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
+import { startReceiver } from "../helpers/webhook-receiver";
 
 setDefaultTimeout(60_000);
 
 let t: TestApp;
-useRenderApp((a) => (t = a));
+useRenderApp((a) => (t = a), { webhookAllowHosts: ["127.0.0.1"] });
+const receiver = startReceiver();
+afterAll(() => receiver.stop());
 
 const pages = (n: number, mark: string) =>
   `<title>${mark} title</title>` +
@@ -152,15 +155,26 @@ describe("encryption", () => {
   });
 });
 
-test("merge of 3 reports: pages add up, a bookmark names each part, options apply to the result", async () => {
+test("merge of 3 reports: pages add up, a bookmark names each part, options apply; long poll and webhook as for any report", async () => {
   const parts = [await raw(pages(2, "Alpha"), {}), await raw(pages(3, "Beta"), {}), await raw(pages(1, "Gamma"), {})];
   const res = await t.request("POST", "/api/v1/reports/merge", {
-    body: { report_ids: parts.map((p) => p.report.report_id), options: { watermark: { text: "BATCH" }, linearize: true } },
+    body: {
+      report_ids: parts.map((p) => p.report.report_id),
+      options: { watermark: { text: "BATCH" }, linearize: true },
+      webhook: { url: receiver.url },
+    },
   });
   expect(res.status).toBe(202);
   const { report_id } = (await res.json()) as { report_id: string };
+  // The long poll answers once the merge is done.
+  const polled = (await (await t.request("GET", `/api/v1/reports/${report_id}?wait=30`)).json()) as { data: Record<string, any> };
+  expect(polled.data.status).toBe("succeeded");
   const report = await waitForReport(t, report_id);
   expect(report.error).toBeNull();
+  const events = await receiver.waitFor(1);
+  const event = JSON.parse(events.find((e) => JSON.parse(e.body).data.report_id === report_id)!.body);
+  expect(event.type).toBe("report.succeeded");
+  expect(event.data.page_count).toBe(6);
   expect(report.status).toBe("succeeded");
   expect(report.page_count).toBe(6);
   const dl = (await (await t.request("GET", `/api/v1/reports/${report_id}/download`)).json()) as { data: string };
