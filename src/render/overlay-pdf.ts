@@ -3,6 +3,8 @@
 // microseconds, and the text is drawn as one string with its ActualText, so pdftotext reads the whole
 // watermark at any angle (poppler splits a diagonal line of glyphs into letters otherwise; measured
 // with Chromium's own rotated text: "FT A R D" at 45 degrees).
+import { pdfTextString } from "./pdf-metadata";
+import { winAnsiBytes } from "./post-process";
 
 /** Widths of Helvetica-Bold (AFM, 1/1000 em) for the characters that differ most; others use the class average. */
 function glyphWidth(ch: string): number {
@@ -14,9 +16,11 @@ function glyphWidth(ch: string): number {
   return 590;
 }
 
-/** A PDF literal string of Latin-1 text (checked by postOptionProblems), escaped. */
-function literal(text: string): string {
-  return `(${text.replace(/[\\()]/g, (c) => `\\${c}`)})`;
+/** The drawn string: `text` in WinAnsiEncoding (checked by postOptionProblems) as a hex string. */
+function winAnsiHex(text: string): string {
+  const bytes = winAnsiBytes(text);
+  if (!bytes) throw new Error("watermark text outside WinAnsiEncoding");
+  return `<${Buffer.from(bytes).toString("hex")}>`;
 }
 
 /** Assembles a PDF from its objects (1-based; object 1 is the catalog) with a classic cross-reference table. */
@@ -73,8 +77,8 @@ export function watermarkPdf(w: { text: string; opacity: number; angle: number }
   const x = size.width / 2 - cos * ((em * fs) / 2) + sin * 0.35 * fs;
   const y = size.height / 2 - sin * ((em * fs) / 2) - cos * 0.35 * fs;
   const content =
-    `q /GS1 gs 0.75 0.1 0.1 rg /Span << /ActualText ${literal(w.text)} >> BDC BT /F1 ${num(fs)} Tf ` +
-    `${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(x)} ${num(y)} Tm ${literal(w.text)} Tj ET EMC Q`;
+    `q /GS1 gs 0.75 0.1 0.1 rg /Span << /ActualText ${pdfTextString(w.text)} >> BDC BT /F1 ${num(fs)} Tf ` +
+    `${num(cos)} ${num(sin)} ${num(-sin)} ${num(cos)} ${num(x)} ${num(y)} Tm ${winAnsiHex(w.text)} Tj ET EMC Q`;
   return assemble([
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",

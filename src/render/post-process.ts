@@ -60,8 +60,31 @@ export interface PostPlan {
 
 export const isEmptyPlan = (p: PostPlan) => !p.watermark && !p.stamp && !p.attachments.length && !p.encryption && !p.linearize;
 
-/** Characters the watermark's standard font (Helvetica-Bold, WinAnsiEncoding) can draw: printable Latin-1. */
-const WINANSI_RE = /^[\x20-\x7e\xa0-\xff]+$/;
+/** WinAnsiEncoding's characters outside Latin-1, with their byte (PDF 32000, Annex D). */
+const WINANSI_EXTRA = new Map(
+  [..."€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"].map((c, i) => [
+    c,
+    [
+      0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8e, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99,
+      0x9a, 0x9b, 0x9c, 0x9e, 0x9f,
+    ][i]!,
+  ]),
+);
+
+/**
+ * `text` in WinAnsiEncoding, the encoding of the watermark's standard font (Helvetica-Bold), or
+ * undefined when it has a character that font cannot draw (anything outside Western European text).
+ */
+export function winAnsiBytes(text: string): Uint8Array | undefined {
+  const out: number[] = [];
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out.push(code);
+    else if (WINANSI_EXTRA.has(c)) out.push(WINANSI_EXTRA.get(c)!);
+    else return undefined;
+  }
+  return Uint8Array.from(out);
+}
 /** A file name shown in a PDF viewer's attachment list: no path, no control characters. */
 const FILENAME_RE = /^[^/\\\p{Cc}]{1,255}$/u;
 const MIME_RE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
@@ -80,8 +103,11 @@ export interface Problem {
 export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[] {
   const problems: Problem[] = [];
   const add = (field: string, problem: string) => problems.push({ field: `${prefix}.${field}`, problem });
-  if (o.watermark && !WINANSI_RE.test(o.watermark.text))
-    add("watermark.text", "may hold only printable Latin-1 characters (the watermark is drawn in the standard Helvetica font)");
+  if (o.watermark && !winAnsiBytes(o.watermark.text))
+    add(
+      "watermark.text",
+      "may hold only Western European characters (WinAnsi: Latin-1 and € – — “ ” …), the characters of the standard Helvetica font it is drawn in",
+    );
   if (o.encryption?.user_password !== undefined && o.encryption.user_password === o.encryption.owner_password)
     add("encryption.user_password", "must differ from owner_password (with the same password every reader is the owner)");
   if (o.stamp && "image" in o.stamp) {

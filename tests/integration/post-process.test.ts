@@ -5,6 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate, pdfInfo, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
+import { SMALL_JPEG_BASE64 } from "../helpers/pdf";
 import { startReceiver } from "../helpers/webhook-receiver";
 
 setDefaultTimeout(60_000);
@@ -60,9 +61,7 @@ test("stamp: the first page of another report on every page", async () => {
 });
 
 test("stamp: a JPEG image is drawn on every page", async () => {
-  // A 1x1 grey baseline JPEG.
-  const jpeg =
-    "/9j/4AAQSkZJRgABAQEASABIAAD/2wBDAP//////////////////////////////////////////////////////////////////////////////////////wgALCAABAAEBAREA/8QAFBABAAAAAAAAAAAAAAAAAAAAAP/aAAgBAQABPxA=";
+  const jpeg = SMALL_JPEG_BASE64;
   const { pdf } = await raw(pages(2, "Imaged"), { stamp: { image: { content_base64: jpeg, mime_type: "image/jpeg" } } });
   const images = tool(pdf!, (f) => ["pdfimages", "-list", f]).out;
   expect(images.split("\n").filter((l) => /^\s+\d+\s+\d+\s+image/.test(l)).length).toBe(2);

@@ -126,7 +126,11 @@ export const postOptions = {
   watermark: t.Optional(
     t.Object(
       {
-        text: t.String({ minLength: 1, maxLength: 100, description: "Printable Latin-1 text, drawn across every page as real text" }),
+        text: t.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text",
+        }),
         opacity: opacity(WATERMARK_DEFAULTS.opacity),
         angle: t.Optional(
           t.Number({ minimum: -180, maximum: 180, default: WATERMARK_DEFAULTS.angle, description: "Degrees, counter-clockwise" }),
