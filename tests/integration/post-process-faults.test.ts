@@ -6,7 +6,7 @@ import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createTestApp, generate, type TestApp } from "../helpers/app";
+import { createTestApp, generate, type TestApp, waitForReport } from "../helpers/app";
 
 setDefaultTimeout(90_000);
 
@@ -71,4 +71,33 @@ describe("a tool that fails", () => {
       expect(alive()).toBe("");
     });
   });
+});
+
+test("a restart with an encrypted report still queued: the retry opens its sealed passwords and protects the PDF", async () => {
+  const first = await createTestApp(); // no renderer: the report stays queued, as after a crash
+  const user = "after-restart-4410";
+  let reportId: string;
+  try {
+    const res = await first.request("POST", "/api/v1/generate-pdf-async", {
+      body: { engine: "raw", html_template: "<h1>Kept</h1>", options: { encryption: { user_password: user, owner_password: "own-7781" } } },
+    });
+    expect(res.status).toBe(202);
+    reportId = ((await res.json()) as { report_id: string }).report_id;
+  } finally {
+    await first.app.stop(); // keeps the data dir
+  }
+  const second = await createTestApp({ render: true, dir: first.dir });
+  try {
+    const report = await waitForReport(second, reportId, 30_000, first.key);
+    expect(report.status).toBe("succeeded");
+    const dl = (await (await second.request("GET", `/api/v1/reports/${reportId}/download`, { key: first.key })).json()) as { data: string };
+    const pdf = new Uint8Array(await (await second.app.http!.handle(new Request(dl.data))).arrayBuffer());
+    const file = join(dir, "restart.pdf");
+    writeFileSync(file, pdf);
+    expect(Bun.spawnSync(["pdftotext", file, "-"]).exitCode).not.toBe(0);
+    expect(Bun.spawnSync(["pdftotext", "-upw", user, file, "-"]).stdout.toString()).toContain("Kept");
+  } finally {
+    await second.close();
+    rmSync(first.dir, { recursive: true, force: true });
+  }
 });
