@@ -733,6 +733,15 @@ async function main(): Promise<number> {
           "<=",
           base.maxRatio,
         );
+      // The same ratio over the service's own processes (server with its children, such as qpdf, sandboxes,
+      // Chromium): unlike machine CPU, other programs on a shared machine do not move it.
+      if (base)
+        target(
+          `${tpl.name} c=${c}: own CPU per PDF ÷ ${base.name}'s (long poll, same run)`,
+          medianOwn(wait, "total") / medianOwn(cell(base.name, c, "wait"), "total"),
+          "<=",
+          base.maxRatio,
+        );
     }
     out.push("");
   }
