@@ -346,12 +346,17 @@ export interface ToolRun {
 
 /**
  * Runs a short-lived tool (qpdf) to completion under a deadline: in its own process group, which is
- * SIGKILLed whole at the deadline (or when `signal` aborts), at `nice` priority like Chromium. The
+ * SIGKILLed whole at the deadline (or when `signal` aborts), at `nice` priority like Chromium, with
+ * `stdin` (if given) as its standard input. The
  * long-lived children above are supervised; a tool run is one task, so its owner only needs the bound.
  */
-export async function runTool(cmd: string[], o: { timeoutMs: number; nice?: number; signal?: AbortSignal }): Promise<ToolRun> {
+export async function runTool(
+  cmd: string[],
+  o: { timeoutMs: number; nice?: number; signal?: AbortSignal; stdin?: string },
+): Promise<ToolRun> {
   const started = performance.now();
-  const p = Bun.spawn({ cmd, detached: true, stdin: "ignore", stdout: "ignore", stderr: "pipe" });
+  const stdin = o.stdin === undefined ? "ignore" : new Blob([o.stdin]);
+  const p = Bun.spawn({ cmd, detached: true, stdin, stdout: "ignore", stderr: "pipe" });
   if (o.nice) {
     try {
       setPriority(p.pid, o.nice);

@@ -110,6 +110,12 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
     );
   if (o.encryption?.user_password !== undefined && o.encryption.user_password === o.encryption.owner_password)
     add("encryption.user_password", "must differ from owner_password (with the same password every reader is the owner)");
+  const watermarkAt = o.watermark ? (o.watermark.position ?? WATERMARK_DEFAULTS.position) : undefined;
+  if (o.stamp && watermarkAt === (o.stamp.position ?? "over"))
+    add(
+      "stamp.position",
+      `is "${watermarkAt}", as the watermark's: one run of qpdf lays one layer over and one under the pages, so put one of them "${watermarkAt === "over" ? "under" : "over"}"`,
+    );
   if (o.stamp && "image" in o.stamp) {
     const bytes = decodeBase64(o.stamp.image.content_base64);
     if (!bytes) add("stamp.image.content_base64", "is not valid base64");
@@ -173,37 +179,41 @@ export interface PlanFiles {
 }
 
 /**
- * qpdf's arguments for a plan. Passwords go on the command line: qpdf 11 reads them nowhere else for
- * --encrypt, and the command line of a process is readable only by its user (and root) here; the
- * process lives a few milliseconds.
+ * qpdf's job (its JSON job format, read from standard input) for a plan: the passwords never appear on
+ * a command line (readable in /proc), and a password or file name that starts with "--" is a value, not
+ * an option, which qpdf's positional --encrypt arguments cannot guarantee. `outline` is a qpdf JSON
+ * update (a merge's bookmarks) applied to the input before the rest.
  */
-export function qpdfArgs(plan: PostPlan, f: PlanFiles, merge?: { parts: string[] }): string[] {
-  const args: string[] = ["--warning-exit-0", "--no-warn"];
-  if (merge) args.push("--empty", "--pages", ...merge.parts, "--");
-  else args.push(f.input);
-  const layer = (position: LayerPosition, file: string) =>
-    args.push(position === "under" ? "--underlay" : "--overlay", file, "--repeat=1", "--");
+export function qpdfJob(plan: PostPlan, f: PlanFiles, outline?: string): Record<string, unknown> {
+  const job: Record<string, unknown> = { inputFile: f.input, outputFile: f.output, warningExit0: "", noWarn: "" };
+  if (outline) job.updateFromJson = outline;
+  const layer = (position: LayerPosition, file: string) => (job[position === "under" ? "underlay" : "overlay"] = { file, repeat: "1" });
   if (plan.watermark) layer(plan.watermark.position, f.watermark!);
   if (plan.stamp) layer(plan.stamp.position, f.stamp!);
-  plan.attachments.forEach((a, i) => {
-    args.push("--add-attachment", f.attachments[i]!, `--key=${a.filename}`, `--filename=${a.filename}`);
-    if (a.mimeType) args.push(`--mimetype=${a.mimeType}`);
-    args.push("--");
-  });
-  if (plan.linearize) args.push("--linearize");
+  if (plan.attachments.length)
+    job.addAttachment = plan.attachments.map((a, i) => ({
+      file: f.attachments[i]!,
+      key: a.filename,
+      filename: a.filename,
+      ...(a.mimeType ? { mimetype: a.mimeType } : {}),
+    }));
+  if (plan.linearize) job.linearize = "";
   if (plan.encryption) {
     const e = plan.encryption;
     const allow = new Set(e.permissions);
-    args.push("--encrypt", e.userPassword, e.ownerPassword, "256");
-    args.push(`--print=${allow.has("print") ? "full" : "none"}`);
-    args.push(`--extract=${allow.has("copy") ? "y" : "n"}`);
-    // modify: assembling, forms and content; annotate (after it, so it wins): comments and form fields.
-    args.push(`--modify=${allow.has("modify") ? "all" : "none"}`);
-    args.push(`--annotate=${allow.has("annotate") || allow.has("modify") ? "y" : "n"}`);
-    args.push("--");
+    job.encrypt = {
+      userPassword: e.userPassword,
+      ownerPassword: e.ownerPassword,
+      "256bit": {
+        print: allow.has("print") ? "full" : "none",
+        extract: allow.has("copy") ? "y" : "n",
+        // modify: assembling, forms and content; annotate (comments and form fields) comes with it.
+        modify: allow.has("modify") ? "all" : "none",
+        annotate: allow.has("annotate") || allow.has("modify") ? "y" : "n",
+      },
+    };
   }
-  args.push(f.output);
-  return args;
+  return job;
 }
 
 export function decodeBase64(s: string): Uint8Array | undefined {

@@ -16,6 +16,8 @@ const merge = (body: unknown, key?: string) => t.request("POST", "/api/v1/report
 const queued = () => t.app.reportsRepo.countUnfinished();
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
+/** The layer conflict is found before the stamp's report is looked up. */
+const UNKNOWN_FOR_LAYER = "00000000-0000-4000-8000-000000000001";
 
 async function succeededReport(): Promise<string> {
   const id = await submit(t);
@@ -85,6 +87,11 @@ const badOptions: BadCase[] = [
     field: "options.stamp.image.content_base64",
   },
   { name: "stamp with neither a report nor an image", options: { stamp: { text: "x" } }, field: "options.stamp" },
+  {
+    name: "a watermark and a stamp on the same layer",
+    options: { watermark: { text: "DRAFT" }, stamp: { pdf_report_id: UNKNOWN_FOR_LAYER } },
+    field: "options.stamp.position",
+  },
   { name: "linearize not a boolean", options: { linearize: "yes" }, field: "options.linearize" },
 ];
 

@@ -3,7 +3,7 @@
 // a hung tool is killed with its whole process group at the render deadline, and reports without
 // post-processing are not affected.
 import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp, generate, type TestApp, waitForReport } from "../helpers/app";
@@ -37,6 +37,21 @@ async function withApp(qpdfPath: string, fn: (t: TestApp) => Promise<void>) {
 }
 
 const watermarked = { engine: "raw", html_template: "<h1>Hi</h1>", options: { watermark: { text: "DRAFT" } } };
+
+test("the passwords reach qpdf on its standard input, never on its command line", async () => {
+  const argv = join(dir, "argv.txt");
+  const input = join(dir, "stdin.txt");
+  await withApp(script("spy.sh", `printf '%s\\n' "$@" > ${argv}; cat > ${input}; exit 1`), async (t) => {
+    const { report } = await generate(t, {
+      ...watermarked,
+      options: { encryption: { user_password: "spy-user-6612", owner_password: "spy-owner-9034" } },
+    });
+    expect(report.error.code).toBe("postprocess_failed");
+  });
+  expect(readFileSync(argv, "utf8")).toBe("--job-json-file=/dev/stdin\n");
+  const job = JSON.parse(readFileSync(input, "utf8"));
+  expect(job.encrypt).toMatchObject({ userPassword: "spy-user-6612", ownerPassword: "spy-owner-9034" });
+});
 
 describe("a tool that fails", () => {
   test("crashes (SIGSEGV): retried, then postprocess_failed; a report without post-processing still succeeds", async () => {

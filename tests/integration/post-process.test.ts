@@ -93,7 +93,8 @@ test("linearize: pdfinfo says Optimized: yes", async () => {
 });
 
 describe("encryption", () => {
-  const user = "open-sesame-7731";
+  // Starts like an option: qpdf gets it in its JSON job, where it is a value.
+  const user = "--print=full open-sesame-7731";
   const owner = "owner-secret-9920";
 
   test("AES-256: pdfinfo says encrypted, text only with the user password; the passwords never reach the database in clear", async () => {

@@ -6,60 +6,46 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PasswordSeal } from "../../src/lib/seal";
 import { firstPageSize, jpegStampPdf, watermarkPdf } from "../../src/render/overlay-pdf";
-import { jpegSize, planPostProcessing, postOptionProblems, qpdfArgs } from "../../src/render/post-process";
+import { jpegSize, type PdfPermission, planPostProcessing, postOptionProblems, qpdfJob } from "../../src/render/post-process";
 import { SMALL_JPEG_BASE64 } from "../helpers/pdf";
 
 const files = { input: "in.pdf", output: "out.pdf", watermark: "wm.pdf", stamp: "st.pdf", attachments: ["a0", "a1"] };
 
-describe("qpdfArgs", () => {
-  test("a plan with every option: layers, attachments, linearize, then encryption, input first and output last", () => {
+describe("qpdfJob", () => {
+  test("a plan with every option: layers, attachments, linearize and encryption in qpdf's JSON job", () => {
     const plan = planPostProcessing(
       {
         watermark: { text: "DRAFT", position: "under" },
         stamp: { pdf_report_id: "x", position: "over" },
-        attachments: [{ filename: "a.xml", content_base64: "PGEvPg==", mime_type: "application/xml" }],
+        attachments: [{ filename: "--a.xml", content_base64: "PGEvPg==", mime_type: "application/xml" }],
         linearize: true,
         encryption: { permissions: ["print", "annotate"] },
       },
-      { user: "u", owner: "o" },
+      { user: "--print=full", owner: "o" },
     );
-    expect(qpdfArgs(plan, files)).toEqual([
-      "--warning-exit-0",
-      "--no-warn",
-      "in.pdf",
-      "--underlay",
-      "wm.pdf",
-      "--repeat=1",
-      "--",
-      "--overlay",
-      "st.pdf",
-      "--repeat=1",
-      "--",
-      "--add-attachment",
-      "a0",
-      "--key=a.xml",
-      "--filename=a.xml",
-      "--mimetype=application/xml",
-      "--",
-      "--linearize",
-      "--encrypt",
-      "u",
-      "o",
-      "256",
-      "--print=full",
-      "--extract=n",
-      "--modify=none",
-      "--annotate=y",
-      "--",
-      "out.pdf",
-    ]);
+    expect(qpdfJob(plan, files, "outline.json")).toEqual({
+      inputFile: "in.pdf",
+      outputFile: "out.pdf",
+      warningExit0: "",
+      noWarn: "",
+      updateFromJson: "outline.json",
+      underlay: { file: "wm.pdf", repeat: "1" },
+      overlay: { file: "st.pdf", repeat: "1" },
+      addAttachment: [{ file: "a0", key: "--a.xml", filename: "--a.xml", mimetype: "application/xml" }],
+      linearize: "",
+      encrypt: {
+        userPassword: "--print=full",
+        ownerPassword: "o",
+        "256bit": { print: "full", extract: "n", modify: "none", annotate: "y" },
+      },
+    });
   });
 
   test("encryption without permissions refuses everything; modify implies annotate", () => {
-    const none = qpdfArgs(planPostProcessing({ encryption: {} }, { user: "", owner: "o" }), files);
-    expect(none).toEqual(expect.arrayContaining(["--print=none", "--extract=n", "--modify=none", "--annotate=n"]));
-    const modify = qpdfArgs(planPostProcessing({ encryption: { permissions: ["modify", "copy"] } }, { user: "", owner: "o" }), files);
-    expect(modify).toEqual(expect.arrayContaining(["--print=none", "--extract=y", "--modify=all", "--annotate=y"]));
+    const bits = (permissions: PdfPermission[]) =>
+      (qpdfJob(planPostProcessing({ encryption: { permissions } }, { user: "", owner: "o" }), files).encrypt as any)["256bit"];
+    expect(bits([])).toEqual({ print: "none", extract: "n", modify: "none", annotate: "n" });
+    expect(bits(["modify", "copy"])).toEqual({ print: "none", extract: "y", modify: "all", annotate: "y" });
   });
 
   test("the defaults of a watermark: over, 45 degrees, opacity 0.25", () => {
@@ -80,16 +66,17 @@ describe("postOptionProblems", () => {
   test("each problem names its field", () => {
     const fields = postOptionProblems({
       watermark: { text: "下書き" },
+      stamp: { image: { content_base64: "AAAA", mime_type: "image/jpeg" } },
       encryption: { user_password: "x", owner_password: "x" },
       attachments: [
         { filename: "a", content_base64: "@@" },
         { filename: "a", content_base64: "", mime_type: "text" },
       ],
-      stamp: { image: { content_base64: "AAAA", mime_type: "image/jpeg" } },
     }).map((p) => p.field);
     expect(fields).toEqual([
       "options.watermark.text",
       "options.encryption.user_password",
+      "options.stamp.position",
       "options.stamp.image.content_base64",
       "options.attachments[0].content_base64",
       "options.attachments[1].filename",

@@ -59,12 +59,12 @@ export function preparePostOptions(
   ctx: { reportId: string; accountId: string; repo: ReportsRepo; files: FileStore; seal: PasswordSeal },
   prefix = "options",
 ): StoredPostOptions {
-  const problems = postOptionProblems(o, prefix);
+  // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
+  throwProblems(postOptionProblems(o, prefix));
   if (o.stamp && "pdf_report_id" in o.stamp) {
     const p = usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
-    if (p) problems.push(p);
+    if (p) throwProblems([p]);
   }
-  throwProblems(problems);
   const { encryption, ...rest } = o;
   if (!encryption) return rest;
   const sealed = ctx.seal.seal(ctx.reportId, { user: encryption.user_password ?? "", owner: encryption.owner_password });

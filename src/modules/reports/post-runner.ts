@@ -10,7 +10,7 @@ import type { Logger } from "../../lib/logger";
 import { runTool } from "../../lib/supervisor";
 import { A4, firstPageSize, jpegStampPdf, type PageSize, watermarkPdf } from "../../render/overlay-pdf";
 import { readPdfTitle } from "../../render/pdf-metadata";
-import { jpegSize, type PlanFiles, type PostPlan, qpdfArgs } from "../../render/post-process";
+import { jpegSize, type PlanFiles, type PostPlan, qpdfJob } from "../../render/post-process";
 
 export interface PostRunnerOptions {
   qpdfPath: string;
@@ -54,7 +54,7 @@ export class PostRunner {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
       const files = await this.prepare(dir, plan, input, output, stampPath);
-      await this.qpdf(qpdfArgs(plan, files), reportId);
+      await this.qpdfJob(qpdfJob(plan, files), reportId);
       return await flush(output);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -69,17 +69,18 @@ export class PostRunner {
     const dir = join(this.opts.workDir, reportId);
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     try {
+      // First the parts alone, to learn where each one's first page landed; then, in one run, the same
+      // join with an outline naming the parts and the plan applied.
       const joined = join(dir, "joined.pdf");
-      await this.qpdf(["--warning-exit-0", "--no-warn", "--empty", "--pages", ...parts.map((p) => p.path), "--", joined], reportId);
+      // Part paths are ours (reports/<uuid>.pdf): nothing in them can read as an option.
+      const paths = parts.map((p) => p.path);
+      await this.qpdf(["--warning-exit-0", "--no-warn", "--empty", "--pages", ...paths, "--", joined], reportId);
       const titles = await Promise.all(parts.map((p) => partTitle(p)));
       const layout = await this.qpdfJson(joined, reportId);
-      const update = join(dir, "outline.json");
-      await writeFile(update, JSON.stringify(outlineUpdate(layout, titles, pageCounts)));
+      const outline = join(dir, "outline.json");
+      await writeFile(outline, JSON.stringify(outlineUpdate(layout, titles, pageCounts)));
       const files = await this.prepare(dir, plan, joined, output, stampPath);
-      const args = qpdfArgs(plan, files);
-      // The outline is written into the joined file before the plan's layers and encryption apply.
-      args.splice(args.indexOf(joined) + 1, 0, `--update-from-json=${update}`);
-      await this.qpdf(args, reportId);
+      await this.qpdfJob(qpdfJob(plan, files, outline), reportId);
       return await flush(output);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -107,16 +108,21 @@ export class PostRunner {
     return files;
   }
 
-  private async qpdf(args: string[], reportId: string): Promise<void> {
+  /** Runs a qpdf job given as JSON on standard input (it may hold the PDF passwords). */
+  private qpdfJob(job: Record<string, unknown>, reportId: string): Promise<void> {
+    return this.qpdf(["--job-json-file=/dev/stdin"], reportId, JSON.stringify(job));
+  }
+
+  private async qpdf(args: string[], reportId: string, stdin?: string): Promise<void> {
     let run: Awaited<ReturnType<typeof runTool>>;
     try {
-      run = await runTool([this.opts.qpdfPath, ...args], { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice });
+      run = await runTool([this.opts.qpdfPath, ...args], { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, stdin });
     } catch (e) {
       this.opts.logger.error("qpdf could not be started", { report_id: reportId, qpdf: this.opts.qpdfPath, error: e });
       throw new RenderError("postprocess_failed", MESSAGE, true);
     }
     if (run.code === 0) return;
-    // Arguments are not logged: they hold the PDF passwords.
+    // The job is not logged: it holds the PDF passwords.
     this.opts.logger.warn("qpdf failed", {
       report_id: reportId,
       exit_code: run.code,
