@@ -101,6 +101,7 @@ export class App {
       queueLimit: config.queueLimit,
       storage: this.storage,
       seal: this.seal,
+      maxPages: config.maxPages,
     });
     this.idempotency = new IdempotencyService(new IdempotencyRepo(this.db), linkSecret);
     this.webhooksRepo = new WebhooksRepo(this.db);
@@ -267,7 +268,7 @@ export class App {
         logger: log,
         storage: this.storage,
         metrics: this.metrics,
-        post: { runner: this.postRunner(), seal: this.seal },
+        post: { runner: this.postRunner(), seal: this.seal, maxPdfSize: c.maxPdfSize },
         // Run by the processor before its first report, and again if the disk refused it.
         resume: () => {
           const recovered = this.reportsRepo.recover(c.maxAttempts, Date.now());

@@ -203,3 +203,17 @@ test("the OpenAPI document has the merge route and every post-processing option,
   const codes = JSON.stringify(spec);
   for (const code of ["postprocess_failed", "part_unavailable", "passwords_unavailable"]) expect(codes).toContain(code);
 });
+
+test("a merge of more pages than --max-pages is 422 before it is queued", async () => {
+  await withApp({ maxPages: 3 }, async (a) => {
+    const parts: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const id = await submit(a);
+      await succeed(a, id, { pageCount: 2 });
+      parts.push(id);
+    }
+    const body = await expectValidation(await a.request("POST", "/api/v1/reports/merge", { body: { report_ids: parts } }), "report_ids");
+    expect(JSON.stringify(body.details)).toContain("4 pages");
+    expect(a.app.reportsRepo.countUnfinished()).toBe(0);
+  });
+});

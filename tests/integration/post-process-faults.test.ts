@@ -116,3 +116,22 @@ test("a restart with an encrypted report still queued: the retry opens its seale
     rmSync(first.dir, { recursive: true, force: true });
   }
 });
+
+test("attachments that push the PDF past --max-pdf-size: pdf_too_large, not retried", async () => {
+  const t = await createTestApp({ render: true, config: { maxPdfSize: 60_000 } });
+  try {
+    const big = Buffer.from(crypto.getRandomValues(new Uint8Array(80_000))).toString("base64");
+    const { report } = await generate(t, {
+      engine: "raw",
+      html_template: "<h1>Small</h1>",
+      options: { attachments: [{ filename: "noise.bin", content_base64: big }] },
+    });
+    expect(report.status).toBe("failed");
+    expect(report.error.code).toBe("pdf_too_large");
+    expect(report.attempts).toBe(1);
+    const small = await generate(t, { engine: "raw", html_template: "<h1>Small</h1>", options: { linearize: true } });
+    expect(small.report.status).toBe("succeeded");
+  } finally {
+    await t.close();
+  }
+});

@@ -33,8 +33,11 @@ export interface ProcessorOptions {
   logger: Logger;
   storage?: StorageMonitor;
   metrics?: ServiceMetrics;
-  /** Runs post-processing (qpdf) and merges; opens sealed PDF passwords. The App always gives it. */
-  post?: { runner: PostRunner; seal: PasswordSeal };
+  /**
+   * Runs post-processing (qpdf) and merges; opens sealed PDF passwords; holds what they write to the
+   * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
+   */
+  post?: { runner: PostRunner; seal: PasswordSeal; maxPdfSize?: number };
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
   resume?: () => void;
 }
@@ -200,6 +203,9 @@ export class ReportProcessor {
           };
         }
       }
+      const maxPdfSize = this.opts.post?.maxPdfSize;
+      if ((printedApart || job.mergeParts) && maxPdfSize && out.bytes > maxPdfSize)
+        throw new RenderError("pdf_too_large", `the PDF is ${out.bytes} bytes with its post-processing; the limit is ${maxPdfSize}`);
       // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
       // check to the commit only the folder's fsync is awaited: a DELETE meanwhile removes the row and
       // the file, and markSucceeded then finds no row.

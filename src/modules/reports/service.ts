@@ -70,6 +70,8 @@ export interface ReportsServiceOptions {
   storage?: StorageMonitor;
   /** Seals options.encryption's passwords before they are stored. */
   seal: PasswordSeal;
+  /** Largest page count of a report: a merge of more pages is refused before it is queued. */
+  maxPages?: number;
 }
 
 export type DownloadAnswer =
@@ -125,6 +127,9 @@ export class ReportsService {
       .map((part, i) => usedReportProblem(this.repo, this.files, accountId, part, `report_ids[${i}]`))
       .filter((p) => p !== undefined);
     throwProblems(problems);
+    const pages = input.report_ids.reduce((n, part) => n + (this.repo.get(part, accountId)?.pageCount ?? 0), 0);
+    if (this.opts.maxPages && pages > this.opts.maxPages)
+      throwProblems([{ field: "report_ids", problem: `the parts have ${pages} pages together; a report may have ${this.opts.maxPages}` }]);
     const options = input.options && hasPostOptions(input.options) ? this.postOptions(id, accountId, input.options) : undefined;
     return this.enqueue(accountId, id, input.webhook, linkOrigin, {
       engine: "raw",
