@@ -24,13 +24,13 @@ export interface PostRunnerOptions {
   logger: Logger;
 }
 
-/** A report to merge: its stored PDF and the title of its bookmark. */
+/** A report to merge: its id (its bookmark's title when its PDF has none) and its stored PDF. */
 export interface MergePart {
   id: string;
   path: string;
 }
 
-const MESSAGE = "the PDF post-processing tool failed (a service fault, not the template's); the report is retried";
+const MESSAGE = "the PDF post-processing tool (qpdf) failed: a service fault, not the template's";
 
 /** Watermark overlay files kept in the work folder for reuse. */
 const OVERLAYS_KEPT = 64;
@@ -169,7 +169,7 @@ export class PostRunner {
     throw new RenderError(
       "postprocess_failed",
       run.timedOut
-        ? `the PDF post-processing tool did not finish within ${this.opts.timeoutMs} ms (a service fault); the report is retried`
+        ? `the PDF post-processing tool (qpdf) did not finish within ${this.opts.timeoutMs} ms: a service fault, not the template's`
         : MESSAGE,
       true,
     );
