@@ -2,9 +2,10 @@
 // PostPlan into files and a qpdf command. Every run is bounded by the render deadline (the whole
 // process group is killed when it passes); whatever goes wrong with the tool is a service fault
 // (postprocess_failed, retried by the processor), never the template's.
+
+import { createHash } from "node:crypto";
 import { closeSync, fstatSync, mkdirSync, openSync, readdirSync, readSync, rmSync } from "node:fs";
 import { open, readFile, stat, writeFile } from "node:fs/promises";
-import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
