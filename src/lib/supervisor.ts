@@ -389,7 +389,8 @@ export async function runTool(
   } finally {
     clearTimeout(timer);
     o.signal?.removeEventListener("abort", killGroup);
-    // Whatever it left behind in its group (a wrapper script's children) goes with it.
-    killGroup();
+    // A tool that failed may have left children in its group (a wrapper script's): they go with it.
+    // After a clean exit there is nothing to end, and the group's id may already be free for reuse.
+    if (p.exitCode !== 0) killGroup();
   }
 }
