@@ -1,5 +1,4 @@
 // Request schemas (validated by Elysia, published in OpenAPI) and the JSON form of a report.
-
 import { reportFailureCodes } from "../../lib/error-codes";
 import { t } from "elysia";
 import { oneOf } from "../../http/schema";

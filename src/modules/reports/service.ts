@@ -1,5 +1,4 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
-
 import { AppError, badRequest, notFound, serviceUnavailable, storageRefusal, tooManyRequests, validationFailed } from "../../lib/errors";
 import { storageFault, type StorageMonitor } from "../../lib/storage";
 import { newUuid, UUID_RE } from "../../lib/ids";
