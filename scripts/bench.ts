@@ -12,7 +12,7 @@ import ejs from "ejs";
 //   --quick            2 rounds of fewer PDFs (about 4 minutes on 2 cores)
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
-//   --templates LIST   comma list of invoice-ejs, invoice-raw, report-1000 (default invoice-ejs,report-1000)
+//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, report-1000 (default invoice-ejs,report-1000)
 //   --poll-ms N        interval of the polling client (default 50)
 //   --floor-nice N     nice value of the floor's Chromium (default 10, the service's --render-nice default)
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`
@@ -524,7 +524,12 @@ async function main(): Promise<number> {
       html: withPrintDefaults(rendered),
       // What the service's script-less page receives: the same, kept off the screen.
       tunedHtml: withPrintDefaults(rendered, true),
-      body: JSON.stringify({ html_template: t.html_template, engine: t.engine, ...(t.engine === "ejs" ? { data: t.data } : {}) }),
+      body: JSON.stringify({
+        html_template: t.html_template,
+        engine: t.engine,
+        ...(t.engine === "ejs" ? { data: t.data } : {}),
+        ...(t.options ? { options: t.options } : {}),
+      }),
       t,
     };
   });
@@ -663,6 +668,23 @@ async function main(): Promise<number> {
       target(`${tpl.name} c=${c}: service (long poll) ÷ floor machine CPU per PDF`, median(wait.machine) / floorMachine, "<=", 1.1);
       if (c === 1)
         target(`${tpl.name} c=1: long-poll p50 (ms) vs floor p50 ${fmt(floorP50)} + 10`, median(wait.latencies), "<=", floorP50 + 10);
+      const base = tpl.t.baseline && TEMPLATES.some((x) => x.name === tpl.t.baseline!.name) ? tpl.t.baseline : undefined;
+      if (base)
+        target(
+          `${tpl.name} c=${c}: machine CPU per PDF ÷ ${base.name}'s (long poll, same run)`,
+          median(wait.machine) / median(cell(base.name, c, "wait").machine),
+          "<=",
+          base.maxRatio,
+        );
+      // The same ratio over the service's own processes (server with its children, such as qpdf, sandboxes,
+      // Chromium): unlike machine CPU, other programs on a shared machine do not move it.
+      if (base)
+        target(
+          `${tpl.name} c=${c}: own CPU per PDF ÷ ${base.name}'s (long poll, same run)`,
+          medianOwn(wait, "total") / medianOwn(cell(base.name, c, "wait"), "total"),
+          "<=",
+          base.maxRatio,
+        );
     }
     out.push("");
   }

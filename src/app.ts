@@ -3,6 +3,7 @@
 // and does no I/O; start() runs its named steps in order, and stop() undoes them in reverse.
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
+import { join } from "node:path";
 import type { Services } from "./bootstrap";
 import type { Config, ServeRole } from "./config/settings";
 import { WalCheckpointer } from "./db/checkpointer";
@@ -18,6 +19,7 @@ import { storageFault } from "./lib/storage";
 import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
+import { PostRunner } from "./modules/reports/post-runner";
 import { ReportProcessor } from "./modules/reports/processor";
 import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
@@ -43,6 +45,8 @@ export const serveMode = (role: ServeRole): AppMode => ({ listen: true, render: 
 /** The renderer's parts, present when the App renders. */
 interface Renderer {
   templating: TemplatingPool;
+  /** qpdf, for post-processing and merges. */
+  post: PostRunner;
   pool: RenderPool;
   processor: ReportProcessor;
   egress?: EgressProxy;
@@ -169,6 +173,13 @@ export class App {
       tmpRoot: browserTempRoot(c.dataDir),
     });
     const s = this.services;
+    const post = new PostRunner({
+      qpdfPath: c.qpdfPath,
+      timeoutMs: c.renderTimeout,
+      nice: c.renderNice,
+      workDir: join(c.dataDir, "post"),
+      logger: log,
+    });
     const processor = new ReportProcessor(s.reportsRepo, s.files, templating, pool, s.reports.events, {
       // Enough lanes that the next report's templating and queue work overlap with printing.
       lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
@@ -177,13 +188,14 @@ export class App {
       logger: log,
       storage: s.storage,
       metrics: this.metrics,
+      post: { runner: post, seal: s.seal, maxPdfSize: c.maxPdfSize },
       // Run by the processor before its first report, and again if the disk refused it.
       resume: () => {
         const recovered = s.reportsRepo.recover(c.maxAttempts, Date.now());
         if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
       },
     });
-    return { templating, pool, processor, egress };
+    return { templating, post, pool, processor, egress };
   }
 
   /** Starts what the mode asks for: the steps run in this order, and stop() undoes them in reverse. */
@@ -244,6 +256,12 @@ export class App {
     const removed = removeStaleBrowserTemp(browserTempRoot(c.dataDir));
     if (removed) log.info("removed Chromium temp folders an earlier run left behind", { removed });
     writeFontconfig(c.dataDir, c.fontsDir || undefined);
+    if (!existsSync(c.qpdfPath)) {
+      log.warn(
+        `qpdf was not found at ${c.qpdfPath}: reports with watermark, stamp, attachments, encryption or linearize, and merges, will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
+      );
+    }
+    r.post.init();
     await r.egress?.start();
     await Promise.all([r.templating.start(), r.pool.start()]);
     r.processor.start();
@@ -267,6 +285,9 @@ export class App {
   }
   get links() {
     return this.services.links;
+  }
+  get seal() {
+    return this.services.seal;
   }
   get idempotency() {
     return this.services.idempotency;

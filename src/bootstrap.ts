@@ -10,6 +10,7 @@ import type { Db } from "./db/client";
 import { openDatabase } from "./db/client";
 import { type MigrateResult, migrate } from "./db/migrate";
 import { createLogger, type Logger } from "./lib/logger";
+import { PasswordSeal } from "./lib/seal";
 import { StorageMonitor } from "./lib/storage";
 import { AccountsRepo } from "./modules/accounts/repo";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
@@ -40,6 +41,7 @@ export interface Services {
   keys: KeysService;
   reports: ReportsService;
   links: LinkSigner;
+  seal: PasswordSeal;
   idempotency: IdempotencyService;
   webhooksRepo: WebhooksRepo;
   webhooks: WebhooksService;
@@ -67,6 +69,8 @@ function openServices(config: Config, logger: Logger): Services {
     const reportsRepo = new ReportsRepo(db);
     const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
     const links = new LinkSigner(linkSecret, config.linkTtl);
+    // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
+    const seal = new PasswordSeal(linkSecret);
     const webhooksRepo = new WebhooksRepo(db);
     const webhooks = new WebhooksService(webhooksRepo, { allowHosts: config.webhookAllowHosts });
     const reports = new ReportsService(reportsRepo, files, links, new ReportEvents(), webhooks, {
@@ -74,6 +78,8 @@ function openServices(config: Config, logger: Logger): Services {
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
       storage,
+      seal,
+      maxPages: config.maxPages,
     });
     return {
       db,
@@ -85,6 +91,7 @@ function openServices(config: Config, logger: Logger): Services {
       keys: new KeysService(new KeysRepo(db), new AccountsRepo(db), loadAuthPepper(config.dataDir)),
       reports,
       links,
+      seal,
       idempotency: new IdempotencyService(new IdempotencyRepo(db), linkSecret),
       webhooksRepo,
       webhooks,

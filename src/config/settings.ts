@@ -216,6 +216,14 @@ export const settings = {
     parse: str,
     help: "Chromium binary (Debian's package; the real binary, not the /usr/bin wrapper)",
   }),
+  qpdfPath: spec({
+    group: "Rendering",
+    flag: "qpdf-path",
+    env: "REPORTGEN_QPDF_PATH",
+    default: "/usr/bin/qpdf",
+    parse: str,
+    help: "qpdf binary (Debian's package): watermarks, stamps, attachments, encryption, linearization and merges after the print",
+  }),
   renderWorkers: spec({
     group: "Rendering",
     flag: "render-workers",

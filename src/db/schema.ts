@@ -46,6 +46,8 @@ export const reports = sqliteTable("reports", {
   expiresAt: integer("expires_at"),
   requestId: text("request_id"),
   notBefore: integer("not_before"),
+  /** JSON array of the report ids a merged report joins (migration 0008); null otherwise. */
+  mergeParts: text("merge_parts"),
 });
 
 export const healthProbe = sqliteTable("health_probe", {

@@ -15,6 +15,9 @@ checked before anything else (validation, 404).
    finished instead of polling; the status endpoint takes \`wait\` too.
 4. \`GET <link>\` (no key) → the PDF. Links are HMAC-signed and expire (default 1 hour); a bad or expired link → **403** \`link_invalid\`.
 
+After the print, \`options\` may watermark, stamp, attach files to, encrypt (AES-256) and linearize the PDF (qpdf);
+\`POST /api/v1/reports/merge\` joins succeeded reports into a new one that follows the same flow.
+
 ## Status codes
 201 key created · 202 report queued / not ready · 200 everything else that succeeds, including deletes
 (\`{"data": {"deleted": true, ...}}\`).

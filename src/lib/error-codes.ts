@@ -70,6 +70,12 @@ export const REPORT_FAILURES = {
     "Chromium stopped responding while printing this report, repeatedly (a service fault, not the template's): submit it again later.",
   sandbox_crashed:
     "The EJS sandbox process died while rendering this report, repeatedly (a service fault, not the template's): submit it again later.",
+  postprocess_failed:
+    "The PDF post-processing tool (qpdf: watermark, stamp, attachments, encryption, linearization, merge) failed or overran the render deadline, repeatedly (a service fault, not the template's): submit it again later.",
+  part_unavailable:
+    "A report this one needs (a part of the merge, or the stamp's report) was deleted or expired before it was processed: submit it again with reports that exist.",
+  passwords_unavailable:
+    "The report's PDF passwords could no longer be opened (the server's secret changed after it was accepted): submit it again.",
   renderer_unavailable:
     "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;

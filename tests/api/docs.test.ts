@@ -56,6 +56,7 @@ describe("openapi.json", () => {
       "/api/v1/access-keys/{accessKeyID}",
       "/api/v1/generate-pdf-async",
       "/api/v1/reports",
+      "/api/v1/reports/merge",
       "/api/v1/reports/{reportID}",
       "/api/v1/reports/{reportID}/download",
       "/api/v1/webhook-secret",

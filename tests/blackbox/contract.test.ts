@@ -148,6 +148,16 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect(pending.status).toBe(202);
   expect(Number(pending.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
 
+  // Merging reports: 202, and each documented refusal.
+  const mergeOp = { method: "POST", template: `${reports}/merge`, url: `${reports}/merge` };
+  expect((await call({ ...mergeOp, body: json({ report_ids: [id, id] }) })).status).toBe(202);
+  expect((await call({ ...mergeOp, body: json({ report_ids: [id, failedId] }) })).status).toBe(422);
+  expect((await call({ ...mergeOp, body: json({ report_ids: [id, missing] }) })).status).toBe(404);
+  expect((await call({ ...mergeOp, body: "{" })).status).toBe(400);
+  expect((await call({ ...mergeOp, body: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  expect((await call({ ...mergeOp, body: new Uint8Array(11 * 1024 * 1024).fill(0x20) })).status).toBe(413);
+  expect((await call({ ...mergeOp, key: null, body: json({ report_ids: [id, id] }) })).status).toBe(401);
+
   // Deleting reports.
   expect((await call({ method: "DELETE", template: `${reports}/{reportID}`, url: `${reports}/${id}` })).status).toBe(200);
   expect((await call({ method: "DELETE", template: `${reports}/{reportID}`, url: `${reports}/${id}` })).status).toBe(404);
@@ -202,6 +212,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
     "507": "storage_full needs a full disk (tests/process/storage.test.ts fills a tmpfs)",
     "POST /api/v1/generate-pdf-async 409": "idempotency_replay_unavailable needs the server's secret to change",
     "POST /api/v1/access-keys 409": "idempotency_replay_unavailable needs the server's secret to change",
+    "POST /api/v1/reports/merge 409": "idempotency_replay_unavailable needs the server's secret to change",
   };
   const missed: string[] = [];
   for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {

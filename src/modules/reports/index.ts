@@ -8,7 +8,7 @@ import { iso } from "../../lib/time";
 import { idempotencyHeaders } from "../idempotency/model";
 import type { IdempotencyService } from "../idempotency/service";
 import type { WebhooksService } from "../webhooks/service";
-import { generateBodySchema, listQuerySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
+import { generateBodySchema, listQuerySchema, mergeBodySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
 
 export interface ReportsRoutesOptions {
@@ -65,6 +65,45 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
             "With engine `raw`, the HTML is printed as given and `data` is ignored. " +
             "With `webhook.url`, a signed event is POSTed there when the report succeeds or fails (see Webhooks above). " +
             "With an `Idempotency-Key` header, a retry within 24 hours returns the same `report_id` instead of queueing a second report.",
+        },
+      },
+    )
+    .post(
+      "/reports/merge",
+      async ({ principal, body, set, headers, request }) => {
+        const r = await opts.idempotency.run(
+          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+          () => undefined,
+          () => {
+            const { reportId } = reports.submitMerge(principal.accountId, body, opts.originOf(request), requestIdOf(request));
+            return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
+          },
+        );
+        set.status = r.status;
+        Object.assign(set.headers, r.headers);
+        if (r.replayed) set.headers["idempotent-replayed"] = "true";
+        const reportId = (r.body as { report_id?: string } | undefined)?.report_id;
+        if (reportId) noteReport(request, reportId);
+        return r.body;
+      },
+      {
+        body: mergeBodySchema,
+        headers: idempotencyHeaders,
+        parse: "json",
+        response: withBody({
+          202: t.Object({ report_id: t.String({ format: "uuid" }) }),
+          404: errorSchema,
+          409: errorSchema,
+          422: errorSchema,
+          507: errorSchema,
+        }),
+        detail: {
+          summary: "Merge reports into one PDF",
+          description:
+            "Queues a new report whose PDF is the given reports' PDFs one after the other (its page count is their sum), with one bookmark per part " +
+            "(the part's PDF title, else `Report <id>`), and `options` (watermark, stamp, attachments, encryption, linearize) applied to the result. " +
+            "The new report follows the same flow as a generated one: status, long polling, download link and `webhook`; it shows engine `raw`. " +
+            "Every part must be a succeeded, unencrypted report of this account: an unknown id or another account's is 404, one not yet succeeded (or expired, or encrypted) is 422 naming it.",
         },
       },
     )

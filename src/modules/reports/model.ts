@@ -6,6 +6,7 @@ import { oneOf } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
 import { CSS_LENGTH_RE, PAGE_RANGES_RE, paperFormats } from "../../render/pdf-options";
+import { layerPositions, pdfPermissions, WATERMARK_DEFAULTS } from "../../render/post-process";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 import type { ReportSummary } from "./repo";
 
@@ -92,6 +93,106 @@ const pdfOutputOptions = {
   ),
 };
 
+const password = (description: string) => t.String({ minLength: 1, maxLength: 127, description });
+const position = (description: string) => t.Optional(oneOf(layerPositions, { description }));
+const opacity = (dflt: number) =>
+  t.Optional(t.Number({ minimum: 0.05, maximum: 1, default: dflt, description: "From 0.05 (faint) to 1 (opaque)" }));
+
+/**
+ * What happens to the PDF after the print (issue 26), run by qpdf in one pass. Shared by generation and
+ * merge requests; each field is independent, so defaults and a request merge field by field.
+ */
+export const postOptions = {
+  encryption: t.Optional(
+    t.Object(
+      {
+        user_password: t.Optional(password("Needed to open the PDF; without it anyone may open it, with the permissions below")),
+        owner_password: password("Lifts every restriction; must differ from user_password"),
+        permissions: t.Optional(
+          t.Array(oneOf(pdfPermissions), {
+            uniqueItems: true,
+            maxItems: 4,
+            description: "What readers with the user password may do; anything not listed is refused (default: nothing)",
+          }),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Encrypt the PDF with AES-256. The passwords are never stored in clear: they wait sealed (AES-256-GCM, key derived from the server secret) until the PDF is made, then are deleted",
+      },
+    ),
+  ),
+  watermark: t.Optional(
+    t.Object(
+      {
+        text: t.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text",
+        }),
+        opacity: opacity(WATERMARK_DEFAULTS.opacity),
+        angle: t.Optional(
+          t.Number({ minimum: -180, maximum: 180, default: WATERMARK_DEFAULTS.angle, description: "Degrees, counter-clockwise" }),
+        ),
+        position: position("over (default): drawn above the content; under: behind it, hidden by opaque backgrounds"),
+      },
+      { additionalProperties: false, description: "Text across the centre of every page, as large as fits" },
+    ),
+  ),
+  stamp: t.Optional(
+    t.Union(
+      [
+        t.Object(
+          {
+            pdf_report_id: t.String({ format: "uuid", description: "A succeeded, unencrypted report of this account: its first page" }),
+            position: position("over (default) or under the content"),
+          },
+          { additionalProperties: false },
+        ),
+        t.Object(
+          {
+            image: t.Object(
+              {
+                content_base64: t.String({ minLength: 4, description: "The image, base64" }),
+                mime_type: t.Literal("image/jpeg", { description: "JPEG only (baseline or progressive)" }),
+              },
+              { additionalProperties: false },
+            ),
+            opacity: opacity(1),
+            position: position("over (default) or under the content"),
+          },
+          { additionalProperties: false },
+        ),
+      ],
+      {
+        error: 'must be {"pdf_report_id": "<uuid>"} or {"image": {"content_base64": "...", "mime_type": "image/jpeg"}}',
+        description:
+          "Laid on every page: the first page of another report (scaled to fit, centred), or a JPEG at its centre (96 dpi, shrunk to fit)",
+      },
+    ),
+  ),
+  attachments: t.Optional(
+    t.Array(
+      t.Object(
+        {
+          filename: t.String({ minLength: 1, maxLength: 255, description: "Name shown by PDF readers (no / or \\)" }),
+          content_base64: t.String({ description: "The file, base64" }),
+          mime_type: t.Optional(t.String({ maxLength: 255, description: "e.g. application/xml" })),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: 20,
+        description: "Files embedded in the PDF (e.g. an e-invoice's XML). They count against the request body limit",
+      },
+    ),
+  ),
+  linearize: t.Optional(
+    t.Boolean({ default: false, description: 'Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")' }),
+  ),
+};
+
 export const pdfOptionsSchema = t.Object(
   {
     format: t.Optional(oneOf(paperFormats, { description: "Paper size when the page's CSS sets no @page size", default: "A4" })),
@@ -105,6 +206,7 @@ export const pdfOptionsSchema = t.Object(
       ),
     ),
     ...pdfOutputOptions,
+    ...postOptions,
   },
   {
     additionalProperties: false,
@@ -130,6 +232,24 @@ export function generateBodySchema(templateMaxLength: number) {
     { additionalProperties: false },
   );
 }
+
+export const mergeBodySchema = t.Object(
+  {
+    report_ids: t.Array(t.String({ format: "uuid" }), {
+      minItems: 2,
+      maxItems: 100,
+      description: "Succeeded reports of this account, in the order their pages follow each other",
+    }),
+    options: t.Optional(
+      t.Object(
+        { ...postOptions },
+        { additionalProperties: false, description: "Post-processing of the merged PDF (the same fields as in a generation request)" },
+      ),
+    ),
+    webhook: t.Optional(webhookRequestSchema),
+  },
+  { additionalProperties: false },
+);
 
 export const listQuerySchema = t.Object({
   // Ranges of numeric query fields are checked by queryNumber(), which names the field in the error.

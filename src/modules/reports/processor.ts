@@ -4,15 +4,21 @@
 // A storage fault (full or read-only disk) never escapes a lane: the report goes back to the queue
 // (or, after its attempts, ends failed with storage_full / storage_error) and the lanes pause until
 // the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
+
+import { join } from "node:path";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
+import type { PasswordSeal } from "../../lib/seal";
 import { type StorageFault, type StorageMonitor, storageFailureCode, storageFault } from "../../lib/storage";
 import type { RenderPool } from "../../render/pool";
+import { isEmptyPlan, type PostPlan } from "../../render/post-process";
 import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { ServiceMetrics } from "../health/metrics";
 import type { ReportEvents } from "./events";
+import { hasPostOptions, type StoredPostOptions, storedPlan } from "./post-options";
+import { isEncryptedPdf, type PostRunner } from "./post-runner";
 import type { ClaimedReport, ReportsRepo } from "./repo";
 import { resolvePdfOptions } from "./service";
 
@@ -28,6 +34,11 @@ export interface ProcessorOptions {
   logger: Logger;
   storage?: StorageMonitor;
   metrics?: ServiceMetrics;
+  /**
+   * Runs post-processing (qpdf) and merges; opens sealed PDF passwords; holds what they write to the
+   * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
+   */
+  post?: { runner: PostRunner; seal: PasswordSeal; maxPdfSize?: number };
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
   resume?: () => void;
 }
@@ -164,25 +175,45 @@ export class ReportProcessor {
     const fence = fenceOf(job);
     const m = this.opts.metrics;
     let succeeded = false;
+    let reserved: Promise<void> = Promise.resolve();
+    let out: { pages: number; bytes: number };
+    let printedApart = false;
     try {
-      const t0 = performance.now();
-      const ejs = job.engine === "ejs";
-      const templated = ejs ? this.templating.render(job.template ?? "", job.data ?? "{}", fields) : Promise.resolve(job.template ?? "");
-      templated.catch(() => {}); // awaited below, unless reserving the file fails first
-      // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
-      // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
-      // the sandbox renders, not before, so its synchronous creation is off the report's critical path.
-      const reserved = this.files.reserve(job.id, fence);
-      reserved.catch(() => {}); // awaited below, unless the report ends before
-      const html = await templated;
-      if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
-      if (!this.stillWanted(job.id)) return;
-      const t1 = performance.now();
-      const out = await this.pool.render(
-        { html, options: resolvePdfOptions(job.options), outFile: this.files.pathOf(job.id, fence) },
-        fields,
-      );
-      m?.renderSeconds.observe((performance.now() - t1) / 1000);
+      const plan = this.planOf(job);
+      if (job.mergeParts && plan) {
+        const merged = await this.merge(job, plan, fence);
+        if (!merged) return;
+        out = merged;
+      } else {
+        const t0 = performance.now();
+        const ejs = job.engine === "ejs";
+        const templated = ejs ? this.templating.render(job.template ?? "", job.data ?? "{}", fields) : Promise.resolve(job.template ?? "");
+        templated.catch(() => {}); // awaited below, unless reserving the file fails first
+        // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
+        // then the PDF's bytes (the render worker fsyncs the file it writes). The file is created while
+        // the sandbox renders, not before, so its synchronous creation is off the report's critical path.
+        reserved = this.files.reserve(job.id, fence);
+        reserved.catch(() => {}); // awaited below, unless the report ends before
+        const html = await templated;
+        if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
+        if (!this.stillWanted(job.id)) return;
+        const t1 = performance.now();
+        // With post-processing, Chromium prints into the work folder and qpdf writes the report's file.
+        printedApart = !!plan;
+        const printed = plan ? this.post().runner.printPath(job.id) : this.files.pathOf(job.id, fence);
+        out = await this.pool.render({ html, options: resolvePdfOptions(job.options), outFile: printed }, fields);
+        m?.renderSeconds.observe((performance.now() - t1) / 1000);
+        if (plan) {
+          if (!this.stillWanted(job.id)) return;
+          out = {
+            pages: out.pages,
+            bytes: await this.post().runner.apply(job.id, plan, printed, this.files.pathOf(job.id, fence), await this.stampPath(job, plan)),
+          };
+        }
+      }
+      const maxPdfSize = this.opts.post?.maxPdfSize;
+      if ((printedApart || job.mergeParts) && maxPdfSize && out.bytes > maxPdfSize)
+        throw new RenderError("pdf_too_large", `the PDF is ${out.bytes} bytes with its post-processing; the limit is ${maxPdfSize}`);
       // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
       // check to the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a
       // DELETE meanwhile removes the row and the file, and markSucceeded then finds no row.
@@ -240,7 +271,78 @@ export class ReportProcessor {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
       // and so does an upload whose success was not recorded (an attempt that lost its claim).
       if (!succeeded) await this.files.discard(job.id, fence).catch((e) => this.cleanupFailed(e));
+      if (printedApart || job.mergeParts) this.safely(() => this.post().runner.cleanUp(job.id));
     }
+  }
+
+  /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
+  private planOf(job: ClaimedReport): PostPlan | undefined {
+    const stored = job.options ? (JSON.parse(job.options) as StoredPostOptions) : undefined;
+    if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
+    if (!this.opts.post) throw new Error("this processor was made without post-processing");
+    const plan = storedPlan(job.id, stored, this.opts.post.seal);
+    if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
+    return isEmptyPlan(plan) && !job.mergeParts ? undefined : plan;
+  }
+
+  /** The stored PDF of the plan's stamp report, as a local file; fails the report when that report is gone. */
+  private async stampPath(job: ClaimedReport, plan: PostPlan): Promise<string | undefined> {
+    if (plan.stamp?.kind !== "report") return undefined;
+    return (await this.usable(job, plan.stamp.reportId)).path;
+  }
+
+  /**
+   * A report this one uses (a merge part, a stamp) as a local file: the stored file itself on the data
+   * dir, a copy in the work folder from a bucket. It must still be there and unprotected: it may have
+   * been deleted or expired since the request (and with a bucket, its protection is only seen here).
+   */
+  private async usable(job: ClaimedReport, id: string): Promise<{ pageCount: number; path: string }> {
+    const r = this.repo.getForDownload(id);
+    const gone = () =>
+      new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
+    if (r?.status !== "succeeded") throw gone();
+    const fence = fenceOf(r);
+    let path = this.files.pathOf(id, fence);
+    if (this.files.kind !== "local") {
+      const stored = await this.files.open(id, fence);
+      if (!stored) throw gone();
+      path = join(this.post().runner.workPath(job.id), `${id}.pdf`);
+      await Bun.write(path, new Response(stored.body));
+    } else if (!(await this.files.exists(id, fence))) throw gone();
+    if (isEncryptedPdf(path))
+      throw new RenderError(
+        "part_unavailable",
+        `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
+      );
+    return { pageCount: r.pageCount ?? 0, path };
+  }
+
+  private post(): NonNullable<ProcessorOptions["post"]> {
+    if (!this.opts.post) throw new Error("this processor was made without post-processing");
+    return this.opts.post;
+  }
+
+  /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
+  private async merge(job: ClaimedReport, plan: PostPlan, fence: string): Promise<{ pages: number; bytes: number } | undefined> {
+    const ids = JSON.parse(job.mergeParts ?? "[]") as string[];
+    const parts: { id: string; path: string }[] = [];
+    const counts: number[] = [];
+    for (const id of ids) {
+      const u = await this.usable(job, id);
+      parts.push({ id, path: u.path });
+      counts.push(u.pageCount);
+    }
+    await this.files.reserve(job.id, fence);
+    if (!this.stillWanted(job.id)) return undefined;
+    const bytes = await this.post().runner.merge(
+      job.id,
+      parts,
+      counts,
+      plan,
+      this.files.pathOf(job.id, fence),
+      await this.stampPath(job, plan),
+    );
+    return { pages: counts.reduce((a, b) => a + b, 0), bytes };
   }
 
   /**

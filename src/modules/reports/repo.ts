@@ -13,6 +13,8 @@ export interface NewReport {
   createdAt: number;
   /** X-Request-Id of the submitting request, for the rendering's log lines. */
   requestId?: string | null;
+  /** The ids a merged report joins, as a JSON array (template is then ""). */
+  mergeParts?: string | null;
 }
 
 export interface ListQuery {
@@ -23,8 +25,8 @@ export interface ListQuery {
   after?: { createdAt: number; id: string };
 }
 
-export type ReportSummary = Omit<Report, "template" | "data" | "options" | "requestId">;
-export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts" | "requestId">;
+export type ReportSummary = Omit<Report, "template" | "data" | "options" | "requestId" | "mergeParts">;
+export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts" | "requestId" | "mergeParts">;
 
 /** Columns for reading a report without its (possibly large) input, named as in ReportSummary. */
 const summarySql = `id, account_id AS accountId, engine, status, attempts, error_code AS errorCode, error_message AS errorMessage,
@@ -58,7 +60,7 @@ export class ReportsRepo {
     this.claimStmt = c.prepare<ClaimedReport & { attempts: number }, [number]>(
       `UPDATE reports SET status = 'processing', attempts = attempts + 1, started_at = ?1, not_before = NULL
        WHERE id = (SELECT id FROM reports WHERE status = 'queued' AND (not_before IS NULL OR not_before <= ?1) ORDER BY created_at, rowid LIMIT 1)
-       RETURNING id, engine, template, data, options, attempts, request_id AS requestId`,
+       RETURNING id, engine, template, data, options, attempts, request_id AS requestId, merge_parts AS mergeParts`,
     );
     this.nextDueStmt = c.prepare<{ t: number | null }, [number]>(
       "SELECT min(not_before) AS t FROM reports WHERE status = 'queued' AND not_before > ?",
@@ -77,9 +79,12 @@ export class ReportsRepo {
       `SELECT ${summarySql} FROM reports WHERE account_id = ?1 AND (?2 IS NULL OR status = ?2)
        AND (created_at < ?3 OR (created_at = ?3 AND id < ?4)) ORDER BY created_at DESC, id DESC LIMIT ?5`,
     );
-    this.insertStmt = c.prepare<never, [string, string, string, string, string | null, string | null, number, string | null]>(
-      `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id)
-       VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, 0, ?7, ?8)`,
+    this.insertStmt = c.prepare<
+      never,
+      [string, string, string, string, string | null, string | null, number, string | null, string | null]
+    >(
+      `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts)
+       VALUES (?1, ?2, ?3, 'queued', ?4, ?5, ?6, 0, ?7, ?8, ?9)`,
     );
     this.countUnfinishedStmt = c.prepare<{ n: number }, []>("SELECT count(*) AS n FROM reports WHERE status IN ('queued', 'processing')");
     this.countUnfinishedOfStmt = c.prepare<{ n: number }, [string]>(
@@ -106,7 +111,7 @@ export class ReportsRepo {
   }
 
   insert(r: NewReport): void {
-    this.insertStmt.run(r.id, r.accountId, r.engine, r.template, r.data, r.options, r.createdAt, r.requestId ?? null);
+    this.insertStmt.run(r.id, r.accountId, r.engine, r.template, r.data, r.options, r.createdAt, r.requestId ?? null, r.mergeParts ?? null);
   }
 
   get(id: string, accountId: string): ReportSummary | undefined {

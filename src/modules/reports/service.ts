@@ -3,6 +3,7 @@
 import type { Engine, ReportStatus } from "../../db/schema";
 import { AppError, notFound, retryLater, storageRefusal, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
+import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
 import {
   defaultPdfOptions,
@@ -12,17 +13,25 @@ import {
   pageRangesProblem,
   type WaitFor,
 } from "../../render/pdf-options";
+import type { PostOptions } from "../../render/post-process";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
-import type { ReportSummary, ReportsRepo } from "./repo";
+import { hasPostOptions, preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";
+import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 
 export interface GenerateInput {
   html_template: string;
   engine: Engine;
   data?: unknown;
-  options?: StoredPdfOptions;
+  options?: StoredPdfOptions & PostOptions;
+  webhook?: { url: string };
+}
+
+export interface MergeInput {
+  report_ids: string[];
+  options?: PostOptions;
   webhook?: { url: string };
 }
 
@@ -59,6 +68,10 @@ export interface ReportsServiceOptions {
   queueLimit: number;
   /** When given, submissions are refused (507/503) while the data dir is full or not writable. */
   storage?: StorageMonitor;
+  /** Seals options.encryption's passwords before they are stored. */
+  seal: PasswordSeal;
+  /** Largest page count of a report: a merge of more pages is refused before it is queued. */
+  maxPages?: number;
 }
 
 export type DownloadAnswer =
@@ -81,9 +94,62 @@ export class ReportsService {
    * committed. `linkOrigin` is the origin of the download link a success event will carry.
    */
   submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): { reportId: string } {
-    if (input.options) checkPdfOptions(input.options);
+    const id = newUuid();
+    let options = input.options as (StoredPdfOptions & StoredPostOptions) | undefined;
+    if (input.options) {
+      checkPdfOptions(input.options);
+      if (hasPostOptions(input.options)) {
+        const { encryption: _inClear, ...rest } = input.options;
+        options = { ...rest, ...this.postOptions(id, accountId, input.options) };
+      }
+    }
     const data = input.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
-    const webhookUrl = input.webhook ? this.webhooks.check(input.webhook.url) : undefined;
+    return this.enqueue(accountId, id, input.webhook, linkOrigin, {
+      engine: input.engine,
+      template: input.html_template,
+      data,
+      options: options ? JSON.stringify(options) : null,
+      requestId: requestId ?? null,
+    });
+  }
+
+  /**
+   * Queues a report that joins succeeded reports of the account, in order, with `options` applied to
+   * the result. Unknown or another account's parts are 404; parts not succeeded (or encrypted) 422.
+   */
+  submitMerge(accountId: string, input: MergeInput, linkOrigin = "", requestId?: string): { reportId: string } {
+    const id = newUuid();
+    const problems = input.report_ids
+      .map((part, i) => usedReportProblem(this.repo, this.files, accountId, part, `report_ids[${i}]`))
+      .filter((p) => p !== undefined);
+    throwProblems(problems);
+    const pages = input.report_ids.reduce((n, part) => n + (this.repo.get(part, accountId)?.pageCount ?? 0), 0);
+    if (this.opts.maxPages && pages > this.opts.maxPages)
+      throwProblems([{ field: "report_ids", problem: `the parts have ${pages} pages together; a report may have ${this.opts.maxPages}` }]);
+    const options = input.options && hasPostOptions(input.options) ? this.postOptions(id, accountId, input.options) : undefined;
+    return this.enqueue(accountId, id, input.webhook, linkOrigin, {
+      engine: "raw",
+      template: "",
+      data: null,
+      options: options ? JSON.stringify(options) : null,
+      requestId: requestId ?? null,
+      mergeParts: JSON.stringify(input.report_ids),
+    });
+  }
+
+  private postOptions(reportId: string, accountId: string, o: PostOptions): StoredPostOptions {
+    return preparePostOptions(o, { reportId, accountId, repo: this.repo, files: this.files, seal: this.opts.seal });
+  }
+
+  /** Checks the queue caps and the disk, then durably records the report (and its webhook). */
+  private enqueue(
+    accountId: string,
+    id: string,
+    webhook: { url: string } | undefined,
+    linkOrigin: string,
+    report: Omit<NewReport, "id" | "accountId" | "createdAt">,
+  ): { reportId: string } {
+    const webhookUrl = webhook ? this.webhooks.check(webhook.url) : undefined;
     // Below the reserve the room left belongs to reports already accepted. A failed insert (the
     // disk filled up since the last look) is answered the same way by the error mapper.
     const disk = this.opts.storage?.status().state;
@@ -98,17 +164,7 @@ export class ReportsService {
         2,
       );
     }
-    const id = newUuid();
-    const row = {
-      id,
-      accountId,
-      engine: input.engine,
-      template: input.html_template,
-      data,
-      options: input.options ? JSON.stringify(input.options) : null,
-      createdAt: Date.now(),
-      requestId: requestId ?? null,
-    };
+    const row: NewReport = { ...report, id, accountId, createdAt: Date.now() };
     if (webhookUrl) {
       this.repo.transaction(() => {
         this.repo.insert(row);

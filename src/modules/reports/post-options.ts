@@ -1,0 +1,91 @@
+// The post-processing options of a report between the request and qpdf: checked (422 naming the
+// field, or 404 for another account's report) before anything is queued, stored with the passwords
+// sealed, and turned back into a plan when the report is processed.
+import { existsSync } from "node:fs";
+import { notFound, validationFailed } from "../../lib/errors";
+import { UUID_RE } from "../../lib/ids";
+import type { PasswordSeal } from "../../lib/seal";
+import {
+  type PdfPermission,
+  type PostOptions,
+  type PostPlan,
+  type Problem,
+  planPostProcessing,
+  postOptionProblems,
+} from "../../render/post-process";
+import { fenceOf, type PdfStore } from "../files/pdf-store";
+import { isEncryptedPdf } from "./post-runner";
+import type { ReportsRepo } from "./repo";
+
+/** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */
+export interface StoredEncryption {
+  sealed: string;
+  permissions?: PdfPermission[];
+}
+
+export type StoredPostOptions = Omit<PostOptions, "encryption"> & { encryption?: StoredEncryption };
+
+/** The post-processing fields of `options` (the rest are print options). */
+const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
+
+export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);
+
+/**
+ * Problems of a report another one uses (a merge part, a stamp): unknown or another account's is a
+ * 404 (thrown), not finished or encrypted a problem of `field`.
+ */
+export function usedReportProblem(repo: ReportsRepo, files: PdfStore, accountId: string, id: string, field: string): Problem | undefined {
+  const r = UUID_RE.test(id) ? repo.get(id, accountId) : undefined;
+  if (!r) throw notFound("report", id);
+  if (r.status !== "succeeded")
+    return {
+      field,
+      problem: `report ${id} is ${r.status}: only succeeded reports can be used (wait for it with GET /reports/${id}?wait=30)`,
+    };
+  // On the data dir the file says at once whether it is there and protected; with a bucket, the
+  // processor finds out when it fetches the part (part_unavailable), without a request to the bucket here.
+  if (files.kind !== "local") return undefined;
+  const path = files.pathOf(id, fenceOf(r));
+  if (!existsSync(path)) return { field, problem: `report ${id} no longer has its PDF (expired): generate it again` };
+  if (isEncryptedPdf(path))
+    return {
+      field,
+      problem: `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
+    };
+  return undefined;
+}
+
+/**
+ * Checks the post-processing options of a new report and returns them as they are stored (passwords
+ * sealed for `reportId`). Throws 422 naming every bad field, or 404 for a stamp report of another account.
+ */
+export function preparePostOptions(
+  o: PostOptions,
+  ctx: { reportId: string; accountId: string; repo: ReportsRepo; files: PdfStore; seal: PasswordSeal },
+  prefix = "options",
+): StoredPostOptions {
+  // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
+  throwProblems(postOptionProblems(o, prefix));
+  if (o.stamp && "pdf_report_id" in o.stamp) {
+    const p = usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
+    if (p) throwProblems([p]);
+  }
+  const { encryption, ...rest } = o;
+  if (!encryption) return rest;
+  const sealed = ctx.seal.seal(ctx.reportId, { user: encryption.user_password ?? "", owner: encryption.owner_password });
+  return { ...rest, encryption: { sealed, ...(encryption.permissions ? { permissions: encryption.permissions } : {}) } };
+}
+
+export function throwProblems(problems: Problem[]): void {
+  if (problems.length)
+    throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
+}
+
+/** The plan of a stored report, its passwords opened; undefined when its passwords cannot be opened. */
+export function storedPlan(reportId: string, o: StoredPostOptions | undefined, seal: PasswordSeal): PostPlan | undefined {
+  if (!o) return planPostProcessing({});
+  if (!o.encryption) return planPostProcessing(o);
+  const secrets = seal.open(reportId, o.encryption.sealed);
+  if (!secrets) return undefined;
+  return planPostProcessing(o, { user: secrets.user ?? "", owner: secrets.owner ?? "" });
+}
