@@ -80,6 +80,10 @@ export async function compile(o: CompileOptions): Promise<number> {
     target: "bun",
     minify: { syntax: true, whitespace: true },
     sourcemap: "none",
+    // Precompiled bytecode: JavaScriptCore skips parsing the ~10 MB bundle at every start. Measured here:
+    // `version` 180 -> 15 ms, `render` of one invoice 1.3 -> 0.5 s; the executable grows 121 -> 147 MB.
+    bytecode: true,
+    format: "esm",
     plugins: [staticPlaywrightRequires, nativeAddons(o.nativePackages ?? {}, o.excludedPackages ?? [])],
   });
   if (!result.success) {
