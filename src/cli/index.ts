@@ -75,6 +75,12 @@ export async function runCli(argv: string[]): Promise<number> {
           );
         return 0;
       }
+      case "doctor": {
+        const { doctorOptions, doctor } = await import("./doctor");
+        const { config, values, positionals } = parseCommand(rest, doctorOptions);
+        if (positionals.length) throw new UsageError(`doctor takes no arguments, only flags: ${positionals.join(" ")}`);
+        return await doctor(config, { json: values.json === true });
+      }
       case "render": {
         const { renderOptions, render } = await import("./render");
         const { config, values, positionals } = parseCommand(rest, renderOptions);

@@ -88,6 +88,11 @@ export class StandaloneRenderer {
   async start(o: { ejs: boolean }): Promise<void> {
     const c = this.config;
     if (!(await Bun.file(c.chromiumPath).exists())) throw new StartupError(chromiumMissing(c.chromiumPath));
+    // Chromium keeps crash-report settings in ~/.config/chromium and a dconf cache in ~/.cache: in a one-shot
+    // command they go into the temporary folder too. This process is the CLI's own, and the render worker
+    // (and its Chromium) copy the environment when they start.
+    process.env.XDG_CONFIG_HOME = join(this.dir, "xdg-config");
+    process.env.XDG_CACHE_HOME = join(this.dir, "xdg-cache");
     const registry = new ChildRegistry();
     if (c.allowHosts.length) this.egress = await startEgressProxy({ allowHosts: c.allowHosts, logger: this.logger });
     if (o.ejs) this.templating = new TemplatingPool(templatingOptions(c, { logger: this.logger, registry, processes: 1 }));
