@@ -115,6 +115,18 @@ function fontCheck(s: (typeof SCRIPTS)[number]): Check {
   };
 }
 
+/** The version a reportgen answering /livez on this port reports, if one does. */
+async function runningReportgen(host: string, port: number): Promise<string | undefined> {
+  const h = host === "0.0.0.0" || host === "::" || host === "" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  try {
+    const r = await fetch(`http://${h}:${port}/livez`, { signal: AbortSignal.timeout(2_000) });
+    const body = (await r.json()) as { status?: unknown; version?: unknown };
+    return body.status === "ok" && typeof body.version === "string" ? body.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A page with every script the fonts lines check: Chromium must lay it out and print it. */
 const TEST_PAGE = `<!doctype html><meta charset="utf-8"><title>reportgen doctor</title>
 <p>Latin: The quick brown fox. Ελληνικά. Кириллица. 中文 日本語 한국어. 😀</p>`;
@@ -299,6 +311,9 @@ export const CHECKS: Check[] = [
         s.listen({ port: c.port, host: c.host, exclusive: true }, () => s.close(() => done(undefined)));
       });
       if (!error) return { status: "ok", detail: `${c.host}:${c.port} is free to bind` };
+      // Taken by reportgen itself (doctor run after the service started): that is the port working.
+      const running = error.code === "EADDRINUSE" ? await runningReportgen(c.host, c.port) : undefined;
+      if (running) return { status: "ok", detail: `${c.host}:${c.port} is in use by a running reportgen ${running} (its /livez answers)` };
       const fix =
         error.code === "EACCES"
           ? "ports below 1024 need privileges: use a port above 1024 behind your proxy"

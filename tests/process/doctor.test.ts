@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, sourceCommand } from "../helpers/process";
+import { freePort, sourceCommand, startServer } from "../helpers/process";
 
 const work = mkdtempSync(join(tmpdir(), "reportgen-doctor-test-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -118,6 +118,22 @@ test("a data dir that is a file, a busy port, too low a file limit, readable sec
   expect(s.check("secret files").status).toBe("fail");
   expect(s.check("secret files").detail).toContain("link-secret is readable by others (mode 644)");
   expect(s.check("secret files").fix).toContain("chmod 600");
+});
+
+test("next to the running service: its port and its secret files pass (doctor after install)", async () => {
+  const dataDir = join(work, "data-running");
+  const server = await startServer(sourceCommand, dataDir);
+  try {
+    const port = new URL(server.baseUrl).port;
+    const j = doctorJson(["--data-dir", dataDir, "--host", "127.0.0.1", "--port", port]);
+    expect(j.check("port")).toMatchObject({ status: "ok" });
+    expect(j.check("port").detail).toMatch(new RegExp(`127\\.0\\.0\\.1:${port} is in use by a running reportgen \\d`));
+    expect(j.check("secret files")).toMatchObject({ status: "ok", detail: "link-secret, auth-pepper: mode 600, owned by this user" });
+    expect(j.code, JSON.stringify(j.result)).toBe(0);
+  } finally {
+    server.proc.kill("SIGTERM");
+    await server.proc.exited;
+  }
 });
 
 // A read-only data dir: a read-only bind mount in a private mount namespace (needs user namespaces,
