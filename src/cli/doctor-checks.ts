@@ -98,6 +98,7 @@ function fontCheck(s: (typeof SCRIPTS)[number]): Check {
     run(ctx) {
       const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(ctx.tmp, ctx.config.fontsDir || undefined) };
       const found: string[] = [];
+      const all = new Set<string>();
       for (const pattern of s.pattern) {
         const r = run(["fc-list", "--format", "%{family[0]}\\n", pattern], env);
         if (!r) return { status: "fail", detail: "fc-list is not installed", fix: "apt-get install fontconfig" };
@@ -108,9 +109,14 @@ function fontCheck(s: (typeof SCRIPTS)[number]): Check {
             detail: `no usable (TrueType) font for ${pattern.replace(/^:/, "")}`,
             fix: `apt-get install ${s.pkg}, or put .ttf files in --fonts-dir`,
           };
-        found.push(...families.slice(0, 2));
+        // Named first: the face fontconfig picks for sans-serif text of that script, when it covers it.
+        const picked = run(["fc-match", "--format", "%{family[0]}", `sans-serif${pattern}`], env)?.stdout.trim();
+        found.push(...(picked && families.includes(picked) ? [picked] : families.slice(0, 1)));
+        for (const f of families) all.add(f);
       }
-      return { status: "ok", detail: [...new Set(found)].join(", ") };
+      const named = [...new Set(found)];
+      const more = all.size - named.length;
+      return { status: "ok", detail: `${named.join(", ")}${more > 0 ? ` and ${more} more ${more > 1 ? "families" : "family"}` : ""}` };
     },
   };
 }
