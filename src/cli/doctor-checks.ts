@@ -64,8 +64,14 @@ function run(cmd: string[], env?: Record<string, string | undefined>) {
 /** The closest folder of `path` that exists (the path itself when it does). */
 function existingAncestor(path: string): string {
   let p = resolve(path);
-  while (!statSync(p, { throwIfNoEntry: false })) p = dirname(p);
-  return p;
+  for (;;) {
+    try {
+      if (statSync(p, { throwIfNoEntry: false }) || p === dirname(p)) return p;
+    } catch {
+      return p; // there but not reachable (EACCES, ENOTDIR): the write probe there says why
+    }
+    p = dirname(p);
+  }
 }
 
 /** Creates, writes, fsyncs and removes a file in `dir`: the only sure test that the service can write there. */
@@ -265,8 +271,13 @@ export const CHECKS: Check[] = [
     name: "data dir",
     run({ config: c }) {
       const dir = resolve(c.dataDir);
-      const st = statSync(dir, { throwIfNoEntry: false });
       const fix = `make ${dir} a folder the service's user can write (chown -R USER ${dir}), or choose --data-dir / REPORTGEN_DATA_DIR`;
+      let st: ReturnType<typeof statSync>;
+      try {
+        st = statSync(dir, { throwIfNoEntry: false });
+      } catch (e) {
+        return { status: "fail", detail: `${dir} cannot be reached (${errText(e)})`, fix };
+      }
       if (st && !st.isDirectory()) return { status: "fail", detail: `${dir} is not a folder`, fix };
       const where = st ? dir : existingAncestor(dir);
       try {
@@ -288,13 +299,21 @@ export const CHECKS: Check[] = [
   },
   {
     name: "secret files",
-    run({ config: c }) {
+    run({ config: c, results }) {
+      if (results.get("data dir")?.status === "fail") return { status: "skip", detail: "the data dir is not usable", fix: "see data dir" };
       const uid = process.getuid?.();
       const bad: string[] = [];
       const seen: string[] = [];
       for (const name of ["link-secret", "auth-pepper"]) {
         const file = join(resolve(c.dataDir), name);
-        const st = statSync(file, { throwIfNoEntry: false });
+        let st: ReturnType<typeof statSync>;
+        try {
+          st = statSync(file, { throwIfNoEntry: false });
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "ENOTDIR") continue; // no data dir: the line above says so
+          bad.push(`${file} cannot be checked (${errText(e)})`);
+          continue;
+        }
         if (!st) continue;
         seen.push(name);
         if ((st.mode & 0o077) !== 0) bad.push(`${file} is readable by others (mode ${(st.mode & 0o777).toString(8)})`);

@@ -101,6 +101,7 @@ test("a data dir that is a file, a busy port, too low a file limit, readable sec
     expect(j.result.ok).toBe(false);
     expect(j.check("data dir")).toMatchObject({ status: "fail", detail: `${notADir} is not a folder` });
     expect(j.check("data dir").fix).toContain("--data-dir");
+    expect(j.check("secret files").status).toBe("skip");
     expect(j.check("port")).toMatchObject({ status: "fail", detail: `127.0.0.1:${port}: already in use` });
     expect(j.check("port").fix).toContain("--port");
     expect(j.check("open-file limit").status).toBe("fail");
