@@ -40,6 +40,8 @@ class InputFault extends Error {
   }
 }
 
+const errText = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message;
+
 const ENGINES: Record<string, "ejs" | "raw"> = { ".ejs": "ejs", ".html": "raw", ".htm": "raw" };
 
 function engineOf(a: RenderArgs): "ejs" | "raw" {
@@ -146,7 +148,12 @@ export async function render(config: Config, args: RenderArgs): Promise<number> 
     const pdf = join(renderer.dir, "out.pdf");
     await renderer.pool!.render({ html, options: resolvePdfOptions(stored ? JSON.stringify(stored) : null), outFile: pdf });
     // Only a complete PDF reaches OUT: a failed render leaves an existing file as it was.
-    await Bun.write(out === "-" ? Bun.stdout : out, Bun.file(pdf));
+    try {
+      await Bun.write(out === "-" ? Bun.stdout : out, Bun.file(pdf));
+    } catch (e) {
+      console.error(`reportgen: render failed: the PDF could not be written to ${out === "-" ? "stdout" : out}: ${errText(e)}`);
+      return 1;
+    }
     return 0;
   } catch (e) {
     if (e instanceof InputFault) {

@@ -143,6 +143,12 @@ test("exit 1 for the service's fault: no Chromium, with the fix; a failed render
   expect(r.stderr).toContain("--chromium-path");
   expect(readFileSync(out, "utf8")).toBe("previous");
   expect(r.leftovers).toEqual([]);
+
+  // OUT cannot be written (its folder is a file): exit 1, saying where and why; nothing is left behind.
+  const unwritable = await render([invoice, "-o", join(out, "x.pdf")]);
+  expect(unwritable.code).toBe(1);
+  expect(unwritable.stderr).toContain(`the PDF could not be written to ${join(out, "x.pdf")}`);
+  expect(unwritable.leftovers).toEqual([]);
 });
 
 test("bad command lines: a clear message and exit 2, before any Chromium starts", async () => {
