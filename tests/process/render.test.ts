@@ -110,7 +110,7 @@ test("--options: the API's print options apply (landscape Letter); bad ones exit
   expect(bad.stdout.length).toBe(0);
 });
 
-test("exit 2 for the template's faults, with the API's failure codes", async () => {
+test("exit 2 for the template's faults in the EJS sandbox, with the API's failure codes", async () => {
   const thrown = await render(["-", "--engine", "ejs"], "<p><%= missing.field %></p>");
   expect(thrown.code).toBe(2);
   expect(thrown.stderr).toContain("render failed: template_error: ReferenceError");
@@ -121,7 +121,9 @@ test("exit 2 for the template's faults, with the API's failure codes", async () 
   const slow = await render(["-", "--engine", "ejs", "--template-timeout", "200ms"], "<% while (true) {} %>");
   expect(slow.code).toBe(2);
   expect(slow.stderr).toContain("template_timeout");
+});
 
+test("exit 2 for faults found in Chromium or in the data, with the API's codes", async () => {
   // A fault found in Chromium rather than in the sandbox: the page never becomes ready.
   writeFileSync(join(work, "wait.json"), JSON.stringify({ wait_for: { selector: "#never" } }));
   const never = await render(["-", "--engine", "raw", "--options", join(work, "wait.json"), "--render-timeout", "1s"], "<p>waiting</p>");
