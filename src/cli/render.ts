@@ -113,7 +113,9 @@ export async function render(config: Config, args: RenderArgs): Promise<number> 
   const out = args.output ?? "-";
   if (out === "-" && process.stdout.isTTY)
     throw new UsageError("the PDF would go to the terminal: give -o FILE, or redirect stdout (> file.pdf)");
-  const logger = createLogger(config.logLevel === "info" ? "warn" : config.logLevel);
+  // The outcome is what stderr says; the service's own warnings (a refused egress request, a killed sandbox)
+  // show with --log-level warn or debug.
+  const logger = createLogger(config.logLevel === "info" ? "error" : config.logLevel);
   let renderer: StandaloneRenderer | undefined;
   const onSignal = (signal: NodeJS.Signals) => {
     // Chromium and the temp folder go with us; 128 + the signal's number, as a shell reports it.
