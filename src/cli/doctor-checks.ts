@@ -1,7 +1,7 @@
 // What `reportgen doctor` checks, in the order it prints them. Each check is a real probe of this machine
 // with the service's own settings (write a file, bind the port, start Chromium and print a page), never
-// a guess from configuration. To add a check (e.g. the database or the bucket once those settings
-// exist), append one entry to CHECKS: it gets its line, its mark and its place in --json by itself.
+// a guess from configuration. To add a check, append one entry to CHECKS: it gets its line, its mark
+// and its place in --json by itself (the cluster backends' checks are in doctor-backends.ts).
 import { spawnSync } from "node:child_process";
 import {
   accessSync,
@@ -24,6 +24,7 @@ import type { Logger } from "../lib/logger";
 import { openFileLimit } from "../lib/process-tree";
 import { writeFontconfig } from "../render/fonts";
 import { StandaloneRenderer } from "../render/standalone";
+import { databaseCheck, storageCheck } from "./doctor-backends";
 
 export type Status = "ok" | "warn" | "fail" | "skip";
 
@@ -361,4 +362,6 @@ export const CHECKS: Check[] = [
       };
     },
   },
+  databaseCheck,
+  storageCheck,
 ];
