@@ -161,7 +161,13 @@ export const CHECKS: Check[] = [
         return { status: "fail", detail: `${c.chromiumPath} is not executable`, fix: `chmod +x ${c.chromiumPath}, or set --chromium-path` };
       }
       const v = run([c.chromiumPath, "--version"]);
-      const version = v?.code === 0 ? v.stdout.trim() : `version unknown (--version: ${v?.stderr || "no answer"})`;
+      const version = v?.code === 0 ? v.stdout.trim() : "";
+      if (!/chrom/i.test(version))
+        return {
+          status: "warn",
+          detail: `${c.chromiumPath}: its --version says ${JSON.stringify(version || v?.stderr || "nothing")}, not Chromium's version`,
+          fix: "set --chromium-path to Chromium's real binary (/usr/lib/chromium/chromium-headless-shell or /usr/lib/chromium/chromium)",
+        };
       return { status: "ok", detail: `${c.chromiumPath}: ${version}` };
     },
   },
@@ -195,7 +201,7 @@ export const CHECKS: Check[] = [
   {
     name: "Chromium prints",
     async run(ctx) {
-      if (ctx.results.get("Chromium found")?.status !== "ok")
+      if (ctx.results.get("Chromium found")?.status === "fail")
         return { status: "skip", detail: "no Chromium to start", fix: "see Chromium found" };
       const renderer = new StandaloneRenderer(ctx.config, ctx.logger);
       const t0 = performance.now();
@@ -213,7 +219,7 @@ export const CHECKS: Check[] = [
       } catch (e) {
         return {
           status: "fail",
-          detail: `Chromium did not print a page: ${(e as Error).message}`,
+          detail: `Chromium did not print a page: ${(e as Error).message.replace(/; run "reportgen doctor".*$/, "")}`,
           fix: "see the sandbox and /dev/shm lines; run with --log-level debug for Chromium's own output; apt-get install --reinstall chromium-headless-shell",
         };
       } finally {

@@ -77,11 +77,42 @@ export class StandaloneRenderer {
   private egress?: EgressProxy;
   private stopped?: Promise<void>;
 
+  /** Why a child last failed to start, as the supervisor logged it: the CLI's log shows errors only. */
+  private lastFailure?: string;
+  private readonly logger: Logger;
+
   constructor(
     private readonly config: Config,
-    private readonly logger: Logger,
+    logger: Logger,
   ) {
     this.dir = mkdtempSync(join(tmpdir(), "reportgen-render-"));
+    this.logger = this.watch(logger);
+  }
+
+  private watch(l: Logger): Logger {
+    const note = (fields?: Record<string, unknown>) => {
+      if (typeof fields?.cause === "string") this.lastFailure = fields.cause;
+    };
+    return {
+      ...l,
+      warn: (m, f) => {
+        note(f);
+        l.warn(m, f);
+      },
+      error: (m, f) => {
+        note(f);
+        l.error(m, f);
+      },
+      child: (fields) => this.watch(l.child(fields)),
+    };
+  }
+
+  /** The gist of a launch failure: its first line and how the process ended (Playwright's log is long). */
+  private failure(): string {
+    const cause = this.lastFailure;
+    if (!cause) return "see the log with --log-level debug";
+    const exit = /<process did exit: [^>]*>/.exec(cause)?.[0];
+    return [cause.split("\n")[0], exit].filter(Boolean).join("; ");
   }
 
   /** Starts Chromium (and the sandbox with `ejs`); throws a StartupError when Chromium cannot come up. */
@@ -109,8 +140,8 @@ export class StandaloneRenderer {
     );
     await Promise.all([this.templating?.start(), this.pool.start()]);
     if (!this.pool.usable)
-      throw new StartupError(`Chromium at ${c.chromiumPath} did not start (see the log above); run "reportgen doctor" to find out why`);
-    if (this.templating && !this.templating.usable) throw new StartupError("the EJS sandbox process did not start (see the log above)");
+      throw new StartupError(`Chromium at ${c.chromiumPath} did not start (${this.failure()}); run "reportgen doctor" to find out why`);
+    if (this.templating && !this.templating.usable) throw new StartupError(`the EJS sandbox process did not start (${this.failure()})`);
   }
 
   /** Stops Chromium and the sandbox, then removes the temporary folder. Safe to call twice. */

@@ -89,6 +89,14 @@ test("no Chromium: its line fails with the fix, the print is skipped, exit 1", (
   expect(line).toContain("fix: apt-get install chromium-headless-shell, or set --chromium-path");
   expect(r.stdout).toMatch(/^- Chromium prints/m);
   expect(r.stdout).toMatch(/check failed$/m);
+
+  // Something that is not Chromium: a warning on the version, and the print fails saying how it ended.
+  const notChromium = doctorJson(["--data-dir", join(work, "data-false"), "--port", "0", "--chromium-path", "/bin/false"]);
+  expect(notChromium.code).toBe(1);
+  expect(notChromium.check("Chromium found").status).toBe("warn");
+  expect(notChromium.check("Chromium prints").status).toBe("fail");
+  expect(notChromium.check("Chromium prints").detail).toContain("/bin/false did not start");
+  expect(notChromium.check("Chromium prints").detail).toContain("exitCode=1");
 });
 
 test("a data dir that is a file, a busy port, too low a file limit, readable secrets: each fails with its fix", async () => {

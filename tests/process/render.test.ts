@@ -146,6 +146,13 @@ test("exit 1 for the service's fault: no Chromium, with the fix; a failed render
   expect(readFileSync(out, "utf8")).toBe("previous");
   expect(r.leftovers).toEqual([]);
 
+  // A Chromium that does not start: exit 1, saying how it ended.
+  const falseStart = await render([invoice, "--chromium-path", "/bin/false"]);
+  expect(falseStart.code).toBe(1);
+  expect(falseStart.stderr).toContain("Chromium at /bin/false did not start");
+  expect(falseStart.stderr).toContain("exitCode=1");
+  expect(falseStart.leftovers).toEqual([]);
+
   // OUT cannot be written (its folder is a file): exit 1, saying where and why; nothing is left behind.
   const unwritable = await render([invoice, "-o", join(out, "x.pdf")]);
   expect(unwritable.code).toBe(1);
