@@ -34,13 +34,13 @@ interface Run {
   leftovers: string[];
 }
 
-/** Runs `reportgen render ...` in a fresh folder with its own empty TMPDIR and HOME. */
-async function render(args: string[], stdin?: string, cwd = work): Promise<Run> {
+/** Runs `reportgen render ...` in an empty working folder with its own empty TMPDIR and HOME. */
+async function render(args: string[], stdin?: string): Promise<Run> {
   const box = mkdtempSync(join(work, "run-"));
   const tmp = join(box, "tmp");
   const home = join(box, "home");
-  mkdirSync(tmp);
-  mkdirSync(home);
+  const cwd = join(box, "cwd");
+  for (const d of [tmp, home, cwd]) mkdirSync(d);
   const p = Bun.spawn([...sourceCommand, "render", ...args], {
     cwd,
     stdin: stdin === undefined ? "ignore" : new TextEncoder().encode(stdin),
@@ -56,7 +56,11 @@ async function render(args: string[], stdin?: string, cwd = work): Promise<Run> 
     },
   });
   const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).bytes(), new Response(p.stderr).text(), p.exited]);
-  const leftovers = [...readdirSync(tmp).map((n) => `TMPDIR/${n}`), ...readdirSync(home).map((n) => `HOME/${n}`)];
+  const leftovers = [
+    ...readdirSync(tmp).map((n) => `TMPDIR/${n}`),
+    ...readdirSync(home).map((n) => `HOME/${n}`),
+    ...readdirSync(cwd).map((n) => `cwd/${n}`),
+  ];
   if (readdirSync(box).includes("data-not-used")) leftovers.push("the data dir");
   rmSync(box, { recursive: true, force: true });
   return { code, stdout, stderr, leftovers };
