@@ -88,7 +88,7 @@ function parseJson(text: string, what: string, field: string): unknown {
 /** The options file, checked like the API's `options` field (its schema, then what the schema cannot say). */
 async function readOptions(path: string): Promise<StoredPdfOptions> {
   const raw = parseJson(await readInput(path, "options file"), "options file", "options");
-  // Loaded only when options are given: the API's schema module pulls in Elysia (~40 ms at start).
+  // Loaded only when options are given: the API's schema module pulls in Elysia.
   const [{ pdfOptionsSchema }, { Value }] = await Promise.all([import("../modules/reports/model"), import("@sinclair/typebox/value")]);
   if (!Value.Check(pdfOptionsSchema, raw)) {
     const details = [...Value.Errors(pdfOptionsSchema, raw)].slice(0, 20).map((i) => ({
