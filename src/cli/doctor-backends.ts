@@ -1,6 +1,6 @@
 // doctor's checks of the cluster backends: PostgreSQL (--database-url) and the S3 bucket (--storage-url).
-// Both settings belong to the cluster backends; they are read here by name, so these checks stand
-// whether or not the tree has them, and say "not used" when they are empty. The probes use Bun's own
+// --database-url is read by name, so its check stands whether or not this tree has the setting yet.
+// Each says "not used" when its setting is empty. The probes use Bun's own
 // clients (Bun.SQL, Bun.S3Client): a real connection and query, a real object put, read and deleted.
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config/settings";
@@ -66,25 +66,16 @@ export const databaseCheck: Check = {
   },
 };
 
-/** The AWS_* variables the cluster settings read once at start-up (config.s3); empty strings when unset. */
-interface S3Access {
-  endpoint?: string;
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  sessionToken?: string;
-  region?: string;
-}
-
 export const storageCheck: Check = {
   name: "bucket",
   async run({ config }) {
-    const url = optional<string>(config, "storageUrl");
+    const url = config.storageUrl;
     if (!url) return { status: "skip", detail: "not used: --storage-url is empty (PDFs in the data dir)" };
     const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
     if (!m)
       return { status: "fail", detail: `--storage-url ${url} is not s3://bucket/prefix`, fix: "set --storage-url s3://bucket/prefix" };
     const [, bucket = "", prefix = ""] = m;
-    const a = optional<S3Access>(config, "s3") ?? {};
+    const a = config.s3;
     const fix = `check --storage-url, AWS_ENDPOINT_URL_S3, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION; the key needs s3:PutObject, GetObject and DeleteObject on s3://${bucket}/${prefix}`;
     // Explicit options only, as the service builds its client: Bun would otherwise read S3_*/AWS_* itself.
     const client = new Bun.S3Client({

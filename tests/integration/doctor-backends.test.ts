@@ -2,7 +2,7 @@
 // cluster) and a real S3 API (moto_server): they pass on a usable backend, name the schema version, and
 // fail with the fix on an unreachable server, a database the user cannot create tables in, or a
 // missing bucket. The checks are called directly with the settings --database-url / --storage-url
-// (and AWS_*) produce, so they are tested whether or not this tree's CLI has those flags yet.
+// (and AWS_*) produce (--database-url is not a flag of this tree yet), and the bucket once through the CLI.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,7 +12,7 @@ import type { DoctorContext } from "../../src/cli/doctor-checks";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { createLogger } from "../../src/lib/logger";
-import { freePort } from "../helpers/process";
+import { freePort, sourceCommand } from "../helpers/process";
 
 const PG_BIN = process.env.REPORTGEN_TEST_PG_BIN ?? "/usr/lib/postgresql/15/bin";
 const MOTO = process.env.REPORTGEN_TEST_MOTO_SERVER ?? "moto_server";
@@ -128,3 +128,29 @@ test.skipIf(!hasMoto)("bucket: a probe object is put, read and deleted; a missin
   expect(missing.detail).toContain("s3://no-such-bucket/: the probe's put failed");
   expect(missing.fix).toContain("AWS_ACCESS_KEY_ID");
 });
+
+test.skipIf(!hasMoto)(
+  "through the CLI: --storage-url and the AWS_* variables reach the bucket line",
+  () => {
+    const env = {
+      ...process.env,
+      AWS_ENDPOINT_URL_S3: motoUrl,
+      AWS_ACCESS_KEY_ID: "test",
+      AWS_SECRET_ACCESS_KEY: "test",
+      REPORTGEN_LOG_LEVEL: "warn",
+    };
+    const args = ["doctor", "--json", "--data-dir", join(work, "cli-data"), "--port", "0"];
+    const run = (storage: string) => {
+      const p = Bun.spawnSync([...sourceCommand, ...args, "--storage-url", storage], { env, cwd: work });
+      const checks = JSON.parse(p.stdout.toString()).checks as { name: string; status: string; detail: string; fix?: string }[];
+      return { code: p.exitCode, bucket: checks.find((c) => c.name === "bucket") };
+    };
+    const ok = run("s3://reports/cli");
+    expect(ok.bucket).toMatchObject({ status: "ok", detail: expect.stringContaining("s3://reports/cli/ at ") });
+    const missing = run("s3://absent-bucket/");
+    expect(missing.code).toBe(1);
+    expect(missing.bucket?.status).toBe("fail");
+    expect(missing.bucket?.fix).toContain("--storage-url");
+  },
+  60_000,
+);
