@@ -144,7 +144,15 @@ async function runningReportgen(host: string, port: number): Promise<string | un
 const TEST_PAGE = `<!doctype html><meta charset="utf-8"><title>reportgen doctor</title>
 <p>Latin: The quick brown fox. Ελληνικά. Кириллица. 中文 日本語 한국어. 😀</p>`;
 
-export const CHECKS: Check[] = [
+/** A check of what only rendering needs: skipped for `--role api`, which renders nothing. */
+function forRendering(check: Check): Check {
+  return {
+    name: check.name,
+    run: (ctx) => (ctx.config.role === "api" ? { status: "skip", detail: "not needed: --role api renders nothing" } : check.run(ctx)),
+  };
+}
+
+const checks: Check[] = [
   {
     name: "Chromium found",
     run({ config: c }) {
@@ -371,3 +379,9 @@ export const CHECKS: Check[] = [
   databaseCheck,
   storageCheck,
 ];
+
+/** What only Chromium needs; the rest holds for every role. */
+const RENDERING = new Set(["Chromium found", "Chromium sandbox", "Chromium prints", ...SCRIPTS.map((f) => f.name), "/dev/shm"]);
+
+/** Every check, in the order doctor prints them. */
+export const CHECKS: Check[] = checks.map((c) => (RENDERING.has(c.name) ? forRendering(c) : c));

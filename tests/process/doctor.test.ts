@@ -90,6 +90,13 @@ test("no Chromium: its line fails with the fix, the print is skipped, exit 1", (
   expect(r.stdout).toMatch(/^- Chromium prints/m);
   expect(r.stdout).toMatch(/check failed$/m);
 
+  // An API-only instance renders nothing: no Chromium is needed there.
+  const api = doctorJson(["--data-dir", join(work, "data-api"), "--port", "0", "--chromium-path", missing, "--role", "api"]);
+  expect(api.code).toBe(0);
+  for (const name of ["Chromium found", "Chromium prints", "fonts: CJK", "/dev/shm"])
+    expect(api.check(name)).toMatchObject({ status: "skip", detail: "not needed: --role api renders nothing" });
+  expect(api.check("data dir").status).toBe("ok");
+
   // Something that is not Chromium: a warning on the version, and the print fails saying how it ended.
   const notChromium = doctorJson(["--data-dir", join(work, "data-false"), "--port", "0", "--chromium-path", "/bin/false"]);
   expect(notChromium.code).toBe(1);
