@@ -1,5 +1,5 @@
-// `npm run release`: the downloadable executables, dist/release/reportgen-linux-{x64,arm64}, and their
-// dist/release/SHA256SUMS (`sha256sum -c SHA256SUMS` checks a download).
+// `npm run release`: the downloadable executables, dist/release/reportgen-linux-{x64,arm64}, the systemd
+// units, and dist/release/SHA256SUMS of them all (`sha256sum -c SHA256SUMS` checks a download).
 //
 // Cross-compiling needs two things of the other architecture, both npm packages pinned with their
 // sha512 in package-lock.json (as optional dependencies of bun and @node-rs/argon2): Bun's runtime
@@ -8,7 +8,7 @@
 // lock file's integrity, and unpacked under node_modules/.cache/reportgen-release. The compile itself is
 // scripts/build.ts's, the same as `npm run build`.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { compile } from "./build";
 
@@ -83,6 +83,12 @@ async function main() {
     const sha = createHash("sha256").update(readFileSync(outfile)).digest("hex");
     sums.push(`${sha}  ${basename(outfile)}`);
     console.error(`built ${outfile} (${(size / 1024 / 1024).toFixed(1)} MB) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+  // The systemd unit of this version goes with the executables, so an install needs nothing from the repository.
+  for (const unit of ["reportgen.service", "reportgen@.service"]) {
+    const file = join(outDir, unit);
+    copyFileSync(join(root, "deploy", unit), file);
+    sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${unit}`);
   }
   writeFileSync(join(outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
   console.error(`wrote ${join(outDir, "SHA256SUMS")}`);

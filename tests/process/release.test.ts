@@ -47,12 +47,14 @@ function elfMachine(file: string): number {
   return head.readUInt16LE(18);
 }
 
-test("SHA256SUMS lists both executables and sha256sum -c accepts them; a changed byte is caught", () => {
+test("SHA256SUMS lists both executables and the units, and sha256sum -c accepts them; a changed byte is caught", () => {
   const sums = readFileSync(join(out, "SHA256SUMS"), "utf8");
-  expect(sums).toMatch(/^[0-9a-f]{64} {2}reportgen-linux-x64\n[0-9a-f]{64} {2}reportgen-linux-arm64\n$/);
+  const files = ["reportgen-linux-x64", "reportgen-linux-arm64", "reportgen.service", "reportgen@.service"];
+  expect(sums).toMatch(new RegExp(`^${files.map((f) => `[0-9a-f]{64} {2}${f.replace(".", "\\.")}\n`).join("")}$`));
   const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: out });
   expect(check.exitCode, check.stderr.toString()).toBe(0);
-  expect(check.stdout.toString()).toBe("reportgen-linux-x64: OK\nreportgen-linux-arm64: OK\n");
+  expect(check.stdout.toString()).toBe(files.map((f) => `${f}: OK\n`).join(""));
+  expect(readFileSync(join(out, "reportgen.service"), "utf8")).toBe(readFileSync(join(repoRoot, "deploy", "reportgen.service"), "utf8"));
   // The same check against a list whose sum does not match fails: the check is not a formality.
   const wrong = sums.replace(/^[0-9a-f]/, (c) => (c === "0" ? "1" : "0"));
   const bad = Bun.spawnSync(["sha256sum", "-c", "-"], { cwd: out, stdin: new TextEncoder().encode(wrong) });
