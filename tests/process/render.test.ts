@@ -5,6 +5,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { findProcesses } from "../../src/lib/process-tree";
 import { pdfInfo, pdfText } from "../helpers/app";
 import { sourceCommand } from "../helpers/process";
 
@@ -181,4 +182,27 @@ test("bad command lines: a clear message and exit 2, before any Chromium starts"
   const both = await render(["-", "--engine", "ejs", "--data", "-"], "{}");
   expect(both.code).toBe(2);
   expect(both.stderr).toContain("cannot both come from stdin");
+});
+
+test("Ctrl-C while Chromium works: exit 130, Chromium gone, the temporary folder removed", async () => {
+  const box = mkdtempSync(join(work, "sigint-"));
+  const tmp = join(box, "tmp");
+  mkdirSync(tmp);
+  writeFileSync(join(work, "wait-long.json"), JSON.stringify({ wait_for: { selector: "#never" } }));
+  const p = Bun.spawn([...sourceCommand, "render", invoice, "--options", join(work, "wait-long.json"), "--render-timeout", "60s"], {
+    cwd: box,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, TMPDIR: tmp, BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0" },
+  });
+  // Wait until Chromium runs with its profile in the render's temporary folder.
+  const chromiumUp = () => findProcesses(`--user-data-dir=${tmp}/`).length > 0;
+  for (let i = 0; !chromiumUp(); i++) {
+    if (i > 600 || p.exitCode !== null) throw new Error(`Chromium did not start: ${await new Response(p.stderr).text()}`);
+    await Bun.sleep(50);
+  }
+  p.kill("SIGINT");
+  expect(await p.exited).toBe(130);
+  expect(chromiumUp()).toBe(false);
+  expect(readdirSync(tmp)).toEqual([]);
 });
