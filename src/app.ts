@@ -25,6 +25,7 @@ import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { fontconfigPath, writeFontconfig } from "./render/fonts";
 import { RenderPool } from "./render/pool";
+import { renderPoolOptions, templatingOptions } from "./render/standalone";
 import { TemplatingPool } from "./render/templating";
 import { VERSION } from "./version";
 
@@ -145,33 +146,17 @@ export class App {
     const c = this.config;
     const log = this.logger;
     const egress = c.allowHosts.length ? createEgressProxy({ allowHosts: c.allowHosts, logger: log }) : undefined;
-    const templating = new TemplatingPool({
-      processes: c.sandboxes,
-      nice: c.renderNice,
-      timeoutMs: c.templateTimeout,
-      memoryBytes: c.templateMemory,
-      outputMax: c.templateOutputMax,
-      logger: log,
-      registry: this.children,
-    });
-    const pool = new RenderPool({
-      workers: c.renderWorkers,
-      nice: c.renderNice,
-      pages: c.renderPages,
-      executablePath: c.chromiumPath,
-      renderTimeoutMs: c.renderTimeout,
-      maxPages: c.maxPages,
-      maxPdfSize: c.maxPdfSize,
-      recycleAfter: c.recycleAfter,
-      javascript: c.javascript,
-      allowHosts: c.allowHosts,
-      proxy: egress,
-      fontconfigFile: fontconfigPath(c.dataDir),
-      creator: `reportgen ${VERSION}`,
-      logger: log,
-      registry: this.children,
-      tmpRoot: browserTempRoot(c.dataDir),
-    });
+    // The same option mapping as `reportgen render` and `doctor` (render/standalone.ts): one place.
+    const templating = new TemplatingPool(templatingOptions(c, { logger: log, registry: this.children }));
+    const pool = new RenderPool(
+      renderPoolOptions(c, {
+        logger: log,
+        registry: this.children,
+        tmpRoot: browserTempRoot(c.dataDir),
+        fontconfigFile: fontconfigPath(c.dataDir),
+        proxy: egress,
+      }),
+    );
     const s = this.services;
     const post = new PostRunner({
       qpdfPath: c.qpdfPath,

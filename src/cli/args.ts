@@ -9,12 +9,14 @@ export interface CommandOption {
   name: string;
   help: string;
   boolean?: boolean;
+  /** A one-letter alias (e.g. "o" for --output). */
+  short?: string;
 }
 
 export function parseCommand(argv: string[], own: CommandOption[] = []) {
-  const options: Record<string, { type: "string" | "boolean" }> = {};
+  const options: Record<string, { type: "string" | "boolean"; short?: string }> = {};
   for (const s of Object.values(settings)) options[s.flag] = { type: "string" };
-  for (const o of own) options[o.name] = { type: o.boolean ? "boolean" : "string" };
+  for (const o of own) options[o.name] = { type: o.boolean ? "boolean" : "string", ...(o.short ? { short: o.short } : {}) };
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });

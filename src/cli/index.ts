@@ -21,6 +21,11 @@ Commands:
   admin webhook-secret [--account ACCOUNT] [--rotate]
                                           Print the account's webhook signing secret (alone on stdout),
                                           or replace it (the old one also signs for 24 h)
+  doctor [--json]                         Check this machine for what the service needs (Chromium, fonts,
+                                          sandbox, /dev/shm, data dir, port, file limit); exit 0 when all pass
+  render TEMPLATE [--data FILE|-] [--engine ejs|raw] [--options FILE] [-o OUT|-]
+                                          Print one PDF without a server, database or key (exit 0: a PDF,
+                                          2: the template's or input's fault, 1: the service's fault)
   version                                 Print the version
   help                                    This text
 
@@ -69,6 +74,25 @@ export async function runCli(argv: string[]): Promise<number> {
             `unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys, delete-key or webhook-secret`,
           );
         return 0;
+      }
+      case "doctor": {
+        const { doctorOptions, doctor } = await import("./doctor");
+        const { config, values, positionals } = parseCommand(rest, doctorOptions);
+        if (positionals.length) throw new UsageError(`doctor takes no arguments, only flags: ${positionals.join(" ")}`);
+        return await doctor(config, { json: values.json === true });
+      }
+      case "render": {
+        const { renderOptions, render } = await import("./render");
+        const { config, values, positionals } = parseCommand(rest, renderOptions);
+        if (positionals.length > 1) throw new UsageError(`render takes one TEMPLATE, not ${positionals.length}: ${positionals.join(" ")}`);
+        const str = (k: string) => values[k] as string | undefined;
+        return await render(config, {
+          template: positionals[0],
+          data: str("data"),
+          engine: str("engine"),
+          options: str("options"),
+          output: str("output"),
+        });
       }
       case "version":
       case "--version":

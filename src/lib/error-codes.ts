@@ -80,6 +80,22 @@ export const REPORT_FAILURES = {
     "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;
 
+/**
+ * The failure codes that are the service's fault, not the template's: `reportgen render` exits 1 on
+ * these and 2 on every other code. A new code that is the service's fault goes here too.
+ */
+export const SERVICE_FAULTS: readonly (keyof typeof REPORT_FAILURES)[] = [
+  "renderer_crashed",
+  "render_interrupted",
+  "shutting_down",
+  "internal_error",
+  "storage_full",
+  "storage_error",
+  "renderer_unresponsive",
+  "sandbox_crashed",
+  "renderer_unavailable",
+];
+
 export type ApiErrorCode = keyof typeof API_ERRORS;
 export type ReportFailureCode = keyof typeof REPORT_FAILURES;
 

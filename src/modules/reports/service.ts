@@ -267,7 +267,7 @@ export class ReportsService {
 const DEFAULT_MARGIN = defaultPdfOptions.margin;
 
 /** What the schema cannot say about options: pairs that go together, ranges that run backwards. 422 naming the field. */
-function checkPdfOptions(o: StoredPdfOptions): void {
+export function checkPdfOptions(o: StoredPdfOptions): void {
   const problems: { field: string; problem: string }[] = [];
   if ((o.width === undefined) !== (o.height === undefined)) {
     problems.push({

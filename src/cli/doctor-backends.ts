@@ -1,0 +1,117 @@
+// doctor's checks of the cluster backends: PostgreSQL (--database-url) and the S3 bucket (--storage-url).
+// --database-url is read by name, so its check stands whether or not this tree has the setting yet.
+// Each says "not used" when its setting is empty. The probes use Bun's own
+// clients (Bun.SQL, Bun.S3Client): a real connection and query, a real object put, read and deleted.
+import { randomUUID } from "node:crypto";
+import type { Config } from "../config/settings";
+import type { Check } from "./doctor-checks";
+
+const PROBE_TIMEOUT_MS = 10_000;
+
+/** A setting of the cluster backends, by name ("" or absent: not used). */
+const optional = <T>(c: Config, key: string): T | undefined => (c as unknown as Record<string, T | undefined>)[key];
+
+function deadline<T>(p: Promise<T>, what: string): Promise<T> {
+  let timer: Timer | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
+
+/** host:port/database of a postgres:// URL, without its user and password. */
+export function describePostgresUrl(url: string): string {
+  const u = new URL(url);
+  return `${u.hostname}:${u.port || 5432}${u.pathname || "/"}`;
+}
+
+export const databaseCheck: Check = {
+  name: "PostgreSQL",
+  async run({ config }) {
+    const url = optional<string>(config, "databaseUrl");
+    if (!url) return { status: "skip", detail: "not used: --database-url is empty (SQLite in the data dir)" };
+    const where = describePostgresUrl(url);
+    const fix =
+      "check --database-url / REPORTGEN_DATABASE_URL (host, port, user, password, database), that PostgreSQL listens there and that pg_hba.conf admits this host";
+    const sql = new Bun.SQL(url, { max: 1, connectionTimeout: PROBE_TIMEOUT_MS / 1000, idleTimeout: 1 });
+    try {
+      const [row] = (await deadline(
+        sql`SELECT current_setting('server_version') AS version, to_regclass('schema_migrations') IS NOT NULL AS migrated,
+                   has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
+        `PostgreSQL at ${where}`,
+      )) as { version: string; migrated: boolean; can_create: boolean }[];
+      if (!row) return { status: "fail", detail: `PostgreSQL at ${where} returned no row`, fix };
+      if (!row.migrated) {
+        if (!row.can_create)
+          return {
+            status: "fail",
+            detail: `PostgreSQL ${row.version} at ${where}: no reportgen schema yet, and this user cannot create tables`,
+            fix: "GRANT CREATE ON SCHEMA public TO the URL's user (the first start creates the tables), or use the database's owner",
+          };
+        return { status: "ok", detail: `PostgreSQL ${row.version} at ${where}: empty, the first start creates the schema` };
+      }
+      const [m] = (await deadline(
+        sql`SELECT coalesce(max(version), 0)::int AS version, count(*)::int AS applied FROM schema_migrations`,
+        "schema_migrations",
+      )) as { version: number; applied: number }[];
+      return {
+        status: "ok",
+        detail: `PostgreSQL ${row.version} at ${where}: schema version ${m?.version ?? 0} (${m?.applied ?? 0} migrations applied; newer ones are applied at start)`,
+      };
+    } catch (e) {
+      return { status: "fail", detail: `PostgreSQL at ${where} is not reachable: ${(e as Error).message}`, fix };
+    } finally {
+      await sql.close({ timeout: 1 }).catch(() => {});
+    }
+  },
+};
+
+export const storageCheck: Check = {
+  name: "bucket",
+  async run({ config }) {
+    const url = config.storageUrl;
+    if (!url) return { status: "skip", detail: "not used: --storage-url is empty (PDFs in the data dir)" };
+    const m = /^s3:\/\/([^/]+)\/?(.*)$/.exec(url);
+    if (!m)
+      return { status: "fail", detail: `--storage-url ${url} is not s3://bucket/prefix`, fix: "set --storage-url s3://bucket/prefix" };
+    const [, bucket = "", prefix = ""] = m;
+    const a = config.s3;
+    const fix = `check --storage-url, AWS_ENDPOINT_URL_S3, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and AWS_REGION; the key needs s3:PutObject, GetObject and DeleteObject on s3://${bucket}/${prefix}`;
+    // Explicit options only, as the service builds its client: Bun would otherwise read S3_*/AWS_* itself.
+    const client = new Bun.S3Client({
+      bucket,
+      accessKeyId: a.accessKeyId,
+      secretAccessKey: a.secretAccessKey,
+      ...(a.sessionToken ? { sessionToken: a.sessionToken } : {}),
+      region: a.region || "us-east-1",
+      ...(a.endpoint ? { endpoint: a.endpoint, virtualHostedStyle: false } : {}),
+    });
+    const key = `${prefix}${prefix && !prefix.endsWith("/") ? "/" : ""}.doctor/${randomUUID()}`;
+    const body = `reportgen doctor probe ${new Date().toISOString()}`;
+    const t0 = performance.now();
+    let step = "put";
+    try {
+      await deadline(client.write(key, body), "put");
+      step = "read";
+      const back = await deadline(client.file(key).text(), "read");
+      if (back !== body) return { status: "fail", detail: `s3://${bucket}/${key} read back different bytes than were put`, fix };
+      step = "delete";
+      await deadline(client.delete(key), "delete");
+      step = "check the delete";
+      if (await deadline(client.exists(key), "exists"))
+        return { status: "fail", detail: `s3://${bucket}/${key} is still there after delete`, fix };
+      const at = a.endpoint ? ` at ${a.endpoint}` : ` in ${a.region || "us-east-1"}`;
+      return {
+        status: "ok",
+        detail: `s3://${bucket}/${prefix}${at}: a probe object put, read and deleted in ${Math.round(performance.now() - t0)} ms`,
+      };
+    } catch (e) {
+      const err = e as Error & { code?: string };
+      return {
+        status: "fail",
+        detail: `s3://${bucket}/${prefix}: the probe's ${step} failed: ${err.code ? `${err.code}: ` : ""}${err.message}`,
+        fix,
+      };
+    }
+  },
+};
