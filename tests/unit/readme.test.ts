@@ -21,5 +21,5 @@ test("the quick start is exactly `npm start` and `npm test`, and both scripts in
     .map((l) => l.replace(/\s+#.*$/, "").trim());
   expect(commands).toEqual(["npm start", "npm test"]);
   expect(pkg.scripts.start).toStartWith("bash scripts/setup && ");
-  expect(pkg.scripts.test).toStartWith("bash scripts/setup && ");
+  expect(pkg.scripts.test).toStartWith("bash scripts/setup --test && ");
 });
