@@ -1,0 +1,159 @@
+// Settings of rendering: Chromium, qpdf, the EJS sandboxes, and their limits.
+import { availableParallelism } from "node:os";
+import { bool, duration, int, list, size, spec, str } from "./parsers";
+
+const cores = Math.max(1, availableParallelism());
+
+export const renderSettings = {
+  // Rendering
+  chromiumPath: spec({
+    group: "Rendering",
+    flag: "chromium-path",
+    env: "REPORTGEN_CHROMIUM_PATH",
+    default: "/usr/lib/chromium/chromium",
+    parse: str,
+    help: "Chromium binary (Debian's package; the real binary, not the /usr/bin wrapper)",
+  }),
+  qpdfPath: spec({
+    group: "Rendering",
+    flag: "qpdf-path",
+    env: "REPORTGEN_QPDF_PATH",
+    default: "/usr/bin/qpdf",
+    parse: str,
+    help: "qpdf binary (Debian's package): watermarks, stamps, attachments, encryption, linearization and merges after the print",
+  }),
+  renderWorkers: spec({
+    group: "Rendering",
+    flag: "render-workers",
+    env: "REPORTGEN_RENDER_WORKERS",
+    default: Math.max(1, Math.floor(cores / 4)),
+    defaultText: "cores/4, at least 1",
+    parse: int(1, 64),
+    help: "Worker threads, each owning one Chromium",
+  }),
+  // A print mostly waits on Chromium's pipeline (an invoice: ~90 ms, of which ~30 ms of CPU), so about
+  // two prints per core keep the CPU busy: with 2 pages on 2 cores, 4 clients got ~0.77x the
+  // throughput of 4 playwright pages (scripts/bench.ts).
+  renderPages: spec({
+    group: "Rendering",
+    flag: "render-pages",
+    env: "REPORTGEN_RENDER_PAGES",
+    default: Math.min(8, Math.max(4, 2 * cores)),
+    defaultText: "2 x cores, 4 to 8",
+    parse: int(1, 32),
+    help: "Reused pages per Chromium (concurrent prints per worker)",
+  }),
+  renderTimeout: spec({
+    group: "Rendering",
+    flag: "render-timeout",
+    env: "REPORTGEN_RENDER_TIMEOUT",
+    default: 30_000,
+    defaultText: "30s",
+    parse: duration(1000),
+    help: "Deadline for loading and printing one page (stops runaway page JavaScript)",
+  }),
+  maxPages: spec({
+    group: "Rendering",
+    flag: "max-pages",
+    env: "REPORTGEN_MAX_PAGES",
+    default: 2000,
+    parse: int(1),
+    help: "Largest page count a report may have",
+  }),
+  maxPdfSize: spec({
+    group: "Rendering",
+    flag: "max-pdf-size",
+    env: "REPORTGEN_MAX_PDF_SIZE",
+    default: 200 * 1024 ** 2,
+    defaultText: "200MB",
+    parse: size,
+    help: "Largest PDF a report may produce",
+  }),
+  recycleAfter: spec({
+    group: "Rendering",
+    flag: "recycle-after",
+    env: "REPORTGEN_RECYCLE_AFTER",
+    default: 2000,
+    parse: int(1),
+    help: "Restart a Chromium after this many renders (bounds memory growth)",
+  }),
+  renderNice: spec({
+    group: "Rendering",
+    flag: "render-nice",
+    env: "REPORTGEN_RENDER_NICE",
+    default: 10,
+    parse: int(0, 19),
+    help: "CPU priority (nice) of Chromium and the EJS sandboxes; above 0 keeps the API responsive while rendering saturates the CPU",
+  }),
+  maxAttempts: spec({
+    group: "Rendering",
+    flag: "max-attempts",
+    env: "REPORTGEN_MAX_ATTEMPTS",
+    default: 3,
+    parse: int(1, 10),
+    help: "Attempts per report when rendering is interrupted (crash, restart)",
+  }),
+  javascript: spec({
+    group: "Rendering",
+    flag: "javascript",
+    env: "REPORTGEN_JAVASCRIPT",
+    default: true,
+    parse: bool,
+    help: "Run JavaScript in report pages (charts); the network stays closed either way",
+  }),
+  allowHosts: spec({
+    group: "Rendering",
+    flag: "allow-hosts",
+    env: "REPORTGEN_ALLOW_HOSTS",
+    default: [] as string[],
+    defaultText: "(none)",
+    parse: list,
+    help: "Public https hosts pages may load images/fonts/CSS from (comma list, *.example.com allowed); every address is checked to be public",
+  }),
+  fontsDir: spec({
+    group: "Rendering",
+    flag: "fonts-dir",
+    env: "REPORTGEN_FONTS_DIR",
+    default: "",
+    parse: str,
+    help: "Directory of extra fonts for reports (TrueType .ttf/.ttc; CFF .otf faces are not used, they would print as Type 3)",
+  }),
+
+  // Templates
+  templateTimeout: spec({
+    group: "Templates",
+    flag: "template-timeout",
+    env: "REPORTGEN_TEMPLATE_TIMEOUT",
+    default: 5_000,
+    defaultText: "5s",
+    parse: duration(100),
+    help: "CPU deadline for rendering one EJS template (the sandbox is killed past it)",
+  }),
+  templateMemory: spec({
+    group: "Templates",
+    flag: "template-memory",
+    env: "REPORTGEN_TEMPLATE_MEMORY",
+    default: 128 * 1024 ** 2,
+    defaultText: "128MB",
+    parse: size,
+    help: "Hard memory cap of one EJS sandbox",
+  }),
+  templateOutputMax: spec({
+    group: "Templates",
+    flag: "template-output-max",
+    env: "REPORTGEN_TEMPLATE_OUTPUT_MAX",
+    default: 20 * 1024 ** 2,
+    defaultText: "20MB",
+    parse: size,
+    help: "Largest HTML an EJS template may produce",
+  }),
+  sandboxes: spec({
+    group: "Templates",
+    flag: "sandboxes",
+    env: "REPORTGEN_SANDBOXES",
+    default: Math.max(2, cores),
+    defaultText: "cores, at least 2",
+    parse: int(1, 64),
+    help: "EJS sandbox processes",
+  }),
+};
