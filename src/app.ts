@@ -194,7 +194,7 @@ export class App {
     if (opts.render !== false) {
       if (!existsSync(c.chromiumPath)) {
         throw new StartupError(
-          `Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`,
+          `Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium-headless-shell) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`,
         );
       }
       if (process.getuid?.() === 0) {

@@ -88,6 +88,9 @@ export function launchArgs(proxyUrl?: string): string[] {
     "--hide-scrollbars",
     "--mute-audio",
     "--font-render-hinting=none",
+    // The headless shell has no popup blocker (that lives in desktop Chromium's browser UI): this makes
+    // window.open and target=_blank create no window and return null. Desktop Chromium ignores it.
+    "--block-new-web-contents",
   ];
 }
 

@@ -3,14 +3,15 @@
 // PDFs are rendered to pixels and compared with the same HTML printed by plain playwright-core on a
 // 1280x720 page of its own Chromium. A page that runs scripts still sees a desktop-sized screen.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { chromium, type Browser } from "playwright-core";
-import ejs from "ejs";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import ejs from "ejs";
+import { type Browser, chromium } from "playwright-core";
 import { benchTemplates } from "../../scripts/bench-templates";
-import { writeFontconfig } from "../../src/render/fonts";
+import { settings } from "../../src/config/settings";
 import { SCRIPT_VIEWPORT } from "../../src/render/browser";
+import { writeFontconfig } from "../../src/render/fonts";
 import { withPrintDefaults } from "../../src/render/print-page";
 import { generate, pdfText, type TestApp, useRenderApp } from "../helpers/app";
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   // The service's fonts, so that both sides draw the same glyphs.
   const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(work) };
   reference = await chromium.launch({
-    executablePath: "/usr/lib/chromium/chromium",
+    executablePath: settings.chromiumPath.default,
     args: ["--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none"],
     env,
     chromiumSandbox: false,
