@@ -133,3 +133,52 @@ export function seemsFrozen(
   if (after.state === "R") return false;
   return !before || after.cpu <= before.cpu;
 }
+
+/**
+ * A process's proportional set size in bytes (/proc/PID/smaps_rollup): its private memory plus its
+ * share of pages it shares with others, so the PSS of a process tree adds up to what the tree costs
+ * the machine (RSS would count Chromium's shared libraries and the zygote's pages once per process).
+ * Undefined once it is gone, or when the kernel does not let us read it.
+ */
+export function pssBytes(pid: number): number | undefined {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "latin1"));
+    return m ? Number(m[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a process of the service's tree is, from its command line: the server itself, an EJS sandbox,
+ * or one of Chromium's processes (browser, renderer, the desktop browser's WebUI renderer, GPU, utility
+ * services, zygotes). `serverPid` is the service's own process.
+ */
+export function processKind(pid: number, serverPid: number, sandboxArg: string): string {
+  if (pid === serverPid) return "server";
+  const cmd = commandLine(pid);
+  if (!cmd) return "exited";
+  if (cmd.includes(sandboxArg) || cmd.includes("sandbox-child")) return "sandbox";
+  const type = /--type=(\S+)/.exec(cmd)?.[1];
+  if (!type) return /chrom/i.test(cmd) ? "chromium browser" : "other";
+  if (type === "renderer") return cmd.includes("--top-chrome-webui") || cmd.includes("--webui") ? "webui renderer" : "renderer";
+  if (type === "utility") return `utility ${/--utility-sub-type=(\S+)/.exec(cmd)?.[1] ?? ""}`.trim();
+  if (type === "gpu-process") return "gpu";
+  return type;
+}
+
+/** `root` and all its descendants (by parent pid only, unlike processTree). */
+export function descendants(root: number): number[] {
+  const infos = allPids()
+    .map(readStat)
+    .filter((p): p is ProcInfo => !!p && p.state !== "Z");
+  const out: number[] = [];
+  const queue = [root];
+  while (queue.length) {
+    const p = queue.pop()!;
+    if (out.includes(p)) continue;
+    if (p === root || infos.some((i) => i.pid === p)) out.push(p);
+    for (const i of infos) if (i.ppid === p) queue.push(i.pid);
+  }
+  return out;
+}
