@@ -148,6 +148,7 @@ export class App {
       ...probe,
       storage: this.storage,
       restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, s]) => [kind, s.restarts])),
+      recycles: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, s]) => [kind, s.recycles])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
     });
 

@@ -3,8 +3,13 @@
 // backoff up to a cap (reset once a child stayed healthy long enough), a real health probe with a
 // timeout and a failure threshold, a warning with the cause and restart count on every replacement,
 // and restart counts per kind for /metrics. Owners keep their own task queues and enforce each task's
-// deadline; when a deadline passes they call fail(), which kills the whole child and replaces it.
+// deadline; when a deadline passes they call fail(), which kills the whole child and replaces it. A
+// planned replacement (replace(): a Chromium recycled after N renders) starts the next generation first
+// and retires the old one only once the new one is ready and the old one's work is done: no gap.
+import type { ChildRegistry } from "./child-registry";
 import type { Logger } from "./logger";
+
+export { ChildRegistry, type KindStats } from "./child-registry";
 
 export type ChildKind = "chromium" | "sandbox" | "checkpointer";
 
@@ -52,6 +57,13 @@ export interface SupervisorOptions<C extends Child> {
   onReady?: (child: C) => void;
   /** Called once when the child stops being usable, before it is killed: fail its tasks here. */
   onDown?: (child: C, failure: ChildFailure) => void;
+  /**
+   * Retiring a child replaced by replace(): resolves once its work in flight is done (it gets no new
+   * work, as it is no longer `child`). Past `retireTimeoutMs` it is taken down anyway (onDown, planned).
+   */
+  drained?: (child: C) => Promise<void>;
+  /** How long a retiring child may take to finish its work (default 60 s). */
+  retireTimeoutMs?: number;
 }
 
 /** Why a child was taken down. `hang` means it stopped answering (probe or task deadline). */
@@ -86,9 +98,15 @@ export class Supervisor<C extends Child = Child> {
   private firstAttempt?: Promise<void>;
   private settleFirst?: () => void;
   private readonly backoff: BackoffOptions;
+  /** The next generation, started by replace() while the current one keeps working. */
+  private successor?: C;
+  /** Children replaced by replace() that are finishing their work. */
+  private readonly retiring = new Set<C>();
+  /** After a successor failed to start, no replace() before this time (the backoff). */
+  private replaceAfter = 0;
   /** Unplanned replacements: crashes, hangs, failed starts. */
   restarts = 0;
-  /** Planned replacements (the owner's own decision, e.g. a killed runaway template). */
+  /** Planned replacements (the owner's own decision: a killed runaway template, a recycled Chromium). */
   recycles = 0;
 
   constructor(readonly opts: SupervisorOptions<C>) {
@@ -163,7 +181,84 @@ export class Supervisor<C extends Child = Child> {
       });
     }
     this.settleFirst?.();
-    this.restartTimer = setTimeout(() => this.launch(), delay);
+    // A successor already starting (replace()) takes over once ready, or launches on its failure.
+    if (!this.successor) this.restartTimer = setTimeout(() => this.launch(), delay);
+  }
+
+  /**
+   * Replaces `child` as planned, without a gap: starts the next generation while `child` keeps
+   * working, makes the new one current once it is ready (the owner's onReady), then retires the old one:
+   * it gets no new work, finishes what it has (drained), is asked to stop, and is killed. A successor that
+   * cannot start is discarded (a restart, with the backoff before the next attempt); the old child goes
+   * on. Returns false when there is nothing to do: `child` is not the ready current one, a replacement
+   * is already starting, or the backoff after a failed one has not passed.
+   */
+  replace(child: C, cause: string): boolean {
+    if (child !== this.current || this._state !== "ready" || this.successor || Date.now() < this.replaceAfter) return false;
+    let next!: C;
+    const died = (why: string) => {
+      if (next === this.successor) this.successorFailed(next, why);
+      else this.fail(next, why);
+    };
+    try {
+      next = this.opts.create(died);
+    } catch (e) {
+      next = { start: () => Promise.reject(e), kill: async () => {} } as unknown as C;
+    }
+    this.successor = next;
+    withTimeout(next.start(), this.opts.startTimeoutMs, `did not become ready within ${this.opts.startTimeoutMs} ms`).then(
+      () => {
+        if (next !== this.successor) return;
+        this.successor = undefined;
+        if (this._state === "stopped") return void next.kill();
+        const old = this.current;
+        this.current = next;
+        this._state = "ready";
+        this.readyAt = Date.now();
+        this.probeFailures = 0;
+        this.recycles++;
+        this.streak = 0;
+        this.stopProbing();
+        this.opts.onReady?.(next);
+        for (const w of this.readyWaiters.splice(0)) w();
+        this.startProbing();
+        if (old) void this.retire(old, cause);
+      },
+      (e: unknown) => {
+        if (next === this.successor) this.successorFailed(next, `start failed: ${(e as Error)?.message ?? e}`);
+      },
+    );
+    return true;
+  }
+
+  private successorFailed(next: C, cause: string): void {
+    this.successor = undefined;
+    void next.kill();
+    this.restarts++;
+    this.streak++;
+    const delay = backoffDelay(this.streak, this.backoff);
+    this.replaceAfter = Date.now() + delay;
+    this.opts.logger.warn(`${this.opts.kind} replacement could not start; the current child goes on`, {
+      child: this.opts.name,
+      cause,
+      restarts: this.restarts,
+    });
+    // The current child failed meanwhile: nothing is running, so start one the usual way.
+    if (!this.current && this._state === "backoff") this.restartTimer = setTimeout(() => this.launch(), delay);
+  }
+
+  /** Lets a replaced child finish its work, then stops and kills it. */
+  private async retire(old: C, cause: string): Promise<void> {
+    this.retiring.add(old);
+    const limit = this.opts.retireTimeoutMs ?? 60_000;
+    const done = await withTimeout(this.opts.drained?.(old) ?? Promise.resolve(), limit).then(
+      () => true,
+      () => false,
+    );
+    if (!this.retiring.delete(old)) return; // stop() took it down
+    if (!done) this.opts.onDown?.(old, { cause: `${cause}; its work did not finish within ${limit} ms`, hang: true, planned: true });
+    if (old.stop) await withTimeout(old.stop(), this.opts.stopTimeoutMs ?? 5_000).catch(() => {});
+    await old.kill();
   }
 
   /** Stops for good: asks the child to finish within the stop timeout, then kills its tree. */
@@ -172,11 +267,15 @@ export class Supervisor<C extends Child = Child> {
     const child = this.current;
     this._state = "stopped";
     this.current = undefined;
+    const others = [...this.retiring, ...(this.successor ? [this.successor] : [])];
+    this.retiring.clear();
+    this.successor = undefined;
     clearTimeout(this.restartTimer);
     this.stopProbing();
     this.settleFirst?.();
     for (const w of this.readyWaiters.splice(0)) w();
     this.opts.registry.remove(this);
+    await Promise.all(others.map((c) => c.kill()));
     if (!child) return;
     if (child.stop) await withTimeout(child.stop(), this.opts.stopTimeoutMs ?? 5_000).catch(() => {});
     await child.kill();
@@ -277,51 +376,6 @@ export class SupervisorGroup<C extends Child> {
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all(this.members.map((s) => s.stop()));
-  }
-}
-
-export interface KindStats {
-  /** Supervised children of this kind. */
-  children: number;
-  /** Of those, how many are ready and pass their health probe now. */
-  healthy: number;
-  /** Unplanned replacements since start: crashes, hangs, failed starts. */
-  restarts: number;
-  /** Planned replacements, e.g. a sandbox killed for overrunning its template's deadline. */
-  recycles: number;
-}
-
-/** Every supervisor of the App, for /metrics and logs. */
-export class ChildRegistry {
-  private readonly all = new Set<Supervisor<any>>();
-  /** Counts of supervisors already removed (stopped), so totals never go down. */
-  private readonly retired = new Map<ChildKind, { restarts: number; recycles: number }>();
-
-  add(s: Supervisor<any>): void {
-    this.all.add(s);
-  }
-
-  remove(s: Supervisor<any>): void {
-    if (!this.all.delete(s)) return;
-    const r = this.retired.get(s.kind) ?? { restarts: 0, recycles: 0 };
-    this.retired.set(s.kind, { restarts: r.restarts + s.restarts, recycles: r.recycles + s.recycles });
-  }
-
-  /** Per kind: children, healthy, restarts, recycles. Every kind is present, with zeros if unused. */
-  stats(): Record<ChildKind, KindStats> {
-    const out = {} as Record<ChildKind, KindStats>;
-    for (const kind of ["chromium", "sandbox", "checkpointer"] as ChildKind[]) {
-      const r = this.retired.get(kind);
-      out[kind] = { children: 0, healthy: 0, restarts: r?.restarts ?? 0, recycles: r?.recycles ?? 0 };
-    }
-    for (const s of this.all) {
-      const k = out[s.kind];
-      k.children++;
-      if (s.healthy) k.healthy++;
-      k.restarts += s.restarts;
-      k.recycles += s.recycles;
-    }
-    return out;
   }
 }
 

@@ -29,7 +29,6 @@ export interface BrowserOptions {
   renderTimeoutMs: number;
   maxPages: number;
   maxPdfSize: number;
-  recycleAfter: number;
   javascript: boolean;
   allowHosts: string[];
   /** The checking egress proxy, when allowHosts is not empty. */
@@ -157,12 +156,6 @@ export class BrowserHost {
   private readonly creatingPages = new Set<Promise<Page>>();
   private idle: Slot[] = [];
   private waiters: ((s: Slot) => void)[] = [];
-  private busy = 0;
-  /** Renders by the current Chromium, for recycling. */
-  private renders = 0;
-  private launching?: Promise<void>;
-  /** Set when this Chromium is due for replacement: no new render starts on it. */
-  private draining = false;
   private closed = false;
   /** Why the current Chromium is gone, once its connection dropped without us closing it. */
   private lost?: string;
@@ -174,6 +167,11 @@ export class BrowserHost {
 
   /** Called when this host cannot recover by itself; its owner should end the worker thread. */
   onFatal?: (reason: string) => void;
+  /**
+   * Called when this Chromium works on with fewer pages (one could not be replaced): its owner should
+   * replace it as planned (the pool starts a new one before this one retires).
+   */
+  onWornOut?: (reason: string) => void;
 
   constructor(private readonly opts: BrowserOptions) {}
 
@@ -210,18 +208,15 @@ export class BrowserHost {
       throw await this.classify(e, slot);
     } finally {
       slot.page.off("crash", onCrash);
-      this.renders++;
       void this.release(slot, healthy);
     }
   }
 
   /**
    * Answers whether Chromium itself responds (CDP Browser.getVersion on the browser session, handled
-   * by the browser process even while a page runs away). While Chromium is being recycled, the
-   * launch's own timeout bounds the wait.
+   * by the browser process even while a page runs away).
    */
   async probe(timeoutMs: number): Promise<boolean> {
-    if (this.launching) return true;
     const browser = this.browser;
     if (!browser?.isConnected() || this.lost) return false;
     this.browserCdp ??= await withTimeout(browser.newBrowserCDPSession(), timeoutMs);
@@ -277,7 +272,6 @@ export class BrowserHost {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.launching?.catch(() => {});
     // If Chromium does not close in time the caller ends this worker thread, and Chromium,
     // whose only link is a pipe to this thread, exits with it.
     await withTimeout(this.browser?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS);
@@ -380,15 +374,9 @@ export class BrowserHost {
   }
 
   private acquire(): Promise<Slot> {
-    const slot = this.draining ? undefined : this.idle.pop();
-    if (slot) {
-      this.busy++;
-      return Promise.resolve(slot);
-    }
-    return new Promise((resolve) => this.waiters.push(resolve)).then((s) => {
-      this.busy++;
-      return s as Slot;
-    });
+    const slot = this.idle.pop();
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   /**
@@ -407,7 +395,7 @@ export class BrowserHost {
   }
 
   /**
-   * Readies a page for the next report, or replaces it when it misbehaved; recycles Chromium when due.
+   * Readies a page for the next report, or replaces it when it misbehaved.
    * A page where no script ran is reused as it is: the next setContent replaces its whole content.
    */
   private async release(slot: Slot, healthy: boolean): Promise<void> {
@@ -433,36 +421,14 @@ export class BrowserHost {
       await withTimeout(slot.page.close({ runBeforeUnload: false }), CLOSE_TIMEOUT_MS).catch(() => {});
       next = await this.newSlot().catch(() => undefined);
     }
-    this.busy--;
-    if (!next || this.renders >= this.opts.recycleAfter) {
-      this.draining = true;
-      if (next) this.idle.push(next);
-      return this.recycleWhenIdle();
-    }
-    this.handOut(next);
+    if (next) this.handOut(next);
+    else if (!this.lost && !this.closed) this.onWornOut?.("a page could not be replaced");
   }
 
   private handOut(slot: Slot) {
     const w = this.waiters.shift();
     if (w) w(slot);
     else this.idle.push(slot);
-  }
-
-  /** Replaces Chromium once no page is printing; waiting renders continue on the new one. */
-  private async recycleWhenIdle(): Promise<void> {
-    if (this.busy > 0 || this.launching || this.closed || this.lost) return;
-    const old = this.browser;
-    // Closing it on purpose: its disconnect is not a crash.
-    this.browser = undefined;
-    this.browserCdp = undefined;
-    this.idle = [];
-    this.launching = (async () => {
-      await withTimeout(old?.close() ?? Promise.resolve(), CLOSE_TIMEOUT_MS).catch(() =>
-        this.onFatal?.("Chromium did not close when recycled"),
-      );
-      await this.launch();
-    })().finally(() => (this.launching = undefined));
-    await this.launching.catch((e) => this.onFatal?.(`Chromium could not be restarted: ${(e as Error).message}`));
   }
 
   private async launch(): Promise<void> {
@@ -479,7 +445,6 @@ export class BrowserHost {
     this.browser = browser;
     this.context = await this.newContext(browser);
     this.browserCdp = undefined;
-    this.renders = 0;
     let onLost!: (e: Error) => void;
     this.disconnected = new Promise<never>((_, reject) => (onLost = reject));
     this.disconnected.catch(() => {});
@@ -489,12 +454,10 @@ export class BrowserHost {
       // fault, and the supervisor replaces this whole worker, Chromium's process tree included.
       this.lost = "Chromium exited unexpectedly";
       this.idle = [];
-      this.draining = true;
       onLost(new Error(this.lost));
       this.onFatal?.(this.lost);
     });
     const slots = await Promise.all(Array.from({ length: this.opts.pages }, () => this.newSlot()));
-    this.draining = false;
     for (const s of slots) this.handOut(s);
   }
 

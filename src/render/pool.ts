@@ -2,7 +2,10 @@
 // supervisor (start timeout, backoff, CDP health probe, whole process tree killed on replacement).
 // Jobs go to the worker with the most free pages and carry a deadline enforced here, on the owner's
 // side: a worker that does not answer in time is declared hung and replaced, and its jobs fail
-// retryably with an infrastructure code, so the report processor tries them again.
+// retryably with an infrastructure code, so the report processor tries them again. After
+// --recycle-after renders a worker is replaced as planned through its supervisor: the new worker and
+// Chromium start while the old one prints on, and the old one retires once they are ready and its
+// prints are done, so reports neither wait nor fail for a recycle.
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,6 +21,8 @@ import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
 export interface PoolOptions extends BrowserOptions {
   workers: number;
+  /** Renders after which a worker's Chromium is replaced (bounds its memory growth). */
+  recycleAfter: number;
   nice: number;
   logger: Logger;
   registry: ChildRegistry;
@@ -52,15 +57,19 @@ class RenderWorker implements Child {
   private readonly tmpDir: string;
   private readonly probes = new Map<number, (ok: boolean) => void>();
   private nextProbe = 1;
+  /** Renders this worker's Chromium finished, for recycling. */
+  private renders = 0;
+  private whenDrained?: () => void;
   private onReady?: () => void;
   private onStartFailed?: (e: Error) => void;
   private stopped?: () => void;
 
   constructor(
     private readonly pool: RenderPool,
+    private readonly sup: () => Supervisor<RenderWorker>,
     private readonly died: (cause: string) => void,
   ) {
-    const { workers: _w, logger: _l, registry: _r, tmpRoot, ...browser } = pool.opts;
+    const { workers: _w, logger: _l, registry: _r, recycleAfter: _ra, tmpRoot, ...browser } = pool.opts;
     mkdirSync(tmpRoot, { recursive: true, mode: 0o700 });
     this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
     // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
@@ -105,6 +114,12 @@ class RenderWorker implements Child {
     removeWorkerTemp(this.tmpDir);
   }
 
+  /** Resolves once no render is in flight here (this worker gets no new ones once it was replaced). */
+  drained(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.whenDrained = resolve));
+  }
+
   get free(): number {
     return this.pool.opts.pages - this.inFlight.size;
   }
@@ -132,6 +147,8 @@ class RenderWorker implements Child {
         const p = this.inFlight.get(m.id);
         this.inFlight.delete(m.id);
         clearTimeout(p?.timer);
+        if (this.inFlight.size === 0) this.whenDrained?.();
+        if (++this.renders >= this.pool.opts.recycleAfter) this.recycle(`recycled after ${this.renders} renders`);
         if (m.type === "done") p?.resolve(m.output);
         else {
           if (m.code === "renderer_crashed" || m.code === "renderer_unresponsive")
@@ -145,12 +162,19 @@ class RenderWorker implements Child {
       }
       case "probed":
         return this.probes.get(m.id)?.(m.ok);
+      case "worn":
+        return this.recycle(m.reason);
       case "fatal":
         this.onStartFailed?.(new Error(m.reason));
         return this.died(m.reason);
       case "stopped":
         return this.stopped?.();
     }
+  }
+
+  /** Asks the supervisor for a planned replacement (ignored while one is starting or once replaced). */
+  private recycle(cause: string) {
+    if (this.sup().replace(this, cause)) this.pool.opts.logger.info("recycling Chromium", { cause });
   }
 
   private gone(cause: string) {
@@ -173,22 +197,23 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
 
   /** Starts every worker; resolves once each has come up or failed its first start (it keeps retrying). */
   start(): Promise<void> {
-    const sups = Array.from(
-      { length: this.opts.workers },
-      (_, i) =>
-        new Supervisor<RenderWorker>({
-          kind: "chromium",
-          name: `chromium-${i}`,
-          create: (died) => new RenderWorker(this, died),
-          startTimeoutMs: START_TIMEOUT_MS,
-          stopTimeoutMs: 5_000,
-          probe: CHROMIUM_PROBE,
-          logger: this.opts.logger,
-          registry: this.opts.registry,
-          onReady: () => this.dispatch(),
-          onDown: (w, f) => this.onWorkerDown(w, f),
-        }),
-    );
+    const sups = Array.from({ length: this.opts.workers }, (_, i) => {
+      const sup: Supervisor<RenderWorker> = new Supervisor<RenderWorker>({
+        kind: "chromium",
+        name: `chromium-${i}`,
+        create: (died) => new RenderWorker(this, () => sup, died),
+        startTimeoutMs: START_TIMEOUT_MS,
+        stopTimeoutMs: 5_000,
+        probe: CHROMIUM_PROBE,
+        logger: this.opts.logger,
+        registry: this.opts.registry,
+        onReady: () => this.dispatch(),
+        onDown: (w, f) => this.onWorkerDown(w, f),
+        drained: (w) => w.drained(),
+        retireTimeoutMs: this.opts.renderTimeoutMs + JOB_GRACE_MS,
+      });
+      return sup;
+    });
     return this.startMembers(sups);
   }
 

@@ -1,4 +1,5 @@
 // Messages between the render pool (main thread) and a render worker thread.
+
 import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
 import type { ReportFailureCode } from "../lib/error-codes";
 
@@ -10,6 +11,8 @@ export type FromWorker =
   | { type: "failed"; id: number; code: ReportFailureCode; message: string; retryable: boolean }
   | { type: "probed"; id: number; ok: boolean; error?: string }
   | { type: "fatal"; reason: string }
+  /** This Chromium works on, but should be replaced as planned (a page could not be replaced). */
+  | { type: "worn"; reason: string }
   | { type: "stopped" };
 
 export type WorkerData = BrowserOptions & {

@@ -17,6 +17,7 @@ process.env.TMPDIR = tmpDir;
 if (nice > 0) setPriority(nice);
 const host = new BrowserHost({ ...browserOptions, env: { ...process.env, TMPDIR: chromiumTmpDir }, processTag: tmpDir });
 host.onFatal = (reason) => post({ type: "fatal", reason });
+host.onWornOut = (reason) => post({ type: "worn", reason });
 
 port.on("message", async (msg: ToWorker) => {
   if (msg.type === "stop") {
