@@ -8,12 +8,13 @@
 // Without --binary the executable is built first (scripts/build.ts) into a temporary folder. The burst is
 // 16 clients that each submit the bench's invoice (scripts/bench-templates.ts) and fetch it with the
 // long poll (GET …/download?wait=30) until 240 PDFs are done; PSS is sampled every 200 ms meanwhile and
-// the peak is the sample with the highest total. Run it on a quiet machine: PSS does not depend on load
-// much, the start time does.
+// the peak is the sample with the highest total. Run it on a quiet machine: the start time depends on the
+// load, and PSS on what else runs (another Chromium on the machine shares, and so lowers, the PSS of this
+// one's library pages): USS, the private memory alone, is printed next to it for that reason.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { descendants, processKind, pssBytes } from "../src/lib/process-tree";
+import { descendants, memoryOf, processKind } from "../src/lib/process-tree";
 import { SANDBOX_CHILD_ARG } from "../src/render/sandbox-protocol";
 import { freePort } from "../tests/helpers/process";
 import { benchTemplates } from "./bench-templates";
@@ -40,25 +41,29 @@ if (!binary) {
   if (b.exitCode !== 0) throw new Error("the build failed");
 }
 
-type Sample = { total: number; byKind: Map<string, number[]> };
+type Sample = { total: number; uss: number; byKind: Map<string, number[]>; ussByKind: Map<string, number> };
 
 /** PSS of every live process of the service's tree, grouped by kind. */
 function sample(serverPid: number): Sample {
   const byKind = new Map<string, number[]>();
+  const ussByKind = new Map<string, number>();
   let total = 0;
+  let uss = 0;
   for (const pid of descendants(serverPid)) {
-    const pss = pssBytes(pid);
-    if (pss === undefined) continue;
+    const m = memoryOf(pid);
+    if (!m) continue;
     const kind = processKind(pid, serverPid, SANDBOX_CHILD_ARG);
-    (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(pss);
-    total += pss;
+    (byKind.get(kind) ?? byKind.set(kind, []).get(kind)!).push(m.pss);
+    ussByKind.set(kind, (ussByKind.get(kind) ?? 0) + m.uss);
+    total += m.pss;
+    uss += m.uss;
   }
-  return { total, byKind };
+  return { total, uss, byKind, ussByKind };
 }
 
 function show(label: string, s: Sample): void {
   const n = [...s.byKind.values()].reduce((a, v) => a + v.length, 0);
-  console.log(`\n${label}: ${(s.total / MiB).toFixed(0)} MiB PSS in ${n} processes`);
+  console.log(`\n${label}: ${(s.total / MiB).toFixed(0)} MiB PSS in ${n} processes (USS, private only: ${(s.uss / MiB).toFixed(0)} MiB)`);
   const rows = [...s.byKind.entries()].sort((a, b) => b[1].reduce((x, y) => x + y) - a[1].reduce((x, y) => x + y));
   for (const [kind, list] of rows) {
     const each = list
@@ -66,7 +71,8 @@ function show(label: string, s: Sample): void {
       .map((b) => (b / MiB).toFixed(0))
       .join(" + ");
     const sum = list.reduce((a, b) => a + b, 0) / MiB;
-    console.log(`  ${kind.padEnd(34)} ${sum.toFixed(0).padStart(5)} MiB  (${list.length}: ${each})`);
+    const uss = (s.ussByKind.get(kind) ?? 0) / MiB;
+    console.log(`  ${kind.padEnd(38)} ${sum.toFixed(0).padStart(5)} MiB  (${list.length}: ${each}; USS ${uss.toFixed(0)})`);
   }
 }
 
@@ -100,7 +106,7 @@ show(`idle (${IDLE_S} s after ready)`, sample(proc.pid));
 
 const invoice = benchTemplates().find((t) => t.name === "invoice-ejs")!;
 const body = JSON.stringify({ engine: invoice.engine, html_template: invoice.html_template, data: invoice.data });
-let peak: Sample = { total: 0, byKind: new Map() };
+let peak: Sample = { total: 0, uss: 0, byKind: new Map(), ussByKind: new Map() };
 let sampling = true;
 const sampler = (async () => {
   while (sampling) {

@@ -327,7 +327,7 @@ export const settings = {
     default: Math.max(2, cores),
     defaultText: "cores, at least 2",
     parse: int(1, 64),
-    help: "EJS sandbox processes",
+    help: "Most EJS sandbox processes: one runs while idle, more start while reports wait for one",
   }),
 
   // Request limits

@@ -135,18 +135,26 @@ export function seemsFrozen(
 }
 
 /**
- * A process's proportional set size in bytes (/proc/PID/smaps_rollup): its private memory plus its
- * share of pages it shares with others, so the PSS of a process tree adds up to what the tree costs
- * the machine (RSS would count Chromium's shared libraries and the zygote's pages once per process).
- * Undefined once it is gone, or when the kernel does not let us read it.
+ * A process's memory from /proc/PID/smaps_rollup, in bytes. `pss` (proportional set size) is its private
+ * memory plus its share of pages it shares with others, so the PSS of a process tree adds up to what the
+ * tree costs the machine (RSS would count Chromium's shared libraries once per process); `uss` is its
+ * private memory alone, which, unlike PSS, does not drop when other programs map the same files (another
+ * Chromium on the machine). Undefined once it is gone, or when the kernel does not let us read it.
  */
-export function pssBytes(pid: number): number | undefined {
+export function memoryOf(pid: number): { pss: number; uss: number } | undefined {
   try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "latin1"));
-    return m ? Number(m[1]) * 1024 : undefined;
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "latin1");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? Number.NaN) * 1024;
+    const pss = kb("Pss");
+    return Number.isNaN(pss) ? undefined : { pss, uss: kb("Private_Clean") + kb("Private_Dirty") };
   } catch {
     return undefined;
   }
+}
+
+/** A process's proportional set size in bytes (see memoryOf). */
+export function pssBytes(pid: number): number | undefined {
+  return memoryOf(pid)?.pss;
 }
 
 /**

@@ -373,6 +373,14 @@ export class SupervisorGroup<C extends Child> {
     await Promise.all(members.map((s) => s.start()));
   }
 
+  /** Stops one member for good and drops it from the group (an elastic pool shrinking). */
+  protected async removeMember(member: Supervisor<C>): Promise<void> {
+    const i = this.members.indexOf(member);
+    if (i < 0) return;
+    this.members.splice(i, 1);
+    await member.stop();
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     await Promise.all(this.members.map((s) => s.stop()));
