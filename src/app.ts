@@ -222,8 +222,6 @@ export class App {
         pages: c.renderPages,
         executablePath: c.chromiumPath,
         renderTimeoutMs: c.renderTimeout,
-        maxPages: c.maxPages,
-        maxPdfSize: c.maxPdfSize,
         recycleAfter: c.recycleAfter,
         javascript: c.javascript,
         allowHosts: c.allowHosts,
@@ -239,6 +237,8 @@ export class App {
       const lanes = this.pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2));
       this.processor = new ReportProcessor(this.reportsRepo, this.files, this.templating, this.pool, this.reports.events, {
         lanes,
+        maxPages: c.maxPages,
+        maxPdfSize: c.maxPdfSize,
         maxAttempts: c.maxAttempts,
         retentionMs: c.retention,
         logger: log,

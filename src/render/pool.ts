@@ -16,7 +16,8 @@ import { chromiumTmpDir, removeWorkerTemp } from "../lib/temp";
 import type { Logger } from "../lib/logger";
 import { findProcesses, killAll, processTree, waitChildrenReaped, waitGone } from "../lib/process-tree";
 import { Supervisor, SupervisorGroup, type Child, type ChildFailure, type ChildRegistry } from "../lib/supervisor";
-import { INFRA_MESSAGES, type BrowserOptions, type RenderJob, type RenderOutput } from "./browser";
+import type { BrowserOptions, RenderJob } from "./browser";
+import { INFRA_MESSAGES } from "./render-failure";
 import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
 export interface PoolOptions extends BrowserOptions {
@@ -31,7 +32,7 @@ export interface PoolOptions extends BrowserOptions {
 }
 
 interface Pending {
-  resolve: (o: RenderOutput) => void;
+  resolve: (pdf: Uint8Array) => void;
   reject: (e: Error) => void;
   /** Log fields of the report (report_id, request_id). */
   fields?: Record<string, unknown>;
@@ -149,7 +150,7 @@ class RenderWorker implements Child {
         clearTimeout(p?.timer);
         if (this.inFlight.size === 0) this.whenDrained?.();
         if (++this.renders >= this.pool.opts.recycleAfter) this.recycle(`recycled after ${this.renders} renders`);
-        if (m.type === "done") p?.resolve(m.output);
+        if (m.type === "done") p?.resolve(m.pdf);
         else {
           if (m.code === "renderer_crashed" || m.code === "renderer_unresponsive")
             this.pool.opts.logger.warn("a render was interrupted by a Chromium fault; the report will be retried", {
@@ -217,7 +218,8 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
     return this.startMembers(sups);
   }
 
-  render(job: RenderJob, fields?: Record<string, unknown>): Promise<RenderOutput> {
+  /** Prints a report; resolves with the PDF's bytes (the caller checks the limits and stores them). */
+  render(job: RenderJob, fields?: Record<string, unknown>): Promise<Uint8Array> {
     if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
     return new Promise((resolve, reject) => {
       this.waiting.push({ job, p: { resolve, reject, fields } });

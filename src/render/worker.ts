@@ -34,7 +34,10 @@ port.on("message", async (msg: ToWorker) => {
     return;
   }
   try {
-    post({ type: "done", id: msg.id, output: await host.render(msg.job) });
+    const pdf = await host.render(msg.job);
+    // Moved, not copied, when the PDF owns its whole buffer (a small Buffer may share a pool: copied).
+    const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength;
+    port.postMessage({ type: "done", id: msg.id, pdf } satisfies FromWorker, own ? [pdf.buffer as ArrayBuffer] : []);
   } catch (e) {
     // Anything but a classified RenderError is a bug of ours: reported as such, never retried as if
     // the render had merely been interrupted.

@@ -10,7 +10,7 @@ import ejs from "ejs";
 import { type Browser, chromium } from "playwright-core";
 import { benchTemplates } from "../../scripts/bench-templates";
 import { settings } from "../../src/config/settings";
-import { SCRIPT_VIEWPORT } from "../../src/render/browser";
+import { SCRIPT_VIEWPORT } from "../../src/render/page-slots";
 import { writeFontconfig } from "../../src/render/fonts";
 import { withPrintDefaults } from "../../src/render/print-page";
 import { generate, pdfText, type TestApp, useRenderApp } from "../helpers/app";

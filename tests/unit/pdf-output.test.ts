@@ -1,6 +1,6 @@
 // Pure parts of PDF output: the Info dictionary rewrite, print defaults insertion, page ranges, fontconfig.
 import { describe, expect, test } from "bun:test";
-import { countPdfPages } from "../../src/render/browser";
+import { countPdfPages } from "../../src/render/print-pipeline";
 import { fontconfigXml } from "../../src/render/fonts";
 import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
 import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";

@@ -2,7 +2,7 @@
 // probe's threshold, planned replacements, restart counts, and a child dying before it is ready.
 import { describe, expect, test } from "bun:test";
 import { backoffDelay, ChildRegistry, Supervisor, type Child, type ChildFailure, type SupervisorOptions } from "../../src/lib/supervisor";
-import { classifyRenderFailure } from "../../src/render/browser";
+import { classifyRenderFailure } from "../../src/render/render-failure";
 import { RenderError } from "../../src/lib/errors";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { chromiumTmpDir, removeWorkerTemp } from "../../src/lib/temp";
