@@ -10,6 +10,7 @@ import type { ChildRegistry } from "./child-registry";
 import type { Logger } from "./logger";
 
 export { ChildRegistry, type KindStats } from "./child-registry";
+export { StartHandshake, SupervisorGroup } from "./supervisor-group";
 
 export type ChildKind = "chromium" | "sandbox" | "checkpointer";
 
@@ -340,50 +341,6 @@ export class Supervisor<C extends Child = Child> {
     this.probeFailures++;
     if (this.probeFailures >= p.failures)
       this.fail(child, `health probe failed ${this.probeFailures} times in a row (${why})`, { hang: true });
-  }
-}
-
-/**
- * Supervised children that share one kind of work (a pool extends this): usable while any one of
- * them is ready, healthy while any one also passes its probe.
- */
-export class SupervisorGroup<C extends Child> {
-  protected readonly members: Supervisor<C>[] = [];
-  stopped = false;
-
-  /** At least one member is ready and passes its health probe. */
-  get healthy(): boolean {
-    return this.members.some((s) => s.healthy);
-  }
-
-  /** At least one member is ready (it may still have to answer its next probe). */
-  get usable(): boolean {
-    return this.members.some((s) => s.ready);
-  }
-
-  /** Resolves when a member is ready (or the group stopped). */
-  whenUsable(): Promise<void> {
-    if (this.stopped || this.usable) return Promise.resolve();
-    return Promise.race(this.members.map((s) => s.whenReady()));
-  }
-
-  /** Starts every member; resolves once each has come up or failed its first start (it keeps retrying). */
-  protected async startMembers(members: Supervisor<C>[]): Promise<void> {
-    this.members.push(...members);
-    await Promise.all(members.map((s) => s.start()));
-  }
-
-  /** Stops one member for good and drops it from the group (an elastic pool shrinking). */
-  protected async removeMember(member: Supervisor<C>): Promise<void> {
-    const i = this.members.indexOf(member);
-    if (i < 0) return;
-    this.members.splice(i, 1);
-    await member.stop();
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all(this.members.map((s) => s.stop()));
   }
 }
 

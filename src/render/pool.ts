@@ -15,7 +15,7 @@ import { entrypointUrl } from "../lib/runtime";
 import { chromiumTmpDir, removeWorkerTemp } from "../lib/temp";
 import type { Logger } from "../lib/logger";
 import { findProcesses, killAll, processTree, waitChildrenReaped, waitGone } from "../lib/process-tree";
-import { Supervisor, SupervisorGroup, type Child, type ChildFailure, type ChildRegistry } from "../lib/supervisor";
+import { type Child, type ChildFailure, type ChildRegistry, StartHandshake, Supervisor, SupervisorGroup } from "../lib/supervisor";
 import type { BrowserOptions, RenderJob } from "./browser";
 import { INFRA_MESSAGES } from "./render-failure";
 import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
@@ -61,8 +61,7 @@ class RenderWorker implements Child {
   /** Renders this worker's Chromium finished, for recycling. */
   private renders = 0;
   private whenDrained?: () => void;
-  private onReady?: () => void;
-  private onStartFailed?: (e: Error) => void;
+  private readonly handshake = new StartHandshake();
   private stopped?: () => void;
 
   constructor(
@@ -83,10 +82,7 @@ class RenderWorker implements Child {
   }
 
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.onReady = resolve;
-      this.onStartFailed = reject;
-    });
+    return this.handshake.started;
   }
 
   probe(timeoutMs: number): Promise<boolean> {
@@ -142,7 +138,7 @@ class RenderWorker implements Child {
   private onMessage(m: FromWorker) {
     switch (m.type) {
       case "ready":
-        return this.onReady?.();
+        return this.handshake.ready();
       case "done":
       case "failed": {
         const p = this.inFlight.get(m.id);
@@ -166,7 +162,7 @@ class RenderWorker implements Child {
       case "worn":
         return this.recycle(m.reason);
       case "fatal":
-        this.onStartFailed?.(new Error(m.reason));
+        this.handshake.fail(new Error(m.reason));
         return this.died(m.reason);
       case "stopped":
         return this.stopped?.();
@@ -179,13 +175,15 @@ class RenderWorker implements Child {
   }
 
   private gone(cause: string) {
-    this.onStartFailed?.(new Error(cause));
+    this.handshake.fail(new Error(cause));
     this.died(cause);
   }
 }
 
-export class RenderPool extends SupervisorGroup<RenderWorker> {
-  private readonly waiting: { job: RenderJob; p: Pending }[] = [];
+/** A report waiting for a page of some worker. */
+type RenderTask = Pending & { job: RenderJob };
+
+export class RenderPool extends SupervisorGroup<RenderWorker, RenderTask> {
   private nextId = 1;
   constructor(readonly opts: PoolOptions) {
     super();
@@ -220,27 +218,19 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
 
   /** Prints a report; resolves with the PDF's bytes (the caller checks the limits and stores them). */
   render(job: RenderJob, fields?: Record<string, unknown>): Promise<Uint8Array> {
-    if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ job, p: { resolve, reject, fields } });
-      this.dispatch();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ job, resolve, reject, fields }));
   }
 
-  dispatch(): void {
-    while (this.waiting.length > 0) {
-      let best: { sup: Supervisor<RenderWorker>; w: RenderWorker } | undefined;
-      for (const sup of this.members) {
-        const w = sup.child;
-        if (w && w.free > (best?.w.free ?? 0)) best = { sup, w };
-      }
-      if (!best) return;
-      const { job, p } = this.waiting.shift()!;
-      const { sup, w } = best;
-      const deadline = this.opts.renderTimeoutMs + JOB_GRACE_MS;
-      p.timer = setTimeout(() => sup.fail(w, `a render got no answer within ${deadline} ms`, { hang: true }), deadline);
-      w.send(this.nextId++, job, p);
-    }
+  /** A worker takes as many reports as it has free pages; the one with the most gets the next. */
+  protected room(w: RenderWorker): number {
+    return w.free;
+  }
+
+  protected assign(sup: Supervisor<RenderWorker>, w: RenderWorker, task: RenderTask): void {
+    const { job, ...p } = task;
+    const deadline = this.opts.renderTimeoutMs + JOB_GRACE_MS;
+    p.timer = setTimeout(() => sup.fail(w, `a render got no answer within ${deadline} ms`, { hang: true }), deadline);
+    w.send(this.nextId++, job, p);
   }
 
   private onWorkerDown(w: RenderWorker, f: ChildFailure) {
@@ -253,15 +243,7 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
     w.failAll(new RenderError(code, INFRA_MESSAGES[code], true));
     // With no Chromium left, jobs waiting here go back to the queue untouched (the processor holds
     // new ones back until a Chromium is ready again) instead of waiting an unknown time.
-    if (!this.usable) {
-      for (const { p } of this.waiting.splice(0))
-        p.reject(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
-    }
-  }
-
-  override async stop(): Promise<void> {
-    this.stopped = true;
-    for (const w of this.waiting.splice(0)) w.p.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    await super.stop();
+    if (!this.usable)
+      this.rejectWaiting(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
   }
 }

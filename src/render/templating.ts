@@ -14,7 +14,7 @@ import { RenderError } from "../lib/errors";
 import type { ReportFailureCode } from "../lib/error-codes";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
 import type { Logger } from "../lib/logger";
-import { ChildRegistry, Supervisor, SupervisorGroup, type Child } from "../lib/supervisor";
+import { type Child, ChildRegistry, StartHandshake, Supervisor, SupervisorGroup } from "../lib/supervisor";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
 export interface TemplatingOptions {
@@ -66,9 +66,7 @@ class Sandbox implements Child {
   idleSince = performance.now();
   private whenIdle?: () => void;
   private timer?: Timer;
-  private onReady?: () => void;
-  private onStartFailed?: (e: Error) => void;
-  private isReady = false;
+  private readonly handshake = new StartHandshake();
 
   constructor(
     private readonly pool: TemplatingPool,
@@ -93,10 +91,7 @@ class Sandbox implements Child {
   }
 
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.onReady = resolve;
-      this.onStartFailed = reject;
-    });
+    return this.handshake.started;
   }
 
   async kill(): Promise<void> {
@@ -135,10 +130,8 @@ class Sandbox implements Child {
 
   private onMessage(msg: unknown) {
     if (!isSandboxReply(msg)) return this.killForTemplate("template_error", "the EJS sandbox sent a malformed reply");
-    if (!this.isReady) {
-      this.isReady = true;
-      return this.onReady?.();
-    }
+    // The child's first message says it is ready (the start-up handshake).
+    if (!this.handshake.done) return this.handshake.ready();
     if (msg.id !== this.taskId) return;
     // A sandbox that answers `fatal` is exiting because of the template: settle, then replace it without backoff.
     this.settle(msg);
@@ -168,13 +161,12 @@ class Sandbox implements Child {
 
   private onExit(how: string) {
     clearTimeout(this.timer);
-    this.onStartFailed?.(new Error(`the sandbox ${how} before it was ready`));
+    this.handshake.fail(new Error(`the sandbox ${how} before it was ready`));
     this.died(`the sandbox process ${how}`);
   }
 }
 
-export class TemplatingPool extends SupervisorGroup<Sandbox> {
-  private readonly waiting: Task[] = [];
+export class TemplatingPool extends SupervisorGroup<Sandbox, Task> {
   private registry?: ChildRegistry;
   private named = 0;
   private trimTimer?: Timer;
@@ -210,8 +202,7 @@ export class TemplatingPool extends SupervisorGroup<Sandbox> {
         // With no sandbox left after a crash, waiting renders go back to the queue untouched
         // (the processor holds new ones back until a sandbox is ready again).
         if (!f.planned && !this.usable) {
-          for (const t of this.waiting.splice(0))
-            t.reject(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
+          this.rejectWaiting(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
         }
       },
     });
@@ -223,7 +214,7 @@ export class TemplatingPool extends SupervisorGroup<Sandbox> {
    * anything, is replaced by a fresh one (started before the old one goes: no gap).
    */
   private trim(): void {
-    if (this.stopped || this.waiting.length) return;
+    if (this.stopped || this.queued) return;
     const now = performance.now();
     const quiet = (s: Supervisor<Sandbox>) => {
       const c = s.child;
@@ -239,28 +230,26 @@ export class TemplatingPool extends SupervisorGroup<Sandbox> {
 
   /** Renders an EJS template with its data (JSON text); rejects with a RenderError on any template fault. */
   render(template: string, data: string, fields?: Record<string, unknown>): Promise<string> {
-    if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ template, data, fields, resolve, reject });
-      this.dispatch();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ template, data, fields, resolve, reject }));
   }
 
-  dispatch(): void {
-    for (const sup of this.members) {
-      if (this.waiting.length === 0) return;
-      const s = sup.child;
-      if (s?.idle) s.run(this.waiting.shift()!);
-    }
+  /** A sandbox runs one template at a time. */
+  protected room(s: Sandbox): number {
+    return s.idle ? 1 : 0;
+  }
+
+  protected assign(_sup: Supervisor<Sandbox>, s: Sandbox, task: Task): void {
+    s.run(task);
+  }
+
+  override dispatch(): void {
+    super.dispatch();
     // Reports wait and every sandbox is busy: one more, unless one is already on its way.
-    if (this.waiting.length && !this.stopped && this.members.length < this.opts.processes && this.members.every((m) => m.ready))
-      void this.grow();
+    if (this.queued && !this.stopped && this.members.length < this.opts.processes && this.members.every((m) => m.ready)) void this.grow();
   }
 
   override async stop(): Promise<void> {
-    this.stopped = true;
     clearInterval(this.trimTimer);
-    for (const t of this.waiting.splice(0)) t.reject(new RenderError("shutting_down", "the service is shutting down", true));
     await super.stop();
   }
 }
