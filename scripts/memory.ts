@@ -12,9 +12,9 @@
 // load, and PSS on what else runs (another Chromium on the machine shares, and so lowers, the PSS of this
 // one's library pages): USS, the private memory alone, is printed next to it for that reason.
 import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { descendants, memoryOf, processKind } from "../src/lib/process-tree";
+import { descendants, memoryOf, processKind, treeCpuMs } from "../src/lib/process-tree";
 import { SANDBOX_CHILD_ARG } from "../src/render/sandbox-protocol";
 import { freePort } from "../tests/helpers/process";
 import { benchTemplates } from "./bench-templates";
@@ -99,7 +99,11 @@ for (;;) {
   if (performance.now() - t0 > 60_000) throw new Error("not ready within 60 s");
   await Bun.sleep(5);
 }
-console.log(`start: /readyz answered 200 ${startMs.toFixed(0)} ms after the process was spawned`);
+// The CPU the start took does not depend on the load as the wall time does: on 2 idle cores the start
+// takes at least half of it.
+console.log(
+  `start: /readyz answered 200 ${startMs.toFixed(0)} ms after the process was spawned; ${treeCpuMs(proc.pid).toFixed(0)} ms of CPU (the whole tree), load average ${loadavg()[0]!.toFixed(1)}`,
+);
 
 await Bun.sleep(IDLE_S * 1000);
 show(`idle (${IDLE_S} s after ready)`, sample(proc.pid));

@@ -11,6 +11,8 @@ interface ProcInfo {
   state: string;
   /** CPU time used (user + system), in clock ticks. */
   cpu: number;
+  /** CPU time of its children that exited and were waited for (cutime + cstime), in clock ticks. */
+  childCpu: number;
 }
 
 function readStat(pid: number): ProcInfo | undefined {
@@ -18,7 +20,14 @@ function readStat(pid: number): ProcInfo | undefined {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     // The command name is in parentheses and may itself contain spaces or parentheses.
     const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { pid, state: rest[0]!, ppid: Number(rest[1]), pgid: Number(rest[2]), cpu: Number(rest[11]) + Number(rest[12]) };
+    return {
+      pid,
+      state: rest[0]!,
+      ppid: Number(rest[1]),
+      pgid: Number(rest[2]),
+      cpu: Number(rest[11]) + Number(rest[12]),
+      childCpu: Number(rest[13]) + Number(rest[14]),
+    };
   } catch {
     return undefined;
   }
@@ -189,4 +198,13 @@ export function descendants(root: number): number[] {
     for (const i of infos) if (i.ppid === p) queue.push(i.pid);
   }
   return out;
+}
+
+/** CPU time (ms) used so far by `root` and its live descendants, with the children they reaped. */
+export function treeCpuMs(root: number): number {
+  const TICK_MS = 10; // USER_HZ is 100 on Linux
+  return descendants(root).reduce((a, pid) => {
+    const s = readStat(pid);
+    return a + (s ? (s.cpu + s.childCpu) * TICK_MS : 0);
+  }, 0);
 }
