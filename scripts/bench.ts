@@ -31,7 +31,8 @@ import ejs from "ejs";
 // do not disturb.
 //
 // Sides, at each concurrency c:
-//   floor/shared  playwright-core on ONE warm Chromium (Debian's, the service's launch flags, fontconfig
+//   floor/shared  playwright-core on ONE warm Chromium (the service's default binary, Debian's
+//                 chromium-headless-shell, or $REPORTGEN_CHROMIUM_PATH; the service's launch flags, fontconfig
 //                 file and user agent), c reused
 //                 pages in ONE browser context: page.setContent(html, load) + page.pdf with the
 //                 service's default print options. The HTML is the service's final HTML (with its print
@@ -39,6 +40,8 @@ import ejs from "ejs";
 //                 sandbox runs that same library).
 //   floor/ctx     the same with one browser context per page.
 //   floor         whichever of the two prints faster (median over rounds): the honest floor.
+//   floor/desktop floor/shared on desktop Chromium (/usr/lib/chromium/chromium, or $BENCH_DESKTOP_CHROMIUM),
+//                 for comparison: it starts a PrintCompositor process for every print.
 //   tuned         every trick the service uses, on c pages of one context: the document is loaded with
 //                 CDP Page.setDocumentContent + the page's load event, script execution is off, the
 //                 page's screen is 10x10 (nothing is rastered for display), the document has no
@@ -55,16 +58,23 @@ import ejs from "ejs";
 // The service runs as a child process on default settings except --port and --data-dir (its request
 // rate limits are off by default); its log goes to a file in its temporary data dir.
 //
+// Peak PSS (/proc/PID/smaps_rollup, sampled every 250 ms over the whole run) is reported for the service's
+// process tree and for each floor Chromium's (the headless-shell floor holds 3 x max c pages: shared,
+// per-context and tuned; the desktop floor max c).
+//
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import { settings } from "../src/config/settings";
 import { freePort } from "../src/lib/ports";
-import { commandLine, machineCpuMs, type ProcInfo, processTable, TICK_MS, threadIds, treeOf } from "../src/lib/process-tree";
+import { commandLine, machineCpuMs, memoryOf, type ProcInfo, processTable, TICK_MS, threadIds, treeOf } from "../src/lib/process-tree";
 import { median, percentile } from "../src/lib/stats";
-import { countPdfPages, IGNORED_DEFAULT_ARGS, launchArgs, PRINT_ONLY_VIEWPORT } from "../src/render/browser";
+import { IGNORED_DEFAULT_ARGS, launchArgs } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
+import { PRINT_ONLY_VIEWPORT } from "../src/render/page-slots";
 import { defaultPdfOptions } from "../src/render/pdf-options";
 import { userAgentFor, withPrintDefaults } from "../src/render/print-page";
+import { countPdfPages } from "../src/render/print-pipeline";
 import { printParameters, printToPdf } from "../src/render/print-to-pdf";
 import { type BenchTemplate, benchTemplates } from "./bench-templates";
 
@@ -72,7 +82,8 @@ import { type BenchTemplate, benchTemplates } from "./bench-templates";
 // Settings
 
 const ROOT = resolve(import.meta.dir, "..");
-const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || "/usr/lib/chromium/chromium";
+const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || settings.chromiumPath.default;
+const DESKTOP_CHROMIUM = process.env.BENCH_DESKTOP_CHROMIUM || "/usr/lib/chromium/chromium";
 /** Exactly the service's launch flags (src/render/browser.ts). */
 const LAUNCH_ARGS = launchArgs();
 /** The service's default print options (src/render/pdf-options.ts) in page.pdf()'s terms, for the floors. */
@@ -149,8 +160,8 @@ const TEMPLATES = flags.templates
 /** PDFs per measurement: at least 2 per client, so every client starts a PDF while the others print. */
 const countFor = (t: BenchTemplate, c: number) => Math.max(quick ? t.quickCount : t.count, 2 * c);
 
-type Side = "floor/shared" | "floor/ctx" | "tuned" | "wait" | "poll";
-const SIDES: Side[] = ["floor/shared", "floor/ctx", "tuned", "wait", "poll"];
+type Side = "floor/shared" | "floor/ctx" | "floor/desktop" | "tuned" | "wait" | "poll";
+const SIDES: Side[] = ["floor/shared", "floor/ctx", "floor/desktop", "tuned", "wait", "poll"];
 const isService = (s: Side) => s === "wait" || s === "poll";
 
 function usage(msg: string): never {
@@ -366,6 +377,7 @@ async function tunedPdf(p: TunedPage, html: string): Promise<Printed> {
 
 interface Floors {
   browser: Browser;
+  desktop: Page[];
   shared: Page[];
   perContext: Page[];
   tuned: TunedPage[];
@@ -376,21 +388,28 @@ async function startFloors(n: number, servicePid: number): Promise<Floors> {
   const fontDir = mkdtempSync(join(tmpdir(), "reportgen-bench-fonts-"));
   cleanupTasks.push(() => rmSync(fontDir, { recursive: true, force: true }));
   const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(fontDir) };
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: LAUNCH_ARGS,
-    ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
-    env,
-    chromiumSandbox: process.getuid?.() !== 0,
-    timeout: 30_000,
-  });
-  cleanupTasks.push(() => browser.close());
+  const launch = async (executablePath: string) => {
+    const b = await chromium.launch({
+      executablePath,
+      args: LAUNCH_ARGS,
+      ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
+      env,
+      chromiumSandbox: process.getuid?.() !== 0,
+      timeout: 30_000,
+    });
+    cleanupTasks.push(() => b.close());
+    return b;
+  };
+  const browser = await launch(CHROMIUM);
+  const desktopBrowser = await launch(DESKTOP_CHROMIUM);
   const contextOptions = { userAgent: userAgentFor(browser.version()) };
   const exclude = new Set(treeOf(servicePid));
   // Reniced before any page exists: renderers are forked by Chromium's zygote and inherit its value.
   renice(process.pid, FLOOR_NICE, exclude);
   const sharedCtx = await browser.newContext(contextOptions);
   const shared = await Promise.all(Array.from({ length: n }, () => sharedCtx.newPage()));
+  const desktopCtx = await desktopBrowser.newContext({ userAgent: userAgentFor(desktopBrowser.version()) });
+  const desktop = await Promise.all(Array.from({ length: n }, () => desktopCtx.newPage()));
   const perContext = await Promise.all(Array.from({ length: n }, async () => (await browser.newContext(contextOptions)).newPage()));
   // The service's screen for a page without scripts: 10x10 (src/render/browser.ts, setScripts).
   const tunedCtx: BrowserContext = await browser.newContext({ ...contextOptions, viewport: PRINT_ONLY_VIEWPORT });
@@ -405,7 +424,7 @@ async function startFloors(n: number, servicePid: number): Promise<Floors> {
     }),
   );
   renice(process.pid, FLOOR_NICE, exclude);
-  return { browser, shared, perContext, tuned };
+  return { browser, desktop, shared, perContext, tuned };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -433,6 +452,8 @@ async function measure(
         return playwrightPdf(floors.shared[client]!, tpl.html);
       case "floor/ctx":
         return playwrightPdf(floors.perContext[client]!, tpl.html);
+      case "floor/desktop":
+        return playwrightPdf(floors.desktop[client]!, tpl.html);
       case "tuned":
         return tunedPdf(floors.tuned[client]!, tpl.tunedHtml);
       case "wait":
@@ -483,6 +504,30 @@ function cell(t: string, c: number, s: Side): Cell {
 const ownTotal = (o: Record<Kind, number>) => o.server + o.sandbox + o.chromium + o.bench;
 const medianOwn = (c: Cell, k: Kind | "total") => median(c.own.map((o) => (k === "total" ? ownTotal(o) : o[k])));
 
+/** Peak PSS (bytes) of each side's process tree, sampled over the whole run. */
+const peakPss = { service: 0, floor: 0, desktop: 0 };
+function treePss(root: number | undefined): number {
+  return root ? treeOf(root).reduce((a, pid) => a + (memoryOf(pid)?.pss ?? 0), 0) : 0;
+}
+/** A floor's browser process: a child of this process running `executable`, without --type=. */
+function floorBrowser(executable: string): number | undefined {
+  return treeOf(process.pid).find((pid) => {
+    const cmd = commandLine(pid);
+    return cmd.startsWith(`${executable} `) && !cmd.includes("--type=");
+  });
+}
+function startPssSampler(servicePid: number): () => void {
+  const floorPid = floorBrowser(CHROMIUM);
+  const desktopPid = floorBrowser(DESKTOP_CHROMIUM);
+  const sample = () => {
+    peakPss.service = Math.max(peakPss.service, treePss(servicePid));
+    peakPss.floor = Math.max(peakPss.floor, treePss(floorPid));
+    peakPss.desktop = Math.max(peakPss.desktop, treePss(desktopPid));
+  };
+  const timer = setInterval(sample, 250);
+  return () => clearInterval(timer);
+}
+
 let cleaning: Promise<void> | undefined;
 function cleanup(): Promise<void> {
   cleaning ??= (async () => {
@@ -515,6 +560,8 @@ async function main(): Promise<number> {
     `service up at ${svc.base} (pid ${svc.proc.pid}${flags.binary ? ", compiled binary" : SERVICE_ROOT !== ROOT ? `, from ${SERVICE_ROOT}` : ""}${EXTRA_SERVE_ARGS.length ? `, serve ${EXTRA_SERVE_ARGS.join(" ")}` : ""})`,
   );
   const floors = await startFloors(TOP_C, svc.proc.pid);
+  const idlePss = { service: treePss(svc.proc.pid), floor: treePss(floorBrowser(CHROMIUM)) };
+  const stopSampler = startPssSampler(svc.proc.pid);
 
   const tpls = TEMPLATES.map((t) => {
     const rendered = t.engine === "ejs" ? ejs.render(t.html_template, t.data!, {}) : t.html_template;
@@ -688,6 +735,13 @@ async function main(): Promise<number> {
     }
     out.push("");
   }
+  stopSampler();
+  const mib = (b: number) => `${Math.round(b / 1024 / 1024)} MiB`;
+  out.push(
+    `Peak PSS: service ${mib(peakPss.service)} (at start ${mib(idlePss.service)}); headless-shell floor ${mib(peakPss.floor)} (at start ${mib(idlePss.floor)}, ${3 * TOP_C} pages); desktop floor ${mib(peakPss.desktop)} (${TOP_C} pages)`,
+  );
+  json.peak_pss_bytes = peakPss;
+  json.start_pss_bytes = idlePss;
   for (const tg of targets) out.push(`${tg.pass ? "PASS" : "FAIL"}  ${tg.name}: ${fmt(tg.value, 2)} ${tg.op} ${fmt(tg.limit, 2)}`);
   const failed = targets.filter((x) => !x.pass).length;
   out.push(

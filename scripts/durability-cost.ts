@@ -1,6 +1,6 @@
 // Measures what "succeeded means durable" costs per PDF on this machine's disk: storing a finished
 // PDF and recording it the way the service does (the processor's reserve, whose folder fsync runs
-// while Chromium prints; the render worker's writeDurably; then the success UPDATE under
+// while Chromium prints; the processor's writeDurably; then the success UPDATE under
 // synchronous=FULL) against no durability at all (plain write, UPDATE under NORMAL). The time is
 // taken from the end of the print: what the reservation's folder fsync costs is not in it, as in the service.
 // Run: bun scripts/durability-cost.ts [--dir DIR] [--n 300] [--kb 40]
@@ -40,7 +40,7 @@ async function run(durable: boolean): Promise<number[]> {
     await Bun.sleep(5); // the print, during which the folder's fsync runs
     const t0 = performance.now();
     if (durable) {
-      writeDurably(files.pathOf(id), pdf); // what the render worker does
+      writeDurably(files.pathOf(id), pdf); // what the report processor does
       await reserved;
     } else {
       writeFileSync(files.pathOf(id), pdf);

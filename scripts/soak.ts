@@ -78,7 +78,7 @@ const counts = () =>
 function treeRssMb(): number {
   let kb = 0;
   for (const pid of [server.pid, ...descendants(server.pid)]) {
-    kb += memoryOf(pid).rssKb;
+    kb += (memoryOf(pid)?.rss ?? 0) / 1024;
   }
   return kb / 1024;
 }

@@ -116,6 +116,7 @@ export class App {
       storage: s.storage,
       files: s.files,
       restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.restarts])),
+      recycles: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.recycles])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
     });
     // With a connection cap, the HTTP server listens on loopback only and the gate takes the public
@@ -169,11 +170,13 @@ export class App {
       // Enough lanes that the next report's templating and queue work overlap with printing.
       lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
       maxAttempts: c.maxAttempts,
+      maxPages: c.maxPages,
+      maxPdfSize: c.maxPdfSize,
       retentionMs: c.retention,
       logger: log,
       storage: s.storage,
       metrics: this.metrics,
-      post: { runner: post, seal: s.seal, maxPdfSize: c.maxPdfSize },
+      post: { runner: post, seal: s.seal },
       // Run by the processor before its first report, and again if the disk refused it.
       resume: () => {
         const recovered = s.reportsRepo.recover(c.maxAttempts, Date.now());
@@ -230,7 +233,7 @@ export class App {
     const log = this.logger;
     if (!existsSync(c.chromiumPath)) {
       throw new StartupError(
-        `Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`,
+        `Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium-headless-shell) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`,
       );
     }
     if (process.getuid?.() === 0) {

@@ -2,6 +2,7 @@
 // with the service's own settings (write a file, bind the port, start Chromium and print a page), never
 // a guess from configuration. To add a check, append one entry to CHECKS: it gets its line, its mark
 // and its place in --json by itself (the cluster backends' checks are in doctor-backends.ts).
+
 import { spawnSync } from "node:child_process";
 import {
   accessSync,
@@ -23,6 +24,7 @@ import type { Config } from "../config/settings";
 import type { Logger } from "../lib/logger";
 import { openFileLimit } from "../lib/process-tree";
 import { writeFontconfig } from "../render/fonts";
+import { countPdfPages } from "../render/print-pipeline";
 import { StandaloneRenderer } from "../render/standalone";
 import { databaseCheck, storageCheck } from "./doctor-backends";
 
@@ -215,14 +217,13 @@ const checks: Check[] = [
       const t0 = performance.now();
       try {
         await renderer.start({ ejs: false });
-        const out = await renderer.pool!.render({
+        const pdf = await renderer.pool!.render({
           html: TEST_PAGE,
           options: (await import("../modules/reports/service")).resolvePdfOptions(null),
-          outFile: join(renderer.dir, "doctor.pdf"),
         });
         return {
           status: "ok",
-          detail: `started and printed ${out.pages} page (${out.bytes} bytes) in ${Math.round(performance.now() - t0)} ms`,
+          detail: `started and printed ${countPdfPages(pdf)} page (${pdf.length} bytes) in ${Math.round(performance.now() - t0)} ms`,
         };
       } catch (e) {
         return {

@@ -3,14 +3,15 @@
 // service (src/render/standalone.ts); everything but OUT is written to a temporary folder, removed at the end.
 // Exit codes: 0 a PDF; 2 the input's fault (the template, data, options, or the command line), with the
 // API's failure code and message on stderr; 1 the service's fault (Chromium, the sandbox, the disk).
+
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Config } from "../config/settings";
 import { SERVICE_FAULTS } from "../lib/error-codes";
 import { AppError, RenderError, StartupError } from "../lib/errors";
 import { createLogger } from "../lib/logger";
 import { checkData } from "../modules/reports/input-limits";
 import { checkPdfOptions, resolvePdfOptions, type StoredPdfOptions } from "../modules/reports/service";
+import { checkPdfLimits } from "../render/pdf-limits";
 import { StandaloneRenderer } from "../render/standalone";
 import { type CommandOption, UsageError } from "./args";
 
@@ -147,11 +148,11 @@ export async function render(config: Config, args: RenderArgs): Promise<number> 
     renderer = new StandaloneRenderer(config, logger);
     await renderer.start({ ejs: engine === "ejs" });
     const html = engine === "ejs" ? await renderer.templating!.render(template, data) : template;
-    const pdf = join(renderer.dir, "out.pdf");
-    await renderer.pool!.render({ html, options: resolvePdfOptions(stored ? JSON.stringify(stored) : null), outFile: pdf });
+    const pdf = await renderer.pool!.render({ html, options: resolvePdfOptions(stored ? JSON.stringify(stored) : null) });
+    checkPdfLimits(pdf, config);
     // Only a complete PDF reaches OUT: a failed render leaves an existing file as it was.
     try {
-      await Bun.write(out === "-" ? Bun.stdout : out, Bun.file(pdf));
+      await Bun.write(out === "-" ? Bun.stdout : out, pdf);
     } catch (e) {
       console.error(`reportgen: render failed: the PDF could not be written to ${out === "-" ? "stdout" : out}: ${errText(e)}`);
       return 1;

@@ -10,9 +10,9 @@ export const renderSettings = {
     group: "Rendering",
     flag: "chromium-path",
     env: "REPORTGEN_CHROMIUM_PATH",
-    default: "/usr/lib/chromium/chromium",
+    default: "/usr/lib/chromium/chromium-headless-shell",
     parse: str,
-    help: "Chromium binary (Debian's package; the real binary, not the /usr/bin wrapper)",
+    help: "Chromium binary: Debian's chromium-headless-shell (prints with ~half the CPU per PDF), or the real binary of its chromium package (/usr/lib/chromium/chromium, not the /usr/bin wrapper)",
   }),
   qpdfPath: spec({
     group: "Rendering",
@@ -154,6 +154,6 @@ export const renderSettings = {
     default: Math.max(2, cores),
     defaultText: "cores, at least 2",
     parse: int(1, 64),
-    help: "EJS sandbox processes",
+    help: "Most EJS sandbox processes: one runs while idle, more start while reports wait for one",
   }),
 };

@@ -10,7 +10,7 @@ import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";
 import { entrypointUrl } from "../lib/runtime";
-import { type Child, ChildRegistry, Supervisor } from "../lib/supervisor";
+import { type Child, ChildRegistry, StartHandshake, Supervisor } from "../lib/supervisor";
 
 /** The thread copies once per CALM_INTERVAL_MS, or every BUSY_INTERVAL_MS after a pass that found BUSY_LOG_FRAMES or more. */
 const CALM_INTERVAL_MS = 1_000;
@@ -33,8 +33,7 @@ export type ToCheckpointer = { type: "stop" } | { type: "ping"; id: number };
 
 class CheckpointThread implements Child {
   private readonly worker: Worker;
-  private onReady?: () => void;
-  private onStartFailed?: (e: Error) => void;
+  private readonly handshake = new StartHandshake();
   private stopped?: () => void;
   private readonly pings = new Map<number, () => void>();
   private nextPing = 1;
@@ -50,13 +49,13 @@ class CheckpointThread implements Child {
       } satisfies CheckpointerData,
     });
     this.worker.on("message", (m: FromCheckpointer) => {
-      if (m.type === "ready") this.onReady?.();
+      if (m.type === "ready") this.handshake.ready();
       if (m.type === "pong") this.pings.get(m.id)?.();
       if (m.type === "stopped") this.stopped?.();
       if (m.type === "error") logger.warn("WAL checkpoint failed; will retry", { error: m.message });
     });
     const gone = (cause: string) => {
-      this.onStartFailed?.(new Error(cause));
+      this.handshake.fail(new Error(cause));
       died(cause);
     };
     this.worker.on("error", (e: Error) => gone(`thread error: ${e.message}`));
@@ -64,10 +63,7 @@ class CheckpointThread implements Child {
   }
 
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.onReady = resolve;
-      this.onStartFailed = reject;
-    });
+    return this.handshake.started;
   }
 
   probe(): Promise<boolean> {

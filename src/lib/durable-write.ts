@@ -2,10 +2,10 @@
 import { closeSync, fsyncSync, openSync, writeSync } from "node:fs";
 
 /**
- * Writes a file and flushes it to the disk. Synchronous on purpose: the render worker calls it on its
- * own thread, where a blocking write and fsync (~0.2 ms for an invoice) cost less than the three round
- * trips to libuv's pool that fs.promises makes (open, sync, close: ~2 ms on the main thread); 2026-11-23,
- * the dev VM's ext4, `bun scripts/durability-cost.ts`.
+ * Writes a file and flushes it to the disk. Synchronous on purpose: a blocking write and fsync (~0.2 ms
+ * for an invoice) cost the report processor less than the three round trips to libuv's pool that
+ * fs.promises makes (open, sync, close: ~2 ms of the main thread); 2026-11-23, the dev VM's ext4,
+ * `bun scripts/durability-cost.ts`.
  */
 export function writeDurably(path: string, bytes: Uint8Array): void {
   const fd = openSync(path, "w", 0o600);

@@ -140,17 +140,6 @@ export function openFdCount(pid: number): number {
   }
 }
 
-/** Resident (RSS) and proportional (PSS) memory of a process in KiB; zeros once it is gone. */
-export function memoryOf(pid: number): { rssKb: number; pssKb: number } {
-  try {
-    const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "latin1");
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(rollup)?.[1] ?? 0);
-    return { rssKb: kb("Rss"), pssKb: kb("Pss") };
-  } catch {
-    return { rssKb: 0, pssKb: 0 };
-  }
-}
-
 /** A numeric field of /proc/<pid>/status (VmRSS and VmHWM are in KiB; Seccomp is the mode); undefined when absent. */
 export function statusField(pid: number | "self", field: string): number | undefined {
   try {
@@ -271,4 +260,49 @@ export function seemsFrozen(
   if (after.state === "T" || after.state === "t") return true;
   if (after.state === "R") return false;
   return !before || after.cpu <= before.cpu;
+}
+
+/**
+ * A process's memory from /proc/PID/smaps_rollup, in bytes. `pss` (proportional set size) is its private
+ * memory plus its share of pages it shares with others, so the PSS of a process tree adds up to what the
+ * tree costs the machine (RSS would count Chromium's shared libraries once per process); `uss` is its
+ * private memory alone, which, unlike PSS, does not drop when other programs map the same files (another
+ * Chromium on the machine). Undefined once it is gone, or when the kernel does not let us read it.
+ */
+export function memoryOf(pid: number): { rss: number; pss: number; uss: number } | undefined {
+  try {
+    const text = readFileSync(`/proc/${pid}/smaps_rollup`, "latin1");
+    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(text)?.[1] ?? Number.NaN) * 1024;
+    const pss = kb("Pss");
+    return Number.isNaN(pss) ? undefined : { rss: kb("Rss"), pss, uss: kb("Private_Clean") + kb("Private_Dirty") };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a process of the service's tree is, from its command line: the server itself, an EJS sandbox,
+ * or one of Chromium's processes (browser, renderer, the desktop browser's WebUI renderer, GPU, utility
+ * services, zygotes). `serverPid` is the service's own process.
+ */
+export function processKind(pid: number, serverPid: number, sandboxArg: string): string {
+  if (pid === serverPid) return "server";
+  const cmd = commandLine(pid);
+  if (!cmd) return "exited";
+  if (cmd.includes(sandboxArg) || cmd.includes("sandbox-child")) return "sandbox";
+  const type = /--type=(\S+)/.exec(cmd)?.[1];
+  if (!type) return /chrom/i.test(cmd) ? "chromium browser" : "other";
+  if (type === "renderer") return cmd.includes("--top-chrome-webui") || cmd.includes("--webui") ? "webui renderer" : "renderer";
+  if (type === "utility") return `utility ${/--utility-sub-type=(\S+)/.exec(cmd)?.[1] ?? ""}`.trim();
+  if (type === "gpu-process") return "gpu";
+  return type;
+}
+
+/** CPU time (ms) used so far by `root` and its live descendants, with the children they reaped. */
+export function treeCpuMs(root: number): number {
+  const table = processTable();
+  return treeOf(root, table).reduce((a, pid) => {
+    const s = table.get(pid);
+    return a + (s ? (s.cpu + s.childrenCpu) * TICK_MS : 0);
+  }, 0);
 }

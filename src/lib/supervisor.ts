@@ -3,10 +3,14 @@
 // backoff up to a cap (reset once a child stayed healthy long enough), a real health probe with a
 // timeout and a failure threshold, a warning with the cause and restart count on every replacement,
 // and restart counts per kind for /metrics. Owners keep their own task queues and enforce each task's
-// deadline; when a deadline passes they call fail(), which kills the whole child and replaces it.
-
-import { setPriority } from "node:os";
+// deadline; when a deadline passes they call fail(), which kills the whole child and replaces it. A
+// planned replacement (replace(): a Chromium recycled after N renders) starts the next generation first
+// and retires the old one only once the new one is ready and the old one's work is done: no gap.
+import type { ChildRegistry } from "./child-registry";
 import type { Logger } from "./logger";
+
+export { ChildRegistry, type KindStats } from "./child-registry";
+export { StartHandshake, SupervisorGroup } from "./supervisor-group";
 
 export type ChildKind = "chromium" | "sandbox" | "checkpointer";
 
@@ -54,6 +58,13 @@ export interface SupervisorOptions<C extends Child> {
   onReady?: (child: C) => void;
   /** Called once when the child stops being usable, before it is killed: fail its tasks here. */
   onDown?: (child: C, failure: ChildFailure) => void;
+  /**
+   * Retiring a child replaced by replace(): resolves once its work in flight is done (it gets no new
+   * work, as it is no longer `child`). Past `retireTimeoutMs` it is taken down anyway (onDown, planned).
+   */
+  drained?: (child: C) => Promise<void>;
+  /** How long a retiring child may take to finish its work (default 60 s). */
+  retireTimeoutMs?: number;
 }
 
 /** Why a child was taken down. `hang` means it stopped answering (probe or task deadline). */
@@ -88,9 +99,15 @@ export class Supervisor<C extends Child = Child> {
   private firstAttempt?: Promise<void>;
   private settleFirst?: () => void;
   private readonly backoff: BackoffOptions;
+  /** The next generation, started by replace() while the current one keeps working. */
+  private successor?: C;
+  /** Children replaced by replace() that are finishing their work. */
+  private readonly retiring = new Set<C>();
+  /** After a successor failed to start, no replace() before this time (the backoff). */
+  private replaceAfter = 0;
   /** Unplanned replacements: crashes, hangs, failed starts. */
   restarts = 0;
-  /** Planned replacements (the owner's own decision, e.g. a killed runaway template). */
+  /** Planned replacements (the owner's own decision: a killed runaway template, a recycled Chromium). */
   recycles = 0;
 
   constructor(readonly opts: SupervisorOptions<C>) {
@@ -165,7 +182,84 @@ export class Supervisor<C extends Child = Child> {
       });
     }
     this.settleFirst?.();
-    this.restartTimer = setTimeout(() => this.launch(), delay);
+    // A successor already starting (replace()) takes over once ready, or launches on its failure.
+    if (!this.successor) this.restartTimer = setTimeout(() => this.launch(), delay);
+  }
+
+  /**
+   * Replaces `child` as planned, without a gap: starts the next generation while `child` keeps
+   * working, makes the new one current once it is ready (the owner's onReady), then retires the old one:
+   * it gets no new work, finishes what it has (drained), is asked to stop, and is killed. A successor that
+   * cannot start is discarded (a restart, with the backoff before the next attempt); the old child goes
+   * on. Returns false when there is nothing to do: `child` is not the ready current one, a replacement
+   * is already starting, or the backoff after a failed one has not passed.
+   */
+  replace(child: C, cause: string): boolean {
+    if (child !== this.current || this._state !== "ready" || this.successor || Date.now() < this.replaceAfter) return false;
+    let next!: C;
+    const died = (why: string) => {
+      if (next === this.successor) this.successorFailed(next, why);
+      else this.fail(next, why);
+    };
+    try {
+      next = this.opts.create(died);
+    } catch (e) {
+      next = { start: () => Promise.reject(e), kill: async () => {} } as unknown as C;
+    }
+    this.successor = next;
+    withTimeout(next.start(), this.opts.startTimeoutMs, `did not become ready within ${this.opts.startTimeoutMs} ms`).then(
+      () => {
+        if (next !== this.successor) return;
+        this.successor = undefined;
+        if (this._state === "stopped") return void next.kill();
+        const old = this.current;
+        this.current = next;
+        this._state = "ready";
+        this.readyAt = Date.now();
+        this.probeFailures = 0;
+        this.recycles++;
+        this.streak = 0;
+        this.stopProbing();
+        this.opts.onReady?.(next);
+        for (const w of this.readyWaiters.splice(0)) w();
+        this.startProbing();
+        if (old) void this.retire(old, cause);
+      },
+      (e: unknown) => {
+        if (next === this.successor) this.successorFailed(next, `start failed: ${(e as Error)?.message ?? e}`);
+      },
+    );
+    return true;
+  }
+
+  private successorFailed(next: C, cause: string): void {
+    this.successor = undefined;
+    void next.kill();
+    this.restarts++;
+    this.streak++;
+    const delay = backoffDelay(this.streak, this.backoff);
+    this.replaceAfter = Date.now() + delay;
+    this.opts.logger.warn(`${this.opts.kind} replacement could not start; the current child goes on`, {
+      child: this.opts.name,
+      cause,
+      restarts: this.restarts,
+    });
+    // The current child failed meanwhile: nothing is running, so start one the usual way.
+    if (!this.current && this._state === "backoff") this.restartTimer = setTimeout(() => this.launch(), delay);
+  }
+
+  /** Lets a replaced child finish its work, then stops and kills it. */
+  private async retire(old: C, cause: string): Promise<void> {
+    this.retiring.add(old);
+    const limit = this.opts.retireTimeoutMs ?? 60_000;
+    const done = await withTimeout(this.opts.drained?.(old) ?? Promise.resolve(), limit).then(
+      () => true,
+      () => false,
+    );
+    if (!this.retiring.delete(old)) return; // stop() took it down
+    if (!done) this.opts.onDown?.(old, { cause: `${cause}; its work did not finish within ${limit} ms`, hang: true, planned: true });
+    if (old.stop) await withTimeout(old.stop(), this.opts.stopTimeoutMs ?? 5_000).catch(() => {});
+    await old.kill();
   }
 
   /** Stops for good: asks the child to finish within the stop timeout, then kills its tree. */
@@ -174,11 +268,15 @@ export class Supervisor<C extends Child = Child> {
     const child = this.current;
     this._state = "stopped";
     this.current = undefined;
+    const others = [...this.retiring, ...(this.successor ? [this.successor] : [])];
+    this.retiring.clear();
+    this.successor = undefined;
     clearTimeout(this.restartTimer);
     this.stopProbing();
     this.settleFirst?.();
     for (const w of this.readyWaiters.splice(0)) w();
     this.opts.registry.remove(this);
+    await Promise.all(others.map((c) => c.kill()));
     if (!child) return;
     if (child.stop) await withTimeout(child.stop(), this.opts.stopTimeoutMs ?? 5_000).catch(() => {});
     await child.kill();
@@ -246,153 +344,10 @@ export class Supervisor<C extends Child = Child> {
   }
 }
 
-/**
- * Supervised children that share one kind of work (a pool extends this): usable while any one of
- * them is ready, healthy while any one also passes its probe.
- */
-export class SupervisorGroup<C extends Child> {
-  protected readonly members: Supervisor<C>[] = [];
-  stopped = false;
-
-  /** At least one member is ready and passes its health probe. */
-  get healthy(): boolean {
-    return this.members.some((s) => s.healthy);
-  }
-
-  /** At least one member is ready (it may still have to answer its next probe). */
-  get usable(): boolean {
-    return this.members.some((s) => s.ready);
-  }
-
-  /** Resolves when a member is ready (or the group stopped). */
-  whenUsable(): Promise<void> {
-    if (this.stopped || this.usable) return Promise.resolve();
-    return Promise.race(this.members.map((s) => s.whenReady()));
-  }
-
-  /** Starts every member; resolves once each has come up or failed its first start (it keeps retrying). */
-  protected async startMembers(members: Supervisor<C>[]): Promise<void> {
-    this.members.push(...members);
-    await Promise.all(members.map((s) => s.start()));
-  }
-
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await Promise.all(this.members.map((s) => s.stop()));
-  }
-}
-
-export interface KindStats {
-  /** Supervised children of this kind. */
-  children: number;
-  /** Of those, how many are ready and pass their health probe now. */
-  healthy: number;
-  /** Unplanned replacements since start: crashes, hangs, failed starts. */
-  restarts: number;
-  /** Planned replacements, e.g. a sandbox killed for overrunning its template's deadline. */
-  recycles: number;
-}
-
-/** Every supervisor of the App, for /metrics and logs. */
-export class ChildRegistry {
-  // biome-ignore lint/suspicious/noExplicitAny: supervisors of every child type (their callbacks make Supervisor<C> invariant)
-  private readonly all = new Set<Supervisor<any>>();
-  /** Counts of supervisors already removed (stopped), so totals never go down. */
-  private readonly retired = new Map<ChildKind, { restarts: number; recycles: number }>();
-
-  add<C extends Child>(s: Supervisor<C>): void {
-    this.all.add(s);
-  }
-
-  remove<C extends Child>(s: Supervisor<C>): void {
-    if (!this.all.delete(s)) return;
-    const r = this.retired.get(s.kind) ?? { restarts: 0, recycles: 0 };
-    this.retired.set(s.kind, { restarts: r.restarts + s.restarts, recycles: r.recycles + s.recycles });
-  }
-
-  /** Per kind: children, healthy, restarts, recycles. Every kind is present, with zeros if unused. */
-  stats(): Record<ChildKind, KindStats> {
-    const out = {} as Record<ChildKind, KindStats>;
-    for (const kind of ["chromium", "sandbox", "checkpointer"] as ChildKind[]) {
-      const r = this.retired.get(kind);
-      out[kind] = { children: 0, healthy: 0, restarts: r?.restarts ?? 0, recycles: r?.recycles ?? 0 };
-    }
-    for (const s of this.all) {
-      const k = out[s.kind];
-      k.children++;
-      if (s.healthy) k.healthy++;
-      k.restarts += s.restarts;
-      k.recycles += s.recycles;
-    }
-    return out;
-  }
-}
-
 /** Rejects with `message` if `p` has not settled within `ms`. */
 export function withTimeout<T>(p: Promise<T>, ms: number, message = `timed out after ${ms} ms`): Promise<T> {
   let timer: Timer;
   return Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(message)), ms)))]).finally(() =>
     clearTimeout(timer),
   );
-}
-
-export interface ToolRun {
-  /** The exit code, or null when the process was killed (by a signal, or at the deadline). */
-  code: number | null;
-  signal: string | null;
-  timedOut: boolean;
-  /** The last 4 KB of its standard error, for the log. */
-  stderr: string;
-  ms: number;
-}
-
-/**
- * Runs a short-lived tool (qpdf) to completion under a deadline: in its own process group, which is
- * SIGKILLed whole at the deadline (or when `signal` aborts), at `nice` priority like Chromium, with
- * `stdin` (if given) as its standard input. The
- * long-lived children above are supervised; a tool run is one task, so its owner only needs the bound.
- */
-export async function runTool(
-  cmd: string[],
-  o: { timeoutMs: number; nice?: number; signal?: AbortSignal; stdin?: string },
-): Promise<ToolRun> {
-  const started = performance.now();
-  const stdin = o.stdin === undefined ? "ignore" : new Blob([o.stdin]);
-  const p = Bun.spawn({ cmd, detached: true, stdin, stdout: "ignore", stderr: "pipe" });
-  if (o.nice) {
-    try {
-      setPriority(p.pid, o.nice);
-    } catch {
-      // Gone already: its exit is read below.
-    }
-  }
-  let timedOut = false;
-  const killGroup = () => {
-    try {
-      process.kill(-p.pid, "SIGKILL");
-    } catch {
-      // The group is gone.
-    }
-  };
-  const timer = setTimeout(() => {
-    timedOut = true;
-    killGroup();
-  }, o.timeoutMs);
-  o.signal?.addEventListener("abort", killGroup, { once: true });
-  try {
-    const [stderr] = await Promise.all([new Response(p.stderr).text(), p.exited]);
-    return {
-      code: p.exitCode,
-      signal: p.signalCode ? String(p.signalCode) : null,
-      timedOut,
-      stderr: stderr.slice(-4096),
-      ms: performance.now() - started,
-    };
-  } finally {
-    clearTimeout(timer);
-    o.signal?.removeEventListener("abort", killGroup);
-    // A tool that failed may have left children in its group (a wrapper script's): they go with it.
-    // After a clean exit there is nothing to end, and the group's id may already be free for reuse.
-    if (p.exitCode !== 0) killGroup();
-  }
 }

@@ -24,8 +24,11 @@ export function closedNetworkArgs(proxyUrl?: string): string[] {
     "--no-first-run",
     "--metrics-recording-only",
     "--disable-features=Translate,MediaRouter,OptimizationHints,DialMediaRouteProvider,AutofillServerCommunication,CertificateTransparencyComponentUpdater,InterestFeedContentSuggestions,NetworkTimeServiceQuerying",
+    // WebRTC may send UDP only through the proxy, i.e. never. Desktop Chromium reads the policy from the
+    // first switch; the headless shell only from the second one's value (HeadlessWebContentsImpl): without
+    // it a page's RTCPeerConnection sent STUN packets to a loopback canary (tests/security/network.test.ts).
     "--webrtc-ip-handling-policy=disable_non_proxied_udp",
-    "--force-webrtc-ip-handling-policy",
+    "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
   ];
 }
 

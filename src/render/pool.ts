@@ -2,7 +2,10 @@
 // supervisor (start timeout, backoff, CDP health probe, whole process tree killed on replacement).
 // Jobs go to the worker with the most free pages and carry a deadline enforced here, on the owner's
 // side: a worker that does not answer in time is declared hung and replaced, and its jobs fail
-// retryably with an infrastructure code, so the report processor tries them again.
+// retryably with an infrastructure code, so the report processor tries them again. After
+// --recycle-after renders a worker is replaced as planned through its supervisor: the new worker and
+// Chromium start while the old one prints on, and the old one retires once they are ready and its
+// prints are done, so reports neither wait nor fail for a recycle.
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,15 +14,18 @@ import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { findProcesses, killAll, processTree, waitChildrenReaped, waitGone } from "../lib/process-tree";
 import { entrypointUrl } from "../lib/runtime";
-import { type Child, type ChildFailure, type ChildRegistry, Supervisor, SupervisorGroup } from "../lib/supervisor";
+import { type Child, type ChildFailure, type ChildRegistry, StartHandshake, Supervisor, SupervisorGroup } from "../lib/supervisor";
 import { chromiumTmpDir, removeWorkerTemp } from "../lib/temp";
-import { type BrowserOptions, INFRA_MESSAGES, type RenderJob, type RenderOutput } from "./browser";
+import type { BrowserOptions, RenderJob } from "./browser";
+import { INFRA_MESSAGES } from "./render-failure";
 import type { FromWorker, ToWorker, WorkerData } from "./worker-protocol";
 
 export interface PoolOptions extends Omit<BrowserOptions, "proxyUrl"> {
   /** The checking egress proxy, when hosts are allow-listed: its URL is read as each worker starts. */
   proxy?: { readonly url: string };
   workers: number;
+  /** Renders after which a worker's Chromium is replaced (bounds its memory growth). */
+  recycleAfter: number;
   nice: number;
   logger: Logger;
   registry: ChildRegistry;
@@ -28,7 +34,7 @@ export interface PoolOptions extends Omit<BrowserOptions, "proxyUrl"> {
 }
 
 interface Pending {
-  resolve: (o: RenderOutput) => void;
+  resolve: (pdf: Uint8Array) => void;
   reject: (e: Error) => void;
   /** Log fields of the report (report_id, request_id). */
   fields?: Record<string, unknown>;
@@ -54,15 +60,18 @@ class RenderWorker implements Child {
   private readonly tmpDir: string;
   private readonly probes = new Map<number, (ok: boolean) => void>();
   private nextProbe = 1;
-  private onReady?: () => void;
-  private onStartFailed?: (e: Error) => void;
+  /** Renders this worker's Chromium finished, for recycling. */
+  private renders = 0;
+  private whenDrained?: () => void;
+  private readonly handshake = new StartHandshake();
   private stopped?: () => void;
 
   constructor(
     private readonly pool: RenderPool,
+    private readonly sup: () => Supervisor<RenderWorker>,
     private readonly died: (cause: string) => void,
   ) {
-    const { workers: _w, logger: _l, registry: _r, tmpRoot, proxy, ...rest } = pool.opts;
+    const { workers: _w, logger: _l, registry: _r, recycleAfter: _ra, tmpRoot, proxy, ...rest } = pool.opts;
     const browser = { ...rest, proxyUrl: proxy?.url };
     mkdirSync(tmpRoot, { recursive: true, mode: 0o700 });
     this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
@@ -76,10 +85,7 @@ class RenderWorker implements Child {
   }
 
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.onReady = resolve;
-      this.onStartFailed = reject;
-    });
+    return this.handshake.started;
   }
 
   probe(timeoutMs: number): Promise<boolean> {
@@ -108,6 +114,12 @@ class RenderWorker implements Child {
     removeWorkerTemp(this.tmpDir);
   }
 
+  /** Resolves once no render is in flight here (this worker gets no new ones once it was replaced). */
+  drained(): Promise<void> {
+    if (this.inFlight.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.whenDrained = resolve));
+  }
+
   get free(): number {
     return this.pool.opts.pages - this.inFlight.size;
   }
@@ -129,13 +141,15 @@ class RenderWorker implements Child {
   private onMessage(m: FromWorker) {
     switch (m.type) {
       case "ready":
-        return this.onReady?.();
+        return this.handshake.ready();
       case "done":
       case "failed": {
         const p = this.inFlight.get(m.id);
         this.inFlight.delete(m.id);
         clearTimeout(p?.timer);
-        if (m.type === "done") p?.resolve(m.output);
+        if (this.inFlight.size === 0) this.whenDrained?.();
+        if (++this.renders >= this.pool.opts.recycleAfter) this.recycle(`recycled after ${this.renders} renders`);
+        if (m.type === "done") p?.resolve(m.pdf);
         else {
           if (m.code === "renderer_crashed" || m.code === "renderer_unresponsive")
             this.pool.opts.logger.warn("a render was interrupted by a Chromium fault; the report will be retried", {
@@ -148,22 +162,31 @@ class RenderWorker implements Child {
       }
       case "probed":
         return this.probes.get(m.id)?.(m.ok);
+      case "worn":
+        return this.recycle(m.reason);
       case "fatal":
-        this.onStartFailed?.(new Error(m.reason));
+        this.handshake.fail(new Error(m.reason));
         return this.died(m.reason);
       case "stopped":
         return this.stopped?.();
     }
   }
 
+  /** Asks the supervisor for a planned replacement (ignored while one is starting or once replaced). */
+  private recycle(cause: string) {
+    if (this.sup().replace(this, cause)) this.pool.opts.logger.info("recycling Chromium", { cause });
+  }
+
   private gone(cause: string) {
-    this.onStartFailed?.(new Error(cause));
+    this.handshake.fail(new Error(cause));
     this.died(cause);
   }
 }
 
-export class RenderPool extends SupervisorGroup<RenderWorker> {
-  private readonly waiting: { job: RenderJob; p: Pending }[] = [];
+/** A report waiting for a page of some worker. */
+type RenderTask = Pending & { job: RenderJob };
+
+export class RenderPool extends SupervisorGroup<RenderWorker, RenderTask> {
   private nextId = 1;
   constructor(readonly opts: PoolOptions) {
     super();
@@ -176,47 +199,41 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
 
   /** Starts every worker; resolves once each has come up or failed its first start (it keeps retrying). */
   start(): Promise<void> {
-    const sups = Array.from(
-      { length: this.opts.workers },
-      (_, i) =>
-        new Supervisor<RenderWorker>({
-          kind: "chromium",
-          name: `chromium-${i}`,
-          create: (died) => new RenderWorker(this, died),
-          startTimeoutMs: START_TIMEOUT_MS,
-          stopTimeoutMs: 5_000,
-          probe: CHROMIUM_PROBE,
-          logger: this.opts.logger,
-          registry: this.opts.registry,
-          onReady: () => this.dispatch(),
-          onDown: (w, f) => this.onWorkerDown(w, f),
-        }),
-    );
+    const sups = Array.from({ length: this.opts.workers }, (_, i) => {
+      const sup: Supervisor<RenderWorker> = new Supervisor<RenderWorker>({
+        kind: "chromium",
+        name: `chromium-${i}`,
+        create: (died) => new RenderWorker(this, () => sup, died),
+        startTimeoutMs: START_TIMEOUT_MS,
+        stopTimeoutMs: 5_000,
+        probe: CHROMIUM_PROBE,
+        logger: this.opts.logger,
+        registry: this.opts.registry,
+        onReady: () => this.dispatch(),
+        onDown: (w, f) => this.onWorkerDown(w, f),
+        drained: (w) => w.drained(),
+        retireTimeoutMs: this.opts.renderTimeoutMs + JOB_GRACE_MS,
+      });
+      return sup;
+    });
     return this.startMembers(sups);
   }
 
-  render(job: RenderJob, fields?: Record<string, unknown>): Promise<RenderOutput> {
-    if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ job, p: { resolve, reject, fields } });
-      this.dispatch();
-    });
+  /** Prints a report; resolves with the PDF's bytes (the caller checks the limits and stores them). */
+  render(job: RenderJob, fields?: Record<string, unknown>): Promise<Uint8Array> {
+    return new Promise((resolve, reject) => this.enqueue({ job, resolve, reject, fields }));
   }
 
-  dispatch(): void {
-    while (this.waiting.length > 0) {
-      let best: { sup: Supervisor<RenderWorker>; w: RenderWorker } | undefined;
-      for (const sup of this.members) {
-        const w = sup.child;
-        if (w && w.free > (best?.w.free ?? 0)) best = { sup, w };
-      }
-      if (!best) return;
-      const { job, p } = this.waiting.shift()!;
-      const { sup, w } = best;
-      const deadline = this.opts.renderTimeoutMs + JOB_GRACE_MS;
-      p.timer = setTimeout(() => sup.fail(w, `a render got no answer within ${deadline} ms`, { hang: true }), deadline);
-      w.send(this.nextId++, job, p);
-    }
+  /** A worker takes as many reports as it has free pages; the one with the most gets the next. */
+  protected room(w: RenderWorker): number {
+    return w.free;
+  }
+
+  protected assign(sup: Supervisor<RenderWorker>, w: RenderWorker, task: RenderTask): void {
+    const { job, ...p } = task;
+    const deadline = this.opts.renderTimeoutMs + JOB_GRACE_MS;
+    p.timer = setTimeout(() => sup.fail(w, `a render got no answer within ${deadline} ms`, { hang: true }), deadline);
+    w.send(this.nextId++, job, p);
   }
 
   private onWorkerDown(w: RenderWorker, f: ChildFailure) {
@@ -229,15 +246,7 @@ export class RenderPool extends SupervisorGroup<RenderWorker> {
     w.failAll(new RenderError(code, INFRA_MESSAGES[code], true));
     // With no Chromium left, jobs waiting here go back to the queue untouched (the processor holds
     // new ones back until a Chromium is ready again) instead of waiting an unknown time.
-    if (!this.usable) {
-      for (const { p } of this.waiting.splice(0))
-        p.reject(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
-    }
-  }
-
-  override async stop(): Promise<void> {
-    this.stopped = true;
-    for (const w of this.waiting.splice(0)) w.p.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    await super.stop();
+    if (!this.usable)
+      this.rejectWaiting(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
   }
 }

@@ -48,8 +48,6 @@ export function renderPoolOptions(
     pages: o.pages ?? c.renderPages,
     executablePath: c.chromiumPath,
     renderTimeoutMs: c.renderTimeout,
-    maxPages: c.maxPages,
-    maxPdfSize: c.maxPdfSize,
     recycleAfter: c.recycleAfter,
     javascript: c.javascript,
     allowHosts: c.allowHosts,

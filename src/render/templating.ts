@@ -2,13 +2,19 @@
 // under the supervisor (start timeout, backoff, warnings with restart counts). A template's deadline is
 // enforced here by SIGKILL; a sandbox that dies for any other reason fails its render retryably, as the
 // service's fault, and is replaced.
+//
+// The pool is elastic: one sandbox runs while idle, more (up to --sandboxes) start while reports wait for
+// one, and after IDLE_TRIM_MS without work the extra ones stop and a used one is replaced by a fresh one
+// (a planned replacement: the new one starts first). A sandbox costs ~42 MiB PSS idle and grows to ~62
+// MiB after a burst (QuickJS's WebAssembly memory never shrinks): this is how memory a burst raised goes
+// back to idle, and why an idle service holds one sandbox, not one per core.
 import type { Subprocess } from "bun";
 import { allocatorEnv } from "../lib/allocator";
 import type { ReportFailureCode } from "../lib/error-codes";
 import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
-import { type Child, ChildRegistry, Supervisor, SupervisorGroup } from "../lib/supervisor";
+import { type Child, ChildRegistry, StartHandshake, Supervisor, SupervisorGroup } from "../lib/supervisor";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
 export interface TemplatingOptions {
@@ -21,6 +27,8 @@ export interface TemplatingOptions {
   logger: Logger;
   /** Where the restart counts are kept (the App's); a private one if not given. */
   registry?: ChildRegistry;
+  /** Idle time after which the pool shrinks back to one fresh sandbox (IDLE_TRIM_MS; tests shorten it). */
+  idleTrimMs?: number;
 }
 
 interface Task {
@@ -36,6 +44,8 @@ interface Task {
 const KILL_GRACE_MS = 500;
 /** A sandbox loads QuickJS and EJS in ~300 ms; this allows for a saturated machine. */
 const START_TIMEOUT_MS = 15_000;
+/** Without work for this long, extra sandboxes stop and a used one is replaced by a fresh one. */
+export const IDLE_TRIM_MS = 20_000;
 
 export const SANDBOX_CRASHED =
   "the EJS sandbox process stopped unexpectedly while rendering this report; this is a fault of the service, not of the template";
@@ -50,10 +60,13 @@ class Sandbox implements Child {
   readonly proc: Subprocess;
   task?: Task;
   private taskId = 0;
+  /** Templates rendered by this sandbox (a fresh one, with 0, is as small as a sandbox gets). */
+  renders = 0;
+  /** When it last finished a task (or became ready). */
+  idleSince = performance.now();
+  private whenIdle?: () => void;
   private timer?: Timer;
-  private onReady?: () => void;
-  private onStartFailed?: (e: Error) => void;
-  private isReady = false;
+  private readonly handshake = new StartHandshake();
 
   constructor(
     private readonly pool: TemplatingPool,
@@ -78,10 +91,7 @@ class Sandbox implements Child {
   }
 
   start(): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.onReady = resolve;
-      this.onStartFailed = reject;
-    });
+    return this.handshake.started;
   }
 
   async kill(): Promise<void> {
@@ -94,8 +104,15 @@ class Sandbox implements Child {
     return !this.task;
   }
 
+  /** Resolves once no template is running here (a replaced sandbox gets no new one). */
+  drained(): Promise<void> {
+    if (!this.task) return Promise.resolve();
+    return new Promise((resolve) => (this.whenIdle = resolve));
+  }
+
   run(task: Task): void {
     this.task = task;
+    this.renders++;
     const id = ++this.taskId;
     const { timeoutMs, outputMax } = this.pool.opts;
     // The template's own deadline, enforced from this side: the sandbox may be stuck in one native call.
@@ -113,10 +130,8 @@ class Sandbox implements Child {
 
   private onMessage(msg: unknown) {
     if (!isSandboxReply(msg)) return this.killForTemplate("template_error", "the EJS sandbox sent a malformed reply");
-    if (!this.isReady) {
-      this.isReady = true;
-      return this.onReady?.();
-    }
+    // The child's first message says it is ready (the start-up handshake).
+    if (!this.handshake.done) return this.handshake.ready();
     if (msg.id !== this.taskId) return;
     // A sandbox that answers `fatal` is exiting because of the template: settle, then replace it without backoff.
     this.settle(msg);
@@ -129,6 +144,8 @@ class Sandbox implements Child {
     clearTimeout(this.timer);
     this.task = undefined;
     if (!task) return;
+    this.idleSince = performance.now();
+    this.whenIdle?.();
     if (msg.ok) task.resolve(msg.html);
     // An unknown code from the (untrusted) child becomes internal_error in RenderError.
     else task.reject(new RenderError(msg.code as ReportFailureCode, msg.message, "retryable" in msg && msg.retryable === true));
@@ -144,64 +161,95 @@ class Sandbox implements Child {
 
   private onExit(how: string) {
     clearTimeout(this.timer);
-    this.onStartFailed?.(new Error(`the sandbox ${how} before it was ready`));
+    this.handshake.fail(new Error(`the sandbox ${how} before it was ready`));
     this.died(`the sandbox process ${how}`);
   }
 }
 
-export class TemplatingPool extends SupervisorGroup<Sandbox> {
-  private readonly waiting: Task[] = [];
+export class TemplatingPool extends SupervisorGroup<Sandbox, Task> {
+  private registry?: ChildRegistry;
+  private named = 0;
+  private trimTimer?: Timer;
   constructor(readonly opts: TemplatingOptions) {
     super();
   }
 
-  /** Starts every sandbox; resolves once each has come up or failed its first start (it keeps retrying). */
+  private get idleTrimMs(): number {
+    return this.opts.idleTrimMs ?? IDLE_TRIM_MS;
+  }
+
+  /** Starts the first sandbox; resolves once it has come up or failed its first start (it keeps retrying). */
   start(): Promise<void> {
-    const registry = this.opts.registry ?? new ChildRegistry();
-    const sups = Array.from({ length: this.opts.processes }, (_, i) => {
-      const sup: Supervisor<Sandbox> = new Supervisor<Sandbox>({
-        kind: "sandbox",
-        name: `sandbox-${i}`,
-        create: (died) => new Sandbox(this, () => sup, died),
-        startTimeoutMs: START_TIMEOUT_MS,
-        logger: this.opts.logger,
-        registry,
-        onReady: () => this.dispatch(),
-        onDown: (s, f) => {
-          s.failTask();
-          // With no sandbox left after a crash, waiting renders go back to the queue untouched
-          // (the processor holds new ones back until a sandbox is ready again).
-          if (!f.planned && !this.usable) {
-            for (const t of this.waiting.splice(0))
-              t.reject(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
-          }
-        },
-      });
-      return sup;
+    this.registry = this.opts.registry ?? new ChildRegistry();
+    this.trimTimer = setInterval(() => this.trim(), Math.min(5_000, this.idleTrimMs / 4));
+    this.trimTimer.unref?.();
+    return this.grow();
+  }
+
+  /** Adds a sandbox under its own supervisor. */
+  private grow(): Promise<void> {
+    const sup: Supervisor<Sandbox> = new Supervisor<Sandbox>({
+      kind: "sandbox",
+      name: `sandbox-${this.named++}`,
+      create: (died) => new Sandbox(this, () => sup, died),
+      startTimeoutMs: START_TIMEOUT_MS,
+      logger: this.opts.logger,
+      registry: this.registry!,
+      onReady: () => this.dispatch(),
+      drained: (s) => s.drained(),
+      onDown: (s, f) => {
+        s.failTask();
+        // With no sandbox left after a crash, waiting renders go back to the queue untouched
+        // (the processor holds new ones back until a sandbox is ready again).
+        if (!f.planned && !this.usable) {
+          this.rejectWaiting(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
+        }
+      },
     });
-    return this.startMembers(sups);
+    return this.startMembers([sup]);
+  }
+
+  /**
+   * After IDLE_TRIM_MS without work: every sandbox but one stops, and the one left, if it rendered
+   * anything, is replaced by a fresh one (started before the old one goes: no gap).
+   */
+  private trim(): void {
+    if (this.stopped || this.queued) return;
+    const now = performance.now();
+    const quiet = (s: Supervisor<Sandbox>) => {
+      const c = s.child;
+      return !!c && c.idle && now - c.idleSince >= this.idleTrimMs;
+    };
+    for (const sup of [...this.members]) {
+      if (this.members.length > 1 && quiet(sup)) void this.removeMember(sup);
+    }
+    const last = this.members.length === 1 ? this.members[0]! : undefined;
+    const c = last?.child;
+    if (last && c && c.renders > 0 && quiet(last)) last.replace(c, "idle after work: a fresh sandbox is smaller");
   }
 
   /** Renders an EJS template with its data (JSON text); rejects with a RenderError on any template fault. */
   render(template: string, data: string, fields?: Record<string, unknown>): Promise<string> {
-    if (this.stopped) return Promise.reject(new RenderError("shutting_down", "the service is shutting down", true));
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ template, data, fields, resolve, reject });
-      this.dispatch();
-    });
+    return new Promise((resolve, reject) => this.enqueue({ template, data, fields, resolve, reject }));
   }
 
-  dispatch(): void {
-    for (const sup of this.members) {
-      if (this.waiting.length === 0) return;
-      const s = sup.child;
-      if (s?.idle) s.run(this.waiting.shift()!);
-    }
+  /** A sandbox runs one template at a time. */
+  protected room(s: Sandbox): number {
+    return s.idle ? 1 : 0;
+  }
+
+  protected assign(_sup: Supervisor<Sandbox>, s: Sandbox, task: Task): void {
+    s.run(task);
+  }
+
+  override dispatch(): void {
+    super.dispatch();
+    // Reports wait and every sandbox is busy: one more, unless one is already on its way.
+    if (this.queued && !this.stopped && this.members.length < this.opts.processes && this.members.every((m) => m.ready)) void this.grow();
   }
 
   override async stop(): Promise<void> {
-    this.stopped = true;
-    for (const t of this.waiting.splice(0)) t.reject(new RenderError("shutting_down", "the service is shutting down", true));
+    clearInterval(this.trimTimer);
     await super.stop();
   }
 }

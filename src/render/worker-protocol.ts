@@ -1,16 +1,19 @@
 // Messages between the render pool (main thread) and a render worker thread.
 
 import type { ReportFailureCode } from "../lib/error-codes";
-import type { BrowserOptions, RenderJob, RenderOutput } from "./browser";
+import type { BrowserOptions, RenderJob } from "./browser";
 
 export type ToWorker = { type: "render"; id: number; job: RenderJob } | { type: "probe"; id: number; timeoutMs: number } | { type: "stop" };
 
 export type FromWorker =
   | { type: "ready" }
-  | { type: "done"; id: number; output: RenderOutput }
+  /** The PDF's bytes, transferred (not copied) to the main thread. */
+  | { type: "done"; id: number; pdf: Uint8Array }
   | { type: "failed"; id: number; code: ReportFailureCode; message: string; retryable: boolean }
   | { type: "probed"; id: number; ok: boolean; error?: string }
   | { type: "fatal"; reason: string }
+  /** This Chromium works on, but should be replaced as planned (a page could not be replaced). */
+  | { type: "worn"; reason: string }
   | { type: "stopped" };
 
 export type WorkerData = BrowserOptions & {

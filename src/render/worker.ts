@@ -17,6 +17,7 @@ process.env.TMPDIR = tmpDir;
 if (nice > 0) setPriority(nice);
 const host = new BrowserHost({ ...browserOptions, env: { ...process.env, TMPDIR: chromiumTmpDir }, processTag: tmpDir });
 host.onFatal = (reason) => post({ type: "fatal", reason });
+host.onWornOut = (reason) => post({ type: "worn", reason });
 
 port.on("message", async (msg: ToWorker) => {
   if (msg.type === "stop") {
@@ -33,7 +34,10 @@ port.on("message", async (msg: ToWorker) => {
     return;
   }
   try {
-    post({ type: "done", id: msg.id, output: await host.render(msg.job) });
+    const pdf = await host.render(msg.job);
+    // Moved, not copied, when the PDF owns its whole buffer (a small Buffer may share a pool: copied).
+    const own = pdf.byteOffset === 0 && pdf.byteLength === pdf.buffer.byteLength;
+    port.postMessage({ type: "done", id: msg.id, pdf } satisfies FromWorker, own ? [pdf.buffer as ArrayBuffer] : []);
   } catch (e) {
     // Anything but a classified RenderError is a bug of ours: reported as such, never retried as if
     // the render had merely been interrupted.

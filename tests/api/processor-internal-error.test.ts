@@ -30,6 +30,8 @@ beforeAll(async () => {
   const logger = { ...base, error: capture, child: (f: Record<string, unknown>) => ({ ...base.child(f), error: capture }) } as typeof base;
   processor = new ReportProcessor(t.app.reportsRepo, t.app.files, templating, pool, t.app.reports.events, {
     lanes: 1,
+    maxPages: 2000,
+    maxPdfSize: 200 * 1024 ** 2,
     maxAttempts: 3,
     retentionMs: 60_000,
     logger,

@@ -4,6 +4,7 @@
 // big enough to stream prints whole through the service.
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
+import { settings } from "../../src/config/settings";
 import { defaultPdfOptions, type PdfOptions } from "../../src/render/pdf-options";
 import { INLINE_PDF_MAX_HTML, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 import { generate, pdfInfo, type TestApp, useRenderApp } from "../helpers/app";
@@ -18,7 +19,7 @@ let browser: Browser;
 let page: Page;
 let cdp: CDPSession;
 beforeAll(async () => {
-  browser = await chromium.launch({ executablePath: "/usr/lib/chromium/chromium", chromiumSandbox: false });
+  browser = await chromium.launch({ executablePath: settings.chromiumPath.default, chromiumSandbox: false });
   const context = await browser.newContext();
   page = await context.newPage();
   cdp = await context.newCDPSession(page);

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import ejs from "ejs";
 import { type Browser, chromium } from "playwright-core";
 import { benchTemplates } from "../../scripts/bench-templates";
-import { SCRIPT_VIEWPORT } from "../../src/render/browser";
+import { settings } from "../../src/config/settings";
 import { writeFontconfig } from "../../src/render/fonts";
+import { SCRIPT_VIEWPORT } from "../../src/render/page-slots";
 import { withPrintDefaults } from "../../src/render/print-page";
 import { generate, pdfText, type TestApp, useRenderApp } from "../helpers/app";
 
@@ -25,7 +26,7 @@ beforeAll(async () => {
   // The service's fonts, so that both sides draw the same glyphs.
   const env = { ...process.env, FONTCONFIG_FILE: writeFontconfig(work) };
   reference = await chromium.launch({
-    executablePath: "/usr/lib/chromium/chromium",
+    executablePath: settings.chromiumPath.default,
     args: ["--disable-gpu", "--hide-scrollbars", "--font-render-hinting=none"],
     env,
     chromiumSandbox: false,

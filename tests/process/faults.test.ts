@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { settings } from "../../src/config/settings";
 import { commandLine, readStat } from "../../src/lib/process-tree";
 import { api, descendants, isAlive, repoRoot, runCli, type ServerProcess, spawnServer, startServer } from "../helpers/process";
 
@@ -333,7 +334,7 @@ test("a Chromium binary that exits at once: the service stays up, 503, backs off
   // Records when each launch happened (ms since the epoch), then exits 1 until "fixed".
   writeFileSync(
     script,
-    `#!/bin/sh\necho $(date +%s%3N) >> ${launches}\nif [ -f ${fixed} ]; then exec /usr/lib/chromium/chromium "$@"; fi\nexit 1\n`,
+    `#!/bin/sh\necho $(date +%s%3N) >> ${launches}\nif [ -f ${fixed} ]; then exec ${settings.chromiumPath.default} "$@"; fi\nexit 1\n`,
   );
   chmodSync(script, 0o755);
   const server = await spawnServer([binary], dir, { extraArgs: ["--chromium-path", script, "--render-workers", "1"] });

@@ -4,7 +4,7 @@ import { expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { runTool } from "../../src/lib/supervisor";
+import { runTool } from "../../src/lib/run-tool";
 
 const pids = (mark: string) => Bun.spawnSync(["pgrep", "-f", mark]).stdout.toString().trim();
 

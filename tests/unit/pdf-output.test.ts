@@ -1,10 +1,10 @@
 // Pure parts of PDF output: the Info dictionary rewrite, print defaults insertion, page ranges, fontconfig.
 import { describe, expect, test } from "bun:test";
-import { countPdfPages } from "../../src/render/browser";
 import { fontconfigXml } from "../../src/render/fonts";
 import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
 import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
 import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
+import { countPdfPages } from "../../src/render/print-pipeline";
 import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 
 /** A minimal PDF laid out as Skia writes one: Info first, a classic xref table, trailer with /Info. */

@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RenderError } from "../../src/lib/errors";
 import { createLogger, type Logger } from "../../src/lib/logger";
-import { backoffDelay, type Child, ChildRegistry, Supervisor, type SupervisorOptions } from "../../src/lib/supervisor";
+import { backoffDelay, type Child, type ChildFailure, ChildRegistry, Supervisor, type SupervisorOptions } from "../../src/lib/supervisor";
 import { chromiumTmpDir, removeWorkerTemp } from "../../src/lib/temp";
-import { classifyRenderFailure } from "../../src/render/browser";
+import { classifyRenderFailure } from "../../src/render/render-failure";
 
 interface Fake extends Child {
   n: number;
@@ -154,6 +154,115 @@ describe("Supervisor", () => {
     // Counts survive the supervisor's stop.
     expect(registry.stats().sandbox).toEqual({ children: 0, healthy: 0, restarts: 0, recycles: 1 });
     expect(registry.stats().chromium).toEqual({ children: 0, healthy: 0, restarts: 0, recycles: 0 });
+  });
+
+  describe("replace(): a planned replacement without a gap", () => {
+    /** A supervisor whose children are drained when the test says so. */
+    function withDrain(o: Partial<SupervisorOptions<Fake>> = {}) {
+      const drains = new Map<Fake, () => void>();
+      const downs: { child: Fake; failure: ChildFailure }[] = [];
+      const s = setup({
+        autoReady: false,
+        drained: (c) => new Promise<void>((resolve) => drains.set(c, resolve)),
+        onDown: (child, failure) => void downs.push({ child, failure }),
+        ...o,
+      });
+      return { ...s, drains, downs };
+    }
+
+    test("the new child starts while the old one stays current; the old one retires once drained", async () => {
+      const { sup, made, drains, registry, lines } = withDrain();
+      const started = sup.start();
+      made[0]!.becomeReady();
+      await started;
+      expect(sup.replace(made[0]!, "recycled after 3 renders")).toBe(true);
+      // Starting: the old child is still the one that gets work, and the supervisor stays ready.
+      expect(made).toHaveLength(2);
+      expect(sup.child).toBe(made[0]);
+      expect(sup.ready).toBe(true);
+      // A second request while one is starting changes nothing.
+      expect(sup.replace(made[0]!, "again")).toBe(false);
+      expect(made).toHaveLength(2);
+      made[1]!.becomeReady();
+      await until("the switch", () => sup.child === made[1]);
+      expect(sup.ready).toBe(true);
+      // The old one finishes its work before it is killed.
+      await until("the drain to be asked for", () => drains.has(made[0]!));
+      expect(made[0]!.killed).toBe(false);
+      drains.get(made[0]!)!();
+      await until("the old child killed", () => made[0]!.killed);
+      expect(made[1]!.killed).toBe(false);
+      expect(registry.stats().sandbox).toMatchObject({ children: 1, restarts: 0, recycles: 1 });
+      expect(lines).toEqual([]);
+      // Only the current child can be replaced.
+      expect(sup.replace(made[0]!, "stale")).toBe(false);
+      await sup.stop();
+    });
+
+    test("a successor that cannot start is discarded: the old child goes on, and the next attempt waits for the backoff", async () => {
+      const { sup, made, lines } = withDrain();
+      const started = sup.start();
+      made[0]!.becomeReady();
+      await started;
+      expect(sup.replace(made[0]!, "recycle")).toBe(true);
+      made[1]!.failStart(new Error("no Chromium"));
+      await until("the failure", () => made[1]!.killed);
+      expect(sup.child).toBe(made[0]);
+      expect(made[0]!.killed).toBe(false);
+      expect(sup.restarts).toBe(1);
+      expect(lines[0]!.msg).toContain("replacement could not start");
+      expect(sup.replace(made[0]!, "recycle")).toBe(false); // within the 20 ms backoff
+      await Bun.sleep(30);
+      expect(sup.replace(made[0]!, "recycle")).toBe(true);
+      made[2]!.becomeReady();
+      await until("the switch", () => sup.child === made[2]);
+      await sup.stop();
+      expect(made.every((c) => c.killed)).toBe(true);
+    });
+
+    test("the old child crashing while its successor starts: the successor takes over, no third child is made", async () => {
+      const { sup, made } = withDrain();
+      const started = sup.start();
+      made[0]!.becomeReady();
+      await started;
+      sup.replace(made[0]!, "recycle");
+      made[0]!.died("crashed");
+      expect(sup.ready).toBe(false);
+      await Bun.sleep(40); // longer than the backoff: no launch of its own
+      expect(made).toHaveLength(2);
+      made[1]!.becomeReady();
+      await sup.whenReady();
+      expect(sup.child).toBe(made[1]);
+      await sup.stop();
+    });
+
+    test("a retiring child that does not finish in time is taken down as planned, its work failed", async () => {
+      const { sup, made, downs } = withDrain({ retireTimeoutMs: 30 });
+      const started = sup.start();
+      made[0]!.becomeReady();
+      await started;
+      sup.replace(made[0]!, "recycle");
+      made[1]!.becomeReady();
+      await until("the old child killed", () => made[0]!.killed);
+      expect(downs).toHaveLength(1);
+      expect(downs[0]!.child).toBe(made[0]!);
+      expect(downs[0]!.failure).toMatchObject({ planned: true, hang: true });
+      expect(sup.child).toBe(made[1]);
+      await sup.stop();
+    });
+
+    test("stop() kills the successor being started and the children retiring", async () => {
+      const { sup, made } = withDrain();
+      const started = sup.start();
+      made[0]!.becomeReady();
+      await started;
+      sup.replace(made[0]!, "recycle");
+      made[1]!.becomeReady();
+      await until("the switch", () => sup.child === made[1]);
+      sup.replace(made[1]!, "recycle");
+      await sup.stop();
+      expect(made.map((c) => c.killed)).toEqual([true, true, true]);
+    });
   });
 
   test("nothing restarts after stop()", async () => {

@@ -1,6 +1,6 @@
 // Where PDFs live on disk: <data-dir>/reports/<report id>.pdf.
 // A PDF is durable before its report is recorded succeeded: its file is created and the folder
-// fsync'ed when rendering starts (reserve), the render worker writes the PDF into it and fsyncs it,
+// fsync'ed when rendering starts (reserve), the report processor writes the PDF into it and fsyncs it,
 // and only then is the success committed. A file whose report has not succeeded is never served
 // (downloads check the status), and the processor removes it when the report does not succeed.
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";

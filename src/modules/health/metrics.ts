@@ -14,6 +14,8 @@ export interface MetricSources {
   files?: { writable: boolean };
   /** Restart counts of supervised child processes, by kind (chromium, sandbox, …), since start. */
   restarts: () => Record<string, number>;
+  /** Planned replacements by kind (a Chromium recycled after --recycle-after renders, a sandbox a template broke). */
+  recycles: () => Record<string, number>;
   /** The connection gate's counts (absent with --max-connections 0). */
   connections?: () => { open: number; refused: number };
 }
@@ -73,6 +75,9 @@ export class ServiceMetrics {
     r.gauge("reportgen_renderer_ready", "1 when a renderer can print", () => (src().rendererReady() ? 1 : 0));
     r.counterFrom("reportgen_process_restarts_total", "Restarts of child processes since start, by kind", () =>
       Object.entries(src().restarts()).map(([kind, value]) => ({ labels: { kind }, value })),
+    );
+    r.counterFrom("reportgen_process_recycles_total", "Planned replacements of child processes since start, by kind", () =>
+      Object.entries(src().recycles()).map(([kind, value]) => ({ labels: { kind }, value })),
     );
     r.gauge("reportgen_storage_free_bytes", "Free space in the data dir's filesystem", () => src().storage.status().freeBytes);
     r.gauge("reportgen_storage_ok", "1 when the data dir accepts new reports (room above the reserve, no write failure)", () =>

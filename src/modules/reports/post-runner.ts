@@ -9,7 +9,7 @@ import { open, readFile, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import { runTool } from "../../lib/supervisor";
+import { runTool } from "../../lib/run-tool";
 import { A4, firstPageSize, jpegStampPdf, type PageSize, watermarkPdf } from "../../render/overlay-pdf";
 import { readPdfTitle } from "../../render/pdf-metadata";
 import { jpegSize, type PlanFiles, type PostPlan, qpdfJob } from "../../render/post-process";

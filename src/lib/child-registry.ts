@@ -1,0 +1,48 @@
+// Every supervised child of the App by kind, for /metrics and logs: how many there are, how many are
+// healthy, and how often they were replaced (restarts: crashes, hangs, failed starts; recycles: planned).
+import type { Child, ChildKind, Supervisor } from "./supervisor";
+export interface KindStats {
+  /** Supervised children of this kind. */
+  children: number;
+  /** Of those, how many are ready and pass their health probe now. */
+  healthy: number;
+  /** Unplanned replacements since start: crashes, hangs, failed starts. */
+  restarts: number;
+  /** Planned replacements, e.g. a sandbox killed for overrunning its template's deadline. */
+  recycles: number;
+}
+
+/** Every supervisor of the App, for /metrics and logs. */
+export class ChildRegistry {
+  // biome-ignore lint/suspicious/noExplicitAny: supervisors of every child type (their callbacks make Supervisor<C> invariant)
+  private readonly all = new Set<Supervisor<any>>();
+  /** Counts of supervisors already removed (stopped), so totals never go down. */
+  private readonly retired = new Map<ChildKind, { restarts: number; recycles: number }>();
+
+  add<C extends Child>(s: Supervisor<C>): void {
+    this.all.add(s);
+  }
+
+  remove<C extends Child>(s: Supervisor<C>): void {
+    if (!this.all.delete(s)) return;
+    const r = this.retired.get(s.kind) ?? { restarts: 0, recycles: 0 };
+    this.retired.set(s.kind, { restarts: r.restarts + s.restarts, recycles: r.recycles + s.recycles });
+  }
+
+  /** Per kind: children, healthy, restarts, recycles. Every kind is present, with zeros if unused. */
+  stats(): Record<ChildKind, KindStats> {
+    const out = {} as Record<ChildKind, KindStats>;
+    for (const kind of ["chromium", "sandbox", "checkpointer"] as ChildKind[]) {
+      const r = this.retired.get(kind);
+      out[kind] = { children: 0, healthy: 0, restarts: r?.restarts ?? 0, recycles: r?.recycles ?? 0 };
+    }
+    for (const s of this.all) {
+      const k = out[s.kind];
+      k.children++;
+      if (s.healthy) k.healthy++;
+      k.restarts += s.restarts;
+      k.recycles += s.recycles;
+    }
+    return out;
+  }
+}

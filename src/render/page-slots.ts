@@ -1,0 +1,199 @@
+// The reused pages of one Chromium ("slots"): one browser context, a fixed number of pages, each with
+// its own CDP session, handed out one report at a time and readied (or replaced) after each report.
+// A page is reset between reports instead of being created per report, which is what makes printing
+// several times faster than a new page or context per document.
+//
+// Why one shared context is still isolated: every report is loaded into about:blank, whose origin is
+// opaque and unique per document. Chromium refuses localStorage, sessionStorage, IndexedDB, cookies,
+// the Cache API (absent), SharedWorker and document.domain to an opaque origin (SecurityError), and a
+// BroadcastChannel of one opaque origin reaches no other document; service workers are blocked; window
+// state and frames belong to a page; a popup is closed at once. Requests to allow-listed hosts carry
+// no state either: they may load subresources only (no frame or navigation of that origin, so no
+// document of a real origin ever runs), and third-party cookies (all of them, here) are refused.
+// tests/integration/isolation.test.ts renders reports that try every one of these channels at once.
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
+import { withTimeout } from "../lib/supervisor";
+import { blockedUrlPatterns, isRequestAllowed } from "./network-policy";
+import { userAgentFor } from "./print-page";
+
+export interface Slot {
+  page: Page;
+  cdp: CDPSession;
+  /** The page's main frame, whose document each report replaces. */
+  frameId: string;
+  /** Whether script execution is on in this page right now. */
+  scripts: boolean;
+  /** Set by the page's crash event (Inspector.targetCrashed): its renderer process is gone. */
+  crashed: boolean;
+}
+
+export const CLOSE_TIMEOUT_MS = 5_000;
+/** Bound on any single protocol call outside the print itself: a frozen Chromium never answers. */
+export const CDP_TIMEOUT_MS = 10_000;
+/** Bound on opening a page slot (context, page, CDP session and its set-up calls). */
+const SLOT_TIMEOUT_MS = 15_000;
+/** The screen a page that runs scripts has (Playwright's default, what templates have always seen). */
+export const SCRIPT_VIEWPORT = { width: 1280, height: 720 };
+/** The screen of a page that runs no script: see setScripts. */
+export const PRINT_ONLY_VIEWPORT = { width: 10, height: 10 };
+export interface PageSlotsOptions {
+  pages: number;
+  allowHosts: string[];
+  /** True once this Chromium is gone or closing: a page that fails to open then is no news. */
+  gone: () => boolean;
+  /** This Chromium works on with fewer pages than it should: its owner replaces it as planned. */
+  onWornOut: (reason: string) => void;
+}
+
+export class PageSlots {
+  /** The one context every page of this Chromium lives in (see the header). */
+  private context?: BrowserContext;
+  /** Pages made here (a page event for any other one is a popup, closed at once). */
+  private readonly ownPages = new WeakSet<Page>();
+  private readonly creatingPages = new Set<Promise<Page>>();
+  private idle: Slot[] = [];
+  private waiters: ((s: Slot) => void)[] = [];
+
+  constructor(private readonly opts: PageSlotsOptions) {}
+
+  /**
+   * Opens the context and the first page, then returns: the other pages (a renderer process each) open
+   * meanwhile and are handed out as they come, so a start does not wait for all of them.
+   */
+  async open(browser: Browser): Promise<void> {
+    this.context = await this.newContext(browser);
+    this.handOut(await this.newSlot());
+    for (let i = 1; i < this.opts.pages; i++)
+      void this.newSlot().then(
+        (s) => this.handOut(s),
+        () => !this.opts.gone() && this.opts.onWornOut("a page could not be opened"),
+      );
+  }
+
+  /** Forgets the idle pages (their Chromium is gone). */
+  clear(): void {
+    this.idle = [];
+  }
+
+  acquire(): Promise<Slot> {
+    const slot = this.idle.pop();
+    if (slot) return Promise.resolve(slot);
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /**
+   * Switches a page between the two ways it prints. With scripts, a desktop-sized screen (scripts
+   * measure it: a chart sizes itself to its container). Without, a tiny one: nothing can read the
+   * screen size then, printing lays the document out again on the paper, and Chromium only rasters
+   * and composites what fits on the screen. Measured on an invoice (playwright-core, one page): a
+   * 10x10 screen instead of 1280x720 cut Chromium's CPU per PDF from ~46 to ~30 ms (GPU process 9.5 ->
+   * 1.4 ms, renderer 18 -> 11 ms), with PDFs that render to the same pixels
+   * (tests/integration/print-viewport.test.ts).
+   */
+  async setScripts(slot: Slot, on: boolean): Promise<void> {
+    await slot.page.setViewportSize(on ? SCRIPT_VIEWPORT : PRINT_ONLY_VIEWPORT);
+    await slot.cdp.send("Emulation.setScriptExecutionDisabled", { value: !on });
+    slot.scripts = on;
+  }
+
+  /**
+   * Readies a page for the next report, or replaces it when it misbehaved.
+   * A page where no script ran is reused as it is: the next setContent replaces its whole content.
+   */
+  async release(slot: Slot, healthy: boolean): Promise<void> {
+    let next: Slot | undefined = slot;
+    if (healthy && slot.scripts) {
+      try {
+        // A fresh about:blank document drops globals, timers and listeners the scripts set;
+        // window.name is the one thing that survives navigation, so clear it too.
+        await withTimeout(slot.page.goto("about:blank"), CLOSE_TIMEOUT_MS);
+        // Through CDP without a user gesture (page.evaluate gives one, which a popup could use).
+        await withTimeout(slot.cdp.send("Runtime.evaluate", { expression: 'window.name = ""' }), CLOSE_TIMEOUT_MS);
+        // Sent on the page's own CDP session, which delivers its events in order: when this answers,
+        // the about:blank document's load event has been delivered too, and cannot be taken by
+        // setContent for the next report's.
+        await withTimeout(this.setScripts(slot, false), CDP_TIMEOUT_MS);
+      } catch {
+        healthy = false;
+      }
+    }
+    if (!healthy) {
+      // Only this page goes: closing a target ends its renderer even mid-loop, while the other pages
+      // of the context keep printing.
+      await withTimeout(slot.page.close({ runBeforeUnload: false }), CLOSE_TIMEOUT_MS).catch(() => {});
+      next = await this.newSlot().catch(() => undefined);
+    }
+    if (next) this.handOut(next);
+    else if (!this.opts.gone()) this.opts.onWornOut("a page could not be replaced");
+  }
+
+  private handOut(slot: Slot) {
+    const w = this.waiters.shift();
+    if (w) w(slot);
+    else this.idle.push(slot);
+  }
+
+  private async newContext(browser: Browser): Promise<BrowserContext> {
+    // Scripts are switched per page and report (see page-scripts.ts), off to begin with.
+    // Templates see a desktop Chrome user agent: "HeadlessChrome" makes some chart and font libraries
+    // change behaviour, and Chromium would write it into the PDF's Creator.
+    const context = await browser.newContext({
+      serviceWorkers: "block",
+      acceptDownloads: false,
+      bypassCSP: false,
+      viewport: SCRIPT_VIEWPORT,
+      userAgent: userAgentFor(browser.version()),
+    });
+    await context.route("**/*", (route) => {
+      const request = route.request();
+      if (!isRequestAllowed(request.url(), this.opts.allowHosts)) return route.abort("blockedbyclient");
+      // An allowed host serves subresources (images, fonts, stylesheets) only: a frame of its origin
+      // would run a document with real storage shared by every page of the context.
+      if (request.isNavigationRequest() && !/^(data|about|blob):/i.test(request.url())) return route.abort("blockedbyclient");
+      return route.continue();
+    });
+    // A template's window.close() would end the reused page: make it a no-op that cannot be undone.
+    await context.addInitScript(() => Object.defineProperty(window, "close", { value: () => {}, writable: false, configurable: false }));
+    context.on("page", (p) => void this.closeIfPopup(p));
+    return context;
+  }
+
+  /** Closes a page a report opened (window.open, target=_blank); the page event also fires for our own. */
+  private async closeIfPopup(p: Page): Promise<void> {
+    await Promise.allSettled([...this.creatingPages]);
+    if (!this.ownPages.has(p)) await p.close().catch(() => {});
+  }
+
+  /** A new page slot, or a rejection within SLOT_TIMEOUT_MS (a frozen Chromium never answers). */
+  private newSlot(): Promise<Slot> {
+    return withTimeout(this.openSlot(), SLOT_TIMEOUT_MS);
+  }
+
+  private async openSlot(): Promise<Slot> {
+    const context = this.context;
+    if (!context) throw new Error("no browser");
+    const creating = context.newPage();
+    this.creatingPages.add(creating);
+    let page: Page;
+    try {
+      page = await creating;
+    } finally {
+      this.creatingPages.delete(creating);
+    }
+    this.ownPages.add(page);
+    page.on("dialog", (d) => void d.dismiss().catch(() => {}));
+    const cdp = await context.newCDPSession(page);
+    // Blocking applies only while this session has the Network domain on; bodies need no buffer here.
+    await cdp.send("Network.enable", { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
+    await cdp.send("Network.setBlockedURLs", { urls: blockedUrlPatterns(this.opts.allowHosts) });
+    // Every request of an about:blank report is third-party: refusing third-party cookies means an
+    // allow-listed host's cookie, set during one report, is never sent for another.
+    await cdp.send("Network.setCookieControls", { enableThirdPartyCookieRestriction: true });
+    await cdp.send("Page.enable"); // for Page.loadEventFired (see setContent)
+    const { frameTree } = await cdp.send("Page.getFrameTree");
+    const slot: Slot = { page, cdp, frameId: frameTree.frame.id, scripts: true, crashed: false };
+    page.on("crash", () => (slot.crashed = true));
+    await this.setScripts(slot, false);
+    return slot;
+  }
+}
