@@ -7,6 +7,7 @@ import m0004 from "./0004_webhooks_idempotency.sql" with { type: "text" };
 import m0005 from "./0005_operations.sql" with { type: "text" };
 import m0006 from "./0006_access_key_check.sql" with { type: "text" };
 import m0007 from "./0007_reports_not_before.sql" with { type: "text" };
+import m0008 from "./0008_queue_lease.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const migrations: Migration[] = [
   { version: 5, name: "0005_operations", sql: m0005 },
   { version: 6, name: "0006_access_key_check", sql: m0006 },
   { version: 7, name: "0007_reports_not_before", sql: m0007 },
+  { version: 8, name: "0008_queue_lease", sql: m0008 },
 ];

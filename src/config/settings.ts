@@ -89,6 +89,13 @@ const s3Url: Parser<string> = (raw) => {
 
 export type ServeRole = "all" | "api" | "worker";
 
+const postgresUrl: Parser<string> = (raw) => {
+  if (raw === "") return "";
+  const u = new URL(raw);
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") throw new Error("must be a postgres:// URL (or empty for SQLite)");
+  return raw;
+};
+
 const spec = <T>(s: SettingSpec<T>) => s;
 
 export const settings = {
@@ -162,6 +169,14 @@ export const settings = {
   }),
 
   // Cluster
+  databaseUrl: spec({
+    group: "Cluster",
+    flag: "database-url",
+    env: "REPORTGEN_DATABASE_URL",
+    default: "",
+    parse: postgresUrl,
+    help: "PostgreSQL to share with other instances (postgres://user:password@host:5432/db); empty: SQLite in the data dir",
+  }),
   storageUrl: spec({
     group: "Cluster",
     flag: "storage-url",

@@ -46,6 +46,16 @@ export const reports = sqliteTable("reports", {
   expiresAt: integer("expires_at"),
   requestId: text("request_id"),
   notBefore: integer("not_before"),
+  /** The process holding a processing report's lease, and when the lease runs out (migration 0008). */
+  leaseOwner: text("lease_owner"),
+  leaseExpiresAt: integer("lease_expires_at"),
+});
+
+/** Jobs run by one holder at a time across instances (migration 0008). */
+export const jobLeases = sqliteTable("job_leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at").notNull(),
 });
 
 export const healthProbe = sqliteTable("health_probe", {
