@@ -5,6 +5,10 @@
 ALTER TABLE reports ADD COLUMN lease_owner TEXT;
 ALTER TABLE reports ADD COLUMN lease_expires_at INTEGER;
 
+-- A pending webhook delivery being attempted names the process attempting it (its next_attempt_at is
+-- then the end of that claim): a restarted single-machine server gives its predecessor's claims back.
+ALTER TABLE webhook_deliveries ADD COLUMN claimed_by TEXT;
+
 -- Jobs that run once at a time across everything sharing the database (the retention cleanup): the
 -- holder of a row's unexpired lease runs it.
 CREATE TABLE job_leases (

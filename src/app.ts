@@ -10,7 +10,7 @@ import type { BodyLimits } from "./http/body";
 import { ConnectionGate } from "./http/connection-gate";
 import { errorResponse, rawResponse, serverBusy } from "./http/errors";
 import { createHttpApp, type HttpApp } from "./http/server";
-import { runCleanup } from "./jobs/cleanup";
+import { type CleanupResult, runCleanup } from "./jobs/cleanup";
 import { checkCronPattern, Scheduler } from "./jobs/scheduler";
 import { StartupError } from "./lib/errors";
 import type { Logger } from "./lib/logger";
@@ -18,7 +18,7 @@ import { storageFault } from "./lib/storage";
 import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
-import { ReportProcessor } from "./modules/reports/processor";
+import { LEASE_MS, REAP_EVERY_MS, ReportProcessor } from "./modules/reports/processor";
 import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { fontconfigPath, writeFontconfig } from "./render/fonts";
@@ -58,8 +58,10 @@ export class App {
   readonly webhookSender: WebhookSender;
   private readonly renderer?: Renderer;
   private readonly scheduler: Scheduler;
-  private readonly checkpointer: WalCheckpointer;
+  /** SQLite only. */
+  private readonly checkpointer?: WalCheckpointer;
   private stopping?: Promise<void>;
+  private unlisten: (() => Promise<void>)[] = [];
 
   constructor(
     readonly config: Config,
@@ -69,13 +71,16 @@ export class App {
   ) {
     const c = config;
     const s = services;
-    this.checkpointer = new WalCheckpointer(s.db.$client, logger, this.children);
+    const sqlite = s.backend.db?.$client;
+    if (sqlite) this.checkpointer = new WalCheckpointer(sqlite, logger, this.children);
     this.renderer = mode.render ? this.wireRenderer() : undefined;
     const probe = {
       // An api instance renders nothing by design: readiness is about its database and disk only.
       rendererReady: () => (mode.role === "api" ? true : this.rendererReady()),
-      queued: () => s.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
+      // Waiting in the whole queue (every instance's, with PostgreSQL); being rendered here.
+      queued: () => s.counts.statuses().queued ?? 0,
       rendering: () => this.processor?.busy ?? 0,
+      refresh: s.counts.refresh,
     };
     this.http = createHttpApp({
       logger,
@@ -106,7 +111,7 @@ export class App {
     });
     this.metrics.bind({
       version: VERSION,
-      reportsByStatus: () => s.health.reportsByStatus(),
+      reportsByStatus: () => s.counts.statuses(),
       ...probe,
       storage: s.storage,
       files: s.files,
@@ -132,6 +137,7 @@ export class App {
       retryBaseMs: c.webhookRetryBase,
       concurrency: 8,
       logger,
+      sole: s.backend.kind === "sqlite",
     });
     s.reports.events.onFinished(this.webhookSender.notify);
     this.scheduler = new Scheduler(logger);
@@ -169,7 +175,8 @@ export class App {
       tmpRoot: browserTempRoot(c.dataDir),
     });
     const s = this.services;
-    const processor = new ReportProcessor(s.reportsRepo, s.files, templating, pool, s.reports.events, {
+    const shared = s.backend.kind === "postgres";
+    const processor = new ReportProcessor(s.queue, s.files, templating, pool, s.reports.events, {
       // Enough lanes that the next report's templating and queue work overlap with printing.
       lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
       maxAttempts: c.maxAttempts,
@@ -177,11 +184,23 @@ export class App {
       logger: log,
       storage: s.storage,
       metrics: this.metrics,
-      // Run by the processor before its first report, and again if the disk refused it.
-      resume: () => {
-        const recovered = s.reportsRepo.recover(c.maxAttempts, Date.now());
+      // Run by the processor before its first report, and again if the disk refused it. With SQLite this
+      // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
+      // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).
+      resume: async () => {
+        const recovered = await s.queue.reap(c.maxAttempts, shared ? Date.now() : Number.POSITIVE_INFINITY);
         if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
       },
+      leaseMs: LEASE_MS,
+      ...(shared && {
+        reap: async () => {
+          const reaped = await s.queue.reap(c.maxAttempts, Date.now());
+          if (reaped.requeued || reaped.failed) log.warn("took back the reports of an instance whose lease ran out", reaped);
+        },
+        reapEveryMs: REAP_EVERY_MS,
+        // NOTIFY wakes idle lanes; this poll covers notifications missed while the connection was down.
+        pollMs: 2_000,
+      }),
     });
     return { templating, pool, processor, egress };
   }
@@ -190,13 +209,40 @@ export class App {
   async start(): Promise<void> {
     checkCronPattern(this.config.cleanupSchedule);
     await this.services.files.init();
-    await this.checkpointer.start();
+    await this.checkpointer?.start();
+    await this.listenForPeers();
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
     // answers 503 "starting" until the renderer is ready.
     if (this.mode.listen) await this.listen();
     if (this.renderer) await this.startRenderer(this.renderer);
     this.webhookSender.start();
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
+  }
+
+  /**
+   * With PostgreSQL, other instances' work reaches this one by NOTIFY: a queued report wakes the
+   * processor's idle lanes, a finished one answers the long polls waiting here. After a reconnect the
+   * long polls catch up on what finished meanwhile.
+   */
+  private async listenForPeers(): Promise<void> {
+    const pg = this.services.backend.pg;
+    if (!pg) return;
+    const events = this.services.reports.events;
+    const catchUp = async () => {
+      const waiting = events.waitingIds();
+      if (waiting.length === 0) return;
+      const open = await this.services.queue.unfinished(waiting);
+      for (const id of waiting) if (!open.has(id)) events.finished(id);
+    };
+    const queued = await pg.listen("reportgen_queue", () => this.processor?.notify());
+    const finished = await pg.listen(
+      "reportgen_finished",
+      (ids) => {
+        for (const id of ids.split(",")) if (id) events.finished(id);
+      },
+      () => void catchUp().catch(() => {}),
+    );
+    this.unlisten.push(queued.unlisten, finished.unlisten);
   }
 
   private async listen(): Promise<void> {
@@ -250,8 +296,14 @@ export class App {
   }
 
   // Services, as the CLI, the dashboard and the tests reach them.
+  /** SQLite only (tests and the backup read it directly). */
   get db() {
-    return this.services.db;
+    const db = this.services.backend.db;
+    if (!db) throw new Error("app.db is the SQLite database; this App runs on PostgreSQL");
+    return db;
+  }
+  get queue() {
+    return this.services.queue;
   }
   get keys() {
     return this.services.keys;
@@ -308,18 +360,31 @@ export class App {
     return (this.pool?.healthy ?? false) && (this.templating?.healthy ?? false);
   }
 
-  cleanup() {
+  /**
+   * The retention job. With PostgreSQL it runs in one instance at a time (every instance's cron fires):
+   * the others find the job's lease taken and skip this round. With SQLite there is one process, and
+   * the job must run even on a read-only or full disk (it is what gives space back): no lease.
+   */
+  async cleanup(): Promise<CleanupResult & { skipped?: boolean }> {
     const s = this.services;
+    const jobs = s.backend.kind === "postgres" ? s.backend.repos.jobs : undefined;
+    const owner = s.backend.owner;
+    if (jobs && !(await jobs.acquire("cleanup", owner, Date.now(), CLEANUP_LEASE_MS)))
+      return { expired: 0, orphansRemoved: 0, skipped: true };
     try {
-      const purged = s.idempotency.purgeExpired();
-      if (purged) this.logger.debug("expired idempotency keys removed", { purged });
-    } catch (e) {
-      // On a full disk the retention job below still runs: it is what gives space back.
-      const fault = storageFault(e);
-      if (!fault) throw e;
-      s.storage.report(fault, e);
+      try {
+        const purged = await s.idempotency.purgeExpired();
+        if (purged) this.logger.debug("expired idempotency keys removed", { purged });
+      } catch (e) {
+        // On a full disk the retention job below still runs: it is what gives space back.
+        const fault = storageFault(e);
+        if (!fault) throw e;
+        s.storage.report(fault, e);
+      }
+      return await runCleanup(s.reportsRepo, s.files, this.logger, Date.now(), s.storage);
+    } finally {
+      await jobs?.release("cleanup", owner).catch(() => {});
     }
-    return runCleanup(s.reportsRepo, s.files, this.logger, Date.now(), s.storage);
   }
 
   /** The public port: the connection gate's, or the HTTP server's when there is no gate. */
@@ -341,15 +406,19 @@ export class App {
       await this.webhookSender.stop();
       await Promise.all([this.pool?.stop(), this.templating?.stop()]);
       await this.renderer?.egress?.close();
-      await this.checkpointer.stop();
+      await this.checkpointer?.stop();
       this.services.storage.stop();
       this.services.files.stop();
-      this.services.db.$client.close();
+      for (const off of this.unlisten) await off().catch(() => {});
+      await this.services.backend.close();
       if (this.mode.listen || this.mode.render) this.logger.info("reportgen stopped");
     })();
     return this.stopping;
   }
 }
+
+/** Longer than any cleanup run: a holder that died mid-run blocks the job this long at most. */
+const CLEANUP_LEASE_MS = 10 * 60_000;
 
 /** An over-limit body is read and discarded up to 4x the limit (at least 1 MB more), then cut off. */
 function bodyLimits(c: Config): BodyLimits {

@@ -92,7 +92,8 @@ CREATE TABLE webhook_deliveries (
   created_at BIGINT NOT NULL,
   next_attempt_at BIGINT,
   finished_at BIGINT,
-  last_error TEXT
+  last_error TEXT,
+  claimed_by TEXT
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE status = 'pending';
 CREATE INDEX webhook_deliveries_report ON webhook_deliveries(report_id);

@@ -30,10 +30,16 @@ export async function migratePostgres(pg: PostgresSql, migrations: Migration[] =
     const applied: string[] = [];
     for (const m of migrations) {
       if (done.has(m.version)) continue;
-      await conn.begin(async (t) => {
-        await t.unsafe(m.sql);
-        await t.unsafe("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [m.version, m.name, Date.now()]);
-      });
+      // A reserved connection has no begin(): the transaction is spelled out (DDL is transactional in PostgreSQL).
+      await conn.unsafe("BEGIN");
+      try {
+        await conn.unsafe(m.sql);
+        await conn.unsafe("INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)", [m.version, m.name, Date.now()]);
+        await conn.unsafe("COMMIT");
+      } catch (e) {
+        await conn.unsafe("ROLLBACK").catch(() => {});
+        throw e;
+      }
       applied.push(m.name);
     }
     return { applied, version: Math.max(have, known) };

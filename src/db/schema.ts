@@ -118,6 +118,8 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   nextAttemptAt: integer("next_attempt_at"),
   finishedAt: integer("finished_at"),
   lastError: text("last_error"),
+  /** The process attempting a pending delivery now (migration 0008). */
+  claimedBy: text("claimed_by"),
 });
 
 export const webhookAttempts = sqliteTable("webhook_attempts", {

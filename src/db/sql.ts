@@ -50,9 +50,14 @@ export class SqliteSql implements Sql {
     return s;
   }
 
-  /** Outside a transaction, waits for the open one (if any): its statements must not mix with ours. */
-  private async turn(): Promise<void> {
-    while (this.open && !this.inTx.getStore()) await this.open;
+  /**
+   * Outside a transaction, a statement must not run inside the open one (one connection): it waits for
+   * it to end. The check and the statement run with no await between them (the loop is inlined at every
+   * caller for that reason: returning from a helper would be one more hop, and another transaction
+   * could begin in it).
+   */
+  private busy(): boolean {
+    return this.open !== undefined && !this.inTx.getStore();
   }
 
   private exec<T>(o: RunOptions | undefined, fn: () => T): T {
@@ -66,23 +71,23 @@ export class SqliteSql implements Sql {
   }
 
   async all<T>(text: string, params: readonly unknown[] = [], o?: RunOptions): Promise<T[]> {
-    await this.turn();
+    while (this.busy()) await this.open;
     return this.exec(o, () => this.stmt(text).all(...(params as never[])) as T[]);
   }
 
   async get<T>(text: string, params: readonly unknown[] = [], o?: RunOptions): Promise<T | undefined> {
-    await this.turn();
+    while (this.busy()) await this.open;
     return this.exec(o, () => (this.stmt(text).get(...(params as never[])) as T | null) ?? undefined);
   }
 
   async run(text: string, params: readonly unknown[] = [], o?: RunOptions): Promise<number> {
-    await this.turn();
+    while (this.busy()) await this.open;
     return this.exec(o, () => this.stmt(text).run(...(params as never[])).changes);
   }
 
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.inTx.getStore()) return fn();
-    await this.turn();
+    while (this.open) await this.open;
     let done!: () => void;
     this.open = new Promise<void>((r) => {
       done = r;
