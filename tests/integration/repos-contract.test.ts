@@ -283,6 +283,28 @@ for (const kind of ["sqlite", "postgres"] as const) {
       expect(await repos.reports.countByStatus(acme.id)).toEqual({ processing: 1, succeeded: 3 });
     });
 
+    test("queue: completeAndClaim records a batch and claims the next in one transaction", async () => {
+      const { repos } = await fresh(kind);
+      const acme = await repos.accounts.ensure("acme");
+      const rows = Array.from({ length: 5 }, () => newReport(acme.id));
+      for (const r of rows) await repos.reports.insert(r);
+      const first = await repos.queue.claim(Date.now(), 10_000, 2);
+      const r = await repos.queue.completeAndClaim(
+        first.map((c) => done(c.id, c.attempts)),
+        Date.now(),
+        10_000,
+        10,
+      );
+      expect(r.done.sort()).toEqual(first.map((c) => c.id).sort());
+      expect(r.claimed.map((c) => c.id).sort()).toEqual(
+        rows
+          .slice(2)
+          .map((x) => x.id)
+          .sort(),
+      );
+      expect(await repos.reports.countByStatus(acme.id)).toEqual({ processing: 3, succeeded: 2 });
+    });
+
     test("queue: 4 concurrent claimers never take the same report twice", async () => {
       const { repos } = await fresh(kind);
       const acme = await repos.accounts.ensure("acme");

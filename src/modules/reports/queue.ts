@@ -66,18 +66,32 @@ export class ReportQueue {
     return (await this.succeedMany([c])).length === 1;
   }
 
-  /** Records many successes in one statement (one commit); returns the ids whose claims still held. */
+  /**
+   * Records many successes in one commit; returns the ids whose claims still held. PostgreSQL: one
+   * statement joining a JSON array (one round trip). SQLite: one prepared UPDATE per report inside one
+   * transaction (~10 µs each; a join against json_each re-parsed the array for every row: 20-30 ms for 64).
+   */
   async succeedMany(cs: Completion[]): Promise<string[]> {
     if (cs.length === 0) return [];
-    const pg = this.sql.dialect === "postgres";
-    const rows = pg
-      ? "jsonb_to_recordset(CAST($1 AS TEXT)::jsonb) AS v(id TEXT, attempt INTEGER, size BIGINT, pages INTEGER, fin BIGINT, exp BIGINT)"
-      : `(SELECT json_extract(value, '$.id') AS id, json_extract(value, '$.attempt') AS attempt, json_extract(value, '$.size') AS size,
-          json_extract(value, '$.pages') AS pages, json_extract(value, '$.fin') AS fin, json_extract(value, '$.exp') AS exp FROM json_each($1)) AS v`;
+    const set = `status = 'succeeded', template = NULL, data = NULL, options = NULL, error_code = NULL, error_message = NULL, ${unleased}`;
+    if (this.sql.dialect === "sqlite") {
+      return this.sql.tx(async () => {
+        const ids: string[] = [];
+        for (const c of cs) {
+          const n = await this.sql.run(
+            `UPDATE reports SET ${set}, size_bytes = $3, page_count = $4, finished_at = $5, expires_at = $6
+             WHERE id = $1 AND status = 'processing' AND attempts = $2`,
+            [c.id, c.attempt, c.sizeBytes, c.pageCount, c.finishedAt, c.expiresAt],
+          );
+          if (n > 0) ids.push(c.id);
+        }
+        return ids;
+      });
+    }
     const done = await this.sql.all<{ id: string }>(
-      `UPDATE reports SET status = 'succeeded', size_bytes = v.size, page_count = v.pages, finished_at = v.fin, expires_at = v.exp,
-       template = NULL, data = NULL, options = NULL, error_code = NULL, error_message = NULL, ${unleased}
-       FROM ${rows} WHERE reports.id = v.id AND reports.status = 'processing' AND reports.attempts = v.attempt RETURNING reports.id`,
+      `UPDATE reports SET ${set}, size_bytes = v.size, page_count = v.pages, finished_at = v.fin, expires_at = v.exp
+       FROM jsonb_to_recordset(CAST($1 AS TEXT)::jsonb) AS v(id TEXT, attempt INTEGER, size BIGINT, pages INTEGER, fin BIGINT, exp BIGINT)
+       WHERE reports.id = v.id AND reports.status = 'processing' AND reports.attempts = v.attempt RETURNING reports.id`,
       [
         JSON.stringify(
           cs.map((c) => ({ id: c.id, attempt: c.attempt, size: c.sizeBytes, pages: c.pageCount, fin: c.finishedAt, exp: c.expiresAt })),
@@ -85,6 +99,14 @@ export class ReportQueue {
       ],
     );
     return done.map((r) => r.id);
+  }
+
+  /**
+   * Records a batch's successes and claims the next batch in one transaction: one commit (one WAL flush)
+   * per cycle instead of two. Returns the ids recorded and the new claims.
+   */
+  completeAndClaim(cs: Completion[], now: number, leaseMs: number, limit: number): Promise<{ done: string[]; claimed: ClaimedReport[] }> {
+    return this.sql.tx(async () => ({ done: await this.succeedMany(cs), claimed: await this.claim(now, leaseMs, limit) }));
   }
 
   /** Records a failure if the claim still holds the report. */
