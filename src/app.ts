@@ -18,6 +18,7 @@ import { storageFault } from "./lib/storage";
 import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
+import { listenForPeers } from "./modules/reports/peers";
 import { LEASE_MS, REAP_EVERY_MS, ReportProcessor } from "./modules/reports/processor";
 import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
@@ -219,30 +220,10 @@ export class App {
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
   }
 
-  /**
-   * With PostgreSQL, other instances' work reaches this one by NOTIFY: a queued report wakes the
-   * processor's idle lanes, a finished one answers the long polls waiting here. After a reconnect the
-   * long polls catch up on what finished meanwhile.
-   */
+  /** With PostgreSQL, other instances' work reaches this one by NOTIFY (see modules/reports/peers.ts). */
   private async listenForPeers(): Promise<void> {
     const pg = this.services.backend.pg;
-    if (!pg) return;
-    const events = this.services.reports.events;
-    const catchUp = async () => {
-      const waiting = events.waitingIds();
-      if (waiting.length === 0) return;
-      const open = await this.services.queue.unfinished(waiting);
-      for (const id of waiting) if (!open.has(id)) events.finished(id);
-    };
-    const queued = await pg.listen("reportgen_queue", () => this.processor?.notify());
-    const finished = await pg.listen(
-      "reportgen_finished",
-      (ids) => {
-        for (const id of ids.split(",")) if (id) events.finished(id);
-      },
-      () => void catchUp().catch(() => {}),
-    );
-    this.unlisten.push(queued.unlisten, finished.unlisten);
+    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.queue, () => this.processor?.notify());
   }
 
   private async listen(): Promise<void> {

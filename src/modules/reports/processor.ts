@@ -7,6 +7,7 @@
 // Each claim holds a lease that a heartbeat renews while the report renders; every outcome is
 // fenced by the claim's attempt number (queue.ts), so a report another instance took over after our
 // lease ran out is left to that instance.
+import { isDatabaseUnreachable } from "../../db/errors";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
@@ -140,6 +141,7 @@ export class ReportProcessor {
         // Never let a lane die: a dead lane is a silently smaller renderer, a rejected one kills the process.
         const fault = storageFault(e);
         if (fault) this.opts.storage?.report(fault, e);
+        else if (isDatabaseUnreachable(e)) this.opts.logger.warn("database unreachable; the processor retries in a moment", { error: e });
         else this.opts.logger.error("report processor lane failed; continuing", { error: e });
         await Bun.sleep(fault ? STORAGE_PAUSE_MS : LANE_BACKOFF_MS);
       }
@@ -189,6 +191,7 @@ export class ReportProcessor {
     try {
       await this.process(job, log);
     } catch (e) {
+      if (isDatabaseUnreachable(e)) throw e; // the lane backs off; the lease brings the report back
       log.error("report processing crashed", { error: e });
       await this.finish(job, log, "internal_error", REPORT_FAILURES.internal_error);
     } finally {
@@ -259,6 +262,12 @@ export class ReportProcessor {
       m?.reportsSucceeded.inc();
       log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
     } catch (e) {
+      if (isDatabaseUnreachable(e)) {
+        // Not the report's fault, and nothing can be recorded now: the claim's lease runs out and the
+        // reaper (here or on another instance) puts it back in the queue once the database answers.
+        log.warn("database unreachable while recording the report; it goes back to the queue when its lease runs out", { error: e });
+        return;
+      }
       if (e instanceof StoreUnavailableError) return await this.storeFailed(job, log, e);
       const fault =
         storageFault(e) ??
