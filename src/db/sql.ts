@@ -5,6 +5,7 @@
 // from fn (and what it awaits) runs in that transaction, so services can compose repositories.
 import type { Database, Statement } from "bun:sqlite";
 import { AsyncLocalStorage } from "node:async_hooks";
+import { withoutSync } from "./client";
 
 export type Dialect = "sqlite" | "postgres";
 
@@ -61,13 +62,8 @@ export class SqliteSql implements Sql {
   }
 
   private exec<T>(o: RunOptions | undefined, fn: () => T): T {
-    if (o?.durable !== false || this.inTx.getStore()) return fn();
-    this.db.exec("PRAGMA synchronous = NORMAL");
-    try {
-      return fn();
-    } finally {
-      this.db.exec("PRAGMA synchronous = FULL");
-    }
+    // Inside a transaction the commit decides; its statements cannot change the level on their own.
+    return o?.durable !== false || this.inTx.getStore() ? fn() : withoutSync(this.db, fn);
   }
 
   async all<T>(text: string, params: readonly unknown[] = [], o?: RunOptions): Promise<T[]> {

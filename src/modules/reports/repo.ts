@@ -55,10 +55,6 @@ export class ReportsRepo {
     return this.sql.get<ReportSummary>(`SELECT ${summary} FROM reports WHERE id = $1`, [id]);
   }
 
-  async status(id: string): Promise<ReportStatus | undefined> {
-    return (await this.sql.get<{ status: ReportStatus }>("SELECT status FROM reports WHERE id = $1", [id]))?.status;
-  }
-
   list(q: ListQuery): Promise<ReportSummary[]> {
     const status = q.status ?? null;
     return q.after
