@@ -7,9 +7,11 @@ import { openBackend } from "../../src/db/open";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { usePostgres } from "../helpers/postgres";
 import { runCli, sourceCommand } from "../helpers/process";
+import { useS3 } from "../helpers/s3";
 import { fail, submit, succeed } from "../helpers/scenario";
 
 const pg = usePostgres();
+const s3 = useS3();
 let single: TestApp;
 let url = "";
 let link = "";
@@ -103,6 +105,44 @@ test("afterwards, on PostgreSQL: the old keys authenticate, the old link opens, 
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
   } finally {
     await cluster.close();
+  }
+}, 60_000);
+
+test("with --storage-url: the PDFs go into the bucket, each read back by its SHA-256; a rerun finds them there; the old link opens on PostgreSQL + S3", async () => {
+  // runCli blocks this process until the command ends: it talks to moto directly, not through the test's proxy.
+  const aws = { AWS_ENDPOINT_URL_S3: s3().directEndpoint, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s", AWS_REGION: "us-east-1" };
+  const saved = { ...process.env };
+  Object.assign(process.env, aws);
+  try {
+    const storageUrl = `s3://${s3().bucket}/moved/`;
+    // A fresh target: the database above is in use since the last test started an App on it.
+    const fresh = await pg().createDatabase();
+    const args = ["migrate-to", "--data-dir", single.dir, "--database-url", fresh, "--storage-url", storageUrl];
+    const first = runCli(sourceCommand, args);
+    expect(first.stderr).toContain("1 PDF(s) copied");
+    expect(first.code).toBe(0);
+    const again = runCli(sourceCommand, args);
+    expect(again.stderr).toContain("0 PDF(s) copied");
+    expect(again.stderr).toContain("1 already there");
+    const cluster = await createTestApp({
+      dir: single.dir,
+      config: {
+        databaseUrl: fresh,
+        storageUrl,
+        s3: { endpoint: s3().endpoint, accessKeyId: "k", secretAccessKey: "s", sessionToken: "", region: "us-east-1" },
+      },
+    });
+    try {
+      const u = new URL(link);
+      const pdf = await cluster.app.http.handle(new Request(`http://localhost${u.pathname}${u.search}`));
+      expect(pdf.status).toBe(200);
+      expect(new TextDecoder().decode((await pdf.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    } finally {
+      await cluster.close();
+    }
+  } finally {
+    for (const k of Object.keys(aws)) delete process.env[k];
+    Object.assign(process.env, saved);
   }
 }, 60_000);
 
