@@ -10,16 +10,16 @@ import type { BodyLimits } from "./http/body";
 import { ConnectionGate } from "./http/connection-gate";
 import { errorResponse, rawResponse, serverBusy } from "./http/errors";
 import { createHttpApp, type HttpApp } from "./http/server";
-import { type CleanupResult, runCleanup } from "./jobs/cleanup";
+import { type RetentionResult, runRetention } from "./jobs/retention";
 import { checkCronPattern, Scheduler } from "./jobs/scheduler";
 import { StartupError } from "./lib/errors";
 import type { Logger } from "./lib/logger";
-import { storageFault } from "./lib/storage";
 import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
 import { listenForPeers } from "./modules/reports/peers";
-import { LEASE_MS, REAP_EVERY_MS, ReportProcessor } from "./modules/reports/processor";
+import { ReportProcessor } from "./modules/reports/processor";
+import { LEASE_MS, REAP_EVERY_MS } from "./modules/reports/queue";
 import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { fontconfigPath, writeFontconfig } from "./render/fonts";
@@ -341,31 +341,9 @@ export class App {
     return (this.pool?.healthy ?? false) && (this.templating?.healthy ?? false);
   }
 
-  /**
-   * The retention job. With PostgreSQL it runs in one instance at a time (every instance's cron fires):
-   * the others find the job's lease taken and skip this round. With SQLite there is one process, and
-   * the job must run even on a read-only or full disk (it is what gives space back): no lease.
-   */
-  async cleanup(): Promise<CleanupResult & { skipped?: boolean }> {
-    const s = this.services;
-    const jobs = s.backend.kind === "postgres" ? s.backend.repos.jobs : undefined;
-    const owner = s.backend.owner;
-    if (jobs && !(await jobs.acquire("cleanup", owner, Date.now(), CLEANUP_LEASE_MS)))
-      return { expired: 0, orphansRemoved: 0, skipped: true };
-    try {
-      try {
-        const purged = await s.idempotency.purgeExpired();
-        if (purged) this.logger.debug("expired idempotency keys removed", { purged });
-      } catch (e) {
-        // On a full disk the retention job below still runs: it is what gives space back.
-        const fault = storageFault(e);
-        if (!fault) throw e;
-        s.storage.report(fault, e);
-      }
-      return await runCleanup(s.reportsRepo, s.files, this.logger, Date.now(), s.storage);
-    } finally {
-      await jobs?.release("cleanup", owner).catch(() => {});
-    }
+  /** The retention job (jobs/retention.ts): once at a time across instances with PostgreSQL. */
+  cleanup(): Promise<RetentionResult> {
+    return runRetention(this.services, this.logger);
   }
 
   /** The public port: the connection gate's, or the HTTP server's when there is no gate. */
@@ -397,9 +375,6 @@ export class App {
     return this.stopping;
   }
 }
-
-/** Longer than any cleanup run: a holder that died mid-run blocks the job this long at most. */
-const CLEANUP_LEASE_MS = 10 * 60_000;
 
 /** An over-limit body is read and discarded up to 4x the limit (at least 1 MB more), then cut off. */
 function bodyLimits(c: Config): BodyLimits {

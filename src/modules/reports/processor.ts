@@ -17,7 +17,7 @@ import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { ServiceMetrics } from "../health/metrics";
 import type { ReportEvents } from "./events";
-import type { ClaimedReport, ReportQueue } from "./queue";
+import { type ClaimedReport, LEASE_MS, REAP_EVERY_MS, type ReportQueue } from "./queue";
 import { resolvePdfOptions } from "./service";
 
 /** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
@@ -36,19 +36,12 @@ export interface ProcessorOptions {
   resume?: () => Promise<void>;
   /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */
   leaseMs?: number;
-  /**
-   * Runs every `reapEveryMs` while the processor runs (with PostgreSQL: the reaper that re-queues the
-   * reports of dead instances). Absent with SQLite, where one process owns the queue.
-   */
+  /** With PostgreSQL: the reaper that re-queues dead instances' reports, run every `reapEveryMs`. */
   reap?: () => Promise<void>;
   reapEveryMs?: number;
   /** An idle lane looks at the queue at least this often even without a wake-up (a missed NOTIFY). */
   pollMs?: number;
 }
-
-/** Defaults: a dead instance's reports are back in the queue within lease + reaper period = 20 s. */
-export const LEASE_MS = 15_000;
-export const REAP_EVERY_MS = 5_000;
 
 /** While the disk is unusable, how often an idle lane looks again. */
 const STORAGE_PAUSE_MS = 250;

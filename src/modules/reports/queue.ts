@@ -22,6 +22,10 @@ export interface Completion {
 
 const unleased = "lease_owner = NULL, lease_expires_at = NULL";
 
+/** Defaults: a dead instance's reports are back in the queue within lease + reaper period = 20 s. */
+export const LEASE_MS = 15_000;
+export const REAP_EVERY_MS = 5_000;
+
 export class ReportQueue {
   constructor(
     private readonly sql: Sql,
