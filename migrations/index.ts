@@ -8,6 +8,7 @@ import m0005 from "./0005_operations.sql" with { type: "text" };
 import m0006 from "./0006_access_key_check.sql" with { type: "text" };
 import m0007 from "./0007_reports_not_before.sql" with { type: "text" };
 import m0008 from "./0008_report_merges.sql" with { type: "text" };
+import m0009 from "./0009_queue_lease.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const migrations: Migration[] = [
   { version: 6, name: "0006_access_key_check", sql: m0006 },
   { version: 7, name: "0007_reports_not_before", sql: m0007 },
   { version: 8, name: "0008_report_merges", sql: m0008 },
+  { version: 9, name: "0009_queue_lease", sql: m0009 },
 ];

@@ -11,16 +11,17 @@ import type { BodyLimits } from "./http/body";
 import { ConnectionGate } from "./http/connection-gate";
 import { errorResponse, rawResponse, serverBusy } from "./http/errors";
 import { createHttpApp, type HttpApp } from "./http/server";
-import { runCleanup } from "./jobs/cleanup";
+import { type RetentionResult, runRetention } from "./jobs/retention";
 import { checkCronPattern, Scheduler } from "./jobs/scheduler";
 import { StartupError } from "./lib/errors";
 import type { Logger } from "./lib/logger";
-import { storageFault } from "./lib/storage";
 import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
+import { listenForPeers } from "./modules/reports/peers";
 import { PostRunner } from "./modules/reports/post-runner";
 import { ReportProcessor } from "./modules/reports/processor";
+import { LEASE_MS, REAP_EVERY_MS } from "./modules/reports/queue";
 import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { fontconfigPath, writeFontconfig } from "./render/fonts";
@@ -63,8 +64,10 @@ export class App {
   readonly webhookSender: WebhookSender;
   private readonly renderer?: Renderer;
   private readonly scheduler: Scheduler;
-  private readonly checkpointer: WalCheckpointer;
+  /** SQLite only. */
+  private readonly checkpointer?: WalCheckpointer;
   private stopping?: Promise<void>;
+  private unlisten: (() => Promise<void>)[] = [];
 
   constructor(
     readonly config: Config,
@@ -74,13 +77,16 @@ export class App {
   ) {
     const c = config;
     const s = services;
-    this.checkpointer = new WalCheckpointer(s.db.$client, logger, this.children);
+    const sqlite = s.backend.db?.$client;
+    if (sqlite) this.checkpointer = new WalCheckpointer(sqlite, logger, this.children);
     this.renderer = mode.render ? this.wireRenderer() : undefined;
     const probe = {
       // An api instance renders nothing by design: readiness is about its database and disk only.
       rendererReady: () => (mode.role === "api" ? true : this.rendererReady()),
-      queued: () => s.reportsRepo.countUnfinished() - (this.processor?.busy ?? 0),
+      // Waiting in the whole queue (every instance's, with PostgreSQL); being rendered here.
+      queued: () => s.counts.statuses().queued ?? 0,
       rendering: () => this.processor?.busy ?? 0,
+      refresh: s.counts.refresh,
     };
     this.http = createHttpApp({
       logger,
@@ -111,7 +117,7 @@ export class App {
     });
     this.metrics.bind({
       version: VERSION,
-      reportsByStatus: () => s.health.reportsByStatus(),
+      reportsByStatus: () => s.counts.statuses(),
       ...probe,
       storage: s.storage,
       files: s.files,
@@ -138,6 +144,7 @@ export class App {
       retryBaseMs: c.webhookRetryBase,
       concurrency: 8,
       logger,
+      sole: s.backend.kind === "sqlite",
     });
     s.reports.events.onFinished(this.webhookSender.notify);
     this.scheduler = new Scheduler(logger);
@@ -166,7 +173,8 @@ export class App {
       workDir: join(c.dataDir, "post"),
       logger: log,
     });
-    const processor = new ReportProcessor(s.reportsRepo, s.files, templating, pool, s.reports.events, {
+    const shared = s.backend.kind === "postgres";
+    const processor = new ReportProcessor(s.queue, s.files, templating, pool, s.reports.events, {
       // Enough lanes that the next report's templating and queue work overlap with printing.
       lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
       maxAttempts: c.maxAttempts,
@@ -176,12 +184,24 @@ export class App {
       logger: log,
       storage: s.storage,
       metrics: this.metrics,
-      post: { runner: post, seal: s.seal },
-      // Run by the processor before its first report, and again if the disk refused it.
-      resume: () => {
-        const recovered = s.reportsRepo.recover(c.maxAttempts, Date.now());
+      post: { runner: post, seal: s.seal, reports: s.reportsRepo },
+      // Run by the processor before its first report, and again if the disk refused it. With SQLite this
+      // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
+      // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).
+      resume: async () => {
+        const recovered = await s.queue.reap(c.maxAttempts, shared ? Date.now() : Number.POSITIVE_INFINITY);
         if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
       },
+      leaseMs: LEASE_MS,
+      ...(shared && {
+        reap: async () => {
+          const reaped = await s.queue.reap(c.maxAttempts, Date.now());
+          if (reaped.requeued || reaped.failed) log.warn("took back the reports of an instance whose lease ran out", reaped);
+        },
+        reapEveryMs: REAP_EVERY_MS,
+        // NOTIFY wakes idle lanes; this poll covers notifications missed while the connection was down.
+        pollMs: 2_000,
+      }),
     });
     return { templating, post, pool, processor, egress };
   }
@@ -190,13 +210,20 @@ export class App {
   async start(): Promise<void> {
     checkCronPattern(this.config.cleanupSchedule);
     await this.services.files.init();
-    await this.checkpointer.start();
+    await this.checkpointer?.start();
+    await this.listenForPeers();
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
     // answers 503 "starting" until the renderer is ready.
     if (this.mode.listen) await this.listen();
     if (this.renderer) await this.startRenderer(this.renderer);
     this.webhookSender.start();
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
+  }
+
+  /** With PostgreSQL, other instances' work reaches this one by NOTIFY (see modules/reports/peers.ts). */
+  private async listenForPeers(): Promise<void> {
+    const pg = this.services.backend.pg;
+    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.queue, () => this.processor?.notify());
   }
 
   private async listen(): Promise<void> {
@@ -256,8 +283,14 @@ export class App {
   }
 
   // Services, as the CLI, the dashboard and the tests reach them.
+  /** SQLite only (tests and the backup read it directly). */
   get db() {
-    return this.services.db;
+    const db = this.services.backend.db;
+    if (!db) throw new Error("app.db is the SQLite database; this App runs on PostgreSQL");
+    return db;
+  }
+  get queue() {
+    return this.services.queue;
   }
   get keys() {
     return this.services.keys;
@@ -317,18 +350,9 @@ export class App {
     return (this.pool?.healthy ?? false) && (this.templating?.healthy ?? false);
   }
 
-  cleanup() {
-    const s = this.services;
-    try {
-      const purged = s.idempotency.purgeExpired();
-      if (purged) this.logger.debug("expired idempotency keys removed", { purged });
-    } catch (e) {
-      // On a full disk the retention job below still runs: it is what gives space back.
-      const fault = storageFault(e);
-      if (!fault) throw e;
-      s.storage.report(fault, e);
-    }
-    return runCleanup(s.reportsRepo, s.files, this.logger, Date.now(), s.storage);
+  /** The retention job (jobs/retention.ts): once at a time across instances with PostgreSQL. */
+  cleanup(): Promise<RetentionResult> {
+    return runRetention(this.services, this.logger);
   }
 
   /** The public port: the connection gate's, or the HTTP server's when there is no gate. */
@@ -350,10 +374,11 @@ export class App {
       await this.webhookSender.stop();
       await Promise.all([this.pool?.stop(), this.templating?.stop()]);
       await this.renderer?.egress?.close();
-      await this.checkpointer.stop();
+      await this.checkpointer?.stop();
       this.services.storage.stop();
       this.services.files.stop();
-      this.services.db.$client.close();
+      for (const off of this.unlisten) await off().catch(() => {});
+      await this.services.backend.close();
       if (this.mode.listen || this.mode.render) this.logger.info("reportgen stopped");
     })();
     return this.stopping;

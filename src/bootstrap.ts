@@ -1,43 +1,43 @@
 // bootstrap(): the only place that opens the database, migrates it and reads the secrets. It builds the
 // services every entry point shares (HTTP, dashboard, CLI) and hands them to an App, whose constructor
-// does no I/O. Every CLI command goes through here, `migrate` included.
-import { join } from "node:path";
+// does no I/O. Every CLI command goes through here, `migrate` included. The database is SQLite in the
+// data dir, or PostgreSQL with --database-url (db/open.ts); nothing past this file knows which.
 import { App, type AppMode } from "./app";
 import type { Config } from "./config/settings";
 import { SessionsService } from "./dashboard/sessions";
-import { SessionsRepo } from "./dashboard/sessions-repo";
-import type { Db } from "./db/client";
-import { openDatabase } from "./db/client";
-import { type MigrateResult, migrate } from "./db/migrate";
+import type { MigrateResult } from "./db/migrate";
+import { type Backend, openBackend, redactUrl } from "./db/open";
+import { randomSecret } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
 import { PasswordSeal } from "./lib/seal";
 import { StorageMonitor } from "./lib/storage";
-import { AccountsRepo } from "./modules/accounts/repo";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
 import type { PdfStore } from "./modules/files/pdf-store";
 import { S3PdfStore } from "./modules/files/s3-store";
 import { FileStore } from "./modules/files/store";
-import { HealthRepo } from "./modules/health/repo";
-import { IdempotencyRepo } from "./modules/idempotency/repo";
+import { ReportCounts } from "./modules/health/counts";
+import type { HealthRepo } from "./modules/health/repo";
 import { IdempotencyService } from "./modules/idempotency/service";
 import { loadAuthPepper } from "./modules/keys/check";
-import { KeysRepo } from "./modules/keys/repo";
 import { KeysService } from "./modules/keys/service";
 import { ReportEvents } from "./modules/reports/events";
-import { ReportsRepo } from "./modules/reports/repo";
+import type { ReportQueue } from "./modules/reports/queue";
+import type { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
-import { WebhooksRepo } from "./modules/webhooks/repo";
+import type { WebhooksRepo } from "./modules/webhooks/repo";
 import { WebhookSecrets } from "./modules/webhooks/secrets";
 import { WebhooksService } from "./modules/webhooks/service";
 
 /** What bootstrap() built: the database, the stores and the services over them. */
 export interface Services {
-  db: Db;
+  backend: Backend;
   migration: MigrateResult;
   files: PdfStore;
   storage: StorageMonitor;
   health: HealthRepo;
+  counts: ReportCounts;
   reportsRepo: ReportsRepo;
+  queue: ReportQueue;
   keys: KeysService;
   reports: ReportsService;
   links: LinkSigner;
@@ -55,25 +55,34 @@ export const OFFLINE: AppMode = { listen: false, render: false };
 /** Opens and migrates the database, reads the secrets and builds the services; the App starts nothing yet. */
 export async function bootstrap(config: Config, opts: { logger?: Logger; mode?: AppMode } = {}): Promise<App> {
   const logger = opts.logger ?? createLogger(config.logLevel);
-  const services = openServices(config, logger);
+  const services = await openServices(config, logger);
   return new App(config, services, logger, opts.mode ?? OFFLINE);
 }
 
-function openServices(config: Config, logger: Logger): Services {
-  const db = openDatabase(join(config.dataDir, "reportgen.db"));
+async function openServices(config: Config, logger: Logger): Promise<Services> {
+  const backend = await openBackend(config);
   try {
-    const migration = migrate(db.$client);
+    const migration = backend.migrated;
     if (migration.applied.length) logger.info("database migrated", { applied: migration.applied, version: migration.version });
+    if (backend.kind === "postgres") logger.debug("database", { url: redactUrl(config.databaseUrl) });
+    if (backend.kind === "postgres" && !config.storageUrl)
+      logger.warn(
+        "--database-url without --storage-url: PDFs stay on this instance's disk, so other instances cannot serve them; set an s3:// --storage-url",
+      );
+    const { repos } = backend;
     const files = openPdfStore(config, logger);
     const storage = new StorageMonitor(config.dataDir, config.minFreeSpace, logger);
-    const reportsRepo = new ReportsRepo(db);
-    const linkSecret = loadLinkSecret(config.dataDir, config.linkSecret);
+    // The link-signing secret and the auth pepper must be the same on every instance of a cluster: with
+    // PostgreSQL they live in it (the first instance creates them), with SQLite they are files in the data dir.
+    const shared = backend.secrets;
+    const linkSecret =
+      config.linkSecret || (shared ? await shared.getOrCreate("link-secret", randomSecret) : loadLinkSecret(config.dataDir, ""));
+    const pepper = shared ? await shared.getOrCreate("auth-pepper", randomSecret) : loadAuthPepper(config.dataDir);
     const links = new LinkSigner(linkSecret, config.linkTtl);
     // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
     const seal = new PasswordSeal(linkSecret);
-    const webhooksRepo = new WebhooksRepo(db);
-    const webhooks = new WebhooksService(webhooksRepo, { allowHosts: config.webhookAllowHosts });
-    const reports = new ReportsService(reportsRepo, files, links, new ReportEvents(), webhooks, {
+    const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
+    const reports = new ReportsService(repos.reports, files, links, new ReportEvents(), webhooks, {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
@@ -82,24 +91,26 @@ function openServices(config: Config, logger: Logger): Services {
       maxPages: config.maxPages,
     });
     return {
-      db,
+      backend,
       migration,
       files,
       storage,
-      health: new HealthRepo(db.$client),
-      reportsRepo,
-      keys: new KeysService(new KeysRepo(db), new AccountsRepo(db), loadAuthPepper(config.dataDir)),
+      health: repos.health,
+      counts: new ReportCounts(repos.health),
+      reportsRepo: repos.reports,
+      queue: repos.queue,
+      keys: new KeysService(repos.keys, repos.accounts, pepper),
       reports,
       links,
       seal,
-      idempotency: new IdempotencyService(new IdempotencyRepo(db), linkSecret),
-      webhooksRepo,
+      idempotency: new IdempotencyService(repos.idempotency, linkSecret),
+      webhooksRepo: repos.webhooks,
       webhooks,
-      webhookSecrets: new WebhookSecrets(webhooksRepo),
-      sessions: new SessionsService(new SessionsRepo(db), { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
+      webhookSecrets: new WebhookSecrets(repos.webhooks),
+      sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
     };
   } catch (e) {
-    db.$client.close();
+    await backend.close();
     throw e;
   }
 }

@@ -15,8 +15,8 @@ export async function createKey(config: Config, name: string | undefined, accoun
 }
 
 export async function listKeys(config: Config, account: string | undefined): Promise<void> {
-  await withApp(config, (app) => {
-    const rows = app.keys.list(account ? app.keys.accountId(account) : undefined);
+  await withApp(config, async (app) => {
+    const rows = await app.keys.list(account ? await app.keys.accountId(account) : undefined);
     if (rows.length === 0) return console.error("no keys");
     console.log(["ID".padEnd(14), "ACCOUNT".padEnd(20), "NAME".padEnd(30), "CREATED".padEnd(26), "LAST USED"].join(" "));
     for (const k of rows)
@@ -30,18 +30,18 @@ export async function listKeys(config: Config, account: string | undefined): Pro
 
 export async function deleteKey(config: Config, id: string | undefined): Promise<void> {
   if (!id) throw new UsageError("delete-key needs the key id: reportgen admin delete-key ID (see list-keys)");
-  await withApp(config, (app) => {
-    app.keys.delete(id);
+  await withApp(config, async (app) => {
+    await app.keys.delete(id);
     console.error(`deleted key ${id}; it is rejected from now on`);
   });
 }
 
 /** Prints the account's webhook signing secret (created on first use), or rotates it with `rotate`. */
 export async function webhookSecret(config: Config, account: string | undefined, rotate: boolean): Promise<void> {
-  await withApp(config, (app) => {
+  await withApp(config, async (app) => {
     const name = account ?? "default";
-    const accountId = app.keys.accountId(name);
-    const s = rotate ? app.webhookSecrets.rotate(accountId) : app.webhookSecrets.get(accountId);
+    const accountId = await app.keys.accountId(name);
+    const s = rotate ? await app.webhookSecrets.rotate(accountId) : await app.webhookSecrets.get(accountId);
     if (rotate)
       console.error(
         `rotated the webhook secret of account "${name}"; events are also signed with the previous one until ${iso(s.previousValidUntil)}`,

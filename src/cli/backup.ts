@@ -7,6 +7,11 @@ import { UsageError } from "./args";
 // would create (and migrate) a database in a folder that is not one, which the copy must refuse.
 export function backup(config: Config, to: string | undefined): void {
   if (!to) throw new UsageError("backup needs --to DIR (a new or empty folder)");
+  if (config.databaseUrl) {
+    throw new UsageError(
+      "with --database-url the state lives in PostgreSQL (and the PDFs in the file store): back it up with pg_dump or your database's own backups, and the bucket with its versioning or replication; `backup` copies a single-machine data dir",
+    );
+  }
   const pdfsIn = config.storageUrl || undefined;
   const r = runBackup(config.dataDir, to, { pdfsIn });
   if (pdfsIn) {

@@ -12,6 +12,7 @@ Usage: reportgen <command> [flags]
 Commands:
   serve                                   Run the HTTP service (the default when no command is given)
   migrate                                 Apply database migrations and exit
+  migrate-to --database-url URL           Copy this install (SQLite) into PostgreSQL; resumable, verified
   cleanup                                 Expire reports past retention and remove their PDFs, once
   backup --to DIR                         Copy the database and PDFs, consistently, while the service runs
   admin create-key --name NAME [--account ACCOUNT]
@@ -50,6 +51,9 @@ export async function runCli(argv: string[]): Promise<number> {
       }
       case "migrate":
         await (await import("./migrate")).migrate(parseCommand(rest).config);
+        return 0;
+      case "migrate-to":
+        await (await import("./migrate-to")).migrateToCommand(parseCommand(rest).config);
         return 0;
       case "cleanup":
         await (await import("./cleanup")).cleanup(parseCommand(rest).config);

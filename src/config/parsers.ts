@@ -75,4 +75,11 @@ export const s3Url: Parser<string> = (raw) => {
 
 export type ServeRole = "all" | "api" | "worker";
 
+export const postgresUrl: Parser<string> = (raw) => {
+  if (raw === "") return "";
+  const u = new URL(raw);
+  if (u.protocol !== "postgres:" && u.protocol !== "postgresql:") throw new Error("must be a postgres:// URL (or empty for SQLite)");
+  return raw;
+};
+
 export const spec = <T>(s: SettingSpec<T>) => s;

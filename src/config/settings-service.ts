@@ -1,5 +1,5 @@
 // Settings of the server itself: where it keeps its data, how it listens and logs, where PDFs go and when they expire.
-import { duration, int, oneOf, type ServeRole, s3Url, size, spec, str, url } from "./parsers";
+import { duration, int, oneOf, postgresUrl, type ServeRole, s3Url, size, spec, str, url } from "./parsers";
 
 export const serviceSettings = {
   // Server
@@ -72,6 +72,14 @@ export const serviceSettings = {
   }),
 
   // Cluster
+  databaseUrl: spec({
+    group: "Cluster",
+    flag: "database-url",
+    env: "REPORTGEN_DATABASE_URL",
+    default: "",
+    parse: postgresUrl,
+    help: "PostgreSQL to share with other instances (postgres://user:password@host:5432/db); empty: SQLite in the data dir",
+  }),
   storageUrl: spec({
     group: "Cluster",
     flag: "storage-url",

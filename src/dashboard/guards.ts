@@ -47,8 +47,8 @@ export interface Guards {
   names: CookieNames;
   /** Set-Cookie that removes the session cookie. */
   endSessionCookie: string;
-  sessionOf: (request: Request) => Session | null;
-  viewerOf: (s: Session) => Viewer;
+  sessionOf: (request: Request) => Promise<Session | null>;
+  viewerOf: (s: Session) => Promise<Viewer>;
   page: (handler: (c: Ctx, s: Session) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
   fragment: (handler: (c: Ctx, s: Session) => Html | Promise<Html>) => (c: Ctx) => Promise<Response>;
   action: (handler: (c: Ctx, s: Session, form: Form) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
@@ -59,8 +59,8 @@ export function guards(d: DashboardDeps): Guards {
   const endSessionCookie = cookie(names, names.session, "", 0);
   const sessionOf = (request: Request) => d.sessions.resolve(readCookie(request, names.session));
 
-  const viewerOf = (s: Session): Viewer => {
-    const mine = d.keys.list(s.accountId).find((k) => k.id === s.keyId);
+  const viewerOf = async (s: Session): Promise<Viewer> => {
+    const mine = (await d.keys.list(s.accountId)).find((k) => k.id === s.keyId);
     return { accountName: mine?.accountName ?? "", keyName: mine?.name ?? s.keyId, csrfToken: s.csrfToken };
   };
 
@@ -80,28 +80,28 @@ export function guards(d: DashboardDeps): Guards {
   /** A page that needs a session: without one, the browser goes to sign in. Errors become pages. */
   const page: Guards["page"] = (handler) => async (c) => {
     const presented = readCookie(c.request, names.session);
-    const s = d.sessions.resolve(presented);
+    const s = await d.sessions.resolve(presented);
     if (!s) return presented ? redirect(`${DASHBOARD}/sign-in?notice=expired`, [endSessionCookie]) : redirect(`${DASHBOARD}/sign-in`);
     try {
       return await handler(c, s);
     } catch (e) {
-      return failure(e, c.request, viewerOf(s));
+      return failure(e, c.request, await viewerOf(s));
     }
   };
 
   /** A fragment fetched by app.js: 401 without a session (the script then goes to sign in). */
   const fragment: Guards["fragment"] = (handler) => async (c) => {
-    const s = sessionOf(c.request);
+    const s = await sessionOf(c.request);
     if (!s) return htmlResponse("", 401);
     return htmlResponse(await handler(c, s));
   };
 
   /** A state-changing request: a session, our own Origin, and the session's token. */
   const action: Guards["action"] = (handler) =>
-    page((c, s) => {
+    page(async (c, s) => {
       const form = formOf(c.body);
       if (!sameOrigin(c.request, d.originOf(c.request)) || !SessionsService.tokenMatches(s, form._csrf)) {
-        return htmlResponse(errorPage({ title: "Request refused", message: refusedCsrf, viewer: viewerOf(s) }), 403);
+        return htmlResponse(errorPage({ title: "Request refused", message: refusedCsrf, viewer: await viewerOf(s) }), 403);
       }
       return handler(c, s, form);
     });

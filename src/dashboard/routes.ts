@@ -27,8 +27,9 @@ export function dashboardRoutes(d: DashboardDeps) {
       .use(signInRoutes(d, g))
       .get(
         DASHBOARD,
-        g.page(({ request }, s) => {
-          const o = d.reports.overview(s.accountId);
+        g.page(async ({ request }, s) => {
+          const o = await d.reports.overview(s.accountId);
+          await d.health.refresh?.().catch(() => {});
           const service = {
             version: d.version,
             healthy: d.health.rendererReady(),
@@ -36,17 +37,17 @@ export function dashboardRoutes(d: DashboardDeps) {
             rendering: d.health.rendering(),
             origin: d.originOf(request),
           };
-          return htmlResponse(overviewPage(g.viewerOf(s), { ...o, ...service }));
+          return htmlResponse(overviewPage(await g.viewerOf(s), { ...o, ...service }));
         }),
       )
       .use(keysRoutes(d, g))
       .use(reportsRoutes(d, g))
       .use(playgroundRoutes(d, g))
       // Anything else under /dashboard: a page, not the API's JSON 404.
-      .get(`${DASHBOARD}/*`, ({ request }) => {
-        const s = g.sessionOf(request);
+      .get(`${DASHBOARD}/*`, async ({ request }) => {
+        const s = await g.sessionOf(request);
         return htmlResponse(
-          errorPage({ title: "Page not found", message: "There is no page at this address.", viewer: s ? g.viewerOf(s) : undefined }),
+          errorPage({ title: "Page not found", message: "There is no page at this address.", viewer: s ? await g.viewerOf(s) : undefined }),
           404,
         );
       })

@@ -1,41 +1,36 @@
 // SQL for dashboard sessions.
-import { eq, lt, or } from "drizzle-orm";
-import type { Db } from "../db/client";
-import { type DashboardSession, dashboardSessions } from "../db/schema";
+
+import type { DashboardSession } from "../db/schema";
+import type { Sql } from "../db/sql";
 
 export class SessionsRepo {
-  // Read on every dashboard request: one prepared statement.
-  private readonly byHash;
+  constructor(private readonly sql: Sql) {}
 
-  constructor(private readonly db: Db) {
-    this.byHash = db.$client.prepare<DashboardSession, [string]>(
-      `SELECT id_hash AS idHash, key_id AS keyId, account_id AS accountId, csrf_token AS csrfToken,
-       created_at AS createdAt, last_seen_at AS lastSeenAt, expires_at AS expiresAt FROM dashboard_sessions WHERE id_hash = ?`,
+  async insert(r: DashboardSession): Promise<void> {
+    await this.sql.run(
+      "INSERT INTO dashboard_sessions (id_hash, key_id, account_id, csrf_token, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",
+      [r.idHash, r.keyId, r.accountId, r.csrfToken, r.createdAt, r.lastSeenAt, r.expiresAt],
     );
   }
 
-  insert(row: DashboardSession): void {
-    this.db.insert(dashboardSessions).values(row).run();
+  get(idHash: string): Promise<DashboardSession | undefined> {
+    return this.sql.get<DashboardSession>(
+      `SELECT id_hash AS "idHash", key_id AS "keyId", account_id AS "accountId", csrf_token AS "csrfToken",
+       created_at AS "createdAt", last_seen_at AS "lastSeenAt", expires_at AS "expiresAt" FROM dashboard_sessions WHERE id_hash = $1`,
+      [idHash],
+    );
   }
 
-  get(idHash: string): DashboardSession | undefined {
-    return this.byHash.get(idHash) ?? undefined;
+  async touch(idHash: string, at: number): Promise<void> {
+    await this.sql.run("UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id_hash = $1", [idHash, at]);
   }
 
-  touch(idHash: string, at: number): void {
-    this.db.update(dashboardSessions).set({ lastSeenAt: at }).where(eq(dashboardSessions.idHash, idHash)).run();
-  }
-
-  delete(idHash: string): void {
-    this.db.delete(dashboardSessions).where(eq(dashboardSessions.idHash, idHash)).run();
+  async delete(idHash: string): Promise<void> {
+    await this.sql.run("DELETE FROM dashboard_sessions WHERE id_hash = $1", [idHash]);
   }
 
   /** Removes sessions past their absolute expiry or idle since before `idleBefore`. */
-  deleteExpired(now: number, idleBefore: number): number {
-    return this.db
-      .delete(dashboardSessions)
-      .where(or(lt(dashboardSessions.expiresAt, now), lt(dashboardSessions.lastSeenAt, idleBefore)))
-      .returning({ id: dashboardSessions.idHash })
-      .all().length;
+  deleteExpired(now: number, idleBefore: number): Promise<number> {
+    return this.sql.run("DELETE FROM dashboard_sessions WHERE expires_at < $1 OR last_seen_at < $2", [now, idleBefore]);
   }
 }

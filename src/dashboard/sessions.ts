@@ -29,8 +29,8 @@ export class SessionsService {
   ) {}
 
   /** Starts a session for a verified key; returns the id for the cookie (never stored). */
-  create(p: Principal, now = Date.now()): { id: string; session: Session } {
-    this.repo.deleteExpired(now, now - this.times.idleMs);
+  async create(p: Principal, now = Date.now()): Promise<{ id: string; session: Session }> {
+    await this.repo.deleteExpired(now, now - this.times.idleMs);
     const id = token();
     const row = {
       idHash: digest(id),
@@ -41,7 +41,7 @@ export class SessionsService {
       lastSeenAt: now,
       expiresAt: now + this.times.maxAgeMs,
     };
-    this.repo.insert(row);
+    await this.repo.insert(row);
     return {
       id,
       session: { keyId: row.keyId, accountId: row.accountId, idHash: row.idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt },
@@ -52,21 +52,21 @@ export class SessionsService {
    * The live session for a cookie value, or null. Its row is gone once its key is deleted (foreign
    * key cascade, from this process or the CLI), so this lookup on every request is the key check too.
    */
-  resolve(id: string | undefined, now = Date.now()): Session | null {
+  async resolve(id: string | undefined, now = Date.now()): Promise<Session | null> {
     if (!id || id.length > 100) return null;
     const idHash = digest(id);
-    const row = this.repo.get(idHash);
+    const row = await this.repo.get(idHash);
     if (!row) return null;
     if (row.expiresAt <= now || row.lastSeenAt + this.times.idleMs <= now) {
-      this.repo.delete(idHash);
+      await this.repo.delete(idHash);
       return null;
     }
-    if (now - row.lastSeenAt >= TOUCH_EVERY_MS) this.repo.touch(idHash, now);
+    if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await this.repo.touch(idHash, now);
     return { keyId: row.keyId, accountId: row.accountId, idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt };
   }
 
-  end(session: Session): void {
-    this.repo.delete(session.idHash);
+  end(session: Session): Promise<void> {
+    return this.repo.delete(session.idHash);
   }
 
   /** Constant-time comparison of a submitted CSRF token with the session's. */

@@ -48,6 +48,16 @@ export const reports = sqliteTable("reports", {
   notBefore: integer("not_before"),
   /** JSON array of the report ids a merged report joins (migration 0008); null otherwise. */
   mergeParts: text("merge_parts"),
+  /** The process holding a processing report's lease, and when the lease runs out (migration 0009). */
+  leaseOwner: text("lease_owner"),
+  leaseExpiresAt: integer("lease_expires_at"),
+});
+
+/** Jobs run by one holder at a time across instances (migration 0009). */
+export const jobLeases = sqliteTable("job_leases", {
+  name: text("name").primaryKey(),
+  holder: text("holder").notNull(),
+  expiresAt: integer("expires_at").notNull(),
 });
 
 export const healthProbe = sqliteTable("health_probe", {
@@ -110,6 +120,8 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   nextAttemptAt: integer("next_attempt_at"),
   finishedAt: integer("finished_at"),
   lastError: text("last_error"),
+  /** The process attempting a pending delivery now (migration 0008). */
+  claimedBy: text("claimed_by"),
 });
 
 export const webhookAttempts = sqliteTable("webhook_attempts", {

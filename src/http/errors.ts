@@ -2,6 +2,7 @@
 // `error` code and a message saying how to fix it; anything else is logged and answered 500
 // without leaking the cause.
 import { Elysia, type ValidationError } from "elysia";
+import { isDatabaseUnreachable } from "../db/errors";
 import { INTERNAL_MESSAGE } from "../lib/error-codes";
 import { AppError, retryLater, storageRefusal } from "../lib/errors";
 import type { Logger } from "../lib/logger";
@@ -93,6 +94,15 @@ export const errorMapper = (logger: Logger, body: BodyLimits, onStorageFault?: (
         error,
       });
       return errorResponse(storageRefusal(fault));
+    }
+    // PostgreSQL unreachable (restarting, network): a service fault the client retries, not a bug.
+    if (isDatabaseUnreachable(error) || isDatabaseUnreachable(cause)) {
+      logger.warn("request refused: database unreachable", { ...requestFields(request), method: request.method, error });
+      return errorResponse(
+        new AppError("database_unavailable", "the server cannot reach its database right now; nothing was saved. Retry later", undefined, {
+          "Retry-After": "5",
+        }),
+      );
     }
     // The cause (which may name files or hold a stack) goes to the log only; the client gets the generic code.
     logger.error("unhandled error", { ...requestFields(request), error, method: request.method, path: new URL(request.url).pathname });

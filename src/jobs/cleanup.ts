@@ -35,21 +35,21 @@ export async function runCleanup(
   const result: CleanupResult = { expired: 0, orphansRemoved: 0 };
   try {
     for (;;) {
-      const due = repo.dueForExpiry(now, BATCH).map((r) => r.id);
+      const due = (await repo.dueForExpiry(now, BATCH)).map((r) => r.id);
       if (due.length === 0) break;
       // Files first, then rows: a removal that fails (an unreachable bucket) leaves the rows due, so
       // the next run tries again; marked first, their PDFs would be left behind for good. Meanwhile a
       // missing PDF already reads as expired (downloads check the file). On a full disk the files
       // still go (that frees space) when marking the rows fails: they are marked next run.
       await removeAll(files, due);
-      repo.markExpired(due);
+      await repo.markExpired(due);
       result.expired += due.length;
       if (due.length < BATCH) break;
     }
     for await (const stored of files.listIds()) {
       for (let i = 0; i < stored.length; i += BATCH) {
         const chunk = stored.slice(i, i + BATCH);
-        const known = repo.existing(chunk);
+        const known = await repo.existing(chunk);
         const orphans = chunk.filter((id) => !known.has(id));
         await removeAll(files, orphans);
         result.orphansRemoved += orphans.length;

@@ -38,6 +38,10 @@ export const API_ERRORS = {
     status: 503,
     fix: "The server cannot use its disk (read-only or failing) or its PDF store (bucket); nothing was stored: retry after Retry-After seconds.",
   },
+  database_unavailable: {
+    status: 503,
+    fix: "The server cannot reach its database right now; nothing was stored: retry after Retry-After seconds.",
+  },
   storage_full: {
     status: 507,
     fix: "The server's disk is full; nothing was stored: retry after Retry-After seconds (the service resumes once space is freed).",

@@ -41,10 +41,10 @@ describe("POST /access-keys validates name", () => {
   ];
   for (const [label, body] of invalid) {
     test(`${label} → 422 validation_failed naming "name"`, async () => {
-      const before = t.app.keys.list().length;
+      const before = (await t.app.keys.list()).length;
       const res = await t.request("POST", "/api/v1/access-keys", { body });
       await expectValidation(res, "name");
-      expect(t.app.keys.list().length).toBe(before);
+      expect((await t.app.keys.list()).length).toBe(before);
     });
   }
 
@@ -216,9 +216,9 @@ describe("DELETE /access-keys/{accessKeyID}", () => {
 
   for (const id of ["abcdefghijkm", "nope", "rg_abcdefghijkm", "%27%20OR%201%3D1--"]) {
     test(`unknown id ${id} → 404 not_found`, async () => {
-      const before = t.app.keys.list().length;
+      const before = (await t.app.keys.list()).length;
       await expectError(await t.request("DELETE", `/api/v1/access-keys/${id}`), 404, "not_found");
-      expect(t.app.keys.list().length).toBe(before);
+      expect((await t.app.keys.list()).length).toBe(before);
     });
   }
 

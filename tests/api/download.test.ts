@@ -27,7 +27,7 @@ describe("default config", () => {
     for (const state of ["queued", "processing"] as const) {
       test(`${state} → 202 {status, report_id, message} with Retry-After`, async () => {
         const id = await submit(t);
-        if (state === "processing") claim(t, id);
+        if (state === "processing") await claim(t, id);
         const res = await t.request("GET", `/api/v1/reports/${id}/download`);
         expect(res.status).toBe(202);
         const retry = res.headers.get("retry-after");
@@ -224,7 +224,7 @@ describe("default config", () => {
         "valid signature for a report that is not succeeded (failed)",
         async () => {
           const failed = await submit(t);
-          fail(t, failed, "x", "y");
+          await fail(t, failed, "x", "y");
           await Bun.write(t.app.files.pathOf(failed), "%PDF-stale");
           return new LinkSigner(linkSecret(t), 3_600_000).link(t.baseUrl, failed).url;
         },
@@ -249,7 +249,7 @@ describe("default config", () => {
   describe("finished without a PDF", () => {
     test("failed → 409 report_failed with the reason in the message", async () => {
       const id = await submit(t);
-      fail(t, id, "template_error", "ReferenceError: total is not defined at line 3");
+      await fail(t, id, "template_error", "ReferenceError: total is not defined at line 3");
       const body = await expectError(await t.request("GET", `/api/v1/reports/${id}/download`), 409, "report_failed");
       expect(body.message).toContain("ReferenceError: total is not defined at line 3");
     });

@@ -14,7 +14,7 @@ describe("error bodies", () => {
     t = await createTestApp({ config: { bodyLimit: 2000, accountQueueLimit: 3 } });
     queuedId = await submit(t);
     failedId = await submit(t);
-    fail(t, failedId, "template_error", "boom");
+    await fail(t, failedId, "template_error", "boom");
   });
   afterAll(() => t.close());
 
@@ -98,7 +98,7 @@ describe("error bodies", () => {
 
   test("the queue-full errors carry a Retry-After header", async () => {
     // accountQueueLimit is 3; one report is queued (the failed one no longer counts).
-    expect(t.app.reportsRepo.countUnfinished()).toBe(1);
+    expect(await t.app.reportsRepo.countUnfinished()).toBe(1);
     void queuedId;
     await submit(t);
     await submit(t);

@@ -161,9 +161,9 @@ describe("default config", () => {
     ];
     for (const [label, body, field] of invalid) {
       test(label, async () => {
-        const before = t.app.reportsRepo.countUnfinished();
+        const before = await t.app.reportsRepo.countUnfinished();
         await expectValidation(await post(body), field);
-        expect(t.app.reportsRepo.countUnfinished()).toBe(before);
+        expect(await t.app.reportsRepo.countUnfinished()).toBe(before);
       });
     }
 
@@ -251,13 +251,13 @@ describe("default config", () => {
     ];
     for (const [label, headers] of types) {
       test(`${label} → 415 unsupported_media_type`, async () => {
-        const before = t.app.reportsRepo.countUnfinished();
+        const before = await t.app.reportsRepo.countUnfinished();
         const res = await rawRequest(t, "POST", "/api/v1/generate-pdf-async", {
           headers: { ...headers, "x-api-key": t.key },
           body: JSON.stringify(RAW),
         });
         await expectError(res, 415, "unsupported_media_type");
-        expect(t.app.reportsRepo.countUnfinished()).toBe(before);
+        expect(await t.app.reportsRepo.countUnfinished()).toBe(before);
       });
     }
   });
@@ -270,7 +270,7 @@ describe("size limits", () => {
       const res = await a.request("POST", "/api/v1/generate-pdf-async", { body: over, headers: { "content-length": String(over.length) } });
       const body = await expectError(res, 413, "payload_too_large");
       expect(body.message).toContain("1000");
-      expect(a.app.reportsRepo.countUnfinished()).toBe(0);
+      expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
 
       const pad = 1000 - JSON.stringify({ ...RAW, html_template: "" }).length;
       const exact = JSON.stringify({ ...RAW, html_template: "y".repeat(pad) });
@@ -291,7 +291,7 @@ describe("size limits", () => {
           body: JSON.stringify({ ...RAW, html_template: "x".repeat(1200) }),
         });
         await expectError(res, 413, "payload_too_large");
-        expect(a.app.reportsRepo.countUnfinished()).toBe(0);
+        expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
       },
       { listen: true },
     );
@@ -310,7 +310,7 @@ describe("size limits", () => {
           duplex: "half",
         } as RequestInit);
         expect({ status: res.status, body: await res.text() }).toMatchObject({ status: 413 });
-        expect(a.app.reportsRepo.countUnfinished()).toBe(0);
+        expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
       },
       { listen: true },
     );
@@ -351,7 +351,7 @@ describe("size limits", () => {
         const res = await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs", data: tooBig } });
         const body = await expectValidation(res, "data");
         expect(body.message).toMatch(message);
-        expect(a.app.reportsRepo.countUnfinished()).toBe(0);
+        expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
         expect(
           (await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs", data: fits } })).status,
         ).toBe(202);
@@ -394,10 +394,10 @@ describe("queue caps", () => {
       const body = await expectError(res, 429, "account_queue_full");
       expect(body.message).toContain("2");
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(a.app.reportsRepo.countUnfinished()).toBe(2);
+      expect(await a.app.reportsRepo.countUnfinished()).toBe(2);
 
       // Processing still counts as unfinished.
-      claim(a, first);
+      const attempt = await claim(a, first);
       await expectError(await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW }), 429, "account_queue_full");
 
       // Another account has its own budget.
@@ -406,9 +406,8 @@ describe("queue caps", () => {
 
       // Once one finishes, there is room again.
       await Bun.write(a.app.files.pathOf(first), "%PDF-1.4");
-      expect(
-        a.app.reportsRepo.markSucceeded(first, { sizeBytes: 8, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 }),
-      ).toBe(true);
+      const done = { id: first, attempt, sizeBytes: 8, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 };
+      expect(await a.app.queue.succeed(done)).toBe(true);
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW })).status).toBe(202);
     });
   });
@@ -423,7 +422,7 @@ describe("queue caps", () => {
         await expectError(res, 503, "queue_full");
         expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       }
-      expect(a.app.reportsRepo.countUnfinished()).toBe(2);
+      expect(await a.app.reportsRepo.countUnfinished()).toBe(2);
       await succeed(a, first);
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW })).status).toBe(202);
     });
@@ -435,8 +434,8 @@ describe("queue caps", () => {
       await expectError(await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW }), 429, "account_queue_full");
       expect((await a.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
       const id2 = await submit(a);
-      claim(a, id2);
-      a.app.reportsRepo.markFailed(id2, "x", "y", Date.now());
+      const attempt = await claim(a, id2);
+      await a.app.queue.fail(id2, attempt, "x", "y", Date.now());
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: EJS })).status).toBe(202);
     });
   });

@@ -101,7 +101,7 @@ describe("POST /generate-pdf-async with Idempotency-Key", () => {
     const second = (await again.json()) as { report_id: string };
     expect(second.report_id).not.toBe(first.report_id);
     t.app.db.$client.run("UPDATE idempotency_keys SET created_at = created_at - 86400001");
-    expect(t.app.idempotency.purgeExpired()).toBeGreaterThan(0);
+    expect(await t.app.idempotency.purgeExpired()).toBeGreaterThan(0);
     expect(t.app.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM idempotency_keys").get()!.n).toBe(0);
   });
 });

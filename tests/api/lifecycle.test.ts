@@ -35,9 +35,11 @@ test("keys, reports, files and links survive a restart on the same data dir", as
       report_id: string;
     };
     // Finish the first one with the first app's services.
-    first.reportsRepo.claimNext(Date.now());
+    const [claimed] = await first.queue.claim(Date.now(), 60_000);
     await Bun.write(first.files.pathOf(report_id), FAKE_PDF);
-    first.reportsRepo.markSucceeded(report_id, {
+    await first.queue.succeed({
+      id: report_id,
+      attempt: claimed!.attempts,
       sizeBytes: FAKE_PDF.length,
       pageCount: 1,
       finishedAt: Date.now(),

@@ -13,7 +13,7 @@ function finishLater(id: string, ms: number, how: "succeeded" | "failed" = "succ
   return new Promise<void>((resolve) =>
     setTimeout(async () => {
       if (how === "succeeded") await succeed(t, id);
-      else fail(t, id, "template_error", "late failure");
+      else await fail(t, id, "template_error", "late failure");
       t.app.reports.events.finished(id);
       resolve();
     }, ms),
@@ -121,7 +121,7 @@ describe("status with wait", () => {
 describe("download with wait", () => {
   test("a processing report: after the wait, 202 with Retry-After", async () => {
     const id = await submit(t);
-    claim(t, id);
+    await claim(t, id);
     const res = await t.request("GET", `/api/v1/reports/${id}/download?wait=0.2`);
     expect(res.status).toBe(202);
     expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);

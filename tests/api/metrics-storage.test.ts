@@ -81,17 +81,33 @@ describe("SQLite refuses the write", () => {
     const repo = t.app.reportsRepo;
     const id = crypto.randomUUID();
     const account = (await t.app.keys.authenticate(t.key))!.accountId;
-    repo.insert({ id, accountId: account, engine: "raw", template: "<p>x</p>", data: null, options: null, createdAt: Date.now() - 10_000 });
-    repo.claimNext(Date.now());
-    repo.markSucceeded(id, { sizeBytes: 10, pageCount: 1, finishedAt: Date.now() - 5_000, expiresAt: Date.now() - 1_000 });
+    await repo.insert({
+      id,
+      accountId: account,
+      engine: "raw",
+      template: "<p>x</p>",
+      data: null,
+      options: null,
+      createdAt: Date.now() - 10_000,
+    });
+    const [claimed] = await t.app.queue.claim(Date.now(), 60_000);
+    const done = {
+      id,
+      attempt: claimed!.attempts,
+      sizeBytes: 10,
+      pageCount: 1,
+      finishedAt: Date.now() - 5_000,
+      expiresAt: Date.now() - 1_000,
+    };
+    await t.app.queue.succeed(done);
     writeFileSync(t.app.files.pathOf(id), "%PDF-1.4\n%%EOF\n");
     t.app.db.$client.exec("PRAGMA query_only = ON");
     const r = await t.app.cleanup();
     expect(r.storageFault).toBe("read_only");
     expect(existsSync(t.app.files.pathOf(id))).toBe(false);
-    expect(repo.getForDownload(id)!.status).toBe("succeeded"); // marked by the next run
+    expect((await repo.getForDownload(id))!.status).toBe("succeeded"); // marked by the next run
     t.app.db.$client.exec("PRAGMA query_only = OFF");
     expect(await t.app.cleanup()).toEqual({ expired: 1, orphansRemoved: 0 });
-    expect(repo.getForDownload(id)!.status).toBe("expired");
+    expect((await repo.getForDownload(id))!.status).toBe("expired");
   });
 });

@@ -214,6 +214,6 @@ test("a merge of more pages than --max-pages is 422 before it is queued", async 
     }
     const body = await expectValidation(await a.request("POST", "/api/v1/reports/merge", { body: { report_ids: parts } }), "report_ids");
     expect(JSON.stringify(body.details)).toContain("4 pages");
-    expect(a.app.reportsRepo.countUnfinished()).toBe(0);
+    expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
   });
 });

@@ -31,7 +31,7 @@ describe("per-key request limits", () => {
       for (let i = 0; i < 2; i++) expect((await a.request("POST", "/api/v1/generate-pdf-async", submit)).status).toBe(202);
       const res = await a.request("POST", "/api/v1/generate-pdf-async", submit);
       expect((await expectError(res, 429, "rate_limited")).message).toContain("1 submissions per second");
-      expect(a.app.reportsRepo.countUnfinished()).toBe(2);
+      expect(await a.app.reportsRepo.countUnfinished()).toBe(2);
       for (let i = 0; i < 20; i++) expect((await a.request("GET", "/api/v1/reports")).status).toBe(200);
     });
   });

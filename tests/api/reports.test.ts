@@ -103,7 +103,7 @@ describe("GET /reports/{reportID}", () => {
 
   test("processing: started_at and attempts are set", async () => {
     const id = await submit(t);
-    claim(t, id);
+    await claim(t, id);
     const r = await getReport(id);
     expect(r.status).toBe("processing");
     expect(r.attempts).toBe(1);
@@ -126,7 +126,7 @@ describe("GET /reports/{reportID}", () => {
 
   test("failed: error carries the code and message", async () => {
     const id = await submit(t);
-    fail(t, id, "template_error", "ReferenceError: name is not defined");
+    await fail(t, id, "template_error", "ReferenceError: name is not defined");
     const r = await getReport(id);
     expect(r).toMatchObject({
       status: "failed",
@@ -210,8 +210,8 @@ describe("DELETE /reports/{reportID}", () => {
   for (const state of ["queued", "processing", "failed", "expired"] as const) {
     test(`a ${state} report can be deleted`, async () => {
       const id = await submit(t);
-      if (state === "processing") claim(t, id);
-      if (state === "failed") fail(t, id, "x", "y");
+      if (state === "processing") await claim(t, id);
+      if (state === "failed") await fail(t, id, "x", "y");
       if (state === "expired") await expire(t, id);
       expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
       await expectError(await t.request("GET", `/api/v1/reports/${id}`), 404, "not_found");
@@ -220,11 +220,10 @@ describe("DELETE /reports/{reportID}", () => {
 
   test("a report deleted while processing can no longer be marked succeeded", async () => {
     const id = await submit(t);
-    claim(t, id);
+    await claim(t, id);
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
-    expect(t.app.reportsRepo.markSucceeded(id, { sizeBytes: 1, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 1000 })).toBe(
-      false,
-    );
+    const done = { id, attempt: 1, sizeBytes: 1, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 1000 };
+    expect(await t.app.queue.succeed(done)).toBe(false);
     await expectError(await t.request("GET", `/api/v1/reports/${id}`), 404, "not_found");
   });
 });
@@ -282,19 +281,35 @@ describe("GET /reports (list)", () => {
 
   test("reports created in the same millisecond are paged without loss or duplicates", async () => {
     const key = (await t.app.keys.createForAccount("tied", "k")).value;
-    const accountId = t.app.keys.accountId("tied");
+    const accountId = await t.app.keys.accountId("tied");
     const createdAt = Date.now() - 10_000;
     const tied: string[] = [];
     for (let i = 0; i < 7; i++) {
       const id = crypto.randomUUID();
       tied.push(id);
-      t.app.reportsRepo.insert({ id, accountId, engine: "raw", template: "x", data: null, options: null, createdAt });
+      await t.app.reportsRepo.insert({ id, accountId, engine: "raw", template: "x", data: null, options: null, createdAt });
     }
     // One newer and one older around them.
     const newer = crypto.randomUUID();
     const older = crypto.randomUUID();
-    t.app.reportsRepo.insert({ id: newer, accountId, engine: "raw", template: "x", data: null, options: null, createdAt: createdAt + 1 });
-    t.app.reportsRepo.insert({ id: older, accountId, engine: "raw", template: "x", data: null, options: null, createdAt: createdAt - 1 });
+    await t.app.reportsRepo.insert({
+      id: newer,
+      accountId,
+      engine: "raw",
+      template: "x",
+      data: null,
+      options: null,
+      createdAt: createdAt + 1,
+    });
+    await t.app.reportsRepo.insert({
+      id: older,
+      accountId,
+      engine: "raw",
+      template: "x",
+      data: null,
+      options: null,
+      createdAt: createdAt - 1,
+    });
     for (const limit of [1, 2, 3, 4]) {
       const seen = (await walk(limit, "", key)).flatMap((p) => p.data.map((r) => r.report_id));
       expect(seen).toEqual([newer, ...[...tied].sort().reverse(), older]);
@@ -306,8 +321,8 @@ describe("GET /reports (list)", () => {
     await succeed(t, ids[0]!);
     await succeed(t, ids[3]!);
     await succeed(t, ids[5]!);
-    fail(t, ids[1]!, "template_error", "bad");
-    claim(t, ids[2]!);
+    await fail(t, ids[1]!, "template_error", "bad");
+    await claim(t, ids[2]!);
     const succeeded = (await walk(2, "&status=succeeded")).flatMap((p) => p.data);
     expect(succeeded.map((r) => r.report_id)).toEqual([ids[5]!, ids[3]!, ids[0]!]);
     for (const r of succeeded) expect(r.status).toBe("succeeded");

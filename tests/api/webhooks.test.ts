@@ -20,15 +20,16 @@ async function submit(t: TestApp, url: string, key?: string): Promise<string> {
 }
 
 /** Finishes the oldest queued report as the processor would: status change, then the in-process event. */
-function finish(t: TestApp, id: string, outcome: "succeeded" | "failed") {
-  const claimed = t.app.reportsRepo.claimNext(Date.now());
+async function finish(t: TestApp, id: string, outcome: "succeeded" | "failed") {
+  const [claimed] = await t.app.queue.claim(Date.now(), 60_000);
   expect(claimed?.id).toBe(id);
+  const attempt = claimed!.attempts;
   const now = Date.now();
   if (outcome === "succeeded") {
     writeFileSync(t.app.files.pathOf(id), "%PDF-1.4 test\n");
-    t.app.reportsRepo.markSucceeded(id, { sizeBytes: 14, pageCount: 1, finishedAt: now, expiresAt: now + 3_600_000 });
+    await t.app.queue.succeed({ id, attempt, sizeBytes: 14, pageCount: 1, finishedAt: now, expiresAt: now + 3_600_000 });
   } else {
-    t.app.reportsRepo.markFailed(id, "template_error", "ReferenceError: total is not defined (line 3)", now);
+    await t.app.queue.fail(id, attempt, "template_error", "ReferenceError: total is not defined (line 3)", now);
   }
   t.app.reports.events.finished(id);
 }
@@ -114,7 +115,7 @@ describe("submission", () => {
     const b = (await r.json()) as any;
     expect(b.error).toBe("validation_failed");
     expect(b.details[0].field).toBe("webhook.url");
-    expect(t.app.reportsRepo.countUnfinished()).toBe(0);
+    expect(await t.app.reportsRepo.countUnfinished()).toBe(0);
   });
 
   test("unknown fields of webhook are refused", async () => {
@@ -151,7 +152,7 @@ describe("delivery", () => {
     answer = () => new Response(null, { status: 204 });
     receiver.received.length = 0;
     const id = await submit(t, receiver.url);
-    finish(t, id, "failed");
+    await finish(t, id, "failed");
     const [got] = await receiver.waitFor(1);
     const event = verifyStandardWebhook(await secretOf(t), got!.headers, got!.body);
     expect(got!.headers["webhook-id"]).toMatch(/^msg_[0-9a-f]{32}$/);
@@ -190,7 +191,7 @@ describe("delivery", () => {
     answer = () => new Response("ok");
     receiver.received.length = 0;
     const id = await submit(t, receiver.url);
-    finish(t, id, "succeeded");
+    await finish(t, id, "succeeded");
     const [got] = await receiver.waitFor(1);
     const event = verifyStandardWebhook(await secretOf(t), got!.headers, got!.body);
     expect(event.type).toBe("report.succeeded");
@@ -208,7 +209,7 @@ describe("delivery", () => {
     answer = (n) => new Response("busy", { status: n <= 2 ? 500 : 200 });
     receiver.received.length = 0;
     const id = await submit(t, receiver.url);
-    finish(t, id, "failed");
+    await finish(t, id, "failed");
     const got = await receiver.waitFor(3);
     const secret = await secretOf(t);
     for (const g of got) verifyStandardWebhook(secret, g.headers, g.body);
@@ -225,7 +226,7 @@ describe("delivery", () => {
     answer = (n) => (n === 1 ? new Promise<Response>(() => {}) : new Response(null, { status: 202 }));
     receiver.received.length = 0;
     const id = await submit(t, receiver.url);
-    finish(t, id, "failed");
+    await finish(t, id, "failed");
     await receiver.waitFor(2);
     const r = await settled(t, id);
     expect(r.webhook.deliveries[0].status).toBe("delivered");
@@ -240,7 +241,7 @@ describe("delivery", () => {
     const url = down.url;
     down.stop(); // nothing listens there now
     const id = await submit(t, url);
-    finish(t, id, "failed");
+    await finish(t, id, "failed");
     const end = Date.now() + 10_000;
     let r;
     do {
@@ -260,7 +261,7 @@ test("a failing receiver is given up after the retry window", async () => {
   const receiver = startReceiver(() => new Response(null, { status: 503 }));
   try {
     const id = await submit(t, receiver.url);
-    finish(t, id, "failed");
+    await finish(t, id, "failed");
     const r = await settled(t, id);
     const d = r.webhook.deliveries[0];
     expect(d.status).toBe("failed");

@@ -36,18 +36,18 @@ export async function submit(t: TestApp, body: unknown = RAW, key?: string): Pro
   return report_id;
 }
 
-/** Moves report `id` from queued to processing (other queued reports claimed on the way go back). */
-export function claim(t: TestApp, id: string, now = Date.now()): void {
-  const others: string[] = [];
+/** Moves report `id` from queued to processing (other queued reports claimed on the way go back); returns the claim's fence. */
+export async function claim(t: TestApp, id: string, now = Date.now()): Promise<number> {
+  const others: { id: string; attempts: number }[] = [];
   try {
     for (;;) {
-      const c = t.app.reportsRepo.claimNext(now);
+      const [c] = await t.app.queue.claim(now, 60_000);
       if (!c) throw new Error(`report ${id} is not queued`);
-      if (c.id === id) return;
-      others.push(c.id);
+      if (c.id === id) return c.attempts;
+      others.push(c);
     }
   } finally {
-    for (const o of others) t.app.reportsRepo.requeue(o, true);
+    for (const o of others) await t.app.queue.requeue(o.id, o.attempts, true);
   }
 }
 
@@ -57,29 +57,31 @@ export async function succeed(
   id: string,
   opts: { expiresAt?: number; bytes?: string | Uint8Array; pageCount?: number } = {},
 ): Promise<void> {
-  claim(t, id);
+  const attempt = await claim(t, id);
   const bytes = opts.bytes ?? FAKE_PDF;
-  const fence = fenceOf(t.app.reportsRepo.getForDownload(id)!);
+  const fence = fenceOf({ attempts: attempt });
   await Bun.write(t.app.files.pathOf(id, fence), bytes);
   await t.app.files.commit(id, fence);
   const now = Date.now();
   const size = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
   if (
-    !t.app.reportsRepo.markSucceeded(id, {
+    !(await t.app.queue.succeed({
+      id,
+      attempt,
       sizeBytes: size,
       pageCount: opts.pageCount ?? 1,
       finishedAt: now,
       expiresAt: opts.expiresAt ?? now + 86_400_000,
-    })
+    }))
   ) {
     throw new Error(`markSucceeded(${id}) did not update the row`);
   }
 }
 
 /** Ends report `id` failed with this code and message. */
-export function fail(t: TestApp, id: string, code: string, message: string): void {
-  claim(t, id);
-  t.app.reportsRepo.markFailed(id, code, message, Date.now());
+export async function fail(t: TestApp, id: string, code: string, message: string): Promise<void> {
+  const attempt = await claim(t, id);
+  await t.app.queue.fail(id, attempt, code, message, Date.now());
 }
 
 /** Succeeds the report with an expiry in the past, then runs the retention job. */

@@ -52,6 +52,7 @@ describe("migrate", () => {
       "dashboard_sessions",
       "health_probe",
       "idempotency_keys",
+      "job_leases",
       "report_webhooks",
       "reports",
       "schema_migrations",

@@ -33,6 +33,7 @@ test("schema.ts declares every table", () => {
     "dashboard_sessions",
     "health_probe",
     "idempotency_keys",
+    "job_leases",
     "report_webhooks",
     "reports",
     "webhook_attempts",

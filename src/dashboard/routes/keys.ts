@@ -10,14 +10,18 @@ import { htmlResponse, redirect } from "../security";
 import type { Session } from "../sessions";
 
 export function keysRoutes(d: DashboardDeps, g: Guards) {
-  const keysList = (s: Session, viewer: Viewer, extra: Omit<Parameters<typeof keysPage>[1], "keys" | "currentKeyId"> = {}, status = 200) =>
-    htmlResponse(keysPage(viewer, { keys: d.keys.list(s.accountId), currentKeyId: s.keyId, ...extra }), status);
+  const keysList = async (
+    s: Session,
+    viewer: Viewer,
+    extra: Omit<Parameters<typeof keysPage>[1], "keys" | "currentKeyId"> = {},
+    status = 200,
+  ) => htmlResponse(keysPage(viewer, { keys: await d.keys.list(s.accountId), currentKeyId: s.keyId, ...extra }), status);
 
   return new Elysia({ name: "dashboard-keys" })
     .get(
       `${DASHBOARD}/keys`,
-      g.page(({ query }, s) =>
-        keysList(s, g.viewerOf(s), {
+      g.page(async ({ query }, s) =>
+        keysList(s, await g.viewerOf(s), {
           message: query.deleted ? { kind: "ok", text: `Key ${query.deleted} was deleted; the API refuses it from now on.` } : undefined,
         }),
       ),
@@ -25,7 +29,7 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     .post(
       `${DASHBOARD}/keys`,
       g.action(async (_c, s, form) => {
-        const viewer = g.viewerOf(s);
+        const viewer = await g.viewerOf(s);
         try {
           const created = await d.keys.create(s.accountId, form.name ?? "");
           return keysList(s, viewer, { created }, 201);
@@ -37,13 +41,13 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     )
     .get(
       `${DASHBOARD}/keys/:id/delete`,
-      g.page(({ params: { id = "" } }, s) => {
-        const key = d.keys.list(s.accountId).find((k) => k.id === id);
+      g.page(async ({ params: { id = "" } }, s) => {
+        const key = (await d.keys.list(s.accountId)).find((k) => k.id === id);
         if (!key) throw new AppError("not_found", `There is no key ${id} in this account. It may have been deleted already.`);
         const mine = key.id === s.keyId;
         return htmlResponse(
           confirmPage({
-            viewer: g.viewerOf(s),
+            viewer: await g.viewerOf(s),
             section: "keys",
             title: "Delete this key?",
             question: html`Delete the key <strong>${key.name}</strong> (<span class="mono">${key.id}</span>)?`,
@@ -57,8 +61,8 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     )
     .post(
       `${DASHBOARD}/keys/:id/delete`,
-      g.action(({ params: { id = "" } }, s) => {
-        d.keys.delete(id, s.accountId);
+      g.action(async ({ params: { id = "" } }, s) => {
+        await d.keys.delete(id, s.accountId);
         // Its sessions, this one too when it is the key signed in with, went with it (foreign key cascade).
         if (id === s.keyId) return redirect(`${DASHBOARD}/sign-in?notice=key-deleted`, [g.endSessionCookie]);
         return redirect(`${DASHBOARD}/keys?deleted=${encodeURIComponent(id)}`);

@@ -11,7 +11,7 @@ import type { Session } from "../sessions";
 
 export function playgroundRoutes(d: DashboardDeps, g: Guards) {
   const playgroundResult = async (s: Session, id: string) => {
-    const r = d.reports.get(s.accountId, id);
+    const r = await d.reports.get(s.accountId, id);
     if (r.status !== "succeeded") return resultPanel(r);
     // A fresh, relative signed link: the frame loads from the origin the browser uses for the dashboard.
     const answer = await d.reports.download(s.accountId, id, "").catch(() => undefined);
@@ -21,12 +21,14 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
   return new Elysia({ name: "dashboard-playground" })
     .get(
       `${DASHBOARD}/playground`,
-      g.page((_c, s) => htmlResponse(playgroundPage(g.viewerOf(s), { input: exampleInput, templateMaxLength: d.templateMaxLength }))),
+      g.page(async (_c, s) =>
+        htmlResponse(playgroundPage(await g.viewerOf(s), { input: exampleInput, templateMaxLength: d.templateMaxLength })),
+      ),
     )
     .post(
       `${DASHBOARD}/playground`,
       g.action(async (_c, s, form) => {
-        const viewer = g.viewerOf(s);
+        const viewer = await g.viewerOf(s);
         const input = playgroundInput(form);
         const errors: { template?: string; data?: string } = {};
         if (!input.template.trim()) errors.template = "Write a template first.";
@@ -44,7 +46,7 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
           htmlResponse(playgroundPage(viewer, { input, errors, message, templateMaxLength: d.templateMaxLength }), status);
         if (errors.template || errors.data) return again(422, { kind: "error", text: "Fix the marked fields, then render again." });
         try {
-          const { reportId } = d.reports.submit(s.accountId, {
+          const { reportId } = await d.reports.submit(s.accountId, {
             engine: input.engine,
             html_template: input.template,
             data,

@@ -12,19 +12,19 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
   return new Elysia({ name: "dashboard-reports" })
     .get(
       `${DASHBOARD}/reports`,
-      g.page(({ query }, s) => {
+      g.page(async ({ query }, s) => {
         const status = reportStatuses.includes(query.status as ReportStatus) ? (query.status as ReportStatus) : undefined;
         const cursor = query.cursor || undefined;
-        const { items, nextCursor } = d.reports.list(s.accountId, { limit: 20, status, cursor });
+        const { items, nextCursor } = await d.reports.list(s.accountId, { limit: 20, status, cursor });
         const message: Notice | undefined = query.deleted ? { kind: "ok", text: "The report and its PDF were deleted." } : undefined;
-        return htmlResponse(reportsPage(g.viewerOf(s), { items, status, cursor, nextCursor, message }));
+        return htmlResponse(reportsPage(await g.viewerOf(s), { items, status, cursor, nextCursor, message }));
       }),
     )
     .get(
       `${DASHBOARD}/reports/:id/row`,
-      g.fragment(({ params: { id = "" } }, s) => {
+      g.fragment(async ({ params: { id = "" } }, s) => {
         try {
-          return reportRow(d.reports.get(s.accountId, id));
+          return reportRow(await d.reports.get(s.accountId, id));
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return goneRow(id);
           throw e;
@@ -40,7 +40,7 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
             errorPage({
               title: "Not ready yet",
               message: `The report is ${answer.status}. Its PDF can be downloaded once it has succeeded.`,
-              viewer: g.viewerOf(s),
+              viewer: await g.viewerOf(s),
               section: "reports",
               back: { href: `${DASHBOARD}/reports`, label: "Back to reports" },
             }),
@@ -51,11 +51,11 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
     )
     .get(
       `${DASHBOARD}/reports/:id/delete`,
-      g.page(({ params: { id = "" } }, s) => {
-        const r = d.reports.get(s.accountId, id);
+      g.page(async ({ params: { id = "" } }, s) => {
+        const r = await d.reports.get(s.accountId, id);
         return htmlResponse(
           confirmPage({
-            viewer: g.viewerOf(s),
+            viewer: await g.viewerOf(s),
             section: "reports",
             title: "Delete this report?",
             question: html`Delete report <span class="mono">${r.id}</span> (${r.status})?`,

@@ -27,7 +27,9 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
   };
 
   return new Elysia({ name: "dashboard-sign-in" })
-    .get(`${DASHBOARD}/sign-in`, ({ request, query }) => (g.sessionOf(request) ? redirect(DASHBOARD) : form(notices[query.notice ?? ""])))
+    .get(`${DASHBOARD}/sign-in`, async ({ request, query }) =>
+      (await g.sessionOf(request)) ? redirect(DASHBOARD) : form(notices[query.notice ?? ""]),
+    )
     .post(`${DASHBOARD}/sign-in`, async ({ request, body, server }) => {
       const fields = formOf(body);
       const expected = readCookie(request, names.signIn);
@@ -55,7 +57,7 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
         }
         return form({ kind: "error", text: "That access key was not accepted." }, 401);
       }
-      const { id } = d.sessions.create(principal);
+      const { id } = await d.sessions.create(principal);
       return redirect(DASHBOARD, [
         cookie(names, names.session, id, Math.floor(d.sessionMaxAgeMs / 1000)),
         cookie(names, names.signIn, "", 0),
@@ -63,8 +65,8 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
     })
     .post(
       `${DASHBOARD}/sign-out`,
-      g.action((_c, s) => {
-        d.sessions.end(s);
+      g.action(async (_c, s) => {
+        await d.sessions.end(s);
         return redirect(`${DASHBOARD}/sign-in?notice=signed-out`, [g.endSessionCookie]);
       }),
     );

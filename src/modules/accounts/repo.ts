@@ -1,27 +1,29 @@
 // SQL for accounts.
-import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client";
-import { type Account, accounts } from "../../db/schema";
+
+import type { Account } from "../../db/schema";
+import type { Sql } from "../../db/sql";
 import { randomId } from "../../lib/ids";
 
-export class AccountsRepo {
-  constructor(private readonly db: Db) {}
+const columns = `id, name, created_at AS "createdAt"`;
 
-  findByName(name: string): Account | undefined {
-    return this.db.select().from(accounts).where(eq(accounts.name, name)).get();
+export class AccountsRepo {
+  constructor(private readonly sql: Sql) {}
+
+  findByName(name: string): Promise<Account | undefined> {
+    return this.sql.get<Account>(`SELECT ${columns} FROM accounts WHERE name = $1`, [name]);
   }
 
   /** Returns the account with this name, creating it if it does not exist yet. */
-  ensure(name: string, now = Date.now()): Account {
-    this.db
-      .insert(accounts)
-      .values({ id: `acc_${randomId(12)}`, name, createdAt: now })
-      .onConflictDoNothing()
-      .run();
-    return this.findByName(name)!;
+  async ensure(name: string, now = Date.now()): Promise<Account> {
+    await this.sql.run("INSERT INTO accounts (id, name, created_at) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING", [
+      `acc_${randomId(12)}`,
+      name,
+      now,
+    ]);
+    return (await this.findByName(name))!;
   }
 
-  all(): Account[] {
-    return this.db.select().from(accounts).orderBy(accounts.createdAt).all();
+  all(): Promise<Account[]> {
+    return this.sql.all<Account>(`SELECT ${columns} FROM accounts ORDER BY created_at, id`);
   }
 }

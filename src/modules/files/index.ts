@@ -25,7 +25,7 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
     async ({ params, query, set }) => {
       const id = params.reportID;
       if (!UUID_RE.test(id) || !links.verify(id, query.expires, query.signature)) throw refused();
-      const report = repo.getForDownload(id);
+      const report = await repo.getForDownload(id);
       if (report?.status !== "succeeded") throw refused();
       const pdf = await files.open(id, fenceOf(report)).catch((e) => {
         if (e instanceof StoreUnavailableError) throw storeUnavailable();

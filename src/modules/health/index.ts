@@ -9,13 +9,16 @@ import type { ServiceMetrics } from "./metrics";
 
 export interface HealthProbe {
   rendererReady: () => boolean;
+  /** Reports waiting (as of the last refresh()). */
   queued: () => number;
   rendering: () => number;
+  /** Re-reads the counts behind queued() (and the metrics' gauges) from the database; cheap to call often. */
+  refresh?: () => Promise<void>;
 }
 
 export interface ReadinessChecks {
-  /** Commits a small write; throws when the database cannot take one. */
-  probeDatabaseWrite: () => void;
+  /** Commits a small write; rejects when the database cannot take one. */
+  probeDatabaseWrite: () => Promise<void>;
   storage: StorageMonitor;
   /** The PDF store, shown (not required) by /readyz: during a bucket outage reports are still accepted. */
   files?: { kind: string; writable: boolean };
@@ -26,16 +29,27 @@ export interface ReadinessChecks {
 
 /** A write probe per readiness check would add a WAL fsync per probe: reuse a recent answer. */
 const DB_PROBE_EVERY_MS = 2_000;
+/** A database that does not answer within this long (PostgreSQL unreachable) is not ready: /readyz must not hang. */
+const DB_PROBE_TIMEOUT_MS = 2_000;
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
+}
 
 export const healthRoutes = (probe: HealthProbe, version: string, checks?: ReadinessChecks) => {
   let dbCheckedAt = 0;
   let dbError: string | undefined;
-  const databaseWritable = () => {
+  const databaseWritable = async () => {
     const now = Date.now();
     if (checks && now - dbCheckedAt >= DB_PROBE_EVERY_MS) {
       dbCheckedAt = now;
       try {
-        checks.probeDatabaseWrite();
+        await withTimeout(checks.probeDatabaseWrite(), DB_PROBE_TIMEOUT_MS, "the database");
+        await probe.refresh?.();
         dbError = undefined;
       } catch (e) {
         dbError = String((e as { code?: string }).code ?? (e as Error).message);
@@ -51,7 +65,8 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
   return new Elysia({ name: "health-routes", detail: { tags: ["Service"] } })
     .get(
       "/healthz",
-      ({ set }) => {
+      async ({ set }) => {
+        await probe.refresh?.().catch(() => {});
         const ready = probe.rendererReady();
         if (!ready) set.status = 503;
         return {
@@ -77,9 +92,9 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
     })
     .get(
       "/readyz",
-      ({ set }) => {
+      async ({ set }) => {
         const renderer = probe.rendererReady();
-        const database = checks ? databaseWritable() : true;
+        const database = checks ? await databaseWritable() : true;
         const disk = checks?.storage.status();
         const diskOk = !disk || disk.state === "ok";
         const ready = renderer && database && diskOk;
@@ -112,7 +127,7 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
     )
     .get(
       "/metrics",
-      ({ request, set }) => {
+      async ({ request, set }) => {
         if (!checks) return new Response("metrics are not collected here\n", { status: 404 });
         if (checks.metricsToken && !tokenOk(request.headers.get("authorization"))) {
           return new Response("unauthorized: send Authorization: Bearer <--metrics-token>\n", {
@@ -122,6 +137,8 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
         }
         set.headers["content-type"] = METRICS_CONTENT_TYPE;
         set.headers["cache-control"] = "no-store";
+        // The gauges read the last counts: refresh them first (a database that does not answer leaves the previous ones).
+        await withTimeout(probe.refresh?.() ?? Promise.resolve(), DB_PROBE_TIMEOUT_MS, "the database").catch(() => {});
         return checks.metrics.render();
       },
       {

@@ -1,5 +1,6 @@
-// SQL for Idempotency-Key records.
-import type { Db } from "../../db/client";
+// SQL for Idempotency-Key records. The unique (account_id, key_hash) index is what makes a key run once,
+// across instances too: see insert().
+import type { Sql } from "../../db/sql";
 
 export interface IdempotencyRow {
   fingerprint: string;
@@ -8,38 +9,44 @@ export interface IdempotencyRow {
 }
 
 export class IdempotencyRepo {
-  private readonly findStmt;
-  private readonly insertStmt;
-  private readonly purgeStmt;
-
-  constructor(private readonly db: Db) {
-    const c = db.$client;
-    this.findStmt = c.prepare<IdempotencyRow, [string, string, number]>(
-      "SELECT fingerprint, response, created_at AS createdAt FROM idempotency_keys WHERE account_id = ?1 AND key_hash = ?2 AND created_at > ?3",
-    );
-    // A record past its lifetime may still be there (the cleanup job removes them): it is replaced.
-    this.insertStmt = c.prepare<unknown, [string, string, string, string, number]>(
-      `INSERT INTO idempotency_keys (account_id, key_hash, fingerprint, response, created_at) VALUES (?1, ?2, ?3, ?4, ?5)
-       ON CONFLICT (account_id, key_hash) DO UPDATE SET fingerprint = ?3, response = ?4, created_at = ?5`,
-    );
-    this.purgeStmt = c.prepare<unknown, [number]>("DELETE FROM idempotency_keys WHERE created_at <= ?");
-  }
+  constructor(private readonly sql: Sql) {}
 
   /** The live record of a key (created after `since`), if any. */
-  find(accountId: string, keyHash: string, since: number): IdempotencyRow | undefined {
-    return this.findStmt.get(accountId, keyHash, since) ?? undefined;
+  find(accountId: string, keyHash: string, since: number): Promise<IdempotencyRow | undefined> {
+    return this.sql.get<IdempotencyRow>(
+      `SELECT fingerprint, response, created_at AS "createdAt" FROM idempotency_keys WHERE account_id = $1 AND key_hash = $2 AND created_at > $3`,
+      [accountId, keyHash, since],
+    );
   }
 
-  insert(accountId: string, keyHash: string, fingerprint: string, response: string, now: number): void {
-    this.insertStmt.run(accountId, keyHash, fingerprint, response, now);
+  /**
+   * Stores a key's response; false when a live record of the key exists (another request with the same
+   * key committed first): the caller's transaction must then roll back. A record past its lifetime
+   * (created at or before `expiredBefore`, not yet purged) is replaced.
+   */
+  async insert(
+    accountId: string,
+    keyHash: string,
+    fingerprint: string,
+    response: string,
+    now: number,
+    expiredBefore: number,
+  ): Promise<boolean> {
+    const n = await this.sql.run(
+      `INSERT INTO idempotency_keys (account_id, key_hash, fingerprint, response, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (account_id, key_hash) DO UPDATE SET fingerprint = excluded.fingerprint, response = excluded.response, created_at = excluded.created_at
+       WHERE idempotency_keys.created_at <= $6`,
+      [accountId, keyHash, fingerprint, response, now, expiredBefore],
+    );
+    return n > 0;
   }
 
   /** Removes records created at or before `before`; returns how many. */
-  purge(before: number): number {
-    return this.purgeStmt.run(before).changes;
+  purge(before: number): Promise<number> {
+    return this.sql.run("DELETE FROM idempotency_keys WHERE created_at <= $1", [before]);
   }
 
-  transaction<T>(fn: () => T): T {
-    return this.db.$client.transaction(fn)();
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.sql.tx(fn);
   }
 }

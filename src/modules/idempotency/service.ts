@@ -61,9 +61,9 @@ export class IdempotencyService {
   async run<P, B>(
     req: { accountId: string; key: string | undefined; method: string; path: string; body: unknown },
     prepare: () => Promise<P> | P,
-    commit: (prepared: P) => StoredResponse<B>,
+    commit: (prepared: P) => Promise<StoredResponse<B>>,
   ): Promise<IdempotentResult<B>> {
-    if (req.key === undefined) return { ...commit(await prepare()), replayed: false };
+    if (req.key === undefined) return { ...(await commit(await prepare())), replayed: false };
     const key = req.key;
     if (!IDEMPOTENCY_KEY_RE.test(key)) {
       throw new AppError(
@@ -78,23 +78,39 @@ export class IdempotencyService {
     const cipherKey = createHmac("sha256", this.serverSecret).update(`reportgen idempotency v1\0${req.accountId}\0${key}`).digest();
 
     // Fast path for a plain retry: no need to prepare anything.
-    const early = this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
+    const early = await this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
     if (early) return early;
     const prepared = await prepare();
-    return this.repo.transaction(() => {
-      // A duplicate may have committed while we prepared: the first to commit wins, the rest replay it.
-      const existing = this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
-      if (existing) return existing;
-      const response = commit(prepared);
-      if (response.status >= 200 && response.status <= 299) {
-        this.repo.insert(req.accountId, keyHash, fingerprint, encrypt(cipherKey, JSON.stringify(response)), Date.now());
-      }
-      return { ...response, replayed: false };
-    });
+    try {
+      return await this.repo.transaction(async () => {
+        // A duplicate may have committed while we prepared: the first to commit wins, the rest replay it.
+        const existing = await this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
+        if (existing) return existing;
+        const response = await commit(prepared);
+        if (response.status >= 200 && response.status <= 299) {
+          const now = Date.now();
+          const stored = encrypt(cipherKey, JSON.stringify(response));
+          // The unique (account, key) index decides between requests racing with one key (on two
+          // instances, say): the loser's transaction rolls back its operation, then it replays the winner.
+          if (!(await this.repo.insert(req.accountId, keyHash, fingerprint, stored, now, now - IDEMPOTENCY_TTL_MS))) throw new LostRace();
+        }
+        return { ...response, replayed: false };
+      });
+    } catch (e) {
+      if (!(e instanceof LostRace)) throw e;
+      const winner = await this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);
+      if (!winner) throw e;
+      return winner;
+    }
   }
 
-  private replay<B>(accountId: string, keyHash: string, fingerprint: string, cipherKey: Buffer): IdempotentResult<B> | undefined {
-    const row = this.repo.find(accountId, keyHash, Date.now() - IDEMPOTENCY_TTL_MS);
+  private async replay<B>(
+    accountId: string,
+    keyHash: string,
+    fingerprint: string,
+    cipherKey: Buffer,
+  ): Promise<IdempotentResult<B> | undefined> {
+    const row = await this.repo.find(accountId, keyHash, Date.now() - IDEMPOTENCY_TTL_MS);
     if (!row) return undefined;
     if (row.fingerprint !== fingerprint) {
       throw new AppError(
@@ -114,10 +130,13 @@ export class IdempotencyService {
   }
 
   /** Removes records past their 24 hours; the cleanup job calls it. */
-  purgeExpired(now = Date.now()): number {
+  purgeExpired(now = Date.now()): Promise<number> {
     return this.repo.purge(now - IDEMPOTENCY_TTL_MS);
   }
 }
+
+/** Another request with the same Idempotency-Key committed first: this one's transaction rolls back. */
+class LostRace extends Error {}
 
 function encrypt(key: Buffer, plain: string): string {
   const iv = randomBytes(12);

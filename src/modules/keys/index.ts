@@ -17,8 +17,8 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         const r = await idempotency.run(
           { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
           () => keys.prepare(principal.accountId, body.name),
-          (prepared) => {
-            const k = keys.commit(prepared);
+          async (prepared) => {
+            const k = await keys.commit(prepared);
             return { status: 201, headers: {}, body: { data: k.value, id: k.id, name: k.name, created_at: iso(k.createdAt)! } };
           },
         );
@@ -48,14 +48,14 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         },
       },
     )
-    .get("/access-keys", ({ principal }) => ({ data: keys.list(principal.accountId).map(toKeyJson) }), {
+    .get("/access-keys", async ({ principal }) => ({ data: (await keys.list(principal.accountId)).map(toKeyJson) }), {
       response: withAuth({ 200: t.Object({ data: t.Array(keySchema) }) }),
       detail: { summary: "List the account's access keys", description: "Newest first. Never includes key values or hashes." },
     })
     .delete(
       "/access-keys/:accessKeyID",
-      ({ principal, params }) => {
-        keys.delete(params.accessKeyID, principal.accountId);
+      async ({ principal, params }) => {
+        await keys.delete(params.accessKeyID, principal.accountId);
         return { data: { id: params.accessKeyID, deleted: true } };
       },
       {

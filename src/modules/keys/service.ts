@@ -67,6 +67,8 @@ export class KeysService {
   /** Compared against when the key id is unknown, so an unknown id and a wrong secret cost the same. */
   private readonly decoyCheck: string;
   private readonly checker: KeyChecker;
+  /** Where a failed last-used write (other than a storage fault) is reported; set by App. */
+  onTouchError?: (e: unknown) => void;
 
   constructor(
     private readonly keys: KeysRepo,
@@ -91,10 +93,10 @@ export class KeysService {
     return { id, name, accountId, secret, secretHash: await this.gate.run(() => hash(secret, argon2Options)) };
   }
 
-  /** Stores a prepared key (synchronously) and returns it with its value. */
-  commit(p: PreparedKey): CreatedKey {
+  /** Stores a prepared key and returns it with its value. */
+  async commit(p: PreparedKey): Promise<CreatedKey> {
     const createdAt = Date.now();
-    this.keys.insert({
+    await this.keys.insert({
       id: p.id,
       accountId: p.accountId,
       name: p.name,
@@ -110,23 +112,23 @@ export class KeysService {
   async createForAccount(accountName: string, keyName: unknown): Promise<CreatedKey> {
     const name = accountName.trim();
     if (!name || name.length > KEY_NAME_MAX) throw validationFailed(`account name must be 1 to ${KEY_NAME_MAX} characters`);
-    return this.create(this.accounts.ensure(name).id, keyName);
+    return this.create((await this.accounts.ensure(name)).id, keyName);
   }
 
   /** The id of an account by name; throws not_found for an unknown name. */
-  accountId(accountName: string): string {
-    const a = this.accounts.findByName(accountName);
+  async accountId(accountName: string): Promise<string> {
+    const a = await this.accounts.findByName(accountName);
     if (!a) throw notFound("account", accountName);
     return a.id;
   }
 
-  list(accountId?: string): KeyRow[] {
+  list(accountId?: string): Promise<KeyRow[]> {
     return this.keys.list(accountId);
   }
 
   /** Deletes a key of the account (any key when accountId is omitted: the admin CLI). Takes effect at once. */
-  delete(id: string, accountId?: string): void {
-    if (!this.keys.delete(id, accountId)) throw notFound("access key", id);
+  async delete(id: string, accountId?: string): Promise<void> {
+    if (!(await this.keys.delete(id, accountId))) throw notFound("access key", id);
     for (const [digest, keyId] of this.verified) if (keyId === id) this.verified.delete(digest);
     this.lastTouched.delete(id);
   }
@@ -147,7 +149,7 @@ export class KeysService {
     const digest = createHash("sha256").update(presented).digest("base64");
     const cachedId = this.verified.get(digest);
     if (cachedId) {
-      const accountId = this.keys.accountOf(cachedId);
+      const accountId = await this.keys.accountOf(cachedId);
       if (accountId) return this.touch({ keyId: cachedId, accountId });
       this.verified.delete(digest);
       return null;
@@ -156,7 +158,7 @@ export class KeysService {
     const m = KEY_RE.exec(presented);
     if (!m) return null;
     const [, id, secret] = m as unknown as [string, string, string];
-    const row = this.keys.findSecret(id);
+    const row = await this.keys.findSecret(id);
     // Unknown ids are refused here, without argon2: key ids are not secret (they are listed, and are
     // part of every key value), so an unknown id reveals nothing, and the decoy comparison makes it
     // cost what a wrong secret costs.
@@ -187,9 +189,9 @@ export class KeysService {
       this.rememberRejected(digest);
       return null;
     }
-    if (!checked) this.keys.setCheck(row.id, this.checker.of(secret));
+    if (!checked) await this.keys.setCheck(row.id, this.checker.of(secret));
     // The key may have been deleted while argon2 ran.
-    const accountId = this.keys.accountOf(row.id);
+    const accountId = await this.keys.accountOf(row.id);
     if (!accountId) return null;
     this.verified.set(digest, row.id);
     return this.touch({ keyId: row.id, accountId });
@@ -205,12 +207,10 @@ export class KeysService {
     // last_used_at is informational: write it at most once a minute per key, not on every request.
     if (now - (this.lastTouched.get(p.keyId) ?? 0) >= TOUCH_EVERY_MS) {
       this.lastTouched.set(p.keyId, now);
-      try {
-        this.keys.touch(p.keyId, now);
-      } catch (e) {
-        // Informational only: a full or read-only disk must not refuse reads and downloads.
-        if (!storageFault(e)) throw e;
-      }
+      // Informational only, and not awaited: a full or read-only disk must not refuse reads and downloads.
+      this.keys.touch(p.keyId, now).catch((e: unknown) => {
+        if (!storageFault(e)) this.onTouchError?.(e);
+      });
     }
     return p;
   }

@@ -20,6 +20,11 @@ export class ReportEvents {
     });
   }
 
+  /** The reports long polls are waiting on (to catch up after missed cross-instance notifications). */
+  waitingIds(): string[] {
+    return [...this.waiters.keys()];
+  }
+
   private readonly listeners: ((id: string) => void)[] = [];
   private readonly queuedListeners: (() => void)[] = [];
 

@@ -35,8 +35,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         const r = await opts.idempotency.run(
           { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
           () => undefined,
-          () => {
-            const { reportId } = reports.submit(principal.accountId, body, opts.originOf(request), requestIdOf(request));
+          async () => {
+            const { reportId } = await reports.submit(principal.accountId, body, opts.originOf(request), requestIdOf(request));
             return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
           },
         );
@@ -74,8 +74,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         const r = await opts.idempotency.run(
           { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
           () => undefined,
-          () => {
-            const { reportId } = reports.submitMerge(principal.accountId, body, opts.originOf(request), requestIdOf(request));
+          async () => {
+            const { reportId } = await reports.submitMerge(principal.accountId, body, opts.originOf(request), requestIdOf(request));
             return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
           },
         );
@@ -109,8 +109,11 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     )
     .get(
       "/reports",
-      ({ principal, query }) => {
-        const page = reports.list(principal.accountId, { ...query, limit: queryNumber("limit", query.limit, 1, 100, { integer: true }) });
+      async ({ principal, query }) => {
+        const page = await reports.list(principal.accountId, {
+          ...query,
+          limit: queryNumber("limit", query.limit, 1, 100, { integer: true }),
+        });
         return { data: page.items.map(toReportJson), next_cursor: page.nextCursor };
       },
       {
@@ -135,7 +138,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       async ({ principal, params, query }) => {
         const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30));
         // `webhook` only for reports submitted with one: other reports keep exactly the v1 shape.
-        const webhook = opts.webhookLog(r.id);
+        const webhook = await opts.webhookLog(r.id);
         return { data: webhook ? { ...toReportJson(r), webhook } : toReportJson(r) };
       },
       {

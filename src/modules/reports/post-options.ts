@@ -34,41 +34,52 @@ export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some
  * Problems of a report another one uses (a merge part, a stamp): unknown or another account's is a
  * 404 (thrown), not finished or encrypted a problem of `field`.
  */
-export function usedReportProblem(repo: ReportsRepo, files: PdfStore, accountId: string, id: string, field: string): Problem | undefined {
-  const r = UUID_RE.test(id) ? repo.get(id, accountId) : undefined;
+export async function usedReportProblem(
+  repo: ReportsRepo,
+  files: PdfStore,
+  accountId: string,
+  id: string,
+  field: string,
+): Promise<{ problem?: Problem; pageCount?: number }> {
+  const r = UUID_RE.test(id) ? await repo.get(id, accountId) : undefined;
   if (!r) throw notFound("report", id);
   if (r.status !== "succeeded")
     return {
-      field,
-      problem: `report ${id} is ${r.status}: only succeeded reports can be used (wait for it with GET /reports/${id}?wait=30)`,
+      problem: {
+        field,
+        problem: `report ${id} is ${r.status}: only succeeded reports can be used (wait for it with GET /reports/${id}?wait=30)`,
+      },
     };
   // On the data dir the file says at once whether it is there and protected; with a bucket, the
   // processor finds out when it fetches the part (part_unavailable), without a request to the bucket here.
-  if (files.kind !== "local") return undefined;
-  const path = files.pathOf(id, fenceOf(r));
-  if (!existsSync(path)) return { field, problem: `report ${id} no longer has its PDF (expired): generate it again` };
-  if (isEncryptedPdf(path))
-    return {
-      field,
-      problem: `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
-    };
-  return undefined;
+  if (files.kind === "local") {
+    const path = files.pathOf(id, fenceOf(r));
+    if (!existsSync(path)) return { problem: { field, problem: `report ${id} no longer has its PDF (expired): generate it again` } };
+    if (isEncryptedPdf(path))
+      return {
+        problem: {
+          field,
+          problem: `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
+        },
+      };
+  }
+  return { pageCount: r.pageCount ?? 0 };
 }
 
 /**
  * Checks the post-processing options of a new report and returns them as they are stored (passwords
  * sealed for `reportId`). Throws 422 naming every bad field, or 404 for a stamp report of another account.
  */
-export function preparePostOptions(
+export async function preparePostOptions(
   o: PostOptions,
   ctx: { reportId: string; accountId: string; repo: ReportsRepo; files: PdfStore; seal: PasswordSeal },
   prefix = "options",
-): StoredPostOptions {
+): Promise<StoredPostOptions> {
   // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
   throwProblems(postOptionProblems(o, prefix));
   if (o.stamp && "pdf_report_id" in o.stamp) {
-    const p = usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
-    if (p) throwProblems([p]);
+    const { problem } = await usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
+    if (problem) throwProblems([problem]);
   }
   const { encryption, ...rest } = o;
   if (!encryption) return rest;

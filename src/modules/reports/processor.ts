@@ -4,8 +4,12 @@
 // A storage fault (full or read-only disk) never escapes a lane: the report goes back to the queue
 // (or, after its attempts, ends failed with storage_full / storage_error) and the lanes pause until
 // the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
+// Each claim holds a lease that a heartbeat renews while the report renders; every outcome is
+// fenced by the claim's attempt number (queue.ts), so a report another instance took over after our
+// lease ran out is left to that instance.
 
 import { join } from "node:path";
+import { isDatabaseUnreachable } from "../../db/errors";
 import { writeDurably } from "../../lib/durable-write";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
@@ -21,7 +25,8 @@ import type { ServiceMetrics } from "../health/metrics";
 import type { ReportEvents } from "./events";
 import { hasPostOptions, type StoredPostOptions, storedPlan } from "./post-options";
 import { isEncryptedPdf, type PostRunner } from "./post-runner";
-import type { ClaimedReport, ReportsRepo } from "./repo";
+import { type ClaimedReport, LEASE_MS, REAP_EVERY_MS, type ReportQueue } from "./queue";
+import type { ReportsRepo } from "./repo";
 import { resolvePdfOptions } from "./service";
 
 /** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
@@ -43,9 +48,16 @@ export interface ProcessorOptions {
    * Runs post-processing (qpdf) and merges; opens sealed PDF passwords; holds what they write to the
    * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
    */
-  post?: { runner: PostRunner; seal: PasswordSeal };
+  post?: { runner: PostRunner; seal: PasswordSeal; reports: ReportsRepo };
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
-  resume?: () => void;
+  resume?: () => Promise<void>;
+  /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */
+  leaseMs?: number;
+  /** With PostgreSQL: the reaper that re-queues dead instances' reports, run every `reapEveryMs`. */
+  reap?: () => Promise<void>;
+  reapEveryMs?: number;
+  /** An idle lane looks at the queue at least this often even without a wake-up (a missed NOTIFY). */
+  pollMs?: number;
 }
 
 /** While the disk is unusable, how often an idle lane looks again. */
@@ -62,12 +74,14 @@ export class ReportProcessor {
   private wake?: () => void;
   private running = false;
   private lanes: Promise<void>[] = [];
-  private readonly inFlight = new Set<string>();
+  /** Reports being rendered here, with the attempt (fence) of our claim. */
+  private readonly inFlight = new Map<string, number>();
   /** Reports left `processing` because even re-queueing them failed (disk full): re-queued on recovery. */
-  private readonly stranded = new Set<string>();
+  private readonly stranded = new Map<string, number>();
+  private timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
-    private readonly repo: ReportsRepo,
+    private readonly repo: ReportQueue,
     private readonly files: PdfStore,
     private readonly templating: TemplatingPool,
     private readonly pool: RenderPool,
@@ -80,6 +94,29 @@ export class ReportProcessor {
   start(): void {
     this.running = true;
     for (let i = 0; i < this.opts.lanes; i++) this.lanes.push(this.lane());
+    const lease = this.leaseMs;
+    this.timers.push(setInterval(() => this.heartbeat(), lease / 3));
+    const reap = this.opts.reap;
+    if (reap)
+      this.timers.push(
+        setInterval(
+          () => void reap().catch((e) => this.opts.logger.warn("queue reaper failed", { error: e })),
+          this.opts.reapEveryMs ?? REAP_EVERY_MS,
+        ),
+      );
+  }
+
+  private get leaseMs(): number {
+    return this.opts.leaseMs ?? LEASE_MS;
+  }
+
+  /** Renews the leases of the reports in flight (one statement for all of them). */
+  private heartbeat(): void {
+    if (this.inFlight.size === 0) return;
+    this.repo.heartbeat(Date.now() + this.leaseMs).catch((e: unknown) => {
+      // A missed beat is harmless until the lease runs out; then the fence stops us from recording.
+      this.opts.logger.warn("lease heartbeat failed", { error: e });
+    });
   }
 
   /** A report was queued: wake the idle lanes. */
@@ -101,8 +138,9 @@ export class ReportProcessor {
     this.running = false;
     this.notify();
     await Promise.race([Promise.all(this.lanes), Bun.sleep(timeoutMs)]);
-    // Best effort: what cannot be written now is `processing` and re-queued by the next start.
-    for (const id of this.inFlight) this.safely(() => this.repo.requeue(id, true));
+    for (const t of this.timers) clearInterval(t);
+    // Best effort: what cannot be written now is `processing` and re-queued by the next start (or the reaper).
+    for (const [id, attempt] of this.inFlight) await this.safely(() => this.repo.requeue(id, attempt, true));
   }
 
   private async lane(): Promise<void> {
@@ -113,6 +151,7 @@ export class ReportProcessor {
         // Never let a lane die: a dead lane is a silently smaller renderer, a rejected one kills the process.
         const fault = storageFault(e);
         if (fault) this.opts.storage?.report(fault, e);
+        else if (isDatabaseUnreachable(e)) this.opts.logger.warn("database unreachable; the processor retries in a moment", { error: e });
         else this.opts.logger.error("report processor lane failed; continuing", { error: e });
         await Bun.sleep(fault ? STORAGE_PAUSE_MS : LANE_BACKOFF_MS);
       }
@@ -129,11 +168,17 @@ export class ReportProcessor {
       return;
     }
     if (this.opts.resume) {
-      this.opts.resume();
+      const resume = this.opts.resume;
       this.opts.resume = undefined;
+      try {
+        await resume();
+      } catch (e) {
+        this.opts.resume = resume;
+        throw e;
+      }
     }
-    for (const id of this.stranded) {
-      this.repo.requeue(id, false);
+    for (const [id, attempt] of this.stranded) {
+      await this.repo.requeue(id, attempt, false);
       this.stranded.delete(id);
     }
     // While no Chromium or sandbox is usable, reports stay queued rather than waiting inside the pools.
@@ -142,20 +187,23 @@ export class ReportProcessor {
       return;
     }
     const now = Date.now();
-    const job = this.repo.claimNext(now);
+    const [job] = await this.repo.claim(now, this.leaseMs, 1);
     if (!job) {
-      // Sleep until woken, or until a report held back by a retry backoff is due.
-      const due = this.repo.nextDueAt(now);
-      await this.idle(due === undefined ? undefined : due - now);
+      // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
+      const due = await this.repo.nextDueAt(now);
+      const poll = this.opts.pollMs;
+      const wait = due === undefined ? poll : Math.min(due - now, poll ?? Number.MAX_SAFE_INTEGER);
+      await this.idle(wait);
       return;
     }
-    this.inFlight.add(job.id);
+    this.inFlight.set(job.id, job.attempts);
     const log = this.opts.logger.child(logFields(job));
     try {
       await this.process(job, log);
     } catch (e) {
+      if (isDatabaseUnreachable(e)) throw e; // the lane backs off; the lease brings the report back
       log.error("report processing crashed", { error: e });
-      this.finish(job, log, "internal_error", REPORT_FAILURES.internal_error);
+      await this.finish(job, log, "internal_error", REPORT_FAILURES.internal_error);
     } finally {
       this.inFlight.delete(job.id);
     }
@@ -190,6 +238,7 @@ export class ReportProcessor {
   private async process(job: ClaimedReport, log: Logger): Promise<void> {
     const started = performance.now();
     const fields = logFields(job);
+    // The claim's attempt: it fences the outcome in the database and names the attempt's PDF in the store.
     const fence = fenceOf(job);
     const m = this.opts.metrics;
     let succeeded = false;
@@ -214,12 +263,12 @@ export class ReportProcessor {
         reserved.catch(() => {}); // awaited below, unless the report ends before
         const html = await templated;
         if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
-        if (!this.stillWanted(job.id)) return;
+        if (!(await this.stillWanted(job))) return;
         const t1 = performance.now();
         const pdf = await this.pool.render({ html, options: resolvePdfOptions(job.options) }, fields);
         m?.renderSeconds.observe((performance.now() - t1) / 1000);
         out = checkPdfLimits(pdf, this.opts);
-        if (!this.stillWanted(job.id)) return;
+        if (!(await this.stillWanted(job))) return;
         await reserved;
         if (plan) {
           // With post-processing, the print goes to the work folder and qpdf writes the report's file.
@@ -237,19 +286,21 @@ export class ReportProcessor {
         );
       // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
       // check to the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a
-      // DELETE meanwhile removes the row and the file, and markSucceeded then finds no row.
-      if (!this.stillWanted(job.id)) return;
+      // DELETE meanwhile removes the row and the file, and the fenced success then finds no row.
+      if (!(await this.stillWanted(job))) return;
       await reserved;
       // Stored where every instance reads it before the success is recorded.
       await this.files.commit(job.id, fence);
       const now = Date.now();
       if (
-        !this.repo.markSucceeded(job.id, {
+        !(await this.repo.succeed({
+          id: job.id,
+          attempt: job.attempts,
           sizeBytes: out.bytes,
           pageCount: out.pages,
           finishedAt: now,
           expiresAt: now + this.opts.retentionMs,
-        })
+        }))
       )
         return;
       succeeded = true;
@@ -257,14 +308,17 @@ export class ReportProcessor {
       m?.reportsSucceeded.inc();
       log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
     } catch (e) {
-      if (e instanceof StoreUnavailableError) {
-        this.storeFailed(job, log, e);
+      if (isDatabaseUnreachable(e)) {
+        // Not the report's fault, and nothing can be recorded now: the claim's lease runs out and the
+        // reaper (here or on another instance) puts it back in the queue once the database answers.
+        log.warn("database unreachable while recording the report; it goes back to the queue when its lease runs out", { error: e });
         return;
       }
+      if (e instanceof StoreUnavailableError) return await this.storeFailed(job, log, e);
       const fault =
         storageFault(e) ??
         (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
-      if (fault) return this.storageFailed(job, log, fault, e);
+      if (fault) return await this.storageFailed(job, log, fault, e);
       // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
       // The render worker reports its own unexpected exceptions as internal_error with their message:
       // that message is logged here, and the client gets only the generic one.
@@ -272,7 +326,7 @@ export class ReportProcessor {
       if (unexpected) log.error("report processing failed unexpectedly", { error: e });
       const err = unexpected ? new RenderError("internal_error", REPORT_FAILURES.internal_error) : e;
       if (!this.running && err.code === "shutting_down") return; // stop() re-queues it
-      if (err.code === "renderer_unavailable") return this.requeue(job, log, { refund: true }); // it never reached a renderer
+      if (err.code === "renderer_unavailable") return await this.requeue(job, log, { refund: true }); // it never reached a renderer
       if (err.retryable && job.attempts < this.opts.maxAttempts) {
         const delay = retryDelayMs(job.attempts);
         log.warn("report render interrupted; will retry", {
@@ -282,11 +336,11 @@ export class ReportProcessor {
           retry_in_ms: delay,
         });
         m?.reportsRetried.inc({ cause: err.code });
-        this.requeue(job, log, { notBefore: Date.now() + delay });
+        await this.requeue(job, log, { notBefore: Date.now() + delay });
       } else {
         const message = err.retryable ? `${err.message} (gave up after ${job.attempts} attempts)` : err.message;
         log.info("report failed", { code: err.code, error: message, attempt: job.attempts });
-        this.finish(job, log, err.code, message);
+        await this.finish(job, log, err.code, message);
       }
     } finally {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
@@ -318,7 +372,7 @@ export class ReportProcessor {
    * been deleted or expired since the request (and with a bucket, its protection is only seen here).
    */
   private async usable(job: ClaimedReport, id: string): Promise<{ pageCount: number; path: string }> {
-    const r = this.repo.getForDownload(id);
+    const r = await this.post().reports.getForDownload(id);
     const gone = () =>
       new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
     if (r?.status !== "succeeded") throw gone();
@@ -354,7 +408,7 @@ export class ReportProcessor {
       counts.push(u.pageCount);
     }
     await this.files.reserve(job.id, fence);
-    if (!this.stillWanted(job.id)) return undefined;
+    if (!(await this.stillWanted(job))) return undefined;
     const bytes = await this.post().runner.merge(
       job.id,
       parts,
@@ -371,7 +425,7 @@ export class ReportProcessor {
    * disk recovers, so waiting costs no attempts); a report that keeps failing once space is back
    * (its PDF alone does not fit) ends failed after its attempts.
    */
-  private storageFailed(job: ClaimedReport, log: Logger, fault: StorageFault, cause: unknown): void {
+  private async storageFailed(job: ClaimedReport, log: Logger, fault: StorageFault, cause: unknown): Promise<void> {
     this.opts.storage?.report(fault, cause);
     if (job.attempts < this.opts.maxAttempts) {
       log.warn("report interrupted by a storage fault; re-queued until the disk takes writes again", {
@@ -380,35 +434,35 @@ export class ReportProcessor {
         error: cause,
       });
       this.opts.metrics?.reportsRetried.inc({ cause: storageFailureCode(fault) });
-      this.requeue(job, log);
-      return;
+      return await this.requeue(job, log);
     }
     const message =
       fault === "full"
         ? `the server's disk was full each of the ${job.attempts} times this report was rendered; submit it again once the operator has freed space`
         : `the server could not write to its disk (read-only or failing) each of the ${job.attempts} times this report was rendered; submit it again later`;
-    this.finish(job, log, storageFailureCode(fault), message);
+    await this.finish(job, log, storageFailureCode(fault), message);
   }
 
   /**
    * The file store refused the PDF: a service fault, never the template's. During an outage the report
    * goes back to the queue with its attempt refunded (the lanes wait for the store, so this costs no
-   * attempts however long it lasts), unless its upload was abandoned unanswered; a store that works but refused this PDF is retried with backoff
-   * like any interruption, and after the last attempt the report ends storage_error.
+   * attempts however long it lasts), unless its upload was abandoned unanswered; a store that works but
+   * refused this PDF is retried with backoff like any interruption, and after the last attempt the
+   * report ends storage_error.
    */
-  private storeFailed(job: ClaimedReport, log: Logger, e: StoreUnavailableError): void {
+  private async storeFailed(job: ClaimedReport, log: Logger, e: StoreUnavailableError): Promise<void> {
     this.opts.metrics?.reportsRetried.inc({ cause: "storage_error" });
     if (e.outage && (e.settled || job.attempts < this.opts.maxAttempts)) {
       log.warn("report waits in the queue: the file store is unavailable", { attempt: job.attempts, error: e.message });
       // An upload abandoned at its deadline may still land under this attempt's key: that attempt is
       // spent, so that no later attempt writes the same key.
-      this.requeue(job, log, { refund: e.settled });
+      await this.requeue(job, log, { refund: e.settled });
     } else if (job.attempts < this.opts.maxAttempts) {
       const delay = retryDelayMs(job.attempts);
       log.warn("the file store refused the report's PDF; will retry", { attempt: job.attempts, error: e.message, retry_in_ms: delay });
-      this.requeue(job, log, { notBefore: Date.now() + delay });
+      await this.requeue(job, log, { notBefore: Date.now() + delay });
     } else
-      this.finish(
+      await this.finish(
         job,
         log,
         "storage_error",
@@ -417,18 +471,19 @@ export class ReportProcessor {
   }
 
   /** Back to the queue; `refund` gives the attempt back, `notBefore` holds it back for a retry's backoff. */
-  private requeue(job: ClaimedReport, log: Logger, o: { refund?: boolean; notBefore?: number } = {}): void {
+  private async requeue(job: ClaimedReport, log: Logger, o: { refund?: boolean; notBefore?: number } = {}): Promise<void> {
     try {
-      this.repo.requeue(job.id, o.refund ?? false, o.notBefore ?? null);
+      await this.repo.requeue(job.id, job.attempts, o.refund ?? false, o.notBefore ?? null);
       this.notify();
     } catch (e) {
       this.strand(job, log, e);
     }
   }
 
-  private finish(job: ClaimedReport, log: Logger, code: ReportFailureCode, message: string): void {
+  private async finish(job: ClaimedReport, log: Logger, code: ReportFailureCode, message: string): Promise<void> {
     try {
-      this.repo.markFailed(job.id, code, message, Date.now());
+      // Fenced: nothing is recorded (nor counted) when another instance has taken the report over.
+      if (!(await this.repo.fail(job.id, job.attempts, code, message, Date.now()))) return;
       this.opts.metrics?.reportsFailed.inc({ code });
       this.events.finished(job.id);
     } catch (e) {
@@ -441,14 +496,14 @@ export class ReportProcessor {
     const fault = storageFault(e);
     if (!fault) throw e;
     this.opts.storage?.report(fault, e);
-    this.stranded.add(job.id);
+    this.stranded.set(job.id, job.attempts);
     log.warn("could not record the report's state (storage fault); it is re-queued once the disk takes writes", { fault });
   }
 
   /** Runs a clean-up step whose failure must not hide the real outcome (e.g. rm on a read-only disk). */
-  private safely(fn: () => void): void {
+  private async safely(fn: () => unknown): Promise<void> {
     try {
-      fn();
+      await fn();
     } catch (e) {
       this.cleanupFailed(e);
     }
@@ -460,7 +515,8 @@ export class ReportProcessor {
     else this.opts.logger.warn("clean-up step failed", { error: e });
   }
 
-  private stillWanted(id: string): boolean {
-    return this.repo.status(id) === "processing";
+  /** Our claim still holds the report: not deleted, not re-queued, not taken over after our lease ran out. */
+  private stillWanted(job: ClaimedReport): Promise<boolean> {
+    return this.repo.holds(job.id, job.attempts);
   }
 }

@@ -40,7 +40,7 @@ export interface ReportWebhooks {
   /** The normalised URL, or a validation error. */
   check(url: string): string;
   /** Records a new report's webhook; runs in the report's insert transaction. */
-  attach(reportId: string, url: string, linkOrigin: string): void;
+  attach(reportId: string, url: string, linkOrigin: string): Promise<void>;
 }
 
 /** options as the client sends them, stored as JSON with the report. */
@@ -93,14 +93,14 @@ export class ReportsService {
    * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
    * committed. `linkOrigin` is the origin of the download link a success event will carry.
    */
-  submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): { reportId: string } {
+  async submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
     const id = newUuid();
     let options = input.options as (StoredPdfOptions & StoredPostOptions) | undefined;
     if (input.options) {
       checkPdfOptions(input.options);
       if (hasPostOptions(input.options)) {
         const { encryption: _inClear, ...rest } = input.options;
-        options = { ...rest, ...this.postOptions(id, accountId, input.options) };
+        options = { ...rest, ...(await this.postOptions(id, accountId, input.options)) };
       }
     }
     const data = input.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
@@ -117,16 +117,16 @@ export class ReportsService {
    * Queues a report that joins succeeded reports of the account, in order, with `options` applied to
    * the result. Unknown or another account's parts are 404; parts not succeeded (or encrypted) 422.
    */
-  submitMerge(accountId: string, input: MergeInput, linkOrigin = "", requestId?: string): { reportId: string } {
+  async submitMerge(accountId: string, input: MergeInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
     const id = newUuid();
-    const problems = input.report_ids
-      .map((part, i) => usedReportProblem(this.repo, this.files, accountId, part, `report_ids[${i}]`))
-      .filter((p) => p !== undefined);
-    throwProblems(problems);
-    const pages = input.report_ids.reduce((n, part) => n + (this.repo.get(part, accountId)?.pageCount ?? 0), 0);
+    const used = await Promise.all(
+      input.report_ids.map((part, i) => usedReportProblem(this.repo, this.files, accountId, part, `report_ids[${i}]`)),
+    );
+    throwProblems(used.flatMap((u) => (u.problem ? [u.problem] : [])));
+    const pages = used.reduce((n, u) => n + (u.pageCount ?? 0), 0);
     if (this.opts.maxPages && pages > this.opts.maxPages)
       throwProblems([{ field: "report_ids", problem: `the parts have ${pages} pages together; a report may have ${this.opts.maxPages}` }]);
-    const options = input.options && hasPostOptions(input.options) ? this.postOptions(id, accountId, input.options) : undefined;
+    const options = input.options && hasPostOptions(input.options) ? await this.postOptions(id, accountId, input.options) : undefined;
     return this.enqueue(accountId, id, input.webhook, linkOrigin, {
       engine: "raw",
       template: "",
@@ -137,27 +137,27 @@ export class ReportsService {
     });
   }
 
-  private postOptions(reportId: string, accountId: string, o: PostOptions): StoredPostOptions {
+  private postOptions(reportId: string, accountId: string, o: PostOptions): Promise<StoredPostOptions> {
     return preparePostOptions(o, { reportId, accountId, repo: this.repo, files: this.files, seal: this.opts.seal });
   }
 
   /** Checks the queue caps and the disk, then durably records the report (and its webhook). */
-  private enqueue(
+  private async enqueue(
     accountId: string,
     id: string,
     webhook: { url: string } | undefined,
     linkOrigin: string,
     report: Omit<NewReport, "id" | "accountId" | "createdAt">,
-  ): { reportId: string } {
+  ): Promise<{ reportId: string }> {
     const webhookUrl = webhook ? this.webhooks.check(webhook.url) : undefined;
     // Below the reserve the room left belongs to reports already accepted. A failed insert (the
     // disk filled up since the last look) is answered the same way by the error mapper.
     const disk = this.opts.storage?.status().state;
     if (disk && disk !== "ok") throw storageRefusal(disk === "low" ? "full" : disk);
-    if (this.repo.countUnfinished() >= this.opts.queueLimit) {
+    if ((await this.repo.countUnfinished()) >= this.opts.queueLimit) {
       throw retryLater("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
     }
-    if (this.repo.countUnfinished(accountId) >= this.opts.accountQueueLimit) {
+    if ((await this.repo.countUnfinished(accountId)) >= this.opts.accountQueueLimit) {
       throw retryLater(
         "account_queue_full",
         `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`,
@@ -166,12 +166,12 @@ export class ReportsService {
     }
     const row: NewReport = { ...report, id, accountId, createdAt: Date.now() };
     if (webhookUrl) {
-      this.repo.transaction(() => {
-        this.repo.insert(row);
-        this.webhooks.attach(id, webhookUrl, linkOrigin);
+      await this.repo.transaction(async () => {
+        await this.repo.insert(row);
+        await this.webhooks.attach(id, webhookUrl, linkOrigin);
       });
     } else {
-      this.repo.insert(row);
+      await this.repo.insert(row);
     }
     this.events.queued();
     return { reportId: id };
@@ -182,24 +182,29 @@ export class ReportsService {
    * comes the moment rendering ends, so clients need not poll).
    */
   async getWhenFinished(accountId: string, reportId: string, waitSeconds = 0): Promise<ReportSummary> {
-    const r = this.get(accountId, reportId);
+    const r = await this.get(accountId, reportId);
     if (waitSeconds <= 0 || (r.status !== "queued" && r.status !== "processing")) return r;
     await this.events.waitForFinish(r.id, waitSeconds * 1000);
-    return this.get(accountId, reportId);
+    return await this.get(accountId, reportId);
   }
 
-  get(accountId: string, reportId: string): ReportSummary {
-    const r = UUID_RE.test(reportId) ? this.repo.get(reportId, accountId) : undefined;
+  async get(accountId: string, reportId: string): Promise<ReportSummary> {
+    const r = UUID_RE.test(reportId) ? await this.repo.get(reportId, accountId) : undefined;
     if (!r) throw notFound("report", reportId);
     return r;
   }
 
-  list(
+  async list(
     accountId: string,
     q: { limit?: number; cursor?: string; status?: ReportStatus },
-  ): { items: ReportSummary[]; nextCursor: string | null } {
+  ): Promise<{ items: ReportSummary[]; nextCursor: string | null }> {
     const limit = q.limit ?? 20;
-    const items = this.repo.list({ accountId, limit: limit + 1, status: q.status, after: q.cursor ? decodeCursor(q.cursor) : undefined });
+    const items = await this.repo.list({
+      accountId,
+      limit: limit + 1,
+      status: q.status,
+      after: q.cursor ? decodeCursor(q.cursor) : undefined,
+    });
     const more = items.length > limit;
     if (more) items.pop();
     const last = items.at(-1);
@@ -211,7 +216,7 @@ export class ReportsService {
    * discards its PDF, or had already stored it and it is removed here: no PDF outlives its report.
    */
   async delete(accountId: string, reportId: string): Promise<ReportSummary> {
-    const r = UUID_RE.test(reportId) ? this.repo.delete(reportId, accountId) : undefined;
+    const r = UUID_RE.test(reportId) ? await this.repo.delete(reportId, accountId) : undefined;
     if (!r) throw notFound("report", reportId);
     try {
       await this.files.remove(reportId);
@@ -223,8 +228,8 @@ export class ReportsService {
   }
 
   /** The account's counts by status and its latest render times (the dashboard's overview). */
-  overview(accountId: string, recent = 10) {
-    return { counts: this.repo.countByStatus(accountId), recent: this.repo.recentlyRendered(accountId, recent) };
+  async overview(accountId: string, recent = 10) {
+    return { counts: await this.repo.countByStatus(accountId), recent: await this.repo.recentlyRendered(accountId, recent) };
   }
 
   /**

@@ -8,7 +8,7 @@ import type { WebhookSecrets } from "./secrets";
 export const webhooksRoutes = (secrets: WebhookSecrets, guard: ReturnType<typeof apiGuard>) =>
   new Elysia({ name: "webhooks-routes", detail: { tags: ["Webhooks"] } })
     .use(guard)
-    .get("/webhook-secret", ({ principal }) => toSecretJson(secrets.get(principal.accountId)), {
+    .get("/webhook-secret", async ({ principal }) => toSecretJson(await secrets.get(principal.accountId)), {
       response: withAuth({ 200: secretSchema }),
       detail: {
         summary: "The account's webhook signing secret",
@@ -17,7 +17,7 @@ export const webhooksRoutes = (secrets: WebhookSecrets, guard: ReturnType<typeof
           "Anyone holding an access key of the account can read it, as they can read the account's reports.",
       },
     })
-    .post("/webhook-secret/rotate", ({ principal }) => toSecretJson(secrets.rotate(principal.accountId)), {
+    .post("/webhook-secret/rotate", async ({ principal }) => toSecretJson(await secrets.rotate(principal.accountId)), {
       body: t.Object({}, { additionalProperties: false, description: "An empty JSON object: {}" }),
       parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
       response: withBody({ 200: secretSchema, 422: errorSchema }),

@@ -17,11 +17,11 @@ export class WebhookSecrets {
   constructor(private readonly repo: WebhooksRepo) {}
 
   /** The account's secret, created on first call. */
-  get(accountId: string, now = Date.now()): WebhookSecretInfo {
-    let row = this.repo.secret(accountId);
+  async get(accountId: string, now = Date.now()): Promise<WebhookSecretInfo> {
+    let row = await this.repo.secret(accountId);
     if (!row) {
-      this.repo.insertSecret(accountId, newWebhookSecret(), now);
-      row = this.repo.secret(accountId)!;
+      await this.repo.insertSecret(accountId, newWebhookSecret(), now);
+      row = (await this.repo.secret(accountId))!;
     }
     return {
       secret: row.secret,
@@ -31,15 +31,15 @@ export class WebhookSecrets {
   }
 
   /** A new secret; events are signed with both the new and the old one for ROTATION_GRACE_MS. */
-  rotate(accountId: string, now = Date.now()): WebhookSecretInfo {
-    this.repo.rotateSecret(accountId, newWebhookSecret(), now, now + ROTATION_GRACE_MS);
+  async rotate(accountId: string, now = Date.now()): Promise<WebhookSecretInfo> {
+    await this.repo.rotateSecret(accountId, newWebhookSecret(), now, now + ROTATION_GRACE_MS);
     return this.get(accountId, now);
   }
 
   /** The secrets an event is signed with now: the current one, and the previous one during its grace period. */
-  signing(accountId: string, now = Date.now()): string[] {
-    const info = this.get(accountId, now);
-    const row = this.repo.secret(accountId)!;
+  async signing(accountId: string, now = Date.now()): Promise<string[]> {
+    const info = await this.get(accountId, now);
+    const row = (await this.repo.secret(accountId))!;
     return info.previousValidUntil && row.previousSecret ? [info.secret, row.previousSecret] : [info.secret];
   }
 }

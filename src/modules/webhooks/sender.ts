@@ -21,6 +21,8 @@ import { type SendResult, sendWebhook } from "./target";
 export const MAX_RETRY_DELAY_MS = 3_600_000;
 /** With nothing due, look for deliveries anyway this often (ones created by paths that send no wake-up). */
 const IDLE_POLL_MS = 5_000;
+/** A claimed delivery is due again this long after its attempt's timeout, should its instance die mid-attempt. */
+const CLAIM_MARGIN_MS = 30_000;
 
 export interface WebhookSenderOptions {
   allowHosts: string[];
@@ -32,6 +34,11 @@ export interface WebhookSenderOptions {
   logger: Logger;
   /** Name resolution, replaceable in tests. */
   lookup?: (hostname: string) => Promise<string[]>;
+  /**
+   * True when this process is the only sender (SQLite): claims left by an earlier, crashed process are
+   * given back at start instead of when they run out. False with PostgreSQL (other senders are alive).
+   */
+  sole?: boolean;
 }
 
 /**
@@ -93,21 +100,30 @@ export class WebhookSender {
    */
   async stop(timeoutMs = 5_000): Promise<void> {
     this.running = false;
+    const cut = [...this.inFlight.keys()];
     this.abort.abort();
     this.notify();
     await Promise.race([Promise.all([this.loop, ...this.inFlight.values()]), Bun.sleep(timeoutMs)]);
+    // Give the cut-off attempts back at once rather than when their claims run out.
+    await this.repo.release(cut, Date.now()).catch(() => {});
   }
 
   private async run(): Promise<void> {
+    if (this.opts.sole) {
+      const released = await this.repo.releaseOthers(Date.now()).catch((e: unknown) => {
+        this.opts.logger.warn("could not give back the webhook attempts an earlier run left claimed", { error: e });
+        return 0;
+      });
+      if (released) this.opts.logger.info("webhook attempts cut off by the last stop are due again", { released });
+    }
     while (this.running) {
       let waitMs = IDLE_POLL_MS;
       try {
         const now = Date.now();
         const free = this.opts.concurrency - this.inFlight.size;
         if (free > 0) {
-          // Rows already in flight are still pending and due: ask for enough to skip them.
-          for (const d of this.repo.due(now, free + this.inFlight.size)) {
-            if (this.inFlight.size >= this.opts.concurrency) break;
+          // Claimed for longer than an attempt can take: no other sender (here or on another instance) takes them meanwhile.
+          for (const d of await this.repo.claimDue(now, free, this.opts.timeoutMs + CLAIM_MARGIN_MS)) {
             if (this.inFlight.has(d.id)) continue;
             const p = this.attempt(d)
               .catch((e: unknown) => this.opts.logger.error("webhook attempt crashed", { webhook_id: d.id, error: e }))
@@ -118,7 +134,7 @@ export class WebhookSender {
             this.inFlight.set(d.id, p);
           }
         }
-        const next = this.repo.nextDueAt();
+        const next = await this.repo.nextDueAt();
         // Something due but every lane busy (or due rows all in flight): an ending attempt wakes us.
         if (next !== null && next > now) waitMs = Math.min(waitMs, next - now);
       } catch (e) {
@@ -143,12 +159,12 @@ export class WebhookSender {
   private async attempt(d: DueDelivery): Promise<void> {
     const log = this.opts.logger;
     const startedAt = Date.now();
-    const report = this.reports.getForDownload(d.reportId);
+    const report = await this.reports.getForDownload(d.reportId);
     if (!report) return; // deleted meanwhile: its deliveries went with it
     const body = JSON.stringify(
       buildEvent(d.event, report, await freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt),
     );
-    const headers = webhookHeaders(this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
+    const headers = webhookHeaders(await this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
     const result = await sendWebhook(d.url, headers, body, {
       allowHosts: this.opts.allowHosts,
       timeoutMs: this.opts.timeoutMs,
@@ -160,7 +176,7 @@ export class WebhookSender {
     const attempts = d.attempts + 1;
     const outcome = outcomeOf(result, attempts, d.createdAt, ended, this.opts);
     try {
-      this.repo.recordAttempt(
+      await this.repo.recordAttempt(
         { deliveryId: d.id, startedAt, durationMs: ended - startedAt, responseStatus: result.status ?? null, error: result.error ?? null },
         outcome,
       );

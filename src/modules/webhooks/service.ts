@@ -17,13 +17,13 @@ export class WebhooksService {
   }
 
   /** Call in the transaction that inserts the report. */
-  attach(reportId: string, url: string, linkOrigin: string): void {
-    this.repo.attach(reportId, url, linkOrigin);
+  attach(reportId: string, url: string, linkOrigin: string): Promise<void> {
+    return this.repo.attach(reportId, url, linkOrigin);
   }
 
   /** The report's webhook and every attempt made to deliver its event, for GET /reports/{id}. */
-  log(reportId: string) {
-    const url = this.repo.webhookUrl(reportId);
-    return url ? toWebhookJson(url, this.repo.deliveries(reportId)) : null;
+  async log(reportId: string) {
+    const url = await this.repo.webhookUrl(reportId);
+    return url ? toWebhookJson(url, await this.repo.deliveries(reportId)) : null;
   }
 }

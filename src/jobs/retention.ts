@@ -1,0 +1,34 @@
+// The retention job as cron and `reportgen cleanup` run it: expired idempotency keys, then expired
+// reports and orphaned PDFs (jobs/cleanup.ts). With PostgreSQL it runs in one instance at a time (every
+// instance's cron fires): the others find the job's lease taken and skip that round. With SQLite there
+// is one process, and the job must run even on a read-only or full disk (it is what gives space back):
+// no lease.
+import type { Services } from "../bootstrap";
+import type { Logger } from "../lib/logger";
+import { storageFault } from "../lib/storage";
+import { type CleanupResult, runCleanup } from "./cleanup";
+
+/** Longer than any cleanup run: a holder that died mid-run blocks the job this long at most. */
+const LEASE_MS = 10 * 60_000;
+
+export type RetentionResult = CleanupResult & { skipped?: boolean };
+
+export async function runRetention(s: Services, logger: Logger): Promise<RetentionResult> {
+  const jobs = s.backend.kind === "postgres" ? s.backend.repos.jobs : undefined;
+  const owner = s.backend.owner;
+  if (jobs && !(await jobs.acquire("cleanup", owner, Date.now(), LEASE_MS))) return { expired: 0, orphansRemoved: 0, skipped: true };
+  try {
+    try {
+      const purged = await s.idempotency.purgeExpired();
+      if (purged) logger.debug("expired idempotency keys removed", { purged });
+    } catch (e) {
+      // On a full disk the retention job below still runs: it is what gives space back.
+      const fault = storageFault(e);
+      if (!fault) throw e;
+      s.storage.report(fault, e);
+    }
+    return await runCleanup(s.reportsRepo, s.files, logger, Date.now(), s.storage);
+  } finally {
+    await jobs?.release("cleanup", owner).catch(() => {});
+  }
+}

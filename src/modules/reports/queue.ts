@@ -1,0 +1,182 @@
+// SQL of the report queue: claims, leases, heartbeats, the reaper and fenced outcomes. The same SQL
+// runs on SQLite (one process) and PostgreSQL (N instances); only the claim's row locking differs.
+// attempts, bumped by every claim, is the fence: an outcome is recorded only by the claim that holds
+// the report's current attempt, so an instance whose lease ran out (and whose report another instance
+// took) can no longer mark it. The same number names the attempt's file (see ClaimedReport.attempts).
+
+import type { Report } from "../../db/schema";
+import { jsonList, type Sql } from "../../db/sql";
+
+/** A claimed report; `attempts` is this claim's fence (pass it back with the outcome). */
+export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts" | "requestId" | "mergeParts">;
+
+export interface Completion {
+  id: string;
+  /** The fence: the attempts value the claim returned. */
+  attempt: number;
+  sizeBytes: number;
+  pageCount: number;
+  finishedAt: number;
+  expiresAt: number;
+}
+
+const unleased = "lease_owner = NULL, lease_expires_at = NULL";
+
+/** Defaults: a dead instance's reports are back in the queue within lease + reaper period = 20 s. */
+export const LEASE_MS = 15_000;
+export const REAP_EVERY_MS = 5_000;
+
+export class ReportQueue {
+  constructor(
+    private readonly sql: Sql,
+    /** Names this process in lease_owner: unique per start, so a restarted instance holds none of its predecessor's leases. */
+    readonly owner: string,
+  ) {}
+
+  /**
+   * Takes up to `limit` due reports, oldest first, leased until now + leaseMs. On PostgreSQL, rows that
+   * another instance is claiming at this moment are skipped, not waited for (FOR UPDATE SKIP LOCKED).
+   */
+  claim(now: number, leaseMs: number, limit = 1): Promise<ClaimedReport[]> {
+    const pg = this.sql.dialect === "postgres";
+    return this.sql.all<ClaimedReport>(
+      `UPDATE reports SET status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3
+       WHERE id IN (SELECT id FROM reports WHERE status = 'queued' AND (not_before IS NULL OR not_before <= $1)
+                    ORDER BY created_at, ${pg ? "id" : "rowid"} LIMIT $4 ${pg ? "FOR UPDATE SKIP LOCKED" : ""})
+       RETURNING id, engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts"`,
+      [now, this.owner, now + leaseMs, limit],
+      // Lost in a power cut, a claim is simply undone: the report is still queued.
+      { durable: false },
+    );
+  }
+
+  /** Renews every lease this process holds until `until`; returns how many it still holds. */
+  heartbeat(until: number): Promise<number> {
+    return this.sql.run("UPDATE reports SET lease_expires_at = $2 WHERE lease_owner = $1 AND status = 'processing'", [this.owner, until], {
+      durable: false,
+    });
+  }
+
+  /** Whether this claim (report id + fence) still holds the report: false once it was deleted, re-queued or taken over. */
+  async holds(id: string, attempt: number): Promise<boolean> {
+    return (
+      (await this.sql.get("SELECT 1 AS held FROM reports WHERE id = $1 AND status = 'processing' AND attempts = $2", [id, attempt])) !==
+      undefined
+    );
+  }
+
+  /** Records success if the claim still holds the report; false when it does not (deleted, or taken over). */
+  async succeed(c: Completion): Promise<boolean> {
+    return (await this.succeedMany([c])).length === 1;
+  }
+
+  /**
+   * Records many successes in one commit; returns the ids whose claims still held. PostgreSQL: one
+   * statement joining a JSON array (one round trip). SQLite: one prepared UPDATE per report inside one
+   * transaction (~10 µs each; a join against json_each re-parsed the array for every row: 20-30 ms for 64).
+   */
+  async succeedMany(cs: Completion[]): Promise<string[]> {
+    if (cs.length === 0) return [];
+    const set = `status = 'succeeded', template = NULL, data = NULL, options = NULL, error_code = NULL, error_message = NULL, ${unleased}`;
+    if (this.sql.dialect === "sqlite") {
+      return this.sql.tx(async () => {
+        const ids: string[] = [];
+        for (const c of cs) {
+          const n = await this.sql.run(
+            `UPDATE reports SET ${set}, size_bytes = $3, page_count = $4, finished_at = $5, expires_at = $6
+             WHERE id = $1 AND status = 'processing' AND attempts = $2`,
+            [c.id, c.attempt, c.sizeBytes, c.pageCount, c.finishedAt, c.expiresAt],
+          );
+          if (n > 0) ids.push(c.id);
+        }
+        return ids;
+      });
+    }
+    const done = await this.sql.all<{ id: string }>(
+      `UPDATE reports SET ${set}, size_bytes = v.size, page_count = v.pages, finished_at = v.fin, expires_at = v.exp
+       FROM jsonb_to_recordset(CAST($1 AS TEXT)::jsonb) AS v(id TEXT, attempt INTEGER, size BIGINT, pages INTEGER, fin BIGINT, exp BIGINT)
+       WHERE reports.id = v.id AND reports.status = 'processing' AND reports.attempts = v.attempt RETURNING reports.id`,
+      [
+        JSON.stringify(
+          cs.map((c) => ({ id: c.id, attempt: c.attempt, size: c.sizeBytes, pages: c.pageCount, fin: c.finishedAt, exp: c.expiresAt })),
+        ),
+      ],
+    );
+    return done.map((r) => r.id);
+  }
+
+  /**
+   * Records a batch's successes and claims the next batch in one transaction: one commit (one WAL flush)
+   * per cycle instead of two. Returns the ids recorded and the new claims.
+   */
+  completeAndClaim(cs: Completion[], now: number, leaseMs: number, limit: number): Promise<{ done: string[]; claimed: ClaimedReport[] }> {
+    return this.sql.tx(async () => ({ done: await this.succeedMany(cs), claimed: await this.claim(now, leaseMs, limit) }));
+  }
+
+  /** Records a failure if the claim still holds the report. */
+  async fail(id: string, attempt: number, code: string, message: string, finishedAt: number): Promise<boolean> {
+    const n = await this.sql.run(
+      `UPDATE reports SET status = 'failed', error_code = $3, error_message = $4, finished_at = $5, template = NULL, data = NULL, options = NULL, ${unleased}
+       WHERE id = $1 AND status = 'processing' AND attempts = $2`,
+      [id, attempt, code, message, finishedAt],
+    );
+    return n > 0;
+  }
+
+  /**
+   * Puts a report back in the queue if the claim still holds it; `refund` gives back the attempt when we
+   * interrupted it ourselves; `notBefore` (ms since the epoch) holds it back for a retry's backoff.
+   */
+  async requeue(id: string, attempt: number, refund: boolean, notBefore: number | null = null): Promise<boolean> {
+    const n = await this.sql.run(
+      `UPDATE reports SET status = 'queued', started_at = NULL, not_before = $4, ${unleased},
+       attempts = CASE WHEN $3 = 1 AND attempts > 0 THEN attempts - 1 ELSE attempts END
+       WHERE id = $1 AND status = 'processing' AND attempts = $2`,
+      [id, attempt, refund ? 1 : 0, notBefore],
+    );
+    return n > 0;
+  }
+
+  /**
+   * The reaper: reports whose lease ran out before `now` (their instance died or stalled) go back to the
+   * queue, unless they have used all their attempts (a template that kills its renderer every time must
+   * not do so forever). With SQLite, one process owns the queue: at start-up everything `processing` is
+   * abandoned, so the caller passes now = Infinity.
+   */
+  reap(maxAttempts: number, now: number): Promise<{ requeued: number; failed: number }> {
+    const before = Number.isFinite(now) ? now : Number.MAX_SAFE_INTEGER;
+    const expired = "status = 'processing' AND (lease_expires_at IS NULL OR lease_expires_at < $1)";
+    return this.sql.tx(async () => {
+      const failed = await this.sql.run(
+        `UPDATE reports SET status = 'failed', error_code = 'render_interrupted', error_message = $3, finished_at = $4,
+         template = NULL, data = NULL, options = NULL, ${unleased} WHERE ${expired} AND attempts >= $2`,
+        [before, maxAttempts, `rendering was interrupted ${maxAttempts} times (the service stopped while printing it)`, Date.now()],
+      );
+      const requeued = await this.sql.run(`UPDATE reports SET status = 'queued', started_at = NULL, ${unleased} WHERE ${expired}`, [
+        before,
+      ]);
+      return { requeued, failed };
+    });
+  }
+
+  /** When the next report held back by a retry backoff becomes due, if any. */
+  async nextDueAt(now: number): Promise<number | undefined> {
+    return (
+      (
+        await this.sql.get<{ t: number | null }>("SELECT min(not_before) AS t FROM reports WHERE status = 'queued' AND not_before > $1", [
+          now,
+        ])
+      )?.t ?? undefined
+    );
+  }
+
+  /** Of these ids, the ones whose reports are still unfinished (for a long poll after a missed NOTIFY). */
+  async unfinished(ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.sql.all<{ id: string }>(
+      `SELECT id FROM reports WHERE id IN ${jsonList(this.sql.dialect, "$1")} AND status IN ('queued', 'processing')`,
+      [JSON.stringify(ids)],
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+}

@@ -1,0 +1,152 @@
+// `reportgen migrate-to` on a populated single-machine install: everything is copied into PostgreSQL and
+// verified, a second run (or one after an interruption) finishes the job without duplicates, a target
+// that differs is refused, and afterwards the old keys and download links work on PostgreSQL.
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { rmSync } from "node:fs";
+import { openBackend } from "../../src/db/open";
+import { createTestApp, type TestApp } from "../helpers/app";
+import { usePostgres } from "../helpers/postgres";
+import { runCli, sourceCommand } from "../helpers/process";
+import { useS3 } from "../helpers/s3";
+import { fail, submit, succeed } from "../helpers/scenario";
+
+const pg = usePostgres();
+const s3 = useS3();
+let single: TestApp;
+let url = "";
+let link = "";
+let reportIds: string[] = [];
+let otherKey = "";
+
+beforeAll(async () => {
+  url = await pg().createDatabase();
+  single = await createTestApp();
+  otherKey = (await single.app.keys.createForAccount("beta", "second")).value;
+  const a = await submit(single);
+  const b = await submit(single);
+  const c = await submit(single, { engine: "raw", html_template: "<p>w</p>", webhook: { url: "https://example.com/hook" } });
+  await submit(single); // stays queued
+  await succeed(single, a);
+  await fail(single, c, "template_error", "boom");
+  await single.app.webhookSecrets.get((await single.app.keys.authenticate(single.key))!.accountId);
+  reportIds = [a, b, c];
+  link = ((await (await single.request("GET", `/api/v1/reports/${a}/download`)).json()) as { data: string }).data;
+  await single.request("POST", "/api/v1/generate-pdf-async", {
+    body: { engine: "raw", html_template: "<p>i</p>" },
+    headers: { "idempotency-key": "k1" },
+  });
+  // The source server is stopped before the copy, as the README says.
+  await single.app.stop();
+}, 60_000);
+
+afterAll(() => rmSync(single.dir, { recursive: true, force: true }));
+
+const migrateTo = () => runCli(sourceCommand, ["migrate-to", "--data-dir", single.dir, "--database-url", url]);
+
+test("copies every table and verifies counts and checksums; a second run copies nothing and verifies again", () => {
+  const first = migrateTo();
+  expect(first.stderr).toContain("copied and verified");
+  expect(first.code).toBe(0);
+  expect(first.stderr).toMatch(/reports: 5 row\(s\) copied/);
+  expect(first.stderr).toMatch(/access_keys: 2 row\(s\) copied/);
+  expect(first.stderr).toMatch(/webhook_deliveries: 1 row\(s\) copied/);
+  const again = migrateTo();
+  expect(again.code).toBe(0);
+  expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);
+  expect(again.stderr).toContain("copied and verified");
+}, 60_000);
+
+test("resumable: rows missing from the target (an interrupted run) are copied by the next run", async () => {
+  const target = await openBackend({ dataDir: single.dir, databaseUrl: url });
+  try {
+    expect(await target.sql.run("DELETE FROM reports WHERE id = $1", [reportIds[2]])).toBe(1); // and its webhook rows (cascade)
+  } finally {
+    await target.close();
+  }
+  const r = migrateTo();
+  expect(r.code).toBe(0);
+  expect(r.stderr).toMatch(/reports: 1 row\(s\) copied/);
+  expect(r.stderr).toMatch(/report_webhooks: 1 row\(s\) copied/);
+}, 60_000);
+
+test("a target that differs from the source is refused, naming the table", async () => {
+  const target = await openBackend({ dataDir: single.dir, databaseUrl: url });
+  try {
+    await target.sql.run("UPDATE accounts SET name = 'tampered' WHERE name = 'beta'");
+    const r = migrateTo();
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("accounts differs after the copy");
+    await target.sql.run("UPDATE accounts SET name = 'beta' WHERE name = 'tampered'");
+  } finally {
+    await target.close();
+  }
+}, 60_000);
+
+test("afterwards, on PostgreSQL: the old keys authenticate, the old link opens, the reports read the same", async () => {
+  const cluster = await createTestApp({ dir: single.dir, config: { databaseUrl: url } });
+  try {
+    for (const key of [single.key, otherKey]) expect((await cluster.request("GET", "/api/v1/reports", { key })).status).toBe(200);
+    const list = (await (await cluster.request("GET", "/api/v1/reports?limit=100", { key: single.key })).json()) as {
+      data: { report_id: string; status: string }[];
+    };
+    const status = Object.fromEntries(list.data.map((r) => [r.report_id, r.status]));
+    expect(status[reportIds[0]!]).toBe("succeeded");
+    expect(status[reportIds[1]!]).toBe("queued");
+    expect(status[reportIds[2]!]).toBe("failed");
+    const u = new URL(link);
+    const pdf = await cluster.app.http.handle(new Request(`http://localhost${u.pathname}${u.search}`));
+    expect(pdf.status).toBe(200);
+    // The idempotency key is replayed from the copied record.
+    const replay = await cluster.request("POST", "/api/v1/generate-pdf-async", {
+      key: single.key,
+      body: { engine: "raw", html_template: "<p>i</p>" },
+      headers: { "idempotency-key": "k1" },
+    });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+  } finally {
+    await cluster.close();
+  }
+}, 60_000);
+
+test("with --storage-url: the PDFs go into the bucket, each read back by its SHA-256; a rerun finds them there; the old link opens on PostgreSQL + S3", async () => {
+  // runCli blocks this process until the command ends: it talks to moto directly, not through the test's proxy.
+  const aws = { AWS_ENDPOINT_URL_S3: s3().directEndpoint, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s", AWS_REGION: "us-east-1" };
+  const saved = { ...process.env };
+  Object.assign(process.env, aws);
+  try {
+    const storageUrl = `s3://${s3().bucket}/moved/`;
+    // A fresh target: the database above is in use since the last test started an App on it.
+    const fresh = await pg().createDatabase();
+    const args = ["migrate-to", "--data-dir", single.dir, "--database-url", fresh, "--storage-url", storageUrl];
+    const first = runCli(sourceCommand, args);
+    expect(first.stderr).toContain("1 PDF(s) copied");
+    expect(first.code).toBe(0);
+    const again = runCli(sourceCommand, args);
+    expect(again.stderr).toContain("0 PDF(s) copied");
+    expect(again.stderr).toContain("1 already there");
+    const cluster = await createTestApp({
+      dir: single.dir,
+      config: {
+        databaseUrl: fresh,
+        storageUrl,
+        s3: { endpoint: s3().endpoint, accessKeyId: "k", secretAccessKey: "s", sessionToken: "", region: "us-east-1" },
+      },
+    });
+    try {
+      const u = new URL(link);
+      const pdf = await cluster.app.http.handle(new Request(`http://localhost${u.pathname}${u.search}`));
+      expect(pdf.status).toBe(200);
+      expect(new TextDecoder().decode((await pdf.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+    } finally {
+      await cluster.close();
+    }
+  } finally {
+    for (const k of Object.keys(aws)) delete process.env[k];
+    Object.assign(process.env, saved);
+  }
+}, 60_000);
+
+test("an empty --database-url or a data dir without a database is a usage error", () => {
+  expect(runCli(sourceCommand, ["migrate-to", "--data-dir", single.dir]).code).toBe(2);
+  expect(runCli(sourceCommand, ["migrate-to", "--data-dir", `${single.dir}/nowhere`, "--database-url", url]).code).toBe(2);
+});
