@@ -98,9 +98,9 @@ const badOptions: BadCase[] = [
 describe("bad post-processing options: 422 naming the field, nothing queued", () => {
   for (const c of badOptions)
     test(c.name, async () => {
-      const before = queued();
+      const before = await queued();
       await expectValidation(await gen(c.options), c.field);
-      expect(queued()).toBe(before);
+      expect(await queued()).toBe(before);
     });
 
   test("a stamp report that is unknown or another account's is 404", async () => {
@@ -164,10 +164,10 @@ describe("POST /reports/merge", () => {
 
   test("a part not yet succeeded is 422 naming it; nothing queued", async () => {
     const pending = await submit(t);
-    const before = queued();
+    const before = await queued();
     const body = await expectValidation(await merge({ report_ids: [await succeededReport(), pending] }), "report_ids[1]");
     expect(JSON.stringify(body.details)).toContain("queued");
-    expect(queued()).toBe(before);
+    expect(await queued()).toBe(before);
   });
 
   test("fewer than two parts, a bad id, bad options: 422", async () => {

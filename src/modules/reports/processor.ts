@@ -4,61 +4,27 @@
 // A storage fault (full or read-only disk) never escapes a lane: the report goes back to the queue
 // (or, after its attempts, ends failed with storage_full / storage_error) and the lanes pause until
 // the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
-// Each claim holds a lease that a heartbeat renews while the report renders; every outcome is
-// fenced by the claim's attempt number (queue.ts), so a report another instance took over after our
-// lease ran out is left to that instance.
-
-import { join } from "node:path";
+// Each claim holds a lease (lease-keeper.ts); every outcome is fenced by the claim's attempt number
+// (queue.ts), so a report another instance took over after our lease ran out is left to that instance.
 import { isDatabaseUnreachable } from "../../db/errors";
 import { writeDurably } from "../../lib/durable-write";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import type { PasswordSeal } from "../../lib/seal";
-import { asStorageRenderError, type StorageFault, type StorageMonitor, storageFailureCode, storageFault } from "../../lib/storage";
+import { asStorageRenderError, type StorageFault, storageFailureCode, storageFault } from "../../lib/storage";
 import { checkPdfLimits } from "../../render/pdf-limits";
 import type { RenderPool } from "../../render/pool";
-import { isEmptyPlan, type PostPlan } from "../../render/post-process";
 import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
-import type { ServiceMetrics } from "../health/metrics";
 import type { ReportEvents } from "./events";
-import { hasPostOptions, type StoredPostOptions, storedPlan } from "./post-options";
-import { isEncryptedPdf, type PostRunner } from "./post-runner";
-import { type ClaimedReport, LEASE_MS, REAP_EVERY_MS, type ReportQueue } from "./queue";
-import type { ReportsRepo } from "./repo";
+import { LeaseKeeper } from "./lease-keeper";
+import { PostSteps } from "./post-steps";
+import type { ProcessorOptions } from "./processor-options";
+import { retryDelayMs } from "./processor-options";
+import type { ClaimedReport, ReportQueue } from "./queue";
 import { resolvePdfOptions } from "./service";
 
-/** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
-export function retryDelayMs(attempt: number): number {
-  return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
-}
-
-export interface ProcessorOptions {
-  lanes: number;
-  /** Largest page count and PDF size a report may have (--max-pages, --max-pdf-size). */
-  maxPages: number;
-  maxPdfSize: number;
-  maxAttempts: number;
-  retentionMs: number;
-  logger: Logger;
-  storage?: StorageMonitor;
-  metrics?: ServiceMetrics;
-  /**
-   * Runs post-processing (qpdf) and merges; opens sealed PDF passwords; holds what they write to the
-   * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
-   */
-  post?: { runner: PostRunner; seal: PasswordSeal; reports: ReportsRepo };
-  /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
-  resume?: () => Promise<void>;
-  /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */
-  leaseMs?: number;
-  /** With PostgreSQL: the reaper that re-queues dead instances' reports, run every `reapEveryMs`. */
-  reap?: () => Promise<void>;
-  reapEveryMs?: number;
-  /** An idle lane looks at the queue at least this often even without a wake-up (a missed NOTIFY). */
-  pollMs?: number;
-}
+export { type ProcessorOptions, retryDelayMs } from "./processor-options";
 
 /** While the disk is unusable, how often an idle lane looks again. */
 const STORAGE_PAUSE_MS = 250;
@@ -78,7 +44,10 @@ export class ReportProcessor {
   private readonly inFlight = new Map<string, number>();
   /** Reports left `processing` because even re-queueing them failed (disk full): re-queued on recovery. */
   private readonly stranded = new Map<string, number>();
-  private timers: ReturnType<typeof setInterval>[] = [];
+  /** Renews our claims' leases while they render; with PostgreSQL, reaps dead instances' claims. */
+  private readonly leases: LeaseKeeper;
+  /** Post-processing and merges (qpdf). */
+  private readonly steps: PostSteps;
 
   constructor(
     private readonly repo: ReportQueue,
@@ -88,35 +57,15 @@ export class ReportProcessor {
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {
+    this.steps = new PostSteps(opts.post, files);
+    this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
     events.onQueued(this.notify);
   }
 
   start(): void {
     this.running = true;
     for (let i = 0; i < this.opts.lanes; i++) this.lanes.push(this.lane());
-    const lease = this.leaseMs;
-    this.timers.push(setInterval(() => this.heartbeat(), lease / 3));
-    const reap = this.opts.reap;
-    if (reap)
-      this.timers.push(
-        setInterval(
-          () => void reap().catch((e) => this.opts.logger.warn("queue reaper failed", { error: e })),
-          this.opts.reapEveryMs ?? REAP_EVERY_MS,
-        ),
-      );
-  }
-
-  private get leaseMs(): number {
-    return this.opts.leaseMs ?? LEASE_MS;
-  }
-
-  /** Renews the leases of the reports in flight (one statement for all of them). */
-  private heartbeat(): void {
-    if (this.inFlight.size === 0) return;
-    this.repo.heartbeat(Date.now() + this.leaseMs).catch((e: unknown) => {
-      // A missed beat is harmless until the lease runs out; then the fence stops us from recording.
-      this.opts.logger.warn("lease heartbeat failed", { error: e });
-    });
+    this.leases.start();
   }
 
   /** A report was queued: wake the idle lanes. */
@@ -138,9 +87,12 @@ export class ReportProcessor {
     this.running = false;
     this.notify();
     await Promise.race([Promise.all(this.lanes), Bun.sleep(timeoutMs)]);
-    for (const t of this.timers) clearInterval(t);
+    this.leases.stop();
     // Best effort: what cannot be written now is `processing` and re-queued by the next start (or the reaper).
-    for (const [id, attempt] of this.inFlight) await this.safely(() => this.repo.requeue(id, attempt, true));
+    // With a bucket, an upload still in flight may land later under this attempt's key: the attempt is
+    // spent then, so that no later claim reuses the key.
+    const refund = this.files.kind === "local";
+    for (const [id, attempt] of this.inFlight) await this.safely(() => this.repo.requeue(id, attempt, refund));
   }
 
   private async lane(): Promise<void> {
@@ -187,7 +139,7 @@ export class ReportProcessor {
       return;
     }
     const now = Date.now();
-    const [job] = await this.repo.claim(now, this.leaseMs, 1);
+    const [job] = await this.repo.claim(now, this.leases.leaseMs, 1);
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
       const due = await this.repo.nextDueAt(now);
@@ -246,9 +198,9 @@ export class ReportProcessor {
     let out: { pages: number; bytes: number };
     let printedApart = false;
     try {
-      const plan = this.planOf(job);
+      const plan = this.steps.planOf(job);
       if (job.mergeParts && plan) {
-        const merged = await this.merge(job, plan, fence);
+        const merged = await this.steps.merge(job, plan, fence, () => this.stillWanted(job));
         if (!merged) return;
         out = merged;
       } else {
@@ -271,12 +223,8 @@ export class ReportProcessor {
         if (!(await this.stillWanted(job))) return;
         await reserved;
         if (plan) {
-          // With post-processing, the print goes to the work folder and qpdf writes the report's file.
           printedApart = true;
-          const printed = this.post().runner.printPath(job.id);
-          await Bun.write(printed, pdf);
-          const stamp = await this.stampPath(job, plan);
-          out = { pages: out.pages, bytes: await this.post().runner.apply(job.id, plan, printed, this.files.pathOf(job.id, fence), stamp) };
+          out = { pages: out.pages, bytes: await this.steps.apply(job, plan, pdf, fence) };
         } else this.storePdf(this.files.pathOf(job.id, fence), pdf);
       }
       if ((printedApart || job.mergeParts) && out.bytes > this.opts.maxPdfSize)
@@ -346,78 +294,8 @@ export class ReportProcessor {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
       // and so does an upload whose success was not recorded (an attempt that lost its claim).
       if (!succeeded) await this.files.discard(job.id, fence).catch((e) => this.cleanupFailed(e));
-      if (printedApart || job.mergeParts) this.safely(() => this.post().runner.cleanUp(job.id));
+      if (printedApart || job.mergeParts) this.safely(() => this.steps.cleanUp(job.id));
     }
-  }
-
-  /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
-  private planOf(job: ClaimedReport): PostPlan | undefined {
-    const stored = job.options ? (JSON.parse(job.options) as StoredPostOptions) : undefined;
-    if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
-    if (!this.opts.post) throw new Error("this processor was made without post-processing");
-    const plan = storedPlan(job.id, stored, this.opts.post.seal);
-    if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
-    return isEmptyPlan(plan) && !job.mergeParts ? undefined : plan;
-  }
-
-  /** The stored PDF of the plan's stamp report, as a local file; fails the report when that report is gone. */
-  private async stampPath(job: ClaimedReport, plan: PostPlan): Promise<string | undefined> {
-    if (plan.stamp?.kind !== "report") return undefined;
-    return (await this.usable(job, plan.stamp.reportId)).path;
-  }
-
-  /**
-   * A report this one uses (a merge part, a stamp) as a local file: the stored file itself on the data
-   * dir, a copy in the work folder from a bucket. It must still be there and unprotected: it may have
-   * been deleted or expired since the request (and with a bucket, its protection is only seen here).
-   */
-  private async usable(job: ClaimedReport, id: string): Promise<{ pageCount: number; path: string }> {
-    const r = await this.post().reports.getForDownload(id);
-    const gone = () =>
-      new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
-    if (r?.status !== "succeeded") throw gone();
-    const fence = fenceOf(r);
-    let path = this.files.pathOf(id, fence);
-    if (this.files.kind !== "local") {
-      const stored = await this.files.open(id, fence);
-      if (!stored) throw gone();
-      path = join(this.post().runner.workPath(job.id), `${id}.pdf`);
-      await Bun.write(path, new Response(stored.body));
-    } else if (!(await this.files.exists(id, fence))) throw gone();
-    if (isEncryptedPdf(path))
-      throw new RenderError(
-        "part_unavailable",
-        `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
-      );
-    return { pageCount: r.pageCount ?? 0, path };
-  }
-
-  private post(): NonNullable<ProcessorOptions["post"]> {
-    if (!this.opts.post) throw new Error("this processor was made without post-processing");
-    return this.opts.post;
-  }
-
-  /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
-  private async merge(job: ClaimedReport, plan: PostPlan, fence: string): Promise<{ pages: number; bytes: number } | undefined> {
-    const ids = JSON.parse(job.mergeParts ?? "[]") as string[];
-    const parts: { id: string; path: string }[] = [];
-    const counts: number[] = [];
-    for (const id of ids) {
-      const u = await this.usable(job, id);
-      parts.push({ id, path: u.path });
-      counts.push(u.pageCount);
-    }
-    await this.files.reserve(job.id, fence);
-    if (!(await this.stillWanted(job))) return undefined;
-    const bytes = await this.post().runner.merge(
-      job.id,
-      parts,
-      counts,
-      plan,
-      this.files.pathOf(job.id, fence),
-      await this.stampPath(job, plan),
-    );
-    return { pages: counts.reduce((a, b) => a + b, 0), bytes };
   }
 
   /**

@@ -1,0 +1,108 @@
+// The report processor's steps around qpdf: a report's post-processing plan, the reports it uses (merge
+// parts, a stamp) fetched as local files at their winning attempt, the merge, and applying the plan to a
+// print. Every fault of these steps that is the service's (qpdf, the store) is retried like any other.
+import { join } from "node:path";
+import { REPORT_FAILURES } from "../../lib/error-codes";
+import { RenderError } from "../../lib/errors";
+import type { PasswordSeal } from "../../lib/seal";
+import { isEmptyPlan, type PostPlan } from "../../render/post-process";
+import { fenceOf, type PdfStore } from "../files/pdf-store";
+import { hasPostOptions, type StoredPostOptions, storedPlan } from "./post-options";
+import { isEncryptedPdf, type PostRunner } from "./post-runner";
+import type { ClaimedReport } from "./queue";
+import type { ReportsRepo } from "./repo";
+
+export interface PostDeps {
+  runner: PostRunner;
+  seal: PasswordSeal;
+  /** Where the reports a merge or a stamp uses are looked up. */
+  reports: ReportsRepo;
+}
+
+export class PostSteps {
+  constructor(
+    private readonly deps: PostDeps | undefined,
+    private readonly files: PdfStore,
+  ) {}
+
+  /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
+  planOf(job: ClaimedReport): PostPlan | undefined {
+    const stored = job.options ? (JSON.parse(job.options) as StoredPostOptions) : undefined;
+    if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
+    const plan = storedPlan(job.id, stored, this.post().seal);
+    if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
+    return isEmptyPlan(plan) && !job.mergeParts ? undefined : plan;
+  }
+
+  /** Applies the plan to the printed PDF: the print goes to the work folder and qpdf writes the report's file. */
+  async apply(job: ClaimedReport, plan: PostPlan, pdf: Uint8Array, fence: string): Promise<number> {
+    const runner = this.post().runner;
+    const printed = runner.printPath(job.id);
+    await Bun.write(printed, pdf);
+    return runner.apply(job.id, plan, printed, this.files.pathOf(job.id, fence), await this.stampPath(job, plan));
+  }
+
+  /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
+  async merge(
+    job: ClaimedReport,
+    plan: PostPlan,
+    fence: string,
+    stillWanted: () => Promise<boolean>,
+  ): Promise<{ pages: number; bytes: number } | undefined> {
+    const ids = JSON.parse(job.mergeParts ?? "[]") as string[];
+    const parts: { id: string; path: string }[] = [];
+    const counts: number[] = [];
+    for (const id of ids) {
+      const u = await this.usable(job, id);
+      parts.push({ id, path: u.path });
+      counts.push(u.pageCount);
+    }
+    await this.files.reserve(job.id, fence);
+    if (!(await stillWanted())) return undefined;
+    const stamp = await this.stampPath(job, plan);
+    const bytes = await this.post().runner.merge(job.id, parts, counts, plan, this.files.pathOf(job.id, fence), stamp);
+    return { pages: counts.reduce((a, b) => a + b, 0), bytes };
+  }
+
+  /** Removes what the report left in the work folder. */
+  cleanUp(reportId: string): void {
+    this.deps?.runner.cleanUp(reportId);
+  }
+
+  /** The stored PDF of the plan's stamp report, as a local file; fails the report when that report is gone. */
+  private async stampPath(job: ClaimedReport, plan: PostPlan): Promise<string | undefined> {
+    if (plan.stamp?.kind !== "report") return undefined;
+    return (await this.usable(job, plan.stamp.reportId)).path;
+  }
+
+  /**
+   * A report this one uses (a merge part, a stamp) as a local file: the stored file itself on the data
+   * dir, a copy in the work folder from a bucket. It must still be there and unprotected: it may have
+   * been deleted or expired since the request (and with a bucket, its protection is only seen here).
+   */
+  private async usable(job: ClaimedReport, id: string): Promise<{ pageCount: number; path: string }> {
+    const r = await this.post().reports.getForDownload(id);
+    const gone = () =>
+      new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
+    if (r?.status !== "succeeded") throw gone();
+    const fence = fenceOf(r);
+    let path = this.files.pathOf(id, fence);
+    if (this.files.kind !== "local") {
+      const stored = await this.files.open(id, fence);
+      if (!stored) throw gone();
+      path = join(this.post().runner.workPath(job.id), `${id}.pdf`);
+      await Bun.write(path, new Response(stored.body));
+    } else if (!(await this.files.exists(id, fence))) throw gone();
+    if (isEncryptedPdf(path))
+      throw new RenderError(
+        "part_unavailable",
+        `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
+      );
+    return { pageCount: r.pageCount ?? 0, path };
+  }
+
+  private post(): PostDeps {
+    if (!this.deps) throw new Error("this processor was made without post-processing");
+    return this.deps;
+  }
+}

@@ -1,0 +1,36 @@
+// What the report processor is given, and its retry backoff.
+import type { Logger } from "../../lib/logger";
+import type { StorageMonitor } from "../../lib/storage";
+import type { ServiceMetrics } from "../health/metrics";
+import type { PostDeps } from "./post-steps";
+
+/** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
+export function retryDelayMs(attempt: number): number {
+  return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
+}
+
+export interface ProcessorOptions {
+  lanes: number;
+  /** Largest page count and PDF size a report may have (--max-pages, --max-pdf-size). */
+  maxPages: number;
+  maxPdfSize: number;
+  maxAttempts: number;
+  retentionMs: number;
+  logger: Logger;
+  storage?: StorageMonitor;
+  metrics?: ServiceMetrics;
+  /**
+   * Runs post-processing (qpdf) and merges; opens sealed PDF passwords; holds what they write to the
+   * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
+   */
+  post?: PostDeps;
+  /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
+  resume?: () => Promise<void>;
+  /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */
+  leaseMs?: number;
+  /** With PostgreSQL: the reaper that re-queues dead instances' reports, run every `reapEveryMs`. */
+  reap?: () => Promise<void>;
+  reapEveryMs?: number;
+  /** An idle lane looks at the queue at least this often even without a wake-up (a missed NOTIFY). */
+  pollMs?: number;
+}
