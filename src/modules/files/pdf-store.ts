@@ -14,7 +14,7 @@ export interface PdfStore {
   readonly writable: boolean;
   /** Resolves once the store takes writes again (at once when it does now). */
   recovered(): Promise<void>;
-  /** Where this instance's render worker writes the attempt's PDF. */
+  /** Where this instance writes the attempt's PDF (the report processor, once Chromium has printed it). */
   pathOf(reportId: string, fence?: string): string;
   /** Prepares the attempt's file while the template renders (local: created and its folder synced). */
   reserve(reportId: string, fence: string): Promise<void>;

@@ -9,7 +9,7 @@
 // removed by the loser (discard, when its completion is refused) or with the report (remove lists
 // the report's prefix). A retry of the same report leaves one object, as a failed attempt discards its own.
 //
-// The render worker writes the PDF to a spool file in the data dir (local to the instance); commit()
+// The report processor writes the PDF to a spool file in the data dir (local to the instance); commit()
 // uploads it and deletes the spool file, before the processor records the success.
 //
 // Every request has a deadline (Bun's client has none: a bucket that accepts the connection and never
