@@ -26,27 +26,47 @@ const notReadySchema = t.Object({
   message: t.String(),
 });
 
+/**
+ * Queues a report through the Idempotency-Key check: 202 with the report's id and Location, or the stored
+ * answer of an earlier request with the same key (Idempotent-Replayed: true).
+ */
+async function queueIdempotently(
+  ctx: {
+    principal: { accountId: string };
+    body: unknown;
+    set: { status?: number | string; headers: Record<string, unknown> };
+    headers: Record<string, string | undefined>;
+    request: Request;
+  },
+  opts: ReportsRoutesOptions,
+  submit: () => Promise<{ reportId: string }>,
+) {
+  const { principal, body, set, headers, request } = ctx;
+  const r = await opts.idempotency.run(
+    { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+    () => undefined,
+    async () => {
+      const { reportId } = await submit();
+      return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
+    },
+  );
+  set.status = r.status;
+  Object.assign(set.headers, r.headers);
+  if (r.replayed) set.headers["idempotent-replayed"] = "true";
+  const reportId = (r.body as { report_id?: string } | undefined)?.report_id;
+  if (reportId) noteReport(request, reportId);
+  return r.body;
+}
+
 export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof apiGuard>, opts: ReportsRoutesOptions) =>
   new Elysia({ name: "reports-routes", detail: { tags: ["Reports"] } })
     .use(guard)
     .post(
       "/generate-pdf-async",
-      async ({ principal, body, set, headers, request }) => {
-        const r = await opts.idempotency.run(
-          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
-          () => undefined,
-          async () => {
-            const { reportId } = await reports.submit(principal.accountId, body, opts.originOf(request), requestIdOf(request));
-            return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
-          },
-        );
-        set.status = r.status;
-        Object.assign(set.headers, r.headers);
-        if (r.replayed) set.headers["idempotent-replayed"] = "true";
-        const reportId = (r.body as { report_id?: string } | undefined)?.report_id;
-        if (reportId) noteReport(request, reportId);
-        return r.body;
-      },
+      (ctx) =>
+        queueIdempotently(ctx, opts, () =>
+          reports.submit(ctx.principal.accountId, ctx.body, opts.originOf(ctx.request), requestIdOf(ctx.request)),
+        ),
       {
         body: generateBodySchema(opts.templateMaxLength),
         headers: idempotencyHeaders,
@@ -70,22 +90,10 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     )
     .post(
       "/reports/merge",
-      async ({ principal, body, set, headers, request }) => {
-        const r = await opts.idempotency.run(
-          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
-          () => undefined,
-          async () => {
-            const { reportId } = await reports.submitMerge(principal.accountId, body, opts.originOf(request), requestIdOf(request));
-            return { status: 202, headers: { location: `/api/v1/reports/${reportId}` }, body: { report_id: reportId } };
-          },
-        );
-        set.status = r.status;
-        Object.assign(set.headers, r.headers);
-        if (r.replayed) set.headers["idempotent-replayed"] = "true";
-        const reportId = (r.body as { report_id?: string } | undefined)?.report_id;
-        if (reportId) noteReport(request, reportId);
-        return r.body;
-      },
+      (ctx) =>
+        queueIdempotently(ctx, opts, () =>
+          reports.submitMerge(ctx.principal.accountId, ctx.body, opts.originOf(ctx.request), requestIdOf(ctx.request)),
+        ),
       {
         body: mergeBodySchema,
         headers: idempotencyHeaders,
