@@ -1,10 +1,4 @@
 #!/usr/bin/env bun
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
-import type { Subprocess } from "bun";
-import ejs from "ejs";
 // reportgen benchmark: the service against Chromium's honest floor, in ONE interleaved run.
 //
 // Usage:  bun run bench [flags]          (= bun scripts/bench.ts [flags])
@@ -64,6 +58,13 @@ import ejs from "ejs";
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
+
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, loadavg, setPriority, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import type { Subprocess } from "bun";
+import ejs from "ejs";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { settings } from "../src/config/settings";
 import { freePort } from "../src/lib/ports";
