@@ -1,0 +1,190 @@
+// The bench's output: the figures of every measurement (medians over rounds), the table, the targets
+// (PASS/FAIL) and the JSON of --json.
+import { writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
+import { median, percentile } from "../src/lib/stats";
+import { type Kind, peakPss } from "./bench-cpu-pss";
+import {
+  CONCURRENCY,
+  EXTRA_SERVE_ARGS,
+  FLOOR_NICE,
+  flags,
+  isService,
+  POLL_MS,
+  quick,
+  ROUNDS,
+  SIDES,
+  type Side,
+  TEMPLATES,
+  TOP_C,
+} from "./bench-settings";
+import type { BenchTemplate } from "./bench-templates";
+
+// ---------------------------------------------------------------------------------------------
+// Output
+
+export const fmt = (x: number, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
+const pad = (s: string | number, n: number) => String(s).padStart(n);
+const padR = (s: string | number, n: number) => String(s).padEnd(n);
+
+export function log(msg: string) {
+  process.stderr.write(`${msg}\n`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+interface Cell {
+  rates: number[];
+  latencies: number[];
+  machine: number[];
+  own: Record<Kind, number>[];
+}
+const cells = new Map<string, Cell>();
+const cellKey = (t: string, c: number, s: Side) => `${t}|${c}|${s}`;
+export function cell(t: string, c: number, s: Side): Cell {
+  let x = cells.get(cellKey(t, c, s));
+  if (!x) cells.set(cellKey(t, c, s), (x = { rates: [], latencies: [], machine: [], own: [] }));
+  return x;
+}
+const ownTotal = (o: Record<Kind, number>) => o.server + o.sandbox + o.chromium + o.bench;
+const medianOwn = (c: Cell, k: Kind | "total") => median(c.own.map((o) => (k === "total" ? ownTotal(o) : o[k])));
+
+/** Prints the table, the peak PSS and the targets (PASS/FAIL), writes the JSON of --json; returns the exit code. */
+export function report(
+  tpls: { name: string; t: BenchTemplate }[],
+  startedAt: number,
+  loadAtStart: number[],
+  idlePss: { service: number; floor: number },
+  stopSampler: () => void,
+): number {
+  // -------------------------------------------------------------------------------------------
+  // Report
+  const out: string[] = [];
+  const targets: { name: string; value: number; op: "<=" | ">="; limit: number; pass: boolean }[] = [];
+  const target = (name: string, value: number, op: "<=" | ">=", limit: number) =>
+    targets.push({ name, value, op, limit, pass: op === "<=" ? value <= limit : value >= limit });
+  const json: Record<string, unknown> = {
+    date: new Date(startedAt).toISOString(),
+    duration_s: Math.round((Date.now() - startedAt) / 1000),
+    cores: availableParallelism(),
+    loadavg_start: loadAtStart,
+    loadavg_end: loadavg(),
+    rounds: ROUNDS,
+    quick,
+    poll_ms: POLL_MS,
+    floor_nice: FLOOR_NICE,
+    binary: flags.binary,
+    serve_args: EXTRA_SERVE_ARGS,
+    results: [] as unknown[],
+  };
+
+  out.push("");
+  out.push(
+    `reportgen bench ${new Date(startedAt).toISOString().slice(0, 16)}Z: ${ROUNDS} interleaved round(s)${quick ? " (quick)" : ""}, ${availableParallelism()} cores, ` +
+      `load average ${loadAtStart.map((x) => x.toFixed(2)).join(" ")} at start, ${loadavg()
+        .map((x) => x.toFixed(2))
+        .join(" ")} at end`,
+  );
+  out.push(
+    "PDFs/s = median over rounds; ÷floor and ÷tuned = the service's throughput over theirs (floor = the faster of floor/shared and floor/ctx);",
+  );
+  out.push(
+    "CPU = ms of CPU per PDF: machine (/proc/stat, all CPUs) and own (the side's processes: Chromium, or server + sandboxes + Chromium, plus this bench);",
+  );
+  out.push("cpu÷floor = machine CPU per PDF over the floor's.");
+  out.push("");
+  const head = `${padR("template", 12)} ${pad("c", 2)} ${padR("side", 13)} ${pad("PDFs/s", 7)} ${pad("÷floor", 6)} ${pad("÷tuned", 6)} ${pad("p50 ms", 7)} ${pad("p95 ms", 7)} ${pad("machine", 7)} ${pad("cpu÷floor", 9)} ${pad("own", 6)}  own: server/sandbox/chromium/bench`;
+  out.push(head);
+  out.push("-".repeat(head.length));
+  for (const tpl of tpls) {
+    for (const c of CONCURRENCY) {
+      const rate = (s: Side) => median(cell(tpl.name, c, s).rates);
+      const floorSide: Side = rate("floor/shared") >= rate("floor/ctx") ? "floor/shared" : "floor/ctx";
+      const floorRate = rate(floorSide);
+      const tunedRate = rate("tuned");
+      const floorCell = cell(tpl.name, c, floorSide);
+      const floorMachine = median(floorCell.machine);
+      const floorP50 = median(floorCell.latencies);
+      for (const side of SIDES) {
+        const x = cell(tpl.name, c, side);
+        const r = median(x.rates);
+        const machine = median(x.machine);
+        const name = side === floorSide ? `${side} *` : side;
+        out.push(
+          `${padR(tpl.name, 12)} ${pad(c, 2)} ${padR(name, 13)} ${pad(fmt(r, 2), 7)} ${pad(fmt(r / floorRate, 2), 6)} ${pad(fmt(r / tunedRate, 2), 6)} ${pad(fmt(median(x.latencies)), 7)} ${pad(fmt(percentile(x.latencies, 0.95)), 7)} ` +
+            `${pad(fmt(machine), 7)} ${pad(fmt(machine / floorMachine, 2), 9)} ${pad(fmt(medianOwn(x, "total")), 6)}  ` +
+            (isService(side)
+              ? `${fmt(medianOwn(x, "server"))}/${fmt(medianOwn(x, "sandbox"))}/${fmt(medianOwn(x, "chromium"))}/${fmt(medianOwn(x, "bench"))}`
+              : `-/-/${fmt(medianOwn(x, "chromium"))}/${fmt(medianOwn(x, "bench"))}`),
+        );
+        (json.results as unknown[]).push({
+          template: tpl.name,
+          c,
+          side,
+          is_floor: side === floorSide,
+          pdfs_per_s: r,
+          per_round: x.rates,
+          ratio_to_floor: r / floorRate,
+          ratio_to_tuned: r / tunedRate,
+          p50_ms: median(x.latencies),
+          p95_ms: percentile(x.latencies, 0.95),
+          machine_cpu_ms_per_pdf: machine,
+          machine_cpu_ratio_to_floor: machine / floorMachine,
+          own_cpu_ms_per_pdf: Object.fromEntries((["server", "sandbox", "chromium", "bench"] as Kind[]).map((k) => [k, medianOwn(x, k)])),
+        });
+      }
+      const wait = cell(tpl.name, c, "wait");
+      target(`${tpl.name} c=${c}: long-poll client ÷ floor throughput`, median(wait.rates) / floorRate, ">=", 0.9);
+      if (c >= 4)
+        target(
+          `${tpl.name} c=${c}: ${POLL_MS} ms polling client ÷ floor throughput`,
+          median(cell(tpl.name, c, "poll").rates) / floorRate,
+          ">=",
+          0.85,
+        );
+      target(`${tpl.name} c=${c}: service (long poll) ÷ floor machine CPU per PDF`, median(wait.machine) / floorMachine, "<=", 1.1);
+      if (c === 1)
+        target(`${tpl.name} c=1: long-poll p50 (ms) vs floor p50 ${fmt(floorP50)} + 10`, median(wait.latencies), "<=", floorP50 + 10);
+      const base = tpl.t.baseline && TEMPLATES.some((x) => x.name === tpl.t.baseline!.name) ? tpl.t.baseline : undefined;
+      if (base)
+        target(
+          `${tpl.name} c=${c}: machine CPU per PDF ÷ ${base.name}'s (long poll, same run)`,
+          median(wait.machine) / median(cell(base.name, c, "wait").machine),
+          "<=",
+          base.maxRatio,
+        );
+      // The same ratio over the service's own processes (server with its children, such as qpdf, sandboxes,
+      // Chromium): unlike machine CPU, other programs on a shared machine do not move it.
+      if (base)
+        target(
+          `${tpl.name} c=${c}: own CPU per PDF ÷ ${base.name}'s (long poll, same run)`,
+          medianOwn(wait, "total") / medianOwn(cell(base.name, c, "wait"), "total"),
+          "<=",
+          base.maxRatio,
+        );
+    }
+    out.push("");
+  }
+  stopSampler();
+  const mib = (b: number) => `${Math.round(b / 1024 / 1024)} MiB`;
+  out.push(
+    `Peak PSS: service ${mib(peakPss.service)} (at start ${mib(idlePss.service)}); headless-shell floor ${mib(peakPss.floor)} (at start ${mib(idlePss.floor)}, ${3 * TOP_C} pages); desktop floor ${mib(peakPss.desktop)} (${TOP_C} pages)`,
+  );
+  json.peak_pss_bytes = peakPss;
+  json.start_pss_bytes = idlePss;
+  for (const tg of targets) out.push(`${tg.pass ? "PASS" : "FAIL"}  ${tg.name}: ${fmt(tg.value, 2)} ${tg.op} ${fmt(tg.limit, 2)}`);
+  const failed = targets.filter((x) => !x.pass).length;
+  out.push(
+    `${targets.length - failed}/${targets.length} targets met (run took ${Math.round((Date.now() - startedAt) / 1000)} s; load average now ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(" ")})`,
+  );
+  json.targets = targets;
+  console.log(out.join("\n"));
+  if (flags.json) {
+    writeFileSync(flags.json, `${JSON.stringify(json, null, 2)}\n`);
+    log(`figures written to ${flags.json}`);
+  }
+  return flags.check && failed > 0 ? 1 : 0;
+}

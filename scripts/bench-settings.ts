@@ -1,0 +1,91 @@
+// The bench's settings: its command line (flags, their checks, the templates and concurrencies chosen),
+// the Chromium binaries and launch flags of the floors, and the sides measured. scripts/bench.ts runs the
+// bench; its header comment is the usage, printed by --help.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { settings } from "../src/config/settings";
+import { launchArgs } from "../src/render/browser";
+import { type BenchTemplate, benchTemplates } from "./bench-templates";
+
+// ---------------------------------------------------------------------------------------------
+// Settings
+
+/** The file whose header comment --help prints. */
+const USAGE_FILE = join(import.meta.dir, "bench.ts");
+export const ROOT = resolve(import.meta.dir, "..");
+export const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || settings.chromiumPath.default;
+export const DESKTOP_CHROMIUM = process.env.BENCH_DESKTOP_CHROMIUM || "/usr/lib/chromium/chromium";
+/** Exactly the service's launch flags (src/render/browser.ts). */
+export const LAUNCH_ARGS = launchArgs();
+
+export const { values: flags } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    quick: { type: "boolean", default: false },
+    rounds: { type: "string" },
+    concurrency: { type: "string", default: "1,2,4,8" },
+    templates: { type: "string" },
+    "poll-ms": { type: "string", default: "50" },
+    "floor-nice": { type: "string", default: "10" },
+    binary: { type: "boolean", default: false },
+    "service-root": { type: "string" },
+    "serve-args": { type: "string" },
+    json: { type: "string" },
+    check: { type: "boolean", default: false },
+    verbose: { type: "boolean", default: false },
+    help: { type: "boolean", short: "h", default: false },
+  },
+  strict: true,
+});
+
+if (flags.help) {
+  const lines = readFileSync(USAGE_FILE, "utf8").split("\n").slice(1);
+  console.log(
+    lines
+      .slice(
+        0,
+        lines.findIndex((l) => !l.startsWith("//")),
+      )
+      .map((l) => l.slice(3))
+      .join("\n"),
+  );
+  process.exit(0);
+}
+
+export const quick = flags.quick!;
+export const SERVICE_ROOT = resolve(flags["service-root"] ?? ROOT);
+export const EXTRA_SERVE_ARGS = flags["serve-args"]?.split(/\s+/).filter(Boolean) ?? [];
+export const ROUNDS = Number(flags.rounds ?? (quick ? 2 : 5));
+export const CONCURRENCY = flags.concurrency!.split(",").map(Number);
+export const POLL_MS = Number(flags["poll-ms"]);
+export const FLOOR_NICE = Number(flags["floor-nice"]);
+export const WAIT_S = 30;
+export const TOP_C = Math.max(...CONCURRENCY);
+for (const [name, v, min] of [
+  ["rounds", ROUNDS, 1],
+  ["poll-ms", POLL_MS, 1],
+  ["floor-nice", FLOOR_NICE, 0],
+  ...CONCURRENCY.map((c) => ["concurrency", c, 1] as const),
+] as const) {
+  if (!Number.isInteger(v) || v < min) usage(`bad --${name} value`);
+}
+const allTemplates = benchTemplates();
+export const TEMPLATES = flags.templates
+  ? flags.templates
+      .split(",")
+      .map(
+        (n) => allTemplates.find((t) => t.name === n) ?? usage(`unknown template ${n}; use ${allTemplates.map((t) => t.name).join(", ")}`),
+      )
+  : allTemplates.filter((t) => t.byDefault);
+/** PDFs per measurement: at least 2 per client, so every client starts a PDF while the others print. */
+export const countFor = (t: BenchTemplate, c: number) => Math.max(quick ? t.quickCount : t.count, 2 * c);
+
+export type Side = "floor/shared" | "floor/ctx" | "floor/desktop" | "tuned" | "wait" | "poll";
+export const SIDES: Side[] = ["floor/shared", "floor/ctx", "floor/desktop", "tuned", "wait", "poll"];
+export const isService = (s: Side) => s === "wait" || s === "poll";
+
+export function usage(msg: string): never {
+  console.error(`bench: ${msg} (bun scripts/bench.ts --help)`);
+  process.exit(2);
+}
