@@ -180,3 +180,9 @@ export class Watched {
     await this.context.close();
   }
 }
+
+/** The Cookie header that carries the watched context's dashboard session, for requests made outside the browser. */
+export async function sessionCookie(w: Watched): Promise<string> {
+  const c = (await w.context.cookies()).find((c) => c.name === "rg_session")!;
+  return `rg_session=${c.value}`;
+}
