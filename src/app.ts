@@ -22,6 +22,7 @@ import { listenForPeers } from "./modules/reports/peers";
 import { PostRunner } from "./modules/reports/post-runner";
 import { ReportProcessor } from "./modules/reports/processor";
 import { LEASE_MS, REAP_EVERY_MS } from "./modules/reports/queue";
+import { sampleRenderer } from "./modules/templates/sample-renderer";
 import { WebhookSender } from "./modules/webhooks/sender";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { fontconfigPath, writeFontconfig } from "./render/fonts";
@@ -203,6 +204,8 @@ export class App {
         pollMs: 2_000,
       }),
     });
+    // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.
+    s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }));
     return { templating, post, pool, processor, egress };
   }
 
@@ -324,6 +327,9 @@ export class App {
   }
   get sessions() {
     return this.services.sessions;
+  }
+  get templates() {
+    return this.services.templates;
   }
   get storage() {
     return this.services.storage;

@@ -2,6 +2,7 @@
 // services every entry point shares (HTTP, dashboard, CLI) and hands them to an App, whose constructor
 // does no I/O. Every CLI command goes through here, `migrate` included. The database is SQLite in the
 // data dir, or PostgreSQL with --database-url (db/open.ts); nothing past this file knows which.
+import { existsSync } from "node:fs";
 import { App, type AppMode } from "./app";
 import type { Config } from "./config/settings";
 import { SessionsService } from "./dashboard/sessions";
@@ -24,9 +25,11 @@ import { ReportEvents } from "./modules/reports/events";
 import type { ReportQueue } from "./modules/reports/queue";
 import type { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
+import { TemplatesService } from "./modules/templates/service";
 import type { WebhooksRepo } from "./modules/webhooks/repo";
 import { WebhookSecrets } from "./modules/webhooks/secrets";
 import { WebhooksService } from "./modules/webhooks/service";
+import { fontconfigPath } from "./render/fonts";
 
 /** What bootstrap() built: the database, the stores and the services over them. */
 export interface Services {
@@ -47,6 +50,7 @@ export interface Services {
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
+  templates: TemplatesService;
 }
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
@@ -82,8 +86,17 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
     const seal = new PasswordSeal(linkSecret);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
+    const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
+    const templates = new TemplatesService(repos.templates, {
+      templateMaxLength: config.templateMaxLength,
+      dataLimits,
+      allowHosts: config.allowHosts,
+      // Chromium's own fontconfig file once the renderer wrote it (App.startRenderer); else the system's.
+      fontconfigFile: () => (existsSync(fontconfigPath(config.dataDir)) ? fontconfigPath(config.dataDir) : undefined),
+    });
     const reports = new ReportsService(repos.reports, files, links, new ReportEvents(), webhooks, {
-      dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
+      dataLimits,
+      templates,
       accountQueueLimit: config.accountQueueLimit,
       queueLimit: config.queueLimit,
       storage,
@@ -108,6 +121,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       webhooks,
       webhookSecrets: new WebhookSecrets(repos.webhooks),
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
+      templates,
     };
   } catch (e) {
     await backend.close();

@@ -45,7 +45,19 @@ export const COPIED_TABLES: CopiedTable[] = [
       "merge_parts",
       "lease_owner",
       "lease_expires_at",
+      "template_id",
+      "template_version",
     ],
+  },
+  {
+    name: "templates",
+    key: "id",
+    columns: ["id", "account_id", "name", "engine", "latest_version", "created_at", "updated_at"],
+  },
+  {
+    name: "template_versions",
+    key: "id",
+    columns: ["id", "template_id", "version", "html_template", "data_schema", "sample_data", "options", "warnings", "created_at"],
   },
   { name: "report_webhooks", key: "report_id", columns: ["report_id", "url", "link_origin"] },
   {

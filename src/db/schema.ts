@@ -51,6 +51,9 @@ export const reports = sqliteTable("reports", {
   /** The process holding a processing report's lease, and when the lease runs out (migration 0009). */
   leaseOwner: text("lease_owner"),
   leaseExpiresAt: integer("lease_expires_at"),
+  /** The stored template and version the report was made from (migration 0010); null for inline templates. */
+  templateId: text("template_id"),
+  templateVersion: integer("template_version"),
 });
 
 /** Jobs run by one holder at a time across instances (migration 0009). */
@@ -147,3 +150,31 @@ export const idempotencyKeys = sqliteTable("idempotency_keys", {
 });
 
 export type DashboardSession = typeof dashboardSessions.$inferSelect;
+
+// Stored templates and their immutable versions (migration 0010).
+export const templates = sqliteTable("templates", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  engine: text("engine", { enum: engines }).notNull(),
+  latestVersion: integer("latest_version").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** (template_id, version) is unique through the index template_versions_number. */
+export const templateVersions = sqliteTable("template_versions", {
+  id: text("id").primaryKey(),
+  templateId: text("template_id")
+    .notNull()
+    .references(() => templates.id, { onDelete: "cascade" }),
+  version: integer("version").notNull(),
+  htmlTemplate: text("html_template").notNull(),
+  dataSchema: text("data_schema"),
+  sampleData: text("sample_data"),
+  options: text("options"),
+  warnings: text("warnings").notNull(),
+  createdAt: integer("created_at").notNull(),
+});

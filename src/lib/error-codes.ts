@@ -25,6 +25,10 @@ export const API_ERRORS = {
   payload_too_large: { status: 413, fix: "The body is larger than the server's body limit: send a smaller template or less data." },
   unsupported_media_type: { status: 415, fix: "Send the body as JSON with Content-Type: application/json." },
   validation_failed: { status: 422, fix: "A field is missing or invalid: see details (field, problem) and the OpenAPI document." },
+  template_render_failed: {
+    status: 422,
+    fix: "The template could not be rendered with this data (details.code says why, as a failed report would): fix the template or data.",
+  },
   idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
   rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
   account_queue_full: { status: 429, fix: "Your account has too many unfinished reports: wait Retry-After seconds for some to finish." },
@@ -33,6 +37,10 @@ export const API_ERRORS = {
     fix: "The server failed unexpectedly; the cause is logged. Retry later and tell the operator if it persists.",
   },
   queue_full: { status: 503, fix: "The service has too many unfinished reports: retry after Retry-After seconds." },
+  preview_unavailable: {
+    status: 503,
+    fix: "This instance renders nothing (--role api, or its Chromium is down): send previews to an instance that renders, or retry later.",
+  },
   server_busy: { status: 503, fix: "The server is handling too many requests at once: retry after Retry-After seconds." },
   storage_unavailable: {
     status: 503,

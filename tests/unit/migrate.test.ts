@@ -56,6 +56,8 @@ describe("migrate", () => {
       "report_webhooks",
       "reports",
       "schema_migrations",
+      "template_versions",
+      "templates",
       "webhook_attempts",
       "webhook_deliveries",
       "webhook_secrets",

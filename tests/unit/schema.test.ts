@@ -36,6 +36,8 @@ test("schema.ts declares every table", () => {
     "job_leases",
     "report_webhooks",
     "reports",
+    "template_versions",
+    "templates",
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_secrets",

@@ -217,14 +217,29 @@ export const pdfOptionsSchema = t.Object(
 export function generateBodySchema(templateMaxLength: number) {
   return t.Object(
     {
-      html_template: t.String({
-        minLength: 1,
-        maxLength: templateMaxLength,
-        description: "HTML; with engine ejs it may contain EJS tags such as <%= name %>",
-      }),
-      engine: oneOf(engines, {
-        description: "ejs: render html_template with data through EJS (sandboxed). raw: print html_template as given",
-      }),
+      html_template: t.Optional(
+        t.String({
+          minLength: 1,
+          maxLength: templateMaxLength,
+          description: "HTML; with engine ejs it may contain EJS tags such as <%= name %>. Required unless template_id is given (not both)",
+        }),
+      ),
+      engine: t.Optional(
+        oneOf(engines, {
+          description:
+            "ejs: render html_template with data through EJS (sandboxed). raw: print html_template as given. Required with html_template; with template_id the template's engine is used",
+        }),
+      ),
+      template_id: t.Optional(
+        t.String({
+          format: "uuid",
+          description:
+            "A stored template of this account (POST /templates), instead of html_template; data is checked against its data_schema",
+        }),
+      ),
+      template_version: t.Optional(
+        t.Integer({ minimum: 1, description: "The version of template_id to render; default: its latest version at submission" }),
+      ),
       data: t.Optional(t.Any({ description: "JSON object with the template's values. Required for ejs; ignored for raw" })),
       options: t.Optional(pdfOptionsSchema),
       webhook: t.Optional(webhookRequestSchema),
@@ -283,6 +298,8 @@ export const reportSchema = t.Object({
       message: t.String({ description: "What to change" }),
     }),
   ),
+  template_id: t.Nullable(t.String({ format: "uuid", description: "The stored template it was made from; null for an inline template" })),
+  template_version: t.Nullable(t.Integer({ description: "The version of template_id it was made from" })),
   webhook: t.Optional(reportWebhookSchema),
 });
 
@@ -299,5 +316,7 @@ export function toReportJson(r: ReportSummary) {
     size_bytes: r.sizeBytes,
     page_count: r.pageCount,
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? "" } : null,
+    template_id: r.templateId,
+    template_version: r.templateVersion,
   };
 }

@@ -15,6 +15,9 @@ export interface NewReport {
   requestId?: string | null;
   /** The ids a merged report joins, as a JSON array (template is then ""). */
   mergeParts?: string | null;
+  /** The stored template and version the report was made from (template then holds that version's text). */
+  templateId?: string | null;
+  templateVersion?: number | null;
 }
 
 export interface ListQuery {
@@ -33,7 +36,7 @@ export type ReportSummary = Omit<
 /** Columns for reading a report without its (possibly large) input, named as in ReportSummary. */
 const summary = `id, account_id AS "accountId", engine, status, attempts, error_code AS "errorCode", error_message AS "errorMessage",
   size_bytes AS "sizeBytes", page_count AS "pageCount", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt",
-  expires_at AS "expiresAt"`;
+  expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion"`;
 
 export class ReportsRepo {
   constructor(private readonly sql: Sql) {}
@@ -45,9 +48,22 @@ export class ReportsRepo {
 
   async insert(r: NewReport): Promise<void> {
     await this.sql.run(
-      `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9)`,
-      [r.id, r.accountId, r.engine, r.template, r.data, r.options, r.createdAt, r.requestId ?? null, r.mergeParts ?? null],
+      `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
+         template_id, template_version)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11)`,
+      [
+        r.id,
+        r.accountId,
+        r.engine,
+        r.template,
+        r.data,
+        r.options,
+        r.createdAt,
+        r.requestId ?? null,
+        r.mergeParts ?? null,
+        r.templateId ?? null,
+        r.templateVersion ?? null,
+      ],
     );
   }
 

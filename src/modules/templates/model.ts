@@ -1,0 +1,90 @@
+// Stored templates: the shapes services and routes share, and their snake_case JSON form.
+import type { Engine } from "../../db/schema";
+import { iso } from "../../lib/time";
+import type { PostOptions } from "../../render/post-process";
+import type { StoredPdfOptions } from "../reports/service";
+
+/** Who does something: the account, and (for the audit trail) the key and address it came from. */
+export interface Actor {
+  accountId: string;
+  keyId?: string;
+  ip?: string;
+}
+
+/** The print options a version stores as defaults (the `options` of a generation request, without webhook). */
+export type TemplateOptions = StoredPdfOptions & PostOptions;
+
+/** A preflight finding: a stable code, a sentence saying what to change, and fields that depend on the code. */
+export interface Warning {
+  code: WarningCode;
+  message: string;
+  [field: string]: unknown;
+}
+
+export const warningCodes = [
+  "missing_glyphs",
+  "blocked_resource",
+  "sample_render",
+  "sample_render_failed",
+  "sample_not_rendered",
+  "glyph_check_unavailable",
+] as const;
+export type WarningCode = (typeof warningCodes)[number];
+
+export interface TemplateSummary {
+  id: string;
+  accountId: string;
+  name: string;
+  engine: Engine;
+  latestVersion: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface TemplateVersion {
+  templateId: string;
+  version: number;
+  htmlTemplate: string;
+  dataSchema: unknown;
+  sampleData: unknown;
+  options: TemplateOptions | null;
+  warnings: Warning[];
+  createdAt: number;
+}
+
+export interface CreateTemplateInput {
+  name: string;
+  engine: Engine;
+  htmlTemplate: string;
+  dataSchema?: unknown;
+  sampleData?: unknown;
+  options?: TemplateOptions;
+}
+
+export type VersionInput = Omit<CreateTemplateInput, "name" | "engine">;
+
+export interface TemplateDetail {
+  template: TemplateSummary;
+  latest: TemplateVersion;
+  versions: { version: number; createdAt: number }[];
+}
+
+export const toTemplateJson = (t: TemplateSummary) => ({
+  template_id: t.id,
+  name: t.name,
+  engine: t.engine,
+  latest_version: t.latestVersion,
+  created_at: iso(t.createdAt)!,
+  updated_at: iso(t.updatedAt)!,
+});
+
+export const toVersionJson = (v: TemplateVersion) => ({
+  template_id: v.templateId,
+  version: v.version,
+  html_template: v.htmlTemplate,
+  data_schema: v.dataSchema ?? null,
+  sample_data: v.sampleData ?? null,
+  options: v.options ?? null,
+  warnings: v.warnings,
+  created_at: iso(v.createdAt)!,
+});

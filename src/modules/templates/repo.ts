@@ -1,0 +1,137 @@
+// SQL for stored templates and their immutable versions, the same text on SQLite and PostgreSQL.
+import type { Engine } from "../../db/schema";
+import type { Sql } from "../../db/sql";
+import type { TemplateOptions, TemplateSummary, TemplateVersion, Warning } from "./model";
+
+/** A version as it is inserted: JSON fields already serialised by the caller (null when absent). */
+export interface NewVersion {
+  id: string;
+  htmlTemplate: string;
+  dataSchema: string | null;
+  sampleData: string | null;
+  options: string | null;
+  warnings: string;
+  createdAt: number;
+}
+
+export interface NewTemplate {
+  id: string;
+  accountId: string;
+  name: string;
+  engine: Engine;
+  createdAt: number;
+}
+
+const summary = `id, account_id AS "accountId", name, engine, latest_version AS "latestVersion", created_at AS "createdAt",
+  updated_at AS "updatedAt"`;
+
+const versionCols = `template_id AS "templateId", version, html_template AS "htmlTemplate", data_schema AS "dataSchema",
+  sample_data AS "sampleData", options, warnings, created_at AS "createdAt"`;
+
+interface VersionRow {
+  templateId: string;
+  version: number;
+  htmlTemplate: string;
+  dataSchema: string | null;
+  sampleData: string | null;
+  options: string | null;
+  warnings: string;
+  createdAt: number;
+}
+
+const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
+
+function toVersion(r: VersionRow): TemplateVersion {
+  return {
+    templateId: r.templateId,
+    version: r.version,
+    htmlTemplate: r.htmlTemplate,
+    dataSchema: parse(r.dataSchema),
+    sampleData: parse(r.sampleData),
+    options: parse(r.options) as TemplateOptions | null,
+    warnings: JSON.parse(r.warnings) as Warning[],
+    createdAt: r.createdAt,
+  };
+}
+
+export class TemplatesRepo {
+  constructor(private readonly sql: Sql) {}
+
+  /** Inserts a template with its version 1, in one transaction. */
+  async create(t: NewTemplate, v: NewVersion): Promise<TemplateSummary> {
+    return this.sql.tx(async () => {
+      await this.sql.run(
+        `INSERT INTO templates (id, account_id, name, engine, latest_version, created_at, updated_at) VALUES ($1, $2, $3, $4, 1, $5, $5)`,
+        [t.id, t.accountId, t.name, t.engine, t.createdAt],
+      );
+      await this.insertVersion(t.id, 1, v);
+      return { ...t, latestVersion: 1, updatedAt: t.createdAt };
+    });
+  }
+
+  /**
+   * Appends the next version of the account's template; undefined when there is no such template. The
+   * UPDATE takes the template's row lock (PostgreSQL) or the write lock (SQLite) first, so concurrent
+   * additions get consecutive numbers and never the same one.
+   */
+  async addVersion(templateId: string, accountId: string, v: NewVersion): Promise<number | undefined> {
+    return this.sql.tx(async () => {
+      const row = await this.sql.get<{ n: number }>(
+        `UPDATE templates SET latest_version = latest_version + 1, updated_at = $3 WHERE id = $1 AND account_id = $2
+         RETURNING latest_version AS n`,
+        [templateId, accountId, v.createdAt],
+      );
+      if (!row) return undefined;
+      await this.insertVersion(templateId, row.n, v);
+      return row.n;
+    });
+  }
+
+  private async insertVersion(templateId: string, n: number, v: NewVersion): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO template_versions (id, template_id, version, html_template, data_schema, sample_data, options, warnings, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [v.id, templateId, n, v.htmlTemplate, v.dataSchema, v.sampleData, v.options, v.warnings, v.createdAt],
+    );
+  }
+
+  get(id: string, accountId: string): Promise<TemplateSummary | undefined> {
+    return this.sql.get<TemplateSummary>(`SELECT ${summary} FROM templates WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  }
+
+  /** The account's templates, newest first, after the given position (the last item of the previous page). */
+  list(q: { accountId: string; limit: number; after?: { createdAt: number; id: string } }): Promise<TemplateSummary[]> {
+    return q.after
+      ? this.sql.all<TemplateSummary>(
+          `SELECT ${summary} FROM templates WHERE account_id = $1 AND (created_at < $2 OR (created_at = $2 AND id < $3))
+           ORDER BY created_at DESC, id DESC LIMIT $4`,
+          [q.accountId, q.after.createdAt, q.after.id, q.limit],
+        )
+      : this.sql.all<TemplateSummary>(`SELECT ${summary} FROM templates WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
+          q.accountId,
+          q.limit,
+        ]);
+  }
+
+  /** One version of the account's template (the join keeps other accounts' versions out). */
+  async version(templateId: string, accountId: string, n: number): Promise<TemplateVersion | undefined> {
+    const r = await this.sql.get<VersionRow>(
+      `SELECT ${versionCols} FROM template_versions v WHERE template_id = $1 AND version = $3
+       AND EXISTS (SELECT 1 FROM templates t WHERE t.id = v.template_id AND t.account_id = $2)`,
+      [templateId, accountId, n],
+    );
+    return r && toVersion(r);
+  }
+
+  /** The version numbers of a template with their dates, newest first. */
+  versions(templateId: string): Promise<{ version: number; createdAt: number }[]> {
+    return this.sql.all(`SELECT version, created_at AS "createdAt" FROM template_versions WHERE template_id = $1 ORDER BY version DESC`, [
+      templateId,
+    ]);
+  }
+
+  /** Deletes the account's template and its versions; false when there was none. */
+  async delete(id: string, accountId: string): Promise<boolean> {
+    return (await this.sql.run("DELETE FROM templates WHERE id = $1 AND account_id = $2", [id, accountId])) > 0;
+  }
+}

@@ -1,0 +1,245 @@
+// Stored templates: create, version, list, read, delete; the preflight that every save returns; the live
+// preview (no report row); and what a generation request by template_id needs (TemplateSource).
+import type { Engine } from "../../db/schema";
+import { AppError, notFound, RenderError, validationFailed } from "../../lib/errors";
+import { newUuid, UUID_RE } from "../../lib/ids";
+import { checkData, type DataLimits } from "../reports/input-limits";
+import { checkPdfOptions } from "../reports/service";
+import { checkAgainstSchema, checkSchema } from "./json-schema";
+import type {
+  Actor,
+  CreateTemplateInput,
+  TemplateDetail,
+  TemplateOptions,
+  TemplateSummary,
+  TemplateVersion,
+  VersionInput,
+  Warning,
+} from "./model";
+import { type Preflight, preflightOf } from "./preflight";
+import type { NewVersion, TemplatesRepo } from "./repo";
+import type { SampleRenderer } from "./sample-renderer";
+
+export interface TemplatesServiceOptions {
+  templateMaxLength: number;
+  dataLimits: DataLimits;
+  /** The renderer's --allow-hosts: what the page may load. */
+  allowHosts: readonly string[];
+  /** The fontconfig file Chromium renders with (glyph coverage is read through it), when there is one. */
+  fontconfigFile?: () => string | undefined;
+}
+
+/** What POST /generate-pdf-async needs of a stored template. */
+export interface ResolvedTemplate {
+  templateId: string;
+  version: number;
+  engine: Engine;
+  htmlTemplate: string;
+  options: TemplateOptions | null;
+}
+
+export interface TemplateSource {
+  /** The version (latest when absent) of the account's template, with `data` checked against its schema. 404 / 422. */
+  forSubmission(accountId: string, templateId: string, version: number | undefined, data: unknown): Promise<ResolvedTemplate>;
+}
+
+export class TemplatesService implements TemplateSource {
+  private renderer?: SampleRenderer;
+  private readonly preflightRun: Preflight;
+
+  constructor(
+    private readonly repo: TemplatesRepo,
+    private readonly opts: TemplatesServiceOptions,
+  ) {
+    this.preflightRun = preflightOf({
+      allowHosts: opts.allowHosts,
+      fontconfigFile: opts.fontconfigFile,
+      renderer: () => this.renderer,
+    });
+  }
+
+  /** Set by the App when it runs a renderer: sample renders and previews go through it. */
+  useRenderer(r: SampleRenderer | undefined): void {
+    this.renderer = r;
+  }
+
+  async create(
+    actor: Actor,
+    input: CreateTemplateInput,
+  ): Promise<{ template: TemplateSummary; version: TemplateVersion; warnings: Warning[] }> {
+    const name = input.name.trim();
+    if (!name) throw validationFailed("name must not be blank", [{ field: "name", problem: "blank" }]);
+    const { row, version } = await this.prepareVersion(input.engine, input);
+    const template = await this.repo.create(
+      { id: newUuid(), accountId: actor.accountId, name, engine: input.engine, createdAt: row.createdAt },
+      row,
+    );
+    return { template, version: { ...version, templateId: template.id, version: 1 }, warnings: version.warnings };
+  }
+
+  async addVersion(actor: Actor, templateId: string, input: VersionInput): Promise<{ version: TemplateVersion; warnings: Warning[] }> {
+    const t = await this.summary(actor.accountId, templateId);
+    const { row, version } = await this.prepareVersion(t.engine, input);
+    const n = await this.repo.addVersion(t.id, actor.accountId, row);
+    if (n === undefined) throw notFound("template", templateId); // deleted meanwhile
+    return { version: { ...version, templateId: t.id, version: n }, warnings: version.warnings };
+  }
+
+  async list(
+    accountId: string,
+    q: { cursor?: string; limit?: number } = {},
+  ): Promise<{ items: TemplateSummary[]; nextCursor: string | null }> {
+    const limit = q.limit ?? 20;
+    const items = await this.repo.list({ accountId, limit: limit + 1, after: q.cursor ? decodeCursor(q.cursor) : undefined });
+    const more = items.length > limit;
+    if (more) items.pop();
+    const last = items.at(-1);
+    return { items, nextCursor: more && last ? Buffer.from(`${last.createdAt}.${last.id}`).toString("base64url") : null };
+  }
+
+  async get(accountId: string, id: string): Promise<TemplateDetail> {
+    const template = await this.summary(accountId, id);
+    const [latest, versions] = await Promise.all([this.repo.version(id, accountId, template.latestVersion), this.repo.versions(id)]);
+    if (!latest) throw notFound("template", id); // deleted between the two reads
+    return { template, latest, versions };
+  }
+
+  async version(accountId: string, id: string, n: number): Promise<TemplateVersion> {
+    await this.summary(accountId, id);
+    const v = Number.isInteger(n) && n >= 1 ? await this.repo.version(id, accountId, n) : undefined;
+    if (!v) throw notFound(`version ${n} of template`, id);
+    return v;
+  }
+
+  /** Deletes the template and its versions. Reports made from it keep their PDFs and their copy of the template. */
+  async delete(actor: Actor, id: string): Promise<void> {
+    if (!UUID_RE.test(id) || !(await this.repo.delete(id, actor.accountId))) throw notFound("template", id);
+  }
+
+  /** The warnings a save would return, without saving. */
+  async preflight(
+    _accountId: string,
+    input: { engine: Engine; htmlTemplate: string; sampleData?: unknown; options?: TemplateOptions },
+  ): Promise<Warning[]> {
+    this.checkTemplate(input.htmlTemplate);
+    const sample =
+      input.sampleData === undefined || input.sampleData === null ? undefined : this.checkJson(input.sampleData, "sample_data");
+    return (await this.preflightRun(input.engine, input.htmlTemplate, sample, input.options ?? null)).warnings;
+  }
+
+  /** Renders a PDF for the editor: the same sandbox, limits and Chromium as a report, and no report row. */
+  async preview(
+    _accountId: string,
+    input: { engine: Engine; htmlTemplate: string; data?: unknown; options?: TemplateOptions },
+  ): Promise<{ pdf: Uint8Array; pages: number; bytes: number; warnings: Warning[] }> {
+    this.checkTemplate(input.htmlTemplate);
+    if (input.options) checkPdfOptions(input.options);
+    const data = input.engine === "ejs" ? this.checkJson(input.data ?? {}, "data") : "{}";
+    const r = this.renderer;
+    if (!r?.ready)
+      throw new AppError("preview_unavailable", "this instance has no running renderer (Chromium and the EJS sandboxes): retry later");
+    try {
+      const out = await r.render(input.engine, input.htmlTemplate, data, input.options ?? null);
+      const { warnings } = await this.preflightRun(input.engine, input.htmlTemplate, data, input.options ?? null, out.html);
+      return { pdf: out.pdf, pages: out.pages, bytes: out.bytes, warnings };
+    } catch (e) {
+      if (e instanceof RenderError)
+        throw new AppError("template_render_failed", `the preview failed: ${e.code}: ${e.message}`, { code: e.code, message: e.message });
+      throw e;
+    }
+  }
+
+  async forSubmission(accountId: string, templateId: string, version: number | undefined, data: unknown): Promise<ResolvedTemplate> {
+    const t = await this.summary(accountId, templateId);
+    const n = version ?? t.latestVersion;
+    const v = await this.repo.version(t.id, accountId, n);
+    if (!v) throw notFound(`version ${n} of template`, templateId);
+    if (v.dataSchema !== null && t.engine === "ejs") checkAgainstSchema(v.dataSchema, data ?? null);
+    return { templateId: t.id, version: v.version, engine: t.engine, htmlTemplate: v.htmlTemplate, options: v.options };
+  }
+
+  private async summary(accountId: string, id: string): Promise<TemplateSummary> {
+    const t = UUID_RE.test(id) ? await this.repo.get(id, accountId) : undefined;
+    if (!t) throw notFound("template", id);
+    return t;
+  }
+
+  /** Checks a version's input, runs the preflight, and returns the row to insert with the version it becomes. */
+  private async prepareVersion(engine: Engine, input: VersionInput): Promise<{ row: NewVersion; version: TemplateVersion }> {
+    this.checkTemplate(input.htmlTemplate);
+    const given = (v: unknown) => v !== undefined && v !== null;
+    if (engine === "raw" && (given(input.dataSchema) || given(input.sampleData)))
+      throw validationFailed("data_schema and sample_data are for engine ejs: a raw template takes no data", [
+        { field: given(input.dataSchema) ? "data_schema" : "sample_data", problem: "not allowed with engine raw" },
+      ]);
+    const options = input.options ?? null;
+    if (options) {
+      checkPdfOptions(options);
+      if (options.encryption)
+        throw validationFailed(
+          "options.encryption cannot be stored with a template (its passwords would be kept): pass it with each generation request",
+          [{ field: "options.encryption", problem: "not stored with templates" }],
+        );
+    }
+    const schema = given(input.dataSchema) ? input.dataSchema : null;
+    if (schema !== null) {
+      this.checkJson(schema, "data_schema");
+      checkSchema(schema);
+    }
+    const sample = given(input.sampleData) ? this.checkJson(input.sampleData, "sample_data") : undefined;
+    if (schema !== null && sample !== undefined) checkAgainstSchema(schema, input.sampleData, "sample_data");
+    const { warnings } = await this.preflightRun(engine, input.htmlTemplate, sample, options);
+    const createdAt = Date.now();
+    const row: NewVersion = {
+      id: newUuid(),
+      htmlTemplate: input.htmlTemplate,
+      dataSchema: schema === null ? null : JSON.stringify(schema),
+      sampleData: sample ?? null,
+      options: options ? JSON.stringify(options) : null,
+      warnings: JSON.stringify(warnings),
+      createdAt,
+    };
+    const version: TemplateVersion = {
+      templateId: "",
+      version: 0,
+      htmlTemplate: input.htmlTemplate,
+      dataSchema: schema,
+      sampleData: sample === undefined ? null : JSON.parse(sample),
+      options,
+      warnings,
+      createdAt,
+    };
+    return { row, version };
+  }
+
+  /** The limits of an inline template (the routes' schema checks them too; the dashboard calls here directly). */
+  private checkTemplate(html: string): void {
+    if (typeof html !== "string" || html.length === 0)
+      throw validationFailed("html_template must not be empty", [{ field: "html_template", problem: "empty" }]);
+    if (html.length > this.opts.templateMaxLength)
+      throw validationFailed(`html_template is longer than ${this.opts.templateMaxLength} characters`, [
+        { field: "html_template", problem: `over ${this.opts.templateMaxLength} characters` },
+      ]);
+  }
+
+  /** A JSON object within the data limits, as JSON text; 422 naming `field`. */
+  private checkJson(value: unknown, field: string): string {
+    try {
+      return checkData(value, this.opts.dataLimits);
+    } catch (e) {
+      if (!(e instanceof AppError)) throw e;
+      const details = (e.details as { field: string; problem: string }[] | undefined)?.map((d) => ({ ...d, field }));
+      throw validationFailed(e.message.replace(/^data\b/, field).replace(/with engine "ejs"/, ""), details);
+    }
+  }
+}
+
+function decodeCursor(cursor: string): { createdAt: number; id: string } {
+  const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!m || !UUID_RE.test(m[2]!))
+    throw new AppError(
+      "invalid_cursor",
+      "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest template",
+    );
+  return { createdAt: Number(m[1]), id: m[2]! };
+}
