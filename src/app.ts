@@ -95,6 +95,7 @@ export class App {
       keys: s.keys,
       reports: s.reports,
       reportsRepo: s.reportsRepo,
+      templates: s.templates,
       files: s.files,
       links: s.links,
       health: probe,

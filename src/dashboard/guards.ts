@@ -1,14 +1,15 @@
 // What every dashboard route shares: its dependencies, and the wrappers that require a session
 // (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
-import { AppError } from "../lib/errors";
+import { AppError, RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { TemplatesService } from "../modules/templates/service";
 import type { Html } from "./html";
 import type { Viewer } from "./layout";
 import { errorPage } from "./pages/common";
-import { type CookieNames, cookie, cookieNames, htmlResponse, readCookie, redirect, sameOrigin } from "./security";
+import { type CookieNames, cookie, cookieNames, htmlResponse, pageHeaders, readCookie, redirect, sameOrigin } from "./security";
 import { type Session, SessionsService } from "./sessions";
 
 export const DASHBOARD = "/dashboard";
@@ -18,6 +19,7 @@ export interface DashboardDeps {
   version: string;
   keys: KeysService;
   reports: ReportsService;
+  templates: TemplatesService;
   sessions: SessionsService;
   health: HealthProbe;
   /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */
@@ -52,7 +54,15 @@ export interface Guards {
   page: (handler: (c: Ctx, s: Session) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
   fragment: (handler: (c: Ctx, s: Session) => Html | Promise<Html>) => (c: Ctx) => Promise<Response>;
   action: (handler: (c: Ctx, s: Session, form: Form) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
+  /**
+   * A state-changing request from the page's own script (fetch), answered in JSON: the same session,
+   * Origin and token checks as `action`, and failures as the API's error body ({error, message, details}).
+   */
+  jsonAction: (handler: (c: Ctx, s: Session, form: Form) => unknown | Promise<unknown>) => (c: Ctx) => Promise<Response>;
 }
+
+const jsonResponse = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: pageHeaders({ "content-type": "application/json; charset=utf-8" }) });
 
 export function guards(d: DashboardDeps): Guards {
   const names = cookieNames(d.publicUrl);
@@ -106,7 +116,28 @@ export function guards(d: DashboardDeps): Guards {
       return handler(c, s, form);
     });
 
-  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action };
+  const jsonAction: Guards["jsonAction"] = (handler) => async (c) => {
+    const s = await sessionOf(c.request);
+    if (!s) return jsonResponse({ error: "unauthorized", message: "The session has ended: sign in again." }, 401);
+    const form = formOf(c.body);
+    if (!sameOrigin(c.request, d.originOf(c.request)) || !SessionsService.tokenMatches(s, form._csrf)) {
+      return jsonResponse({ error: "unauthorized", message: refusedCsrf }, 403);
+    }
+    try {
+      return jsonResponse(await handler(c, s, form));
+    } catch (e) {
+      if (e instanceof AppError) return jsonResponse({ error: e.code, message: e.message, details: e.details }, e.status);
+      // A template that failed to render (a preview): the template's fault, said as the report would say it.
+      if (e instanceof RenderError) return jsonResponse({ error: e.code, message: e.message }, 422);
+      d.logger.error("dashboard request failed", { error: e, method: c.request.method, path: new URL(c.request.url).pathname });
+      return jsonResponse(
+        { error: "internal_error", message: "The server could not do this. The problem has been logged; try again in a moment." },
+        500,
+      );
+    }
+  };
+
+  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action, jsonAction };
 }
 
 function titleOf(e: AppError): string {

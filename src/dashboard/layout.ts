@@ -2,11 +2,12 @@
 import { assets } from "./assets";
 import { type Html, html } from "./html";
 
-export type Section = "overview" | "reports" | "playground" | "keys";
+export type Section = "overview" | "reports" | "templates" | "playground" | "keys";
 
 const sections: { id: Section; href: string; label: string }[] = [
   { id: "overview", href: "/dashboard", label: "Overview" },
   { id: "reports", href: "/dashboard/reports", label: "Reports" },
+  { id: "templates", href: "/dashboard/templates", label: "Templates" },
   { id: "playground", href: "/dashboard/playground", label: "Playground" },
   { id: "keys", href: "/dashboard/keys", label: "Access Keys" },
 ];
@@ -17,7 +18,8 @@ export interface Viewer {
   csrfToken: string;
 }
 
-function head(title: string): Html {
+/** `scripts`: extra assets a page needs besides app.js (the Templates editor's bundle). */
+function head(title: string, scripts: string[] = []): Html {
   return html`<!doctype html>
 <html lang="en">
 <head>
@@ -27,13 +29,14 @@ function head(title: string): Html {
 <link rel="icon" href="${assets.icon.url}" type="image/svg+xml">
 <link rel="stylesheet" href="${assets.css.url}">
 <script src="${assets.js.url}" defer></script>
+${scripts.map((src) => html`<script src="${src}" defer></script>`)}
 </head>`;
 }
 
 /** A signed-in page. */
-export function layout(opts: { title: string; section: Section; viewer: Viewer; body: Html }): Html {
+export function layout(opts: { title: string; section: Section; viewer: Viewer; body: Html; scripts?: string[] }): Html {
   const v = opts.viewer;
-  return html`${head(opts.title)}
+  return html`${head(opts.title, opts.scripts)}
 <body>
 <a class="skip" href="#main">Skip to content</a>
 <header class="topbar">

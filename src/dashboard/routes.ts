@@ -9,6 +9,7 @@ import { keysRoutes } from "./routes/keys";
 import { playgroundRoutes } from "./routes/playground";
 import { reportsRoutes } from "./routes/reports";
 import { signInRoutes } from "./routes/sign-in";
+import { templatesRoutes } from "./routes/templates";
 import { htmlResponse, redirect } from "./security";
 
 export { DASHBOARD, type DashboardDeps };
@@ -42,6 +43,7 @@ export function dashboardRoutes(d: DashboardDeps) {
       )
       .use(keysRoutes(d, g))
       .use(reportsRoutes(d, g))
+      .use(templatesRoutes(d, g))
       .use(playgroundRoutes(d, g))
       // Anything else under /dashboard: a page, not the API's JSON 404.
       .get(`${DASHBOARD}/*`, async ({ request }) => {

@@ -3,7 +3,8 @@ import { randomBytes } from "node:crypto";
 
 /**
  * Scripts and styles only from our own (hashed) files: no inline script, no eval. Frames only from
- * our own origin (the playground's PDF from /files); nobody may frame the dashboard.
+ * our own origin (the playground's PDF from /files) and blob: (the Templates page's live preview, a
+ * PDF our own script fetched and made into a blob: URL); nobody may frame the dashboard.
  */
 export const CSP = [
   "default-src 'none'",
@@ -11,7 +12,7 @@ export const CSP = [
   "style-src 'self'",
   "img-src 'self'",
   "connect-src 'self'",
-  "frame-src 'self'",
+  "frame-src 'self' blob:",
   "form-action 'self'",
   "base-uri 'none'",
   "frame-ancestors 'none'",

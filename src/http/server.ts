@@ -15,6 +15,7 @@ import type { KeysService } from "../modules/keys/service";
 import { reportsRoutes } from "../modules/reports/index";
 import type { ReportsRepo } from "../modules/reports/repo";
 import type { ReportsService } from "../modules/reports/service";
+import type { TemplatesService } from "../modules/templates/service";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
@@ -30,6 +31,7 @@ export interface HttpDeps {
   keys: KeysService;
   reports: ReportsService;
   reportsRepo: ReportsRepo;
+  templates: TemplatesService;
   files: PdfStore;
   links: LinkSigner;
   health: HealthProbe;
@@ -103,6 +105,7 @@ function createFullHttpApp(d: HttpDeps) {
         version: d.version,
         keys: d.keys,
         reports: d.reports,
+        templates: d.templates,
         health: d.health,
         originOf,
         publicUrl: d.publicUrl,

@@ -1,0 +1,34 @@
+// Checks the e2e tests run inside a page: axe-core's WCAG 2.1 AA rules, and reading the PDF a frame
+// shows (a blob: URL only the page can fetch).
+import { expect } from "bun:test";
+import { readFileSync } from "node:fs";
+import type { Page } from "playwright-core";
+
+const axeSource = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * axe-core's WCAG 2.0/2.1 A and AA rules on the page as it is now: no violation. The script goes in
+ * through the DevTools protocol (page.evaluate), which the dashboard's CSP does not govern, so the
+ * page keeps its real CSP while it is checked.
+ */
+export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as any).axe;
+    const r = await axe.run(document, { runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
+    return r.violations.map((v: any) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")).slice(0, 5) }));
+  });
+  expect(violations, `${label}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+}
+
+/** The bytes of the PDF the frame shows, fetched by the page itself from its blob: URL. */
+export async function framePdf(page: Page, selector: string): Promise<Uint8Array> {
+  const b64 = await page.evaluate(async (sel) => {
+    const frame = document.querySelector(sel) as HTMLIFrameElement;
+    const buf = new Uint8Array(await (await fetch(frame.src)).arrayBuffer());
+    let s = "";
+    for (let i = 0; i < buf.length; i++) s += String.fromCharCode(buf[i]!);
+    return btoa(s);
+  }, selector);
+  return new Uint8Array(Buffer.from(b64, "base64"));
+}
