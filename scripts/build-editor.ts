@@ -8,10 +8,30 @@
 //   bun scripts/build-editor.ts --check    exits 1 when the committed bundle is stale
 
 import { join } from "node:path";
+import type { BunPlugin } from "bun";
 
 const root = join(import.meta.dir, "..");
 export const editorEntry = join(root, "src/dashboard/editor/main.ts");
 export const editorBundlePath = join(root, "src/dashboard/assets/editor.bundle.js");
+
+/**
+ * CodeMirror's styles come from style-mod, which puts them in a <style> element when the root is a
+ * document (constructed stylesheets only for shadow roots): the dashboard's CSP (style-src 'self',
+ * no 'unsafe-inline') blocks that element. This patch makes style-mod use a constructed stylesheet
+ * (document.adoptedStyleSheets, which the CSP does not govern) for documents too, wherever the browser
+ * has them (Chromium 73, Firefox 101, Safari 16.4); elsewhere it falls back to the element as before.
+ */
+const CONDITION = "if (!root.head && root.adoptedStyleSheets && win.CSSStyleSheet) {";
+const constructedStyles: BunPlugin = {
+  name: "style-mod-constructed-stylesheets",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]style-mod[\\/].*\.js$/ }, async ({ path }) => {
+      const source = await Bun.file(path).text();
+      if (!source.includes(CONDITION)) throw new Error(`style-mod changed: ${path} no longer has the line this build patches`);
+      return { contents: source.replace(CONDITION, "if (root.adoptedStyleSheets && win.CSSStyleSheet) {"), loader: "js" };
+    });
+  },
+};
 
 /** The bundle's text: a browser script (an IIFE: the page loads it with a plain <script src>), minified. */
 export async function bundleEditor(): Promise<string> {
@@ -21,6 +41,7 @@ export async function bundleEditor(): Promise<string> {
     format: "iife",
     minify: true,
     sourcemap: "none",
+    plugins: [constructedStyles],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -21,14 +21,20 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
   expect(violations, `${label}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
 }
 
-/** The bytes of the PDF the frame shows, fetched by the page itself from its blob: URL. */
-export async function framePdf(page: Page, selector: string): Promise<Uint8Array> {
-  const b64 = await page.evaluate(async (sel) => {
-    const frame = document.querySelector(sel) as HTMLIFrameElement;
-    const buf = new Uint8Array(await (await fetch(frame.src)).arrayBuffer());
-    let s = "";
-    for (let i = 0; i < buf.length; i++) s += String.fromCharCode(buf[i]!);
-    return btoa(s);
-  }, selector);
+/**
+ * The PDF of what the Templates editor holds now, from the preview route, asked by the page itself
+ * with its own form (session cookie, Origin and token) as its script does. (The frame's blob: URL
+ * cannot be fetched back: the CSP's connect-src is 'self' only.)
+ */
+export async function previewPdf(page: Page): Promise<Uint8Array> {
+  const b64 = await page.evaluate(async () => {
+    const form = document.querySelector("form[data-template-form]") as HTMLFormElement;
+    const body = new URLSearchParams();
+    for (const [k, v] of new FormData(form)) if (typeof v === "string") body.append(k, v);
+    const res = await fetch("/dashboard/templates/preview", { method: "POST", body, headers: { accept: "application/json" } });
+    const answer = await res.json();
+    if (!res.ok) throw new Error(`preview ${res.status}: ${answer.message}`);
+    return answer.pdf as string;
+  });
   return new Uint8Array(Buffer.from(b64, "base64"));
 }

@@ -7,7 +7,7 @@ import { mkdirSync } from "node:fs";
 import { pdfText } from "../helpers/app";
 import { api } from "../helpers/process";
 import { type Harness, sessionCookie, startHarness, viewports, Watched } from "./harness";
-import { expectNoAxeViolations, framePdf } from "./page-checks";
+import { expectNoAxeViolations, previewPdf } from "./page-checks";
 
 let h: Harness;
 let base: string;
@@ -27,14 +27,26 @@ const FRAME = "[data-preview] iframe";
 const sequence = (w: Watched) =>
   w.page.evaluate((sel) => Number((document.querySelector(sel) as HTMLElement).dataset.sequence ?? 0), FRAME);
 
-/** Waits until the preview frame shows a newer PDF than `after`; returns its sequence number. */
-async function nextPreview(w: Watched, after: number): Promise<number> {
+/** What the preview frame shows: the how-many-th PDF, and its blob: URL. */
+type Shown = { seq: number; src: string | null };
+const NOTHING: Shown = { seq: 0, src: null };
+
+/** Waits until the preview frame shows a newer PDF than `after`, under a new blob: URL. */
+async function nextPreview(w: Watched, after: Shown): Promise<Shown> {
   await w.page.waitForFunction(
     ([sel, n]) => Number((document.querySelector(sel as string) as HTMLElement).dataset.sequence ?? 0) > (n as number),
-    [FRAME, after],
+    [FRAME, after.seq],
     { timeout: 30_000 },
   );
-  return sequence(w);
+  const now = { seq: await sequence(w), src: await w.page.locator(FRAME).getAttribute("src") };
+  expect(now.src).toStartWith("blob:");
+  expect(now.src).not.toBe(after.src);
+  return now;
+}
+
+/** Waits until no preview is pending or in flight (before a click that leaves the page, say). */
+async function settled(w: Watched): Promise<void> {
+  await w.page.locator('[data-preview][aria-busy="false"]').waitFor({ timeout: 30_000 });
 }
 
 /** Types at the end of the template's code editor. */
@@ -59,7 +71,7 @@ describe("Templates page", () => {
     await page.getByRole("link", { name: "Templates" }).click();
     await page.waitForURL(`${base}/dashboard/templates`);
     await expect(page.getByRole("heading", { level: 3 }).textContent()).resolves.toBe("No templates yet");
-    await page.getByRole("link", { name: "New template" }).click();
+    await page.getByRole("link", { name: "New template" }).first().click();
     await page.waitForURL(`${base}/dashboard/templates/new`);
 
     // The bundled editor took over the textareas (which stay in the form), with HTML and EJS highlighting.
@@ -72,34 +84,35 @@ describe("Templates page", () => {
     await expect(page.getByRole("textbox", { name: "Template", exact: true }).count()).resolves.toBe(1);
 
     // The first preview: the example as it opens.
-    let seq = await nextPreview(w, 0);
-    expect(await pdfText(await framePdf(page, FRAME))).toContain("Bill to: Ada Lovelace");
+    let seq = await nextPreview(w, NOTHING);
+    expect(await pdfText(await previewPdf(page))).toContain("Bill to: Ada Lovelace");
     await expect(page.locator("[data-preview-status]").textContent()).resolves.toMatch(/1 page, [\d.]+ KB/);
 
     // Typing re-renders it (debounced): the new paragraph, with the sample data, is in the frame's PDF.
     // Text outside tags: typing a tag would let the editor close it by itself (lang-html's autoCloseTags).
     await typeAtEnd(w, "\nThanks, <%= customer %>!");
     seq = await nextPreview(w, seq);
-    for (let i = 0; i < 50 && !(await pdfText(await framePdf(page, FRAME))).includes("Thanks, Ada Lovelace!"); i++) {
+    for (let i = 0; i < 50 && !(await pdfText(await previewPdf(page))).includes("Thanks, Ada Lovelace!"); i++) {
       seq = await nextPreview(w, seq);
     }
-    expect(await pdfText(await framePdf(page, FRAME))).toContain("Thanks, Ada Lovelace!");
+    expect(await pdfText(await previewPdf(page))).toContain("Thanks, Ada Lovelace!");
 
     // An error in the template is said next to the preview; fixing it brings the PDF back.
     await typeAtEnd(w, "\n<%= nosuchvariable.x %>");
-    await page.waitForFunction(
-      () => /^Not rendered.*nosuchvariable/.test(document.querySelector("[data-preview-status]")!.textContent!),
-      null,
-      {
+    await page
+      .waitForFunction(() => /^Not rendered.*nosuchvariable/s.test(document.querySelector("[data-preview-status]")!.textContent!), null, {
         timeout: 30_000,
-      },
-    );
+      })
+      .catch(async (e: Error) => {
+        throw new Error(`${e.message}; the status says: ${await page.locator("[data-preview-status]").textContent()}`);
+      });
     for (let i = 0; i < "\n<%= nosuchvariable.x %>".length; i++) await page.keyboard.press("Backspace");
     seq = await nextPreview(w, seq);
 
     // Latency, keystroke to updated PDF in the frame: one character at a time, each waited for.
     const latencies: number[] = [];
     for (let i = 0; i < 10; i++) {
+      await settled(w);
       const t0 = await page.evaluate(() => performance.now());
       await page.keyboard.type(String(i));
       seq = await nextPreview(w, seq);
@@ -111,10 +124,11 @@ describe("Templates page", () => {
     console.error(
       `preview latency keystroke → PDF in frame (400 ms debounce included): p50 ${Math.round(p50)} ms, min ${Math.round(latencies[0]!)}, max ${Math.round(latencies[9]!)}`,
     );
-    expect(await pdfText(await framePdf(page, FRAME))).toContain("0123456789");
+    expect(await pdfText(await previewPdf(page))).toContain("0123456789");
 
     // Create: version 1.
     await page.getByLabel("Name", { exact: true }).fill("Invoice e2e");
+    await settled(w);
     await page.getByRole("button", { name: "Create template" }).click();
     await page.waitForURL(/\/dashboard\/templates\/[0-9a-f-]{36}\?saved=1$/);
     const templateId = new URL(page.url()).pathname.split("/").pop()!;
@@ -122,9 +136,10 @@ describe("Templates page", () => {
 
     // Version 2 from the editor.
     await page.locator('[data-editor-for="html_template"] .cm-content').waitFor();
-    seq = await nextPreview(w, 0);
+    seq = await nextPreview(w, NOTHING);
     await typeAtEnd(w, "\nVersion two for <%= customer %>");
     seq = await nextPreview(w, seq);
+    await settled(w);
     await page.getByRole("button", { name: "Save as new version" }).click();
     await page.waitForURL(`${base}/dashboard/templates/${templateId}?saved=2`);
     await expect(page.getByRole("status").first().textContent()).resolves.toContain("Saved as version 2");
@@ -157,12 +172,12 @@ describe("Templates page", () => {
     await page.waitForURL(`${base}/dashboard/templates/${templateId}/diff?from=1&to=2`);
     const added = await page.locator("table.diff tr.added").allTextContents();
     expect(added.some((l) => l.includes("Version two for <%= customer %>"))).toBe(true);
-    expect(await page.locator("table.diff tr.removed").count()).toBe(0);
+    expect(await page.locator("table.diff tr.removed").allTextContents()).toEqual([]);
     await expectNoAxeViolations(page, "diff page");
 
     // The list, checked for accessibility at both widths.
     await page.goto("/dashboard/templates");
-    await expect(page.getByRole("link", { name: "Invoice e2e" }).count()).resolves.toBe(1);
+    await expect(page.getByRole("link", { name: "Invoice e2e", exact: true }).count()).resolves.toBe(1);
     for (const [label, vp] of Object.entries(viewports)) {
       await page.setViewportSize(vp);
       await expectNoAxeViolations(page, `Templates list at ${label} width`);

@@ -55,7 +55,8 @@ export function livePreview(form: HTMLFormElement, panel: HTMLElement): () => vo
   function say(text: string, kind: "busy" | "ok" | "error") {
     status.textContent = text;
     status.className = `preview-status ${kind}`;
-    panel.setAttribute("aria-busy", kind === "busy" ? "true" : "false");
+    // A change typed while this render ran keeps the panel busy: its own render is still to come.
+    panel.setAttribute("aria-busy", kind === "busy" || timer !== undefined ? "true" : "false");
   }
 
   async function render() {
@@ -63,6 +64,7 @@ export function livePreview(form: HTMLFormElement, panel: HTMLElement): () => vo
     const mine = new AbortController();
     inFlight = mine;
     const started = performance.now();
+    timer = undefined;
     say("Rendering…", "busy");
     const body = new URLSearchParams();
     for (const [k, v] of new FormData(form)) if (typeof v === "string") body.append(k, v);
@@ -104,12 +106,15 @@ export function livePreview(form: HTMLFormElement, panel: HTMLElement): () => vo
   }
 
   const changed = () => {
+    // Stale from the first keystroke: busy until the PDF of what is typed now is in the frame.
+    panel.setAttribute("aria-busy", "true");
     clearTimeout(timer);
     timer = setTimeout(render, DEBOUNCE_MS);
   };
   form.addEventListener("input", changed);
   form.addEventListener("change", changed);
-  // The first preview, of what the page opened with.
-  void render();
+  // The first preview, of what the page opened with, once the page has loaded (it competes with nothing then).
+  if (document.readyState === "complete") void render();
+  else window.addEventListener("load", () => void render(), { once: true });
   return changed;
 }

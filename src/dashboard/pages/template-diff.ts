@@ -25,7 +25,13 @@ export function lineDiff(before: string, after: string): Line[] {
   const out: Line[] = [];
   let o = 1;
   let n = 1;
-  for (const change of diffLines(before, after)) {
+  // Both texts end in a newline first: a line that only gained one (text typed after it) is not a change.
+  // CRLF and LF compare equal (templates sent through the API may have either).
+  const ended = (raw: string) => {
+    const text = raw.replace(/\r\n?/g, "\n");
+    return text === "" || text.endsWith("\n") ? text : `${text}\n`;
+  };
+  for (const change of diffLines(ended(before), ended(after))) {
     const lines = change.value.replace(/\n$/, "").split("\n");
     for (const text of lines) {
       if (change.added) out.push({ kind: "added", new: n++, text });

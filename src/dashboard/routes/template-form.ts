@@ -70,13 +70,15 @@ function parseJson(text: string, what: string, errors: ParsedForm["errors"], fie
 
 /** The form as the editor page posts it; `errors` names each field that could not be read. */
 export function parseTemplateForm(form: Form, templateMaxLength: number): ParsedForm {
+  // Browsers send a textarea's line breaks as CRLF: stored as LF, as the editor and the API have them.
+  const text = (v: string | undefined) => (v ?? "").replace(/\r\n?/g, "\n");
   const input: EditorInput = {
-    name: (form.name ?? "").trim(),
+    name: text(form.name).trim(),
     engine: form.engine === "raw" ? "raw" : "ejs",
-    htmlTemplate: form.html_template ?? "",
-    sampleData: form.sample_data ?? "",
-    dataSchema: form.data_schema ?? "",
-    options: form.options ?? "",
+    htmlTemplate: text(form.html_template),
+    sampleData: text(form.sample_data),
+    dataSchema: text(form.data_schema),
+    options: text(form.options),
   };
   const errors: ParsedForm["errors"] = {};
   if (!input.htmlTemplate.trim()) errors.html_template = "Write a template first.";
