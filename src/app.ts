@@ -105,6 +105,7 @@ export class App {
       idempotency: s.idempotency,
       webhooks: s.webhooks,
       webhookSecrets: s.webhookSecrets,
+      templates: s.templates,
       dashboard: { sessions: s.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
       readiness: {
         probeDatabaseWrite: () => s.health.probeWrite(Date.now()),
