@@ -242,3 +242,27 @@ describe("DELETE /templates/{id}", () => {
     expect(rows.n).toBe(0);
   });
 });
+
+describe("OpenAPI", () => {
+  test("documents every templates route with its statuses, and the request bodies with examples", async () => {
+    const spec = (await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as any;
+    const op = (path: string, method: string) => spec.paths[path]?.[method];
+    const routes: [string, string, string][] = [
+      ["/api/v1/templates", "post", "201"],
+      ["/api/v1/templates", "get", "200"],
+      ["/api/v1/templates/{templateID}", "get", "200"],
+      ["/api/v1/templates/{templateID}", "delete", "200"],
+      ["/api/v1/templates/{templateID}/versions", "post", "201"],
+      ["/api/v1/templates/{templateID}/versions/{version}", "get", "200"],
+    ];
+    for (const [path, method, ok] of routes) {
+      expect(op(path, method)?.tags, `${method} ${path}`).toEqual(["Templates"]);
+      expect(Object.keys(op(path, method).responses)).toEqual(expect.arrayContaining([ok, "401"]));
+    }
+    for (const path of ["/api/v1/templates", "/api/v1/templates/{templateID}/versions"]) {
+      const body = op(path, "post").requestBody.content["application/json"].schema;
+      expect(body.examples?.[0]?.html_template).toContain("<%=");
+    }
+    expect(Object.keys(op("/api/v1/templates", "post").responses)).toContain("422");
+  });
+});
