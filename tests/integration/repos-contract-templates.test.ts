@@ -68,7 +68,7 @@ for (const kind of BACKENDS) {
       const { repos } = await fresh(kind);
       const acme = await repos.accounts.ensure("acme");
       const beta = await repos.accounts.ensure("beta");
-      const ids = [uuid(), uuid(), uuid()];
+      const ids: string[] = [uuid(), uuid(), uuid()];
       for (const [i, id] of ids.entries())
         await repos.templates.create({ id, accountId: acme.id, name: `T${i}`, engine: "raw", createdAt: 100 + i }, version());
       const id = ids[0]!;
@@ -78,9 +78,13 @@ for (const kind of BACKENDS) {
       expect(await repos.templates.delete(id, beta.id)).toBe(false);
       expect(await repos.templates.list({ accountId: beta.id, limit: 10 })).toEqual([]);
       const first = await repos.templates.list({ accountId: acme.id, limit: 2 });
-      expect(first.map((x) => x.id)).toEqual([ids[2], ids[1]]);
-      const next = await repos.templates.list({ accountId: acme.id, limit: 2, after: { createdAt: first[1]!.createdAt, id: first[1]!.id } });
-      expect(next.map((x) => x.id)).toEqual([ids[0]]);
+      expect(first.map((x) => x.id)).toEqual([ids[2]!, ids[1]!]);
+      const next = await repos.templates.list({
+        accountId: acme.id,
+        limit: 2,
+        after: { createdAt: first[1]!.createdAt, id: first[1]!.id },
+      });
+      expect(next.map((x) => x.id)).toEqual([ids[0]!]);
     });
 
     test("delete takes the versions along; a report made from the template keeps its template id and version", async () => {
