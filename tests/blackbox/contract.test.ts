@@ -234,6 +234,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call(ver)).status).toBe(200);
   expect((await call({ ...ver, url: `/api/v1/templates/${tid}/versions/3` })).status).toBe(404);
   expect((await call({ ...ver, key: null })).status).toBe(401);
+  expect((await call({ ...gen, body: json({ template_id: missing, data: {} }) })).status).toBe(404);
   const byId = await call({ ...gen, body: json({ template_id: tid, data: { n: 2 } }) });
   expect(byId.status).toBe(202);
   expect((await waitFinished(byId.body.report_id)).template_version).toBe(2);
