@@ -74,6 +74,7 @@ describe("POST /templates", () => {
       { data_schema: { type: "object", properties: { a: { type: "string", pattern: "(" } } } },
       "data_schema",
     ],
+    ["a schema over 256 KB", { data_schema: { type: "object", description: "x".repeat(300_000) } }, "data_schema"],
     ["sample data not matching the schema", { data_schema: SCHEMA, sample_data: { number: 7 } }, "sample_data.number"],
     ["sample data that is not an object", { sample_data: "x" }, "sample_data"],
     ["a schema with engine raw", { engine: "raw", data_schema: SCHEMA }, "data_schema"],
