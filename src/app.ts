@@ -95,7 +95,6 @@ export class App {
       keys: s.keys,
       reports: s.reports,
       reportsRepo: s.reportsRepo,
-      templates: s.templates,
       files: s.files,
       links: s.links,
       health: probe,
@@ -106,6 +105,7 @@ export class App {
       idempotency: s.idempotency,
       webhooks: s.webhooks,
       webhookSecrets: s.webhookSecrets,
+      templates: s.templates,
       dashboard: { sessions: s.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
       readiness: {
         probeDatabaseWrite: () => s.health.probeWrite(Date.now()),

@@ -83,6 +83,7 @@ export const docs = (version: string) =>
           servers: [{ url: "/" }],
           tags: [
             { name: "Reports", description: "Generate PDFs and fetch them" },
+            { name: "Templates", description: "Stored, versioned templates: generate by template_id" },
             { name: "Access keys", description: "Manage the keys of your account" },
             { name: "Service", description: "Health and downloads (no X-API-Key)" },
             { name: "Webhooks", description: "The account's webhook signing secret" },

@@ -15,6 +15,7 @@ import type { KeysService } from "../modules/keys/service";
 import { reportsRoutes } from "../modules/reports/index";
 import type { ReportsRepo } from "../modules/reports/repo";
 import type { ReportsService } from "../modules/reports/service";
+import { templatesRoutes } from "../modules/templates/routes";
 import type { TemplatesService } from "../modules/templates/service";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
@@ -31,7 +32,6 @@ export interface HttpDeps {
   keys: KeysService;
   reports: ReportsService;
   reportsRepo: ReportsRepo;
-  templates: TemplatesService;
   files: PdfStore;
   links: LinkSigner;
   health: HealthProbe;
@@ -43,6 +43,7 @@ export interface HttpDeps {
   idempotency: IdempotencyService;
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
+  templates: TemplatesService;
   dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
   /** /readyz's database and disk checks, and the metrics /metrics serves. */
   readiness: ReadinessChecks;
@@ -125,6 +126,7 @@ function createFullHttpApp(d: HttpDeps) {
             webhookLog: (id) => d.webhooks.log(id),
           }),
         )
+        .use(templatesRoutes(d.templates, guard, { templateMaxLength: d.templateMaxLength, idempotency: d.idempotency }))
         .use(webhooksRoutes(d.webhookSecrets, guard)),
     );
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.

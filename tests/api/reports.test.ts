@@ -75,6 +75,8 @@ describe("GET /reports/{reportID}", () => {
       "size_bytes",
       "started_at",
       "status",
+      "template_id",
+      "template_version",
     ]);
     expect(r).toMatchObject({
       report_id: id,
@@ -87,6 +89,8 @@ describe("GET /reports/{reportID}", () => {
       size_bytes: null,
       page_count: null,
       error: null,
+      template_id: null,
+      template_version: null,
     });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);

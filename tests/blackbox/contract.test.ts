@@ -198,6 +198,51 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call({ ...rotate, body: new Uint8Array(10 * 1024 * 1024 + 1).fill(0x20) })).status).toBe(413);
   expect((await call({ ...rotate, key: null, body: "{}" })).status).toBe(401);
 
+  // Stored templates.
+  const idem2 = { "idempotency-key": crypto.randomUUID() };
+  const tpl = { method: "POST", template: "/api/v1/templates", url: "/api/v1/templates" };
+  const made1 = await call({
+    ...tpl,
+    headers: idem2,
+    body: json({ name: "T", engine: "ejs", html_template: "<p><%= n %></p>", sample_data: { n: 1 } }),
+  });
+  expect(made1.status).toBe(201);
+  expect((await call({ ...tpl, body: json({ name: "T", engine: "ejs", html_template: "x", data_schema: { type: 5 } }) })).status).toBe(422);
+  expect((await call({ ...tpl, body: "{" })).status).toBe(400);
+  expect((await call({ ...tpl, body: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  expect((await call({ ...tpl, body: new Uint8Array(11 * 1024 * 1024).fill(0x20) })).status).toBe(413);
+  expect((await call({ ...tpl, key: null, body: "{}" })).status).toBe(401);
+  const tid = made1.body.template_id as string;
+  const one = { method: "GET", template: "/api/v1/templates/{templateID}", url: `/api/v1/templates/${tid}` };
+  const vs = { method: "POST", template: "/api/v1/templates/{templateID}/versions", url: `/api/v1/templates/${tid}/versions` };
+  expect((await call({ ...vs, body: json({ html_template: "<p>2</p>" }) })).status).toBe(201);
+  expect((await call({ ...vs, body: json({}) })).status).toBe(422);
+  expect((await call({ ...vs, url: `/api/v1/templates/${missing}/versions`, body: json({ html_template: "x" }) })).status).toBe(404);
+  expect((await call({ ...vs, body: "{" })).status).toBe(400);
+  expect((await call({ ...vs, body: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  expect((await call({ ...vs, body: new Uint8Array(11 * 1024 * 1024).fill(0x20) })).status).toBe(413);
+  expect((await call({ ...vs, key: null, body: "{}" })).status).toBe(401);
+  const list = { method: "GET", template: "/api/v1/templates", url: "/api/v1/templates?limit=1" };
+  expect((await call(list)).status).toBe(200);
+  expect((await call({ ...list, url: "/api/v1/templates?cursor=nonsense" })).status).toBe(400);
+  expect((await call({ ...list, url: "/api/v1/templates?limit=0" })).status).toBe(422);
+  expect((await call({ ...list, key: null })).status).toBe(401);
+  expect((await call(one)).status).toBe(200);
+  expect((await call({ ...one, url: `/api/v1/templates/${missing}` })).status).toBe(404);
+  expect((await call({ ...one, key: null })).status).toBe(401);
+  const ver = { method: "GET", template: "/api/v1/templates/{templateID}/versions/{version}", url: `/api/v1/templates/${tid}/versions/2` };
+  expect((await call(ver)).status).toBe(200);
+  expect((await call({ ...ver, url: `/api/v1/templates/${tid}/versions/3` })).status).toBe(404);
+  expect((await call({ ...ver, key: null })).status).toBe(401);
+  expect((await call({ ...gen, body: json({ template_id: missing, data: {} }) })).status).toBe(404);
+  const byId = await call({ ...gen, body: json({ template_id: tid, data: { n: 2 } }) });
+  expect(byId.status).toBe(202);
+  expect((await waitFinished(byId.body.report_id)).template_version).toBe(2);
+  const delTpl = { method: "DELETE", template: "/api/v1/templates/{templateID}", url: `/api/v1/templates/${tid}` };
+  expect((await call({ ...delTpl, key: null })).status).toBe(401);
+  expect((await call(delTpl)).status).toBe(200);
+  expect((await call(delTpl)).status).toBe(404);
+
   expect(problems).toEqual([]);
 
   // Every documented operation was exercised, and every documented status reached, except those that
@@ -213,6 +258,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
     "POST /api/v1/generate-pdf-async 409": "idempotency_replay_unavailable needs the server's secret to change",
     "POST /api/v1/access-keys 409": "idempotency_replay_unavailable needs the server's secret to change",
     "POST /api/v1/reports/merge 409": "idempotency_replay_unavailable needs the server's secret to change",
+    "POST /api/v1/templates 409": "idempotency_replay_unavailable needs the server's secret to change",
   };
   const missed: string[] = [];
   for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {

@@ -35,6 +35,10 @@ beforeAll(async () => {
     body: { engine: "raw", html_template: "<p>i</p>" },
     headers: { "idempotency-key": "k1" },
   });
+  const tpl = (await (
+    await single.request("POST", "/api/v1/templates", { body: { name: "Invoice", engine: "raw", html_template: "<p>v1</p>" } })
+  ).json()) as { template_id: string };
+  await single.request("POST", `/api/v1/templates/${tpl.template_id}/versions`, { body: { html_template: "<p>v2</p>" } });
   // The source server is stopped before the copy, as the README says.
   await single.app.stop();
 }, 60_000);
@@ -50,6 +54,8 @@ test("copies every table and verifies counts and checksums; a second run copies 
   expect(first.stderr).toMatch(/reports: 5 row\(s\) copied/);
   expect(first.stderr).toMatch(/access_keys: 2 row\(s\) copied/);
   expect(first.stderr).toMatch(/webhook_deliveries: 1 row\(s\) copied/);
+  expect(first.stderr).toMatch(/templates: 1 row\(s\) copied/);
+  expect(first.stderr).toMatch(/template_versions: 2 row\(s\) copied/);
   const again = migrateTo();
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);

@@ -73,6 +73,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({
           202: t.Object({ report_id: t.String({ format: "uuid" }) }),
+          404: errorSchema,
           409: errorSchema,
           422: errorSchema,
           507: errorSchema,
@@ -83,6 +84,10 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
             "Answers 202 with `report_id` as soon as the report is durably queued. Poll `GET /reports/{reportID}` or `GET /reports/{reportID}/download`. " +
             "With engine `ejs`, EJS runs in a sandbox (no host access) with the given `data`; EJS options are never taken from `data`. " +
             "With engine `raw`, the HTML is printed as given and `data` is ignored. " +
+            "Instead of `html_template` and `engine`, `template_id` (and optionally `template_version`, default the latest) renders a stored template: " +
+            "`data` is checked against its `data_schema` before anything is queued (422 validation_failed naming every failing path), its `options` are " +
+            "defaults that the request's override field by field, and the report records `template_id` and `template_version`. " +
+            "Exactly one form per request (422 otherwise); an unknown template or version, or another account's, is 404. " +
             "With `webhook.url`, a signed event is POSTed there when the report succeeds or fails (see Webhooks above). " +
             "With an `Idempotency-Key` header, a retry within 24 hours returns the same `report_id` instead of queueing a second report.",
         },

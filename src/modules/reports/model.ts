@@ -238,7 +238,11 @@ export function generateBodySchema(templateMaxLength: number) {
         }),
       ),
       template_version: t.Optional(
-        t.Integer({ minimum: 1, description: "The version of template_id to render; default: its latest version at submission" }),
+        t.Integer({
+          minimum: 1,
+          maximum: 999_999_999,
+          description: "The version of template_id to render; default: its latest version at submission",
+        }),
       ),
       data: t.Optional(t.Any({ description: "JSON object with the template's values. Required for ejs; ignored for raw" })),
       options: t.Optional(pdfOptionsSchema),

@@ -21,6 +21,7 @@ import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
 import { hasPostOptions, preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
+import { templateForm } from "./template-form";
 
 /** Inline (html_template + engine) or stored (template_id, template_version?): exactly one form. */
 export interface GenerateInput {
@@ -101,7 +102,7 @@ export class ReportsService {
    */
   async submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
     const id = newUuid();
-    const form = await this.formOf(accountId, input);
+    const form = await templateForm(this.opts.templates, accountId, input);
     let options = form.options as (StoredPdfOptions & StoredPostOptions) | undefined;
     if (form.options) {
       checkPdfOptions(form.options);
@@ -120,50 +121,6 @@ export class ReportsService {
       templateId: form.templateId ?? null,
       templateVersion: form.templateVersion ?? null,
     });
-  }
-
-  /**
-   * The request's template: inline, or a stored version whose data is checked against its schema before
-   * anything is queued, with the version's options as defaults that the request's override field by field.
-   */
-  private async formOf(
-    accountId: string,
-    input: GenerateInput,
-  ): Promise<{ engine: Engine; template: string; options?: GenerateInput["options"]; templateId?: string; templateVersion?: number }> {
-    const inline = input.html_template !== undefined;
-    const stored = input.template_id !== undefined;
-    if (inline === stored)
-      throw validationFailed(
-        inline
-          ? "give either html_template (with engine) or template_id, not both"
-          : "give html_template with engine (an inline template), or template_id (a stored template)",
-        [
-          {
-            field: inline ? "template_id" : "html_template",
-            problem: inline ? "not allowed with html_template" : "html_template or template_id is required",
-          },
-        ],
-      );
-    if (inline) {
-      if (input.template_version !== undefined)
-        throw validationFailed("template_version goes with template_id", [{ field: "template_version", problem: "only with template_id" }]);
-      if (!input.engine)
-        throw validationFailed("engine is required with html_template: ejs or raw", [{ field: "engine", problem: "required" }]);
-      return { engine: input.engine, template: input.html_template!, options: input.options };
-    }
-    if (!this.opts.templates) throw new Error("ReportsService was built without templates");
-    const t = await this.opts.templates.forSubmission(accountId, input.template_id!, input.template_version, input.data);
-    if (input.engine !== undefined && input.engine !== t.engine)
-      throw validationFailed(`the template's engine is ${t.engine}: leave engine out, or send ${t.engine}`, [
-        { field: "engine", problem: `the template's engine is ${t.engine}` },
-      ]);
-    return {
-      engine: t.engine,
-      template: t.htmlTemplate,
-      options: mergeOptions(t.options ?? undefined, input.options),
-      templateId: t.templateId,
-      templateVersion: t.version,
-    };
   }
 
   /**
@@ -323,22 +280,6 @@ export class ReportsService {
 }
 
 const DEFAULT_MARGIN = defaultPdfOptions.margin;
-
-type RequestOptions = NonNullable<GenerateInput["options"]>;
-/** Fields whose own fields are independent settings: merged one level deeper. */
-const NESTED = ["margin", "metadata"] as const;
-
-/**
- * A stored version's options as defaults, the request's on top, field by field: a field the request
- * gives wins whole, except margin and metadata, whose sides and entries are merged one by one.
- */
-export function mergeOptions(defaults: RequestOptions | undefined, request: RequestOptions | undefined): RequestOptions | undefined {
-  if (!defaults) return request;
-  if (!request) return defaults;
-  const out: RequestOptions = { ...defaults, ...request };
-  for (const k of NESTED) if (defaults[k] && request[k]) (out as Record<string, unknown>)[k] = { ...defaults[k], ...request[k] };
-  return out;
-}
 
 /** What the schema cannot say about options: pairs that go together, ranges that run backwards. 422 naming the field. */
 export function checkPdfOptions(o: StoredPdfOptions): void {

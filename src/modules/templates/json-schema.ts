@@ -82,8 +82,19 @@ const summarise = (p: Problem[]) =>
     .map((x) => `${x.field} ${x.problem}`)
     .join("; ") + (p.length > 5 ? `; and ${p.length - 5} more` : "");
 
+/**
+ * A schema's largest size as JSON. Compiling runs on the server's event loop, so it is bounded far below
+ * the data limit: real schemas of large documents are tens of kilobytes.
+ */
+export const SCHEMA_MAX_BYTES = 256 * 1024;
+
 /** Checks that a schema is a valid, usable draft 2020-12 schema; 422 validation_failed otherwise. */
 export function checkSchema(schema: unknown, field = "data_schema"): void {
+  const bytes = Buffer.byteLength(JSON.stringify(schema) ?? "");
+  if (bytes > SCHEMA_MAX_BYTES)
+    throw validationFailed(`${field} is ${bytes} bytes as JSON; a schema may have ${SCHEMA_MAX_BYTES}: use $defs and $ref to repeat less`, [
+      { field, problem: `over ${SCHEMA_MAX_BYTES} bytes` },
+    ]);
   compile(schema, field);
 }
 

@@ -1,0 +1,193 @@
+// Routes of /api/v1/templates: stored, versioned templates (issue 21). All in this file, so that scopes
+// (templates:read / templates:write) and audit events can be attached in one place.
+import { Elysia, t } from "elysia";
+import type { apiGuard } from "../../http/auth";
+import { errorSchema, withAuth, withBody } from "../../http/openapi";
+import { queryNumber } from "../../http/schema";
+import { idempotencyHeaders } from "../idempotency/model";
+import type { IdempotencyService } from "../idempotency/service";
+import { type Actor, type TemplateOptions, toTemplateJson, toVersionJson } from "./model";
+import {
+  createdSchema,
+  createTemplateBody,
+  listTemplatesQuery,
+  templateIdParams,
+  templateSchema,
+  versionBody,
+  versionParams,
+  versionSchema,
+} from "./schemas";
+import type { TemplatesService } from "./service";
+
+export interface TemplatesRoutesOptions {
+  templateMaxLength: number;
+  idempotency: IdempotencyService;
+}
+
+const actorOf = (
+  principal: { accountId: string; keyId: string },
+  server: { requestIP(r: Request): { address: string } | null } | null,
+  request: Request,
+): Actor => ({
+  accountId: principal.accountId,
+  keyId: principal.keyId,
+  ip: server?.requestIP(request)?.address,
+});
+
+/** "3" → 3; anything that is not a version number → NaN (the service answers 404). */
+const versionNumber = (s: string) => (/^[1-9][0-9]{0,8}$/.test(s) ? Number(s) : Number.NaN);
+
+export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<typeof apiGuard>, opts: TemplatesRoutesOptions) =>
+  new Elysia({ name: "templates-routes", detail: { tags: ["Templates"] } })
+    .use(guard)
+    .post(
+      "/templates",
+      async ({ principal, body, set, headers, request, server }) => {
+        const r = await opts.idempotency.run(
+          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+          () => undefined,
+          async () => {
+            const c = await templates.create(actorOf(principal, server, request), {
+              name: body.name,
+              engine: body.engine,
+              htmlTemplate: body.html_template,
+              dataSchema: body.data_schema,
+              sampleData: body.sample_data,
+              options: body.options as TemplateOptions | undefined,
+            });
+            return {
+              status: 201,
+              headers: { location: `/api/v1/templates/${c.template.id}` },
+              body: { template_id: c.template.id, version: c.version.version, warnings: c.warnings },
+            };
+          },
+        );
+        set.status = r.status;
+        Object.assign(set.headers, r.headers);
+        if (r.replayed) set.headers["idempotent-replayed"] = "true";
+        return r.body;
+      },
+      {
+        body: createTemplateBody(opts.templateMaxLength),
+        headers: idempotencyHeaders,
+        parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
+        response: withBody({ 201: createdSchema, 409: errorSchema, 422: errorSchema }),
+        detail: {
+          summary: "Store a template",
+          description:
+            "Creates a template with its version 1 and answers 201 with `template_id`, `version` and the preflight's `warnings`: characters no installed font has " +
+            "(missing_glyphs), resources the network policy refuses (blocked_resource), and the page count and size of `sample_data` rendered through the same " +
+            "sandbox and Chromium as a report (sample_render, or sample_render_failed). Warnings never refuse a save. " +
+            "`data_schema` (JSON Schema draft 2020-12) is checked itself and `sample_data` against it: 422 validation_failed otherwise. " +
+            "`options` are the defaults of generation requests by this template (not `encryption`: its passwords are never stored). " +
+            "With an `Idempotency-Key` header, a retry within 24 hours returns the same template instead of creating a second one.",
+        },
+      },
+    )
+    .post(
+      "/templates/:templateID/versions",
+      async ({ principal, params, body, set, request, server }) => {
+        const r = await templates.addVersion(actorOf(principal, server, request), params.templateID, {
+          htmlTemplate: body.html_template,
+          dataSchema: body.data_schema,
+          sampleData: body.sample_data,
+          options: body.options as TemplateOptions | undefined,
+        });
+        set.status = 201;
+        set.headers.location = `/api/v1/templates/${params.templateID}/versions/${r.version.version}`;
+        return { template_id: params.templateID, version: r.version.version, warnings: r.warnings };
+      },
+      {
+        params: templateIdParams,
+        body: versionBody(opts.templateMaxLength),
+        parse: "json",
+        response: withBody({ 201: createdSchema, 404: errorSchema, 422: errorSchema }),
+        detail: {
+          summary: "Save a new version",
+          description:
+            "Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is " +
+            "inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on.",
+        },
+      },
+    )
+    .get(
+      "/templates",
+      async ({ principal, query }) => {
+        const page = await templates.list(principal.accountId, {
+          cursor: query.cursor,
+          limit: queryNumber("limit", query.limit, 1, 100, { integer: true }),
+        });
+        return { data: page.items.map(toTemplateJson), next_cursor: page.nextCursor };
+      },
+      {
+        query: listTemplatesQuery,
+        response: withAuth({
+          200: t.Object({
+            data: t.Array(templateSchema),
+            next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })),
+          }),
+          400: errorSchema,
+          422: errorSchema,
+        }),
+        detail: { summary: "List the account's templates", description: "Newest first, `limit` per page (default 20, at most 100)." },
+      },
+    )
+    .get(
+      "/templates/:templateID",
+      async ({ principal, params }) => {
+        const d = await templates.get(principal.accountId, params.templateID);
+        return {
+          data: {
+            ...toTemplateJson(d.template),
+            latest: toVersionJson(d.latest),
+            versions: d.versions.map((v) => ({ version: v.version, created_at: new Date(v.createdAt).toISOString() })),
+          },
+        };
+      },
+      {
+        params: templateIdParams,
+        response: withAuth({
+          200: t.Object({
+            data: t.Composite([
+              templateSchema,
+              t.Object({
+                latest: versionSchema,
+                versions: t.Array(t.Object({ version: t.Integer(), created_at: t.String({ format: "date-time" }) }), {
+                  description: "Every version, newest first",
+                }),
+              }),
+            ]),
+          }),
+          404: errorSchema,
+        }),
+        detail: { summary: "A template", description: "The template with its latest version in full and the list of its versions." },
+      },
+    )
+    .get(
+      "/templates/:templateID/versions/:version",
+      async ({ principal, params }) => ({
+        data: toVersionJson(await templates.version(principal.accountId, params.templateID, versionNumber(params.version))),
+      }),
+      {
+        params: versionParams,
+        response: withAuth({ 200: t.Object({ data: versionSchema }), 404: errorSchema }),
+        detail: { summary: "One version of a template", description: "Exactly as it was saved, with the warnings of its preflight." },
+      },
+    )
+    .delete(
+      "/templates/:templateID",
+      async ({ principal, params, request, server }) => {
+        await templates.delete(actorOf(principal, server, request), params.templateID);
+        return { data: { template_id: params.templateID, deleted: true } };
+      },
+      {
+        params: templateIdParams,
+        response: withAuth({ 200: t.Object({ data: t.Object({ template_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
+        detail: {
+          summary: "Delete a template",
+          description:
+            "Deletes the template and all its versions; generation requests naming it get 404 from now on. Reports already made from it, queued ones " +
+            "included, keep their PDFs and still show its template_id and template_version.",
+        },
+      },
+    );
