@@ -111,6 +111,22 @@ describe("Templates page", () => {
     for (let i = 0; i < "\n<%= nosuchvariable.x %>".length; i++) await page.keyboard.press("Backspace");
     seq = await nextPreview(w, seq);
 
+    // Preflight warnings are shown in the editor: an image the network policy blocks.
+    const blocked = '\n<img src="https://blocked.example/logo.png" alt="">';
+    await typeAtEnd(w, blocked);
+    const warnings = page.locator("[data-preview-warnings]");
+    await page.waitForFunction(
+      () => /blocked_resource.*blocked\.example/s.test(document.querySelector("[data-preview-warnings]")!.textContent!),
+      null,
+      {
+        timeout: 30_000,
+      },
+    );
+    expect(await warnings.isVisible()).toBe(true);
+    for (let i = 0; i < blocked.length; i++) await page.keyboard.press("Backspace");
+    await page.waitForFunction(() => (document.querySelector("[data-preview-warnings]") as HTMLElement).hidden, null, { timeout: 30_000 });
+    seq = { seq: await sequence(w), src: await page.locator(FRAME).getAttribute("src") };
+
     // Latency, keystroke to updated PDF in the frame: one character at a time, each waited for.
     const latencies: number[] = [];
     for (let i = 0; i < 10; i++) {

@@ -44,8 +44,10 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     const details = Array.isArray(e?.details) ? e.details : [];
     for (const detail of details) {
       const field = fieldOfDetail(detail);
-      const problem = (detail as { problem?: string; message?: string }).problem ?? (detail as { message?: string }).message;
-      if (field && !errors[field]) errors[field] = problem ? `${problem}` : (e?.message ?? "");
+      const item = detail as { field?: string; problem?: string; message?: string };
+      const problem = item.problem ?? item.message;
+      // Several details can name one field (a schema's failing paths): each is listed.
+      if (field) errors[field] = [errors[field], problem ? `${item.field}: ${problem}` : e?.message].filter(Boolean).join("; ");
     }
     const message: Notice = { kind: "error", text: e ? e.message : "Fix the marked fields, then save again." };
     return htmlResponse(
