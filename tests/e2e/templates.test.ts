@@ -303,6 +303,14 @@ describe("Templates page", () => {
     await expect(page.locator("#sample_data-error").textContent()).resolves.toContain("not valid JSON");
     expect(await page.locator("textarea#sample_data").inputValue()).toBe("{broken");
 
+    // A schema that is not a JSON Schema: the service's 422, shown at the schema's field.
+    await page.locator("textarea#sample_data").fill('{"who": "form"}');
+    await page.locator("textarea#data_schema").fill('{"type": 5}');
+    await page.getByRole("button", { name: "Save as new version" }).click();
+    await expect(page.locator("#data_schema-error").textContent()).resolves.toContain("data_schema");
+    expect(await page.locator("textarea#data_schema").getAttribute("aria-invalid")).toBe("true");
+    expect((await api(base, h.adminKey, "GET", `/templates/${id}`)).body.data.versions.length).toBe(1);
+
     await page.goto(`/dashboard/templates/${id}/delete`);
     await page.getByRole("button", { name: "Delete Plain" }).click();
     await page.waitForURL(`${base}/dashboard/templates?deleted=${id}`);
