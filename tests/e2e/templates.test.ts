@@ -199,7 +199,12 @@ describe("Templates page", () => {
     const added = await page.locator("table.diff tr.added").allTextContents();
     expect(added.some((l) => l.includes("Version two for <%= customer %>"))).toBe(true);
     expect(await page.locator("table.diff tr.removed").allTextContents()).toEqual([]);
-    await expectNoAxeViolations(page, "diff page");
+    for (const [label, vp] of Object.entries(viewports)) {
+      await page.setViewportSize(vp);
+      await expectNoAxeViolations(page, `diff page at ${label} width`);
+    }
+    await page.setViewportSize(viewports.desktop);
+    await w.shoot("templates-diff");
 
     // The list, checked for accessibility at both widths.
     await page.goto("/dashboard/templates");
@@ -209,6 +214,7 @@ describe("Templates page", () => {
       await expectNoAxeViolations(page, `Templates list at ${label} width`);
     }
     await page.setViewportSize(viewports.desktop);
+    await w.shoot("templates-list");
 
     // A dozen previews, and still no report in the account.
     const before = await api(base, h.adminKey, "GET", "/reports");
