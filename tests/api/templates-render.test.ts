@@ -147,7 +147,8 @@ describe("preflight warnings on save", () => {
       sample_data: { n: 3 },
     });
     const w = c.body.warnings.find((x: any) => x.code === "sample_render");
-    expect(w).toMatchObject({ pages: 3 });
+    // A4 by default: 210 × 297 mm (Chromium rounds the page to whole points).
+    expect(w).toMatchObject({ pages: 3, page_width_mm: expect.closeTo(210, 0), page_height_mm: expect.closeTo(297, 0) });
     expect(w.bytes).toBeGreaterThan(500);
     expect(codes(c.body.warnings)).not.toContain("missing_glyphs");
     expect(codes(c.body.warnings)).not.toContain("blocked_resource");
@@ -192,6 +193,7 @@ describe("preview and preflight (the service the editor calls)", () => {
     const p = await t.app.templates.preview("ignored", { engine: "ejs", htmlTemplate: V1, data: SAMPLE, options: { format: "A5" } });
     expect(p.pages).toBe(1);
     expect(p.bytes).toBe(p.pdf.length);
+    expect(p.pageSize).toEqual({ widthMm: expect.closeTo(148, 0), heightMm: expect.closeTo(210, 0) }); // A5
     expect(await pdfText(p.pdf)).toContain("Tea: 3");
     expect(p.warnings).toEqual([]);
     expect((await json("GET", "/api/v1/reports?limit=100")).body.data.length).toBe(before);

@@ -72,13 +72,15 @@ async function sampleRender(
     };
   try {
     const out = await r.render(engine, template, sampleJson ?? "{}", options);
+    const size = out.pageSize;
     return {
       html: out.html,
       warning: {
         code: "sample_render",
-        message: `the sample renders to ${out.pages} page(s), ${out.bytes} bytes`,
+        message: `the sample renders to ${out.pages} page(s)${size ? ` of ${size.widthMm} × ${size.heightMm} mm` : ""}, ${out.bytes} bytes`,
         pages: out.pages,
         bytes: out.bytes,
+        ...(size && { page_width_mm: size.widthMm, page_height_mm: size.heightMm }),
       },
     };
   } catch (e) {

@@ -13,6 +13,21 @@ export interface SampleRender {
   pdf: Uint8Array;
   pages: number;
   bytes: number;
+  /** The first page's size in millimetres (from its MediaBox), when it can be read. */
+  pageSize?: { widthMm: number; heightMm: number };
+}
+
+/**
+ * The first page's MediaBox in millimetres. Chromium writes page dictionaries uncompressed (outside
+ * streams), as countPdfPages() relies on too; the first MediaBox in the file is the first page's or its
+ * parent's, which Chromium gives every page the same unless the template's CSS sets sizes per page.
+ */
+export function firstPageSize(pdf: Uint8Array): { widthMm: number; heightMm: number } | undefined {
+  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1");
+  const m = /\/MediaBox\s*\[\s*(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s+(-?[\d.]+)\s*\]/.exec(text);
+  if (!m) return undefined;
+  const mm = (pt: number) => Math.round((pt / 72) * 25.4 * 10) / 10;
+  return { widthMm: mm(Number(m[3]) - Number(m[1])), heightMm: mm(Number(m[4]) - Number(m[2])) };
 }
 
 export interface SampleRenderer {
@@ -35,7 +50,7 @@ export function sampleRenderer(
       const html = engine === "ejs" ? await templating.render(template, dataJson) : template;
       // Post-processing (watermark, encryption, …) is left out: it does not change the pages or their text.
       const pdf = await pool.render({ html, options: resolvePdfOptions(options ? JSON.stringify(options) : null) });
-      return { html, pdf, ...checkPdfLimits(pdf, limits) };
+      return { html, pdf, ...checkPdfLimits(pdf, limits), pageSize: firstPageSize(pdf) };
     },
   };
 }

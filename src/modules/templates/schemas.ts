@@ -81,9 +81,16 @@ export const warningSchema = t.Object(
     additionalProperties: true,
     description:
       "A preflight finding. missing_glyphs has characters[] ({char, code_point, count}); blocked_resource has resources[] ({url, reason}); " +
-      "sample_render has pages and bytes; sample_render_failed has failure_code (a report failure code)",
+      "sample_render has pages, bytes, page_width_mm and page_height_mm (the first page's); sample_render_failed has failure_code (a report failure code)",
     examples: [
-      { code: "sample_render", message: "the sample renders to 1 page(s), 14210 bytes", pages: 1, bytes: 14210 },
+      {
+        code: "sample_render",
+        message: "the sample renders to 1 page(s) of 210 × 297 mm, 14210 bytes",
+        pages: 1,
+        bytes: 14210,
+        page_width_mm: 210,
+        page_height_mm: 297,
+      },
       {
         code: "missing_glyphs",
         message: "1 character(s) are in no installed font and would print as empty boxes: U+E000. …",

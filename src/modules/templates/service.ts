@@ -131,7 +131,7 @@ export class TemplatesService implements TemplateSource {
   async preview(
     _accountId: string,
     input: { engine: Engine; htmlTemplate: string; data?: unknown; options?: TemplateOptions },
-  ): Promise<{ pdf: Uint8Array; pages: number; bytes: number; warnings: Warning[] }> {
+  ): Promise<{ pdf: Uint8Array; pages: number; bytes: number; pageSize?: { widthMm: number; heightMm: number }; warnings: Warning[] }> {
     this.checkTemplate(input.htmlTemplate);
     if (input.options) checkPdfOptions(input.options);
     const data = input.engine === "ejs" ? this.checkJson(input.data ?? {}, "data") : "{}";
@@ -141,7 +141,7 @@ export class TemplatesService implements TemplateSource {
     try {
       const out = await r.render(input.engine, input.htmlTemplate, data, input.options ?? null);
       const { warnings } = await this.preflightRun(input.engine, input.htmlTemplate, data, input.options ?? null, out.html);
-      return { pdf: out.pdf, pages: out.pages, bytes: out.bytes, warnings };
+      return { pdf: out.pdf, pages: out.pages, bytes: out.bytes, pageSize: out.pageSize, warnings };
     } catch (e) {
       if (e instanceof RenderError)
         throw new AppError("template_render_failed", `the preview failed: ${e.code}: ${e.message}`, { code: e.code, message: e.message });
