@@ -144,6 +144,13 @@ describe("Templates page", () => {
     );
     expect(await pdfText(await previewPdf(page))).toContain("0123456789");
 
+    // Tab indents inside the editor, so it does not trap the keyboard: Escape, then Tab, moves on to the next field.
+    await page.keyboard.press("Escape");
+    await page.keyboard.press("Tab");
+    const focused = () =>
+      page.evaluate(() => document.activeElement?.closest("[data-editor-for]")?.getAttribute("data-editor-for") ?? null);
+    await expect(focused()).resolves.toBe("sample_data");
+
     // Create: version 1.
     await page.getByLabel("Name", { exact: true }).fill("Invoice e2e");
     await settled(w);
