@@ -6,13 +6,13 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { pdfText } from "../helpers/app";
 import { api } from "../helpers/process";
-import { type Harness, sessionCookie, startHarness, viewports, Watched } from "./harness";
+import { type Harness, screenshots, sessionCookie, startHarness, viewports, Watched } from "./harness";
 import { expectNoAxeViolations, previewPdf } from "./page-checks";
 
 let h: Harness;
 let base: string;
-/** The screenshots the closing note of issue 21 asks for, besides the harness's own. */
-const shots = process.env.REPORTGEN_SCREENSHOTS ?? "/work/screenshots";
+/** Where templates-desktop.png and templates-phone.png go (the whole page, for the README): tests/e2e/screenshots unless set. */
+const shots = process.env.REPORTGEN_SCREENSHOTS ?? screenshots;
 
 beforeAll(async () => {
   h = await startHarness();
