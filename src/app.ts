@@ -104,6 +104,7 @@ export class App {
       idempotency: s.idempotency,
       webhooks: s.webhooks,
       webhookSecrets: s.webhookSecrets,
+      usage: s.usage,
       dashboard: { sessions: s.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
       readiness: {
         probeDatabaseWrite: () => s.health.probeWrite(Date.now()),

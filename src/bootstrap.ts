@@ -24,6 +24,7 @@ import { ReportEvents } from "./modules/reports/events";
 import type { ReportQueue } from "./modules/reports/queue";
 import type { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
+import { UsageService } from "./modules/usage/service";
 import type { WebhooksRepo } from "./modules/webhooks/repo";
 import { WebhookSecrets } from "./modules/webhooks/secrets";
 import { WebhooksService } from "./modules/webhooks/service";
@@ -47,6 +48,7 @@ export interface Services {
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
+  usage: UsageService;
 }
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
@@ -90,6 +92,8 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       seal,
       maxPages: config.maxPages,
     });
+    const keys = new KeysService(repos.keys, repos.accounts, pepper);
+    const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
       backend,
       migration,
@@ -99,7 +103,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       counts: new ReportCounts(repos.health),
       reportsRepo: repos.reports,
       queue: repos.queue,
-      keys: new KeysService(repos.keys, repos.accounts, pepper),
+      keys,
       reports,
       links,
       seal,
@@ -108,6 +112,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       webhooks,
       webhookSecrets: new WebhookSecrets(repos.webhooks),
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
+      usage: new UsageService(repos.usage, keyNames),
     };
   } catch (e) {
     await backend.close();

@@ -5,6 +5,7 @@ import type { Logger } from "../lib/logger";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { UsageService } from "../modules/usage/service";
 import type { Html } from "./html";
 import type { Viewer } from "./layout";
 import { errorPage } from "./pages/common";
@@ -18,6 +19,7 @@ export interface DashboardDeps {
   version: string;
   keys: KeysService;
   reports: ReportsService;
+  usage: UsageService;
   sessions: SessionsService;
   health: HealthProbe;
   /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */

@@ -10,6 +10,7 @@ import { IdempotencyRepo } from "../modules/idempotency/repo";
 import { KeysRepo } from "../modules/keys/repo";
 import { ReportQueue } from "../modules/reports/queue";
 import { ReportsRepo } from "../modules/reports/repo";
+import { UsageRepo } from "../modules/usage/repo";
 import { WebhooksRepo } from "../modules/webhooks/repo";
 import { type Db, openDatabase } from "./client";
 import { type MigrateResult, migrate } from "./migrate";
@@ -28,6 +29,7 @@ export interface Repos {
   sessions: SessionsRepo;
   health: HealthRepo;
   jobs: JobLeasesRepo;
+  usage: UsageRepo;
 }
 
 export interface Backend {
@@ -63,6 +65,7 @@ export function reposOver(sql: Sql, owner: string): Repos {
     sessions: new SessionsRepo(sql),
     health: new HealthRepo(sql),
     jobs: new JobLeasesRepo(sql),
+    usage: new UsageRepo(sql),
   };
 }
 

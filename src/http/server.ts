@@ -15,6 +15,8 @@ import type { KeysService } from "../modules/keys/service";
 import { reportsRoutes } from "../modules/reports/index";
 import type { ReportsRepo } from "../modules/reports/repo";
 import type { ReportsService } from "../modules/reports/service";
+import { usageRoutes } from "../modules/usage/index";
+import type { UsageService } from "../modules/usage/service";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
@@ -41,6 +43,7 @@ export interface HttpDeps {
   idempotency: IdempotencyService;
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
+  usage: UsageService;
   dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
   /** /readyz's database and disk checks, and the metrics /metrics serves. */
   readiness: ReadinessChecks;
@@ -103,6 +106,7 @@ function createFullHttpApp(d: HttpDeps) {
         version: d.version,
         keys: d.keys,
         reports: d.reports,
+        usage: d.usage,
         health: d.health,
         originOf,
         publicUrl: d.publicUrl,
@@ -122,7 +126,8 @@ function createFullHttpApp(d: HttpDeps) {
             webhookLog: (id) => d.webhooks.log(id),
           }),
         )
-        .use(webhooksRoutes(d.webhookSecrets, guard)),
+        .use(webhooksRoutes(d.webhookSecrets, guard))
+        .use(usageRoutes(d.usage, guard)),
     );
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
   return requestContext(app, d.readiness.metrics, d.logger);

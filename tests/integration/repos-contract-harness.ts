@@ -26,15 +26,15 @@ export function useBackends() {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  /** A fresh, migrated backend of the kind; `url` reopens an existing PostgreSQL database. */
+  /** A fresh, migrated backend of the kind; `url` reopens an existing PostgreSQL database; `migrate: false` leaves it unmigrated. */
   async function fresh(
     kind: "sqlite" | "postgres",
-    reuse?: { dir?: string; url?: string },
+    reuse?: { dir?: string; url?: string; migrate?: boolean },
   ): Promise<Backend & { dir: string; url: string }> {
     const dir = reuse?.dir ?? mkdtempSync(join(tmpdir(), "rg-contract-"));
     if (!reuse?.dir) dirs.push(dir);
     const url = kind === "postgres" ? (reuse?.url ?? (await pg().createDatabase())) : "";
-    const b = await openBackend({ dataDir: dir, databaseUrl: url });
+    const b = await openBackend({ dataDir: dir, databaseUrl: url }, { migrate: reuse?.migrate });
     opened.push(b);
     return Object.assign(b, { dir, url });
   }
