@@ -11,6 +11,7 @@ import { randomSecret } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
 import { PasswordSeal } from "./lib/seal";
 import { StorageMonitor } from "./lib/storage";
+import { AuditService } from "./modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
 import type { PdfStore } from "./modules/files/pdf-store";
 import { S3PdfStore } from "./modules/files/s3-store";
@@ -47,6 +48,7 @@ export interface Services {
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
+  audit: AuditService;
 }
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
@@ -81,6 +83,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const links = new LinkSigner(linkSecret, config.linkTtl);
     // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
     const seal = new PasswordSeal(linkSecret);
+    const audit = new AuditService(repos.audit);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const reports = new ReportsService(repos.reports, files, links, new ReportEvents(), webhooks, {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
@@ -99,15 +102,16 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       counts: new ReportCounts(repos.health),
       reportsRepo: repos.reports,
       queue: repos.queue,
-      keys: new KeysService(repos.keys, repos.accounts, pepper),
+      keys: new KeysService(repos.keys, repos.accounts, audit, pepper),
       reports,
       links,
       seal,
       idempotency: new IdempotencyService(repos.idempotency, linkSecret),
       webhooksRepo: repos.webhooks,
       webhooks,
-      webhookSecrets: new WebhookSecrets(repos.webhooks),
+      webhookSecrets: new WebhookSecrets(repos.webhooks, audit),
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
+      audit,
     };
   } catch (e) {
     await backend.close();

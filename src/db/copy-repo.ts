@@ -18,7 +18,22 @@ export const COPIED_TABLES: CopiedTable[] = [
   {
     name: "access_keys",
     key: "id",
-    columns: ["id", "account_id", "name", "secret_hash", "created_at", "last_used_at", "secret_check"],
+    columns: [
+      "id",
+      "account_id",
+      "name",
+      "secret_hash",
+      "created_at",
+      "last_used_at",
+      "secret_check",
+      "scopes",
+      "expires_at",
+      "max_reports_per_day",
+      "previous_secret_hash",
+      "previous_secret_check",
+      "previous_valid_until",
+      "rotated_at",
+    ],
   },
   {
     name: "reports",
@@ -45,6 +60,7 @@ export const COPIED_TABLES: CopiedTable[] = [
       "merge_parts",
       "lease_owner",
       "lease_expires_at",
+      "key_id",
     ],
   },
   { name: "report_webhooks", key: "report_id", columns: ["report_id", "url", "link_origin"] },
@@ -74,6 +90,12 @@ export const COPIED_TABLES: CopiedTable[] = [
     name: "dashboard_sessions",
     key: "id_hash",
     columns: ["id_hash", "key_id", "account_id", "csrf_token", "created_at", "last_seen_at", "expires_at"],
+  },
+  { name: "key_daily_counts", key: "id", columns: ["id", "key_id", "day", "reports"] },
+  {
+    name: "audit_events",
+    key: "id",
+    columns: ["id", "account_id", "type", "actor", "actor_key_id", "client_address", "target", "detail", "created_at"],
   },
 ];
 

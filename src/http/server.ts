@@ -5,6 +5,8 @@ import type { SessionsService } from "../dashboard/sessions";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { StorageFault } from "../lib/storage";
+import { auditRoutes } from "../modules/audit/index";
+import type { AuditService } from "../modules/audit/service";
 import { filesRoutes } from "../modules/files/index";
 import type { LinkSigner } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
@@ -41,6 +43,9 @@ export interface HttpDeps {
   idempotency: IdempotencyService;
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
+  audit: AuditService;
+  /** Days audit events are kept (shown in the OpenAPI document). */
+  auditRetentionDays: number;
   dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
   /** /readyz's database and disk checks, and the metrics /metrics serves. */
   readiness: ReadinessChecks;
@@ -122,7 +127,8 @@ function createFullHttpApp(d: HttpDeps) {
             webhookLog: (id) => d.webhooks.log(id),
           }),
         )
-        .use(webhooksRoutes(d.webhookSecrets, guard)),
+        .use(webhooksRoutes(d.webhookSecrets, guard))
+        .use(auditRoutes(d.audit, guard, d.auditRetentionDays)),
     );
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
   return requestContext(app, d.readiness.metrics, d.logger);
