@@ -11,6 +11,7 @@ import { randomSecret } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
 import { PasswordSeal } from "./lib/seal";
 import { StorageMonitor } from "./lib/storage";
+import { AuditService } from "./modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
 import type { PdfStore } from "./modules/files/pdf-store";
 import { S3PdfStore } from "./modules/files/s3-store";
@@ -49,6 +50,7 @@ export interface Services {
   webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
   usage: UsageService;
+  audit: AuditService;
 }
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
@@ -83,6 +85,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const links = new LinkSigner(linkSecret, config.linkTtl);
     // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
     const seal = new PasswordSeal(linkSecret);
+    const audit = new AuditService(repos.audit);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const reports = new ReportsService(repos.reports, files, links, new ReportEvents(), webhooks, {
       dataLimits: { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys },
@@ -92,7 +95,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       seal,
       maxPages: config.maxPages,
     });
-    const keys = new KeysService(repos.keys, repos.accounts, pepper);
+    const keys = new KeysService(repos.keys, repos.accounts, audit, pepper);
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
       backend,
@@ -110,9 +113,10 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       idempotency: new IdempotencyService(repos.idempotency, linkSecret),
       webhooksRepo: repos.webhooks,
       webhooks,
-      webhookSecrets: new WebhookSecrets(repos.webhooks),
+      webhookSecrets: new WebhookSecrets(repos.webhooks, audit),
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
       usage: new UsageService(repos.usage, keyNames),
+      audit,
     };
   } catch (e) {
     await backend.close();

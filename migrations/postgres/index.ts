@@ -1,10 +1,13 @@
 // PostgreSQL's embedded migrations, in order, bundled as text like SQLite's (../index.ts). Its own
 // numbering: version 1 here is the whole SQLite schema up to 0008. Append; never edit a released file.
 import p0001 from "./0001_init.sql" with { type: "text" };
+// 0002 is issue 21's (stored templates), merged from its own branch.
+import p0003 from "./0003_access_control.sql" with { type: "text" };
 import p0004 from "./0004_usage.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
+  { version: 3, name: "0003_access_control", sql: p0003 },
   { version: 4, name: "0004_usage", sql: p0004 },
 ];

@@ -1,7 +1,10 @@
 // What every dashboard route shares: its dependencies, and the wrappers that require a session
 // (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
+import { clientAddress } from "../http/auth";
+import { peerOf } from "../http/connection-gate";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import type { Actor } from "../modules/audit/model";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
@@ -54,6 +57,8 @@ export interface Guards {
   page: (handler: (c: Ctx, s: Session) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
   fragment: (handler: (c: Ctx, s: Session) => Html | Promise<Html>) => (c: Ctx) => Promise<Response>;
   action: (handler: (c: Ctx, s: Session, form: Form) => Response | Promise<Response>) => (c: Ctx) => Promise<Response>;
+  /** The signed-in key as the audit trail records it, with the client's address. */
+  actorOf: (c: Ctx, s: Session) => Actor;
 }
 
 export function guards(d: DashboardDeps): Guards {
@@ -108,7 +113,14 @@ export function guards(d: DashboardDeps): Guards {
       return handler(c, s, form);
     });
 
-  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action };
+  const actorOf = (c: Ctx, s: Session): Actor => ({
+    kind: "key",
+    accountId: s.accountId,
+    keyId: s.keyId,
+    address: clientAddress(c.request, peerOf(c.server as Parameters<typeof peerOf>[0], c.request), d.trustProxy),
+  });
+
+  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action, actorOf };
 }
 
 function titleOf(e: AppError): string {

@@ -1,10 +1,12 @@
 // Opens the configured backend: SQLite in the data dir (the default) or PostgreSQL (--database-url),
 // migrated, with every repository over it. App.bootstrap() calls this; services never see which one it is.
+
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { SessionsRepo } from "../dashboard/sessions-repo";
 import { JobLeasesRepo } from "../jobs/leases-repo";
 import { AccountsRepo } from "../modules/accounts/repo";
+import { AuditRepo } from "../modules/audit/repo";
 import { HealthRepo } from "../modules/health/repo";
 import { IdempotencyRepo } from "../modules/idempotency/repo";
 import { KeysRepo } from "../modules/keys/repo";
@@ -30,6 +32,7 @@ export interface Repos {
   health: HealthRepo;
   jobs: JobLeasesRepo;
   usage: UsageRepo;
+  audit: AuditRepo;
 }
 
 export interface Backend {
@@ -66,6 +69,7 @@ export function reposOver(sql: Sql, owner: string): Repos {
     health: new HealthRepo(sql),
     jobs: new JobLeasesRepo(sql),
     usage: new UsageRepo(sql),
+    audit: new AuditRepo(sql),
   };
 }
 

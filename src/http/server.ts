@@ -5,6 +5,8 @@ import type { SessionsService } from "../dashboard/sessions";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { StorageFault } from "../lib/storage";
+import { auditRoutes } from "../modules/audit/index";
+import type { AuditService } from "../modules/audit/service";
 import { filesRoutes } from "../modules/files/index";
 import type { LinkSigner } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
@@ -44,6 +46,9 @@ export interface HttpDeps {
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
   usage: UsageService;
+  audit: AuditService;
+  /** Days audit events are kept (shown in the OpenAPI document). */
+  auditRetentionDays: number;
   dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
   /** /readyz's database and disk checks, and the metrics /metrics serves. */
   readiness: ReadinessChecks;
@@ -127,7 +132,8 @@ function createFullHttpApp(d: HttpDeps) {
           }),
         )
         .use(webhooksRoutes(d.webhookSecrets, guard))
-        .use(usageRoutes(d.usage, guard)),
+        .use(usageRoutes(d.usage, guard))
+        .use(auditRoutes(d.audit, guard, d.auditRetentionDays)),
     );
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
   return requestContext(app, d.readiness.metrics, d.logger);

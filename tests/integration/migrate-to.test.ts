@@ -35,6 +35,10 @@ beforeAll(async () => {
     body: { engine: "raw", html_template: "<p>i</p>" },
     headers: { "idempotency-key": "k1" },
   });
+  // A deleted report still counts in the usage roll-up: the target's own triggers cannot know of it, so
+  // the copy must carry usage_daily over as the source has it (the checksum verifies that).
+  const gone = await submit(single);
+  expect((await single.request("DELETE", `/api/v1/reports/${gone}`)).status).toBeLessThan(300);
   // The source server is stopped before the copy, as the README says.
   await single.app.stop();
 }, 60_000);
@@ -50,6 +54,7 @@ test("copies every table and verifies counts and checksums; a second run copies 
   expect(first.stderr).toMatch(/reports: 5 row\(s\) copied/);
   expect(first.stderr).toMatch(/access_keys: 2 row\(s\) copied/);
   expect(first.stderr).toMatch(/webhook_deliveries: 1 row\(s\) copied/);
+  expect(first.stderr).toMatch(/usage_daily: \d+ row\(s\) copied/);
   const again = migrateTo();
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Backend, openBackend } from "../../src/db/open";
-import type { AccessKey } from "../../src/db/schema";
+import type { NewKey } from "../../src/modules/keys/repo";
 import type { NewReport } from "../../src/modules/reports/repo";
 import { usePostgres } from "../helpers/postgres";
 
@@ -56,7 +56,7 @@ export function newReport(accountId: string, o: Partial<NewReport> = {}): NewRep
     ...o,
   };
 }
-export function newKey(accountId: string, o: Partial<AccessKey> = {}): AccessKey {
+export function newKey(accountId: string, o: Partial<NewKey> = {}): NewKey {
   const id = `k${String(seq++).padStart(11, "0")}`;
   return {
     id,
@@ -65,7 +65,9 @@ export function newKey(accountId: string, o: Partial<AccessKey> = {}): AccessKey
     secretHash: "$argon2id$fake",
     secretCheck: null,
     createdAt: Date.now(),
-    lastUsedAt: null,
+    scopes: "reports:write reports:read",
+    expiresAt: null,
+    maxReportsPerDay: null,
     ...o,
   };
 }

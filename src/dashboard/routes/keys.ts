@@ -1,6 +1,8 @@
 // Access Keys: create (the value shown once), list, delete behind a confirmation.
+
 import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
+import { missingScope } from "../../modules/keys/scopes";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import type { Viewer } from "../layout";
@@ -28,10 +30,11 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     )
     .post(
       `${DASHBOARD}/keys`,
-      g.action(async (_c, s, form) => {
+      g.action(async (c, s, form) => {
         const viewer = await g.viewerOf(s);
+        if (!s.scopes.includes("keys:manage")) throw missingScope("keys:manage", "creating a key");
         try {
-          const created = await d.keys.create(s.accountId, form.name ?? "");
+          const created = await d.keys.create(s.accountId, { name: form.name ?? "" }, s.scopes, g.actorOf(c, s));
           return keysList(s, viewer, { created }, 201);
         } catch (e) {
           if (e instanceof AppError && e.status === 422) return keysList(s, viewer, { nameError: e.message, name: form.name }, 422);
@@ -61,8 +64,10 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     )
     .post(
       `${DASHBOARD}/keys/:id/delete`,
-      g.action(async ({ params: { id = "" } }, s) => {
-        await d.keys.delete(id, s.accountId);
+      g.action(async (c, s) => {
+        const id = c.params.id ?? "";
+        if (!s.scopes.includes("keys:manage")) throw missingScope("keys:manage", "deleting a key");
+        await d.keys.delete(id, s.accountId, g.actorOf(c, s));
         // Its sessions, this one too when it is the key signed in with, went with it (foreign key cascade).
         if (id === s.keyId) return redirect(`${DASHBOARD}/sign-in?notice=key-deleted`, [g.endSessionCookie]);
         return redirect(`${DASHBOARD}/keys?deleted=${encodeURIComponent(id)}`);

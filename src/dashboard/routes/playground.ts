@@ -46,7 +46,7 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
           htmlResponse(playgroundPage(viewer, { input, errors, message, templateMaxLength: d.templateMaxLength }), status);
         if (errors.template || errors.data) return again(422, { kind: "error", text: "Fix the marked fields, then render again." });
         try {
-          const { reportId } = await d.reports.submit(s.accountId, {
+          const { reportId } = await d.reports.submit(s, {
             engine: input.engine,
             html_template: input.template,
             data,
