@@ -5,6 +5,7 @@ import { peerOf } from "../http/connection-gate";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { Actor } from "../modules/audit/model";
+import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
@@ -23,6 +24,9 @@ export interface DashboardDeps {
   keys: KeysService;
   reports: ReportsService;
   usage: UsageService;
+  audit: AuditService;
+  /** Days audit events are kept (said on the audit page). */
+  auditRetentionDays: number;
   sessions: SessionsService;
   health: HealthProbe;
   /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */

@@ -2,13 +2,14 @@
 import { assets } from "./assets";
 import { type Html, html } from "./html";
 
-export type Section = "overview" | "reports" | "playground" | "keys";
+export type Section = "overview" | "reports" | "playground" | "keys" | "audit";
 
 const sections: { id: Section; href: string; label: string }[] = [
   { id: "overview", href: "/dashboard", label: "Overview" },
   { id: "reports", href: "/dashboard/reports", label: "Reports" },
   { id: "playground", href: "/dashboard/playground", label: "Playground" },
   { id: "keys", href: "/dashboard/keys", label: "Access Keys" },
+  { id: "audit", href: "/dashboard/audit", label: "Audit" },
 ];
 
 export interface Viewer {

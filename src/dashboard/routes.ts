@@ -6,6 +6,7 @@ import { ASSETS_PREFIX, assetResponse } from "./assets";
 import { DASHBOARD, type DashboardDeps, guards } from "./guards";
 import { errorPage } from "./pages/common";
 import { overviewPage } from "./pages/overview";
+import { auditRoutes } from "./routes/audit";
 import { keysRoutes } from "./routes/keys";
 import { playgroundRoutes } from "./routes/playground";
 import { reportsRoutes } from "./routes/reports";
@@ -45,6 +46,7 @@ export function dashboardRoutes(d: DashboardDeps) {
       .use(keysRoutes(d, g))
       .use(reportsRoutes(d, g))
       .use(playgroundRoutes(d, g))
+      .use(auditRoutes(d, g))
       // Anything else under /dashboard: a page, not the API's JSON 404.
       .get(`${DASHBOARD}/*`, async ({ request }) => {
         const s = await g.sessionOf(request);

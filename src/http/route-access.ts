@@ -55,6 +55,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /dashboard/playground": "dashboard",
   "POST /dashboard/playground": "dashboard",
   "GET /dashboard/playground/result/:id": "dashboard",
+  "GET /dashboard/audit": "dashboard",
   "GET /dashboard/*": "dashboard",
 };
 

@@ -112,6 +112,8 @@ function createFullHttpApp(d: HttpDeps) {
         keys: d.keys,
         reports: d.reports,
         usage: d.usage,
+        audit: d.audit,
+        auditRetentionDays: d.auditRetentionDays,
         health: d.health,
         originOf,
         publicUrl: d.publicUrl,

@@ -141,3 +141,86 @@ describe("overview chart", () => {
     expect(day).toMatchObject({ reports: { submitted: 5, succeeded: 4, failed: 1 }, pages: 8, bytes: 160_000, render_ms: 1200 });
   });
 });
+
+describe("access keys page", () => {
+  test("each key's scopes, expiry, last use and last 30 days of usage", async () => {
+    const expires = new Date(Date.now() + 7 * DAY);
+    expires.setUTCMilliseconds(0);
+    const reader = await api(base, h.adminKey, "POST", "/access-keys", {
+      name: "reader",
+      scopes: ["reports:read"],
+      expires_at: expires.toISOString(),
+    });
+    expect(reader.status).toBe(201);
+    const writer = await api(base, h.adminKey, "POST", "/access-keys", { name: "writer", scopes: ["reports:write", "reports:read"] });
+    expect(writer.status).toBe(201);
+    // The reader reads (so it has been used); the writer submits one report that renders.
+    expect((await api(base, reader.body.data, "GET", "/usage")).status).toBe(200);
+    const writerKey: string = writer.body.data;
+    const sub = await api(base, writerKey, "POST", "/generate-pdf-async", { engine: "raw", html_template: "<h1>Writer</h1>" });
+    expect(sub.status).toBe(202);
+    expect((await api(base, writerKey, "GET", `/reports/${sub.body.report_id}?wait=30`)).body.data.status).toBe("succeeded");
+
+    const { page } = w;
+    await page.goto("/dashboard/keys");
+    const row = (name: string) =>
+      page.locator("tbody tr", { has: page.locator("td[data-label='Name'] strong", { hasText: new RegExp(`^${name}$`) }) });
+    const cell = (name: string, label: string) => row(name).locator(`td[data-label='${label}']`).textContent();
+    expect(await row("reader").locator("td[data-label='Scopes'] li").allTextContents()).toEqual(["reports:read"]);
+    expect(await row("writer").locator("td[data-label='Scopes'] li").allTextContents()).toEqual(["reports:write", "reports:read"]);
+    expect((await row("operator").locator("td[data-label='Scopes'] li").allTextContents()).length).toBe(5);
+    expect(await row("reader").locator("td[data-label='Expires'] time").getAttribute("datetime")).toBe(expires.toISOString());
+    expect(await cell("writer", "Expires")).toContain("never");
+    expect(await cell("reader", "Last used")).not.toContain("never");
+    expect(await cell("reader", "Last 30 days")).toContain("No reports");
+    expect(await cell("writer", "Last 30 days")).toMatch(/^1 report · 1 page 1 succeeded, 0 failed · [\d.]+ KB · [\d.]+ (ms|s) rendering$/);
+    // The operator's: what the Overview shows (the seeded days and today's three).
+    expect(await cell("operator", "Last 30 days")).toMatch(/^11 reports · 16 pages 8 succeeded, 2 failed · /);
+    await accessibleAtBothWidths("access keys");
+    await shootElement(page.locator("section[aria-labelledby='list-title']"), "keys-page");
+    await w.shoot("keys-usage");
+  });
+});
+
+describe("audit log page", () => {
+  test("lists the account's events newest first with type, actor key, address and target; older ones a page further", async () => {
+    const { page } = w;
+    await page.goto("/dashboard/audit");
+    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Audit log");
+    expect(await page.locator("nav.nav a[aria-current='page']").textContent()).toBe("Audit");
+    const first = page.locator("table.audit tbody tr").first();
+    // Newest: the writer key created by the operator's key over the API, from loopback.
+    expect(await first.locator("td[data-label='Event']").textContent()).toContain("Key created");
+    expect(await first.locator("td[data-label='Event']").textContent()).toContain("access_key.created");
+    expect(await first.locator("td[data-label='By']").textContent()).toContain("operator");
+    expect(await first.locator("td[data-label='Address']").textContent()).toBe("127.0.0.1");
+    expect(await first.locator("td[data-label='Target']").textContent()).toContain("writer");
+    const events = await page.locator("table.audit td[data-label='Event'] strong").allTextContents();
+    // Oldest: the operator's key, minted with the CLI by harness.ts.
+    const oldest = page.locator("table.audit tbody tr").last();
+    expect(await oldest.locator("td[data-label='By']").textContent()).toContain("reportgen admin (command line)");
+    expect(await oldest.locator("td[data-label='Target']").textContent()).toContain("operator");
+    expect(await oldest.locator("td[data-label='Address']").textContent()).toBe("—");
+    await accessibleAtBothWidths("audit log");
+    await shootElement(page.locator("main"), "audit-page");
+    await w.shoot("audit");
+
+    // More than a page (50): 50 more keys created; the page shows 50 and links to the older ones.
+    for (let i = 0; i < 50; i++) expect((await api(base, h.adminKey, "POST", "/access-keys", { name: `bulk-${i}` })).status).toBe(201);
+    const total = events.length + 50;
+    await page.goto("/dashboard/audit");
+    expect(await page.locator("table.audit tbody tr").count()).toBe(50);
+    expect(await page.locator("table.audit tbody tr").first().textContent()).toContain("bulk-49");
+    await page.getByRole("link", { name: "Older events →" }).click();
+    await page.waitForURL(/\/dashboard\/audit\?cursor=/);
+    expect(await page.locator("table.audit tbody tr").count()).toBe(total - 50);
+    expect(await page.locator("table.audit tbody tr").last().textContent()).toContain(events.at(-1)!);
+    expect(await page.getByRole("link", { name: "← Newest" }).count()).toBe(1);
+    // A cursor that was not issued is refused with a page that says so.
+    const bad = await fetch(`${base}/dashboard/audit?cursor=nope`, {
+      headers: { cookie: (await w.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ") },
+    });
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("next_cursor");
+  });
+});

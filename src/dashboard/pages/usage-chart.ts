@@ -109,7 +109,7 @@ export function usageChart(days: UsageByDay[]): Html {
   <div class="chart-wrap" tabindex="0" aria-label="Pages per day, scrollable">${bars({ id: "chart-pages", title: `Pages per day, ${range}`, desc: `${total((d) => d.pages)} pages rendered from ${range}.`, days, series: pageSeries, height: 140 })}</div>
   <details>
     <summary>Show the numbers</summary>
-    <div class="table-wrap"><table class="usage-table">
+    <div class="table-wrap" tabindex="0" aria-label="Reports and pages per day, scrollable"><table class="usage-table">
       <caption class="visually-hidden">Reports and pages per day, ${range}</caption>
       <thead><tr><th scope="col">Day (UTC)</th>${reportSeries.map((s) => html`<th scope="col">${s.label}</th>`)}<th scope="col">Pages</th></tr></thead>
       <tbody>${rows}</tbody>

@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
 import { missingScope } from "../../modules/keys/scopes";
+import { dayRange } from "../../modules/usage/service";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import type { Viewer } from "../layout";
@@ -17,7 +18,10 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     viewer: Viewer,
     extra: Omit<Parameters<typeof keysPage>[1], "keys" | "currentKeyId"> = {},
     status = 200,
-  ) => htmlResponse(keysPage(viewer, { keys: await d.keys.list(s.accountId), currentKeyId: s.keyId, ...extra }), status);
+  ) => {
+    const [keys, usage] = await Promise.all([d.keys.list(s.accountId), d.usage.byKey(s.accountId, dayRange({}))]);
+    return htmlResponse(keysPage(viewer, { keys, currentKeyId: s.keyId, usage: usage.keys, ...extra }), status);
+  };
 
   return new Elysia({ name: "dashboard-keys" })
     .get(
