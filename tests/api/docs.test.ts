@@ -59,6 +59,7 @@ describe("openapi.json", () => {
       "/api/v1/reports/merge",
       "/api/v1/reports/{reportID}",
       "/api/v1/reports/{reportID}/download",
+      "/api/v1/usage",
       "/api/v1/webhook-secret",
       "/api/v1/webhook-secret/rotate",
     ]);
