@@ -86,6 +86,7 @@ export const docs = (version: string) =>
             { name: "Access keys", description: "Manage the keys of your account" },
             { name: "Service", description: "Health and downloads (no X-API-Key)" },
             { name: "Webhooks", description: "The account's webhook signing secret" },
+            { name: "Usage", description: "Reports, pages, bytes and render time per day or per key" },
           ],
           // The plugin's types cannot express a TypeBox schema inside an OpenAPI 3.1 webhook; the JSON is what counts.
           webhooks: webhooksDocumentation as never,
