@@ -230,6 +230,21 @@ export class KeysService {
     this.forget(id);
   }
 
+  /**
+   * Records a failed dashboard sign-in: attributed to the account of the key id the value names, if
+   * that key exists (its holders see attempts against it), else to no account (the operator's only).
+   * The presented value is never stored, only the id it names.
+   */
+  async recordSignInFailure(presented: string, address: string): Promise<void> {
+    const id = /^rg_([a-z2-9]{12})_/.exec(presented)?.[1];
+    const row = id ? await this.keys.findSecret(id) : undefined;
+    await this.audit.record(
+      { kind: "anonymous", accountId: row?.accountId ?? null, address },
+      "dashboard.sign_in_failed",
+      row ? row.id : null,
+    );
+  }
+
   private forget(id: string) {
     for (const [digest, v] of this.verified) if (v.keyId === id) this.verified.delete(digest);
     this.lastTouched.delete(id);
