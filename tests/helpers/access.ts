@@ -19,8 +19,7 @@ export async function signIn(t: TestApp, key: string, headers: Record<string, st
   const form = await t.request("GET", "/dashboard/sign-in", { key: null });
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1]!;
   const signInCookie = form.headers.getSetCookie()[0]!.split(";")[0]!;
-  const res = await t.request("POST", "/dashboard/sign-in", {
-    key: null,
+  const res = await noRedirect(t, "POST", "/dashboard/sign-in", {
     headers: {
       origin: new URL(t.baseUrl).origin,
       "sec-fetch-site": "same-origin",
@@ -41,4 +40,10 @@ export async function signIn(t: TestApp, key: string, headers: Record<string, st
 export async function expectExactly401(res: Response, expect: (v: unknown) => { toBe(x: unknown): void }) {
   expect(res.status).toBe(401);
   expect(await res.text()).toBe('{"error":"unauthorized"}');
+}
+
+/** A request whose redirects are answered, not followed (fetch follows them by default). */
+export function noRedirect(t: TestApp, method: string, path: string, o: { headers?: Record<string, string>; body?: string } = {}) {
+  const req = new Request(t.baseUrl + path, { method, headers: o.headers, body: o.body, redirect: "manual" });
+  return t.app.server ? fetch(req) : t.app.http.handle(req);
 }
