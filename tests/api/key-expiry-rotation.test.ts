@@ -115,6 +115,21 @@ describe("rotation", () => {
     expect((await t.request("GET", "/api/v1/reports", { key: data })).status).toBe(200);
   });
 
+  test("a key older than check values (never used), rotated with a grace: its old value still works, by argon2 alone", async () => {
+    const k = await mintKey(t);
+    t.app.db.$client.run("UPDATE access_keys SET secret_check = NULL WHERE id = ?", [k.id]);
+    const { data } = (await (await rotate(k.id, { grace_seconds: 60 })).json()) as { data: string };
+    const row = t.app.db.$client.query("SELECT previous_secret_check AS p, secret_check AS c FROM access_keys WHERE id = ?").get(k.id) as {
+      p: string | null;
+      c: string | null;
+    };
+    expect(row.p).toBeNull();
+    expect(row.c).not.toBeNull();
+    expect((await t.request("GET", "/api/v1/reports", { key: k.value })).status).toBe(200);
+    expect((await t.request("GET", "/api/v1/reports", { key: data })).status).toBe(200);
+    await expectExactly401(await t.request("GET", "/api/v1/reports", { key: `${k.value.slice(0, -3)}xyz` }), expect);
+  });
+
   test("rotating again during a grace period ends the oldest value at once", async () => {
     const k = await mintKey(t);
     const first = (await (await rotate(k.id, { grace_seconds: 600 })).json()) as { data: string };
