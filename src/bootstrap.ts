@@ -114,7 +114,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       webhooksRepo: repos.webhooks,
       webhooks,
       webhookSecrets: new WebhookSecrets(repos.webhooks, audit),
-      sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
+      sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }, audit),
       usage: new UsageService(repos.usage, keyNames),
       audit,
     };

@@ -8,6 +8,11 @@ export type SessionWithKey = DashboardSession & { keyScopes: string; keyMaxRepor
 export class SessionsRepo {
   constructor(private readonly sql: Sql) {}
 
+  /** Runs fn in one transaction (joining the open one, if any): a session and its sign-in event. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.sql.tx(fn);
+  }
+
   async insert(r: DashboardSession): Promise<void> {
     await this.sql.run(
       "INSERT INTO dashboard_sessions (id_hash, key_id, account_id, csrf_token, created_at, last_seen_at, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7)",

@@ -2,6 +2,8 @@
 // The browser holds only that id (in an HttpOnly cookie); the server stores only its SHA-256, with
 // the key it came from, a CSRF token, and idle and absolute expiries.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Actor } from "../modules/audit/model";
+import type { AuditService } from "../modules/audit/service";
 import { parseScopes } from "../modules/keys/scopes";
 import type { Principal } from "../modules/keys/service";
 import type { SessionsRepo } from "./sessions-repo";
@@ -27,10 +29,14 @@ export class SessionsService {
   constructor(
     private readonly repo: SessionsRepo,
     private readonly times: SessionTimes,
+    private readonly audit: AuditService,
   ) {}
 
-  /** Starts a session for a verified key; returns the id for the cookie (never stored). */
-  async create(p: Principal, now = Date.now()): Promise<{ id: string; session: Session }> {
+  /**
+   * Starts a session for a verified key; returns the id for the cookie (never stored). With `actor`
+   * (a sign-in), the session and its dashboard.sign_in event are written together.
+   */
+  async create(p: Principal, actor?: Actor, now = Date.now()): Promise<{ id: string; session: Session }> {
     await this.repo.deleteExpired(now, now - this.times.idleMs);
     const id = token();
     const row = {
@@ -42,7 +48,10 @@ export class SessionsService {
       lastSeenAt: now,
       expiresAt: now + this.times.maxAgeMs,
     };
-    await this.repo.insert(row);
+    await this.repo.transaction(async () => {
+      await this.repo.insert(row);
+      if (actor) await this.audit.record(actor, "dashboard.sign_in", p.keyId, undefined, now);
+    });
     return {
       id,
       session: {

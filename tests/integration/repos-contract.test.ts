@@ -265,9 +265,9 @@ describe("PostgreSQL only", () => {
     opened.push(...all);
     const applied = all.map((b) => b.migrated.applied.length);
     expect(applied.filter((n) => n > 0)).toHaveLength(1);
-    const rows = await all[0]!.sql.all<{ version: number }>("SELECT version FROM schema_migrations ORDER BY version");
-    // Every embedded migration once (versions are increasing, not contiguous: branches reserve numbers).
-    expect(rows.map((r) => r.version)).toEqual(postgresMigrations.map((m) => m.version));
+    const rows = await all[0]!.sql.all<{ version: number }>("SELECT version FROM schema_migrations");
+    // One row per migration (versions need not be contiguous: numbers are reserved by parallel branches).
+    expect(rows.length).toBe(postgresMigrations.length);
   });
 
   test("a database migrated by a newer reportgen is refused", async () => {

@@ -230,6 +230,21 @@ export class KeysService {
     this.forget(id);
   }
 
+  /**
+   * Records a failed dashboard sign-in: attributed to the account of the key id the value names, if
+   * that key exists (its holders see attempts against it), else to no account (the operator's only).
+   * The presented value is never stored, only the id it names.
+   */
+  async recordSignInFailure(presented: string, address: string): Promise<void> {
+    const id = /^rg_([a-z2-9]{12})_/.exec(presented)?.[1];
+    const row = id ? await this.keys.findSecret(id) : undefined;
+    await this.audit.record(
+      { kind: "anonymous", accountId: row?.accountId ?? null, address },
+      "dashboard.sign_in_failed",
+      row ? row.id : null,
+    );
+  }
+
   private forget(id: string) {
     for (const [digest, v] of this.verified) if (v.keyId === id) this.verified.delete(digest);
     this.lastTouched.delete(id);
@@ -274,44 +289,54 @@ export class KeysService {
       this.checker.matches(secret, this.decoyCheck);
       return null;
     }
-    const checked = this.checker.usable(row.secretCheck);
-    let against = row.secretHash;
-    if (checked && !this.checker.matches(secret, row.secretCheck!)) {
-      // Not the current secret: during a rotation's grace, maybe the previous one.
-      const previous = row.previousSecretCheck;
-      if (
-        !(
-          row.previousSecretHash &&
-          inGrace(row, Date.now(), row.previousSecretHash) &&
-          this.checker.usable(previous) &&
-          this.checker.matches(secret, previous)
-        )
-      )
-        return null;
-      against = row.previousSecretHash;
-    }
+    const target = this.candidate(row, secret, Date.now());
+    if (!target) return null;
     let first = this.pending.get(digest);
     if (!first) {
-      first = this.verifyFirst(digest, row, against, secret, checked).finally(() => this.pending.delete(digest));
+      first = this.verifyFirst(digest, row, target, secret).finally(() => this.pending.delete(digest));
       this.pending.set(digest, first);
     }
     return first;
   }
 
-  private async verifyFirst(digest: string, row: KeySecret, against: string, secret: string, checked: boolean): Promise<Principal | null> {
-    const check = () => verify(against, secret).catch(() => false);
-    const ok = checked ? await this.gate.run(check) : await this.gate.paced(check);
+  /**
+   * Which stored secret a presented one may be: the current, or during a rotation's grace the previous.
+   * A usable check value decides without argon2; a secret without one (a key older than check values,
+   * or rotated before its first use stored one) is a candidate to verify at the paced rate. A rotation
+   * always stores the new secret's check, so at most one of the two can lack one. Undefined: refused here.
+   */
+  private candidate(row: KeySecret, secret: string, now: number): { hash: string; checked: boolean; current: boolean } | undefined {
+    const previous = row.previousSecretHash && inGrace(row, now, row.previousSecretHash) ? row.previousSecretHash : undefined;
+    const currentChecked = this.checker.usable(row.secretCheck);
+    const previousChecked = this.checker.usable(row.previousSecretCheck);
+    if (currentChecked && this.checker.matches(secret, row.secretCheck!)) return { hash: row.secretHash, checked: true, current: true };
+    if (previous && previousChecked && this.checker.matches(secret, row.previousSecretCheck!))
+      return { hash: previous, checked: true, current: false };
+    if (!currentChecked) return { hash: row.secretHash, checked: false, current: true };
+    if (previous && !previousChecked) return { hash: previous, checked: false, current: false };
+    return undefined;
+  }
+
+  private async verifyFirst(
+    digest: string,
+    row: KeySecret,
+    target: { hash: string; checked: boolean; current: boolean },
+    secret: string,
+  ): Promise<Principal | null> {
+    const check = () => verify(target.hash, secret).catch(() => false);
+    const ok = target.checked ? await this.gate.run(check) : await this.gate.paced(check);
     if (ok === undefined) return null; // too many unchecked guesses waiting: refused, not remembered
     if (!ok) {
       this.rememberRejected(digest);
       return null;
     }
-    if (!checked) await this.keys.setCheck(row.id, this.checker.of(secret));
+    // Only the current secret's check is stored: the previous one stops working when its grace ends.
+    if (!target.checked && target.current) await this.keys.setCheck(row.id, this.checker.of(secret));
     // The key may have been deleted, rotated or have expired while argon2 ran.
     const now = Date.now();
     const fresh = await this.keys.findSecret(row.id);
-    if (!fresh || !live(fresh, now) || !(fresh.secretHash === against || inGrace(fresh, now, against))) return null;
-    this.verified.set(digest, { keyId: row.id, secretHash: against });
+    if (!fresh || !live(fresh, now) || !(fresh.secretHash === target.hash || inGrace(fresh, now, target.hash))) return null;
+    this.verified.set(digest, { keyId: row.id, secretHash: target.hash });
     return this.touch(principalOf(fresh));
   }
 
