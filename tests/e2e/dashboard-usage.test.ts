@@ -196,6 +196,7 @@ describe("audit log page", () => {
     expect(await first.locator("td[data-label='Address']").textContent()).toBe("127.0.0.1");
     expect(await first.locator("td[data-label='Target']").textContent()).toContain("writer");
     const events = await page.locator("table.audit td[data-label='Event'] strong").allTextContents();
+    expect(events).toContain("Dashboard sign-in");
     // Oldest: the operator's key, minted with the CLI by harness.ts.
     const oldest = page.locator("table.audit tbody tr").last();
     expect(await oldest.locator("td[data-label='By']").textContent()).toContain("reportgen admin (command line)");
