@@ -6,6 +6,7 @@ import appCss from "./assets/app.css" with { type: "text" };
 import appJs from "./assets/app.js" with { type: "text" };
 // @ts-expect-error: an .svg file imported as text has no type declarations
 import iconSvg from "./assets/icon.svg" with { type: "text" };
+import usageCss from "./assets/usage.css" with { type: "text" };
 
 export const ASSETS_PREFIX = "/dashboard/assets";
 
@@ -22,7 +23,8 @@ function asset(name: string, ext: string, body: string, type: string): Asset {
 
 export const assets = {
   js: asset("app", "js", appJs as string, "text/javascript; charset=utf-8"),
-  css: asset("app", "css", appCss, "text/css; charset=utf-8"),
+  // One stylesheet for the browser, kept in files by what they style.
+  css: asset("app", "css", `${appCss}\n${usageCss}`, "text/css; charset=utf-8"),
   icon: asset("icon", "svg", iconSvg as string, "image/svg+xml"),
 };
 
