@@ -38,12 +38,28 @@ export async function listKeys(config: Config, account: string | undefined): Pro
   await withApp(config, async (app) => {
     const rows = await app.keys.list(account ? await app.keys.accountId(account) : undefined);
     if (rows.length === 0) return console.error("no keys");
-    console.log(["ID".padEnd(14), "ACCOUNT".padEnd(20), "NAME".padEnd(30), "CREATED".padEnd(26), "LAST USED"].join(" "));
+    console.log(
+      [
+        "ID".padEnd(14),
+        "ACCOUNT".padEnd(20),
+        "NAME".padEnd(30),
+        "CREATED".padEnd(26),
+        "LAST USED".padEnd(26),
+        "EXPIRES".padEnd(26),
+        "SCOPES",
+      ].join(" "),
+    );
     for (const k of rows)
       console.log(
-        [k.id.padEnd(14), k.accountName.padEnd(20), k.name.padEnd(30), iso(k.createdAt)!.padEnd(26), iso(k.lastUsedAt) ?? "never"].join(
-          " ",
-        ),
+        [
+          k.id.padEnd(14),
+          k.accountName.padEnd(20),
+          k.name.padEnd(30),
+          iso(k.createdAt)!.padEnd(26),
+          (iso(k.lastUsedAt) ?? "never").padEnd(26),
+          (iso(k.expiresAt) ?? "never").padEnd(26),
+          k.scopes.replaceAll(" ", ","),
+        ].join(" "),
       );
   });
 }

@@ -106,9 +106,9 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
 const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 const isJson = (request: Request) => mediaType(request) === "application/json";
 
-/** Before the body is read: refuse what is declared too large or is not JSON (the API's only POST bodies). */
+/** Before the body is read: refuse what is declared too large or is not JSON (the API's only bodies: POST and PATCH). */
 function checkBody(request: Request, limit: number) {
-  if (request.method !== "POST") return;
+  if (request.method !== "POST" && request.method !== "PATCH") return;
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > limit) throw tooLarge(limit, length);
   if (!isJson(request)) {

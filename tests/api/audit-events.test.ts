@@ -167,3 +167,19 @@ test("the retention job deletes events older than --audit-retention (90 days by 
   expect(await ofType("access_key.created", "old-key")).toHaveLength(0);
   expect(await ofType("access_key.created", "recent-key")).toHaveLength(1);
 });
+
+test("behind a trusted proxy the client address is the first X-Forwarded-For hop, as the rate limiter reads it", async () => {
+  const proxied = await createTestApp({ listen: true, config: { trustProxy: true } });
+  try {
+    const res = await proxied.request("POST", "/api/v1/access-keys", {
+      body: { name: "via proxy" },
+      headers: { "x-forwarded-for": "203.0.113.9, 10.0.0.1" },
+    });
+    expect(res.status).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    const list = (await (await proxied.request("GET", "/api/v1/audit-events")).json()) as { data: Event[] };
+    expect(list.data.find((e) => e.target === id)!.client_address).toBe("203.0.113.9");
+  } finally {
+    await proxied.close();
+  }
+});

@@ -97,6 +97,17 @@ describe("rotation", () => {
     expect((await t.request("GET", "/api/v1/reports", { key: body.data })).status).toBe(200);
   });
 
+  test("a rotation ends the key's dashboard sessions at once, whatever the grace", async () => {
+    const k = await mintKey(t);
+    const { session } = await signIn(t, k.value);
+    expect((await noRedirect(t, "GET", "/dashboard", { headers: { cookie: session! } })).status).toBe(200);
+    expect((await rotate(k.id, { grace_seconds: 600 })).status).toBe(200);
+    const page = await noRedirect(t, "GET", "/dashboard", { headers: { cookie: session! } });
+    expect(page.status).toBe(303);
+    expect(page.headers.get("location")).toBe("/dashboard/sign-in?notice=expired");
+    expect((await t.request("GET", "/api/v1/reports", { key: k.value })).status).toBe(200); // the API's grace holds
+  });
+
   test("grace 0 (the default): the old value fails at once, even though it was cached", async () => {
     const k = await mintKey(t);
     expect((await t.request("GET", "/api/v1/reports", { key: k.value })).status).toBe(200);

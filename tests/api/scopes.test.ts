@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ROUTE_ACCESS } from "../../src/http/route-access";
 import { ALL_SCOPES, type Scope } from "../../src/modules/keys/scopes";
-import { mintKey } from "../helpers/access";
+import { mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -130,5 +130,53 @@ describe("granting scopes", () => {
   test("the admin CLI's keys hold every scope unless narrowed", async () => {
     expect((await mintKey(t)).scopes).toEqual(ALL_SCOPES);
     expect((await mintKey(t, { scopes: ["reports:read", "reports:write"] })).scopes).toEqual(["reports:write", "reports:read"]);
+  });
+});
+
+describe("the dashboard holds a signed-in key to its scopes", () => {
+  const form = (session: string, body: Record<string, string>) => ({
+    headers: {
+      cookie: session,
+      origin: new URL(t.baseUrl).origin,
+      "sec-fetch-site": "same-origin",
+      "content-type": "application/x-www-form-urlencoded",
+    },
+    body: new URLSearchParams(body).toString(),
+  });
+
+  test("a reports:read key: reads reports, but cannot create keys, see the keys page or render in the playground", async () => {
+    const reader = await mintKey(t, { scopes: ["reports:read"], name: "dash reader" });
+    const { session } = await signIn(t, reader.value);
+    const overview = await noRedirect(t, "GET", "/dashboard", { headers: { cookie: session! } });
+    expect(overview.status).toBe(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await overview.text())![1]!;
+    expect((await noRedirect(t, "GET", "/dashboard/reports", { headers: { cookie: session! } })).status).toBe(200);
+    const keysPage = await noRedirect(t, "GET", "/dashboard/keys", { headers: { cookie: session! } });
+    expect(keysPage.status).toBe(403);
+    expect(await keysPage.text()).toContain("keys:manage");
+    const before = (await t.app.keys.list()).length;
+    const create = await noRedirect(t, "POST", "/dashboard/keys", form(session!, { _csrf: csrf, name: "sneaky" }));
+    expect(create.status).toBe(403);
+    expect((await t.app.keys.list()).length).toBe(before);
+    const render = await noRedirect(
+      t,
+      "POST",
+      "/dashboard/playground",
+      form(session!, { _csrf: csrf, engine: "raw", template: "<p>x</p>" }),
+    );
+    expect(render.status).toBe(403);
+    expect(await render.text()).toContain("reports:write");
+  });
+
+  test("a keys:manage key creates keys from the dashboard with at most its own scopes", async () => {
+    const manager = await mintKey(t, { scopes: ["keys:manage"], name: "dash manager" });
+    const { session } = await signIn(t, manager.value);
+    const page = await noRedirect(t, "GET", "/dashboard/keys", { headers: { cookie: session! } });
+    expect(page.status).toBe(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
+    const create = await noRedirect(t, "POST", "/dashboard/keys", form(session!, { _csrf: csrf, name: "from dashboard" }));
+    expect(create.status).toBe(201);
+    const made = (await t.app.keys.list()).find((k) => k.name === "from dashboard")!;
+    expect(made.scopes).toBe("keys:manage");
   });
 });

@@ -68,3 +68,14 @@ test("create-key with an unknown scope or an expiry in the past: exit 2 (bad inp
     d.close();
   }
 }, 60_000);
+
+test("list-keys shows each key's expiry and scopes", () => {
+  const listed = runCli(sourceCommand, ["admin", "list-keys", "--data-dir", dir]);
+  expect(listed.code).toBe(0);
+  const header = listed.stdout.split("\n")[0]!;
+  expect(header).toContain("EXPIRES");
+  expect(header).toContain("SCOPES");
+  const narrow = listed.stdout.split("\n").find((l) => l.includes("narrow"))!;
+  expect(narrow).toContain("2099-01-01T00:00:00.000Z");
+  expect(narrow).toEndWith("reports:write,reports:read");
+}, 60_000);

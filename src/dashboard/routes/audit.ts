@@ -1,6 +1,6 @@
 // Audit log page: the account's audit events, a page at a time; needs keys:manage, as the API does.
 import { Elysia } from "elysia";
-import { missingScope } from "../../modules/keys/scopes";
+import { requireScope } from "../../modules/keys/scopes";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { AUDIT_PAGE_SIZE, auditPage } from "../pages/audit";
 import { htmlResponse } from "../security";
@@ -9,7 +9,7 @@ export function auditRoutes(d: DashboardDeps, g: Guards) {
   return new Elysia({ name: "dashboard-audit" }).get(
     `${DASHBOARD}/audit`,
     g.page(async ({ query }, s) => {
-      if (!s.scopes.includes("keys:manage")) throw missingScope("keys:manage", "reading the audit log");
+      requireScope(s.scopes, "keys:manage", "reading the audit log");
       const cursor = query.cursor || undefined;
       const [{ items, nextCursor }, keys] = await Promise.all([
         d.audit.list(s.accountId, { cursor, limit: AUDIT_PAGE_SIZE }),

@@ -2,7 +2,7 @@
 
 import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
-import { missingScope } from "../../modules/keys/scopes";
+import { requireScope } from "../../modules/keys/scopes";
 import { dayRange } from "../../modules/usage/service";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
@@ -26,17 +26,18 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
   return new Elysia({ name: "dashboard-keys" })
     .get(
       `${DASHBOARD}/keys`,
-      g.page(async ({ query }, s) =>
-        keysList(s, await g.viewerOf(s), {
+      g.page(async ({ query }, s) => {
+        requireScope(s.scopes, "keys:manage", "the access keys page");
+        return keysList(s, await g.viewerOf(s), {
           message: query.deleted ? { kind: "ok", text: `Key ${query.deleted} was deleted; the API refuses it from now on.` } : undefined,
-        }),
-      ),
+        });
+      }),
     )
     .post(
       `${DASHBOARD}/keys`,
       g.action(async (c, s, form) => {
         const viewer = await g.viewerOf(s);
-        if (!s.scopes.includes("keys:manage")) throw missingScope("keys:manage", "creating a key");
+        requireScope(s.scopes, "keys:manage", "creating a key");
         try {
           const created = await d.keys.create(s.accountId, { name: form.name ?? "" }, s.scopes, g.actorOf(c, s));
           return keysList(s, viewer, { created }, 201);
@@ -49,6 +50,7 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/keys/:id/delete`,
       g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "keys:manage", "deleting a key");
         const key = (await d.keys.list(s.accountId)).find((k) => k.id === id);
         if (!key) throw new AppError("not_found", `There is no key ${id} in this account. It may have been deleted already.`);
         const mine = key.id === s.keyId;
@@ -70,7 +72,7 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
       `${DASHBOARD}/keys/:id/delete`,
       g.action(async (c, s) => {
         const id = c.params.id ?? "";
-        if (!s.scopes.includes("keys:manage")) throw missingScope("keys:manage", "deleting a key");
+        requireScope(s.scopes, "keys:manage", "deleting a key");
         await d.keys.delete(id, s.accountId, g.actorOf(c, s));
         // Its sessions, this one too when it is the key signed in with, went with it (foreign key cascade).
         if (id === s.keyId) return redirect(`${DASHBOARD}/sign-in?notice=key-deleted`, [g.endSessionCookie]);

@@ -83,6 +83,11 @@ export class KeysRepo {
     );
   }
 
+  /** Ends every dashboard session signed in with the key (a rotation: a leaked value's sessions go too). */
+  endSessions(id: string): Promise<number> {
+    return this.sql.run("DELETE FROM dashboard_sessions WHERE key_id = $1", [id]);
+  }
+
   /** Sets a key's daily quota (null: none). Returns whether the key was there. */
   async setQuota(id: string, accountId: string, maxReportsPerDay: number | null): Promise<boolean> {
     return (

@@ -56,3 +56,8 @@ export const missingScope = (scope: Scope, what: string) =>
     `this access key lacks the scope ${scope}, which ${what} needs; use a key that holds it (see GET /api/v1/access-keys for each key's scopes)`,
     { required_scope: scope },
   );
+
+/** Throws 403 forbidden unless `scopes` holds `scope` (the dashboard's checks; the API's are route-access.ts). */
+export function requireScope(scopes: readonly Scope[], scope: Scope, what: string): void {
+  if (!scopes.includes(scope)) throw missingScope(scope, what);
+}

@@ -163,7 +163,9 @@ export class KeysService {
 
   /**
    * A new value for the same key id, scopes, expiry and quota. The old value keeps working for
-   * `graceSeconds` (0: it stops at once). Rotating again within a grace period ends the older value at once.
+   * `graceSeconds` (0: it stops at once) for the API; the key's dashboard sessions end at once (a session
+   * does not know which value signed it in, and a rotation is often because a value leaked). Rotating
+   * again within a grace period ends the older value at once.
    */
   async rotate(
     id: string,
@@ -179,6 +181,7 @@ export class KeysService {
     const key = await this.keys.transaction(async () => {
       if (!(await this.keys.rotate(id, accountId, { secretHash, secretCheck: this.checker.of(secret), previousValidUntil, at })))
         throw notFound("access key", id);
+      await this.keys.endSessions(id);
       await this.audit.record(actor, "access_key.rotated", id, { grace_seconds: graceSeconds }, at);
       return (await this.keys.get(id, accountId))!;
     });
