@@ -10,6 +10,8 @@ import m0007 from "./0007_reports_not_before.sql" with { type: "text" };
 import m0008 from "./0008_report_merges.sql" with { type: "text" };
 import m0009 from "./0009_queue_lease.sql" with { type: "text" };
 import m0010 from "./0010_templates.sql" with { type: "text" };
+import m0011 from "./0011_access_control.sql" with { type: "text" };
+import m0012 from "./0012_usage.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -28,4 +30,6 @@ export const migrations: Migration[] = [
   { version: 8, name: "0008_report_merges", sql: m0008 },
   { version: 9, name: "0009_queue_lease", sql: m0009 },
   { version: 10, name: "0010_templates", sql: m0010 },
+  { version: 11, name: "0011_access_control", sql: m0011 },
+  { version: 12, name: "0012_usage", sql: m0012 },
 ];

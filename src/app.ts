@@ -106,6 +106,9 @@ export class App {
       webhooks: s.webhooks,
       webhookSecrets: s.webhookSecrets,
       templates: s.templates,
+      usage: s.usage,
+      audit: s.audit,
+      auditRetentionDays: Math.round(c.auditRetention / 86_400_000),
       dashboard: { sessions: s.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
       readiness: {
         probeDatabaseWrite: () => s.health.probeWrite(Date.now()),
@@ -359,7 +362,7 @@ export class App {
 
   /** The retention job (jobs/retention.ts): once at a time across instances with PostgreSQL. */
   cleanup(): Promise<RetentionResult> {
-    return runRetention(this.services, this.logger);
+    return runRetention(this.services, this.logger, this.config.auditRetention);
   }
 
   /** The public port: the connection gate's, or the HTTP server's when there is no gate. */

@@ -12,6 +12,7 @@ import { randomSecret } from "./lib/ids";
 import { createLogger, type Logger } from "./lib/logger";
 import { PasswordSeal } from "./lib/seal";
 import { StorageMonitor } from "./lib/storage";
+import { AuditService } from "./modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
 import type { PdfStore } from "./modules/files/pdf-store";
 import { S3PdfStore } from "./modules/files/s3-store";
@@ -26,6 +27,7 @@ import type { ReportQueue } from "./modules/reports/queue";
 import type { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
 import { TemplatesService } from "./modules/templates/service";
+import { UsageService } from "./modules/usage/service";
 import type { WebhooksRepo } from "./modules/webhooks/repo";
 import { WebhookSecrets } from "./modules/webhooks/secrets";
 import { WebhooksService } from "./modules/webhooks/service";
@@ -51,6 +53,8 @@ export interface Services {
   webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
   templates: TemplatesService;
+  usage: UsageService;
+  audit: AuditService;
 }
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
@@ -85,6 +89,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const links = new LinkSigner(linkSecret, config.linkTtl);
     // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
     const seal = new PasswordSeal(linkSecret);
+    const audit = new AuditService(repos.audit);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
     const templates = new TemplatesService(repos.templates, {
@@ -103,6 +108,8 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       seal,
       maxPages: config.maxPages,
     });
+    const keys = new KeysService(repos.keys, repos.accounts, audit, pepper);
+    const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
       backend,
       migration,
@@ -112,16 +119,18 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       counts: new ReportCounts(repos.health),
       reportsRepo: repos.reports,
       queue: repos.queue,
-      keys: new KeysService(repos.keys, repos.accounts, pepper),
+      keys,
       reports,
       links,
       seal,
       idempotency: new IdempotencyService(repos.idempotency, linkSecret),
       webhooksRepo: repos.webhooks,
       webhooks,
-      webhookSecrets: new WebhookSecrets(repos.webhooks),
-      sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }),
       templates,
+      webhookSecrets: new WebhookSecrets(repos.webhooks, audit),
+      sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }, audit),
+      usage: new UsageService(repos.usage, keyNames),
+      audit,
     };
   } catch (e) {
     await backend.close();

@@ -2,9 +2,13 @@
 // numbering: version 1 here is the whole SQLite schema up to 0008. Append; never edit a released file.
 import p0001 from "./0001_init.sql" with { type: "text" };
 import p0002 from "./0002_templates.sql" with { type: "text" };
+import p0003 from "./0003_access_control.sql" with { type: "text" };
+import p0004 from "./0004_usage.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
   { version: 2, name: "0002_templates", sql: p0002 },
+  { version: 3, name: "0003_access_control", sql: p0003 },
+  { version: 4, name: "0004_usage", sql: p0004 },
 ];

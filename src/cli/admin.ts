@@ -5,10 +5,30 @@ import { iso } from "../lib/time";
 import { UsageError } from "./args";
 import { withApp } from "./with-app";
 
-export async function createKey(config: Config, name: string | undefined, account: string | undefined): Promise<void> {
+export interface CreateKeyFlags {
+  /** Comma-separated scopes; omitted: every scope. */
+  scopes?: string;
+  expiresAt?: string;
+  maxReportsPerDay?: string;
+}
+
+export async function createKey(
+  config: Config,
+  name: string | undefined,
+  account: string | undefined,
+  flags: CreateKeyFlags = {},
+): Promise<void> {
   if (!name) throw new UsageError("create-key needs --name NAME (what the key is for)");
+  const quota = flags.maxReportsPerDay === undefined ? undefined : Number(flags.maxReportsPerDay);
   await withApp(config, async (app) => {
-    const k = await app.keys.createForAccount(account ?? "default", name);
+    const k = await app.keys.createForAccount(account ?? "default", name, {
+      scopes: flags.scopes?.split(",").map((s) => s.trim()),
+      expires_at: flags.expiresAt,
+      max_reports_per_day: quota,
+    });
+    console.error(
+      `scopes: ${k.scopes.join(" ")}${k.expiresAt ? `; expires ${iso(k.expiresAt)}` : ""}${k.maxReportsPerDay ? `; ${k.maxReportsPerDay} reports per UTC day` : ""}`,
+    );
     console.error(`created key ${k.id} "${k.name}" for account "${account ?? "default"}"; store it now, it is not shown again:`);
     console.log(k.value);
   });
@@ -18,12 +38,28 @@ export async function listKeys(config: Config, account: string | undefined): Pro
   await withApp(config, async (app) => {
     const rows = await app.keys.list(account ? await app.keys.accountId(account) : undefined);
     if (rows.length === 0) return console.error("no keys");
-    console.log(["ID".padEnd(14), "ACCOUNT".padEnd(20), "NAME".padEnd(30), "CREATED".padEnd(26), "LAST USED"].join(" "));
+    console.log(
+      [
+        "ID".padEnd(14),
+        "ACCOUNT".padEnd(20),
+        "NAME".padEnd(30),
+        "CREATED".padEnd(26),
+        "LAST USED".padEnd(26),
+        "EXPIRES".padEnd(26),
+        "SCOPES",
+      ].join(" "),
+    );
     for (const k of rows)
       console.log(
-        [k.id.padEnd(14), k.accountName.padEnd(20), k.name.padEnd(30), iso(k.createdAt)!.padEnd(26), iso(k.lastUsedAt) ?? "never"].join(
-          " ",
-        ),
+        [
+          k.id.padEnd(14),
+          k.accountName.padEnd(20),
+          k.name.padEnd(30),
+          iso(k.createdAt)!.padEnd(26),
+          (iso(k.lastUsedAt) ?? "never").padEnd(26),
+          (iso(k.expiresAt) ?? "never").padEnd(26),
+          k.scopes.replaceAll(" ", ","),
+        ].join(" "),
       );
   });
 }
@@ -31,7 +67,7 @@ export async function listKeys(config: Config, account: string | undefined): Pro
 export async function deleteKey(config: Config, id: string | undefined): Promise<void> {
   if (!id) throw new UsageError("delete-key needs the key id: reportgen admin delete-key ID (see list-keys)");
   await withApp(config, async (app) => {
-    await app.keys.delete(id);
+    await app.keys.delete(id, undefined, "cli");
     console.error(`deleted key ${id}; it is rejected from now on`);
   });
 }
@@ -41,7 +77,7 @@ export async function webhookSecret(config: Config, account: string | undefined,
   await withApp(config, async (app) => {
     const name = account ?? "default";
     const accountId = await app.keys.accountId(name);
-    const s = rotate ? await app.webhookSecrets.rotate(accountId) : await app.webhookSecrets.get(accountId);
+    const s = rotate ? await app.webhookSecrets.rotate(accountId, { kind: "cli", accountId }) : await app.webhookSecrets.get(accountId);
     if (rotate)
       console.error(
         `rotated the webhook secret of account "${name}"; events are also signed with the previous one until ${iso(s.previousValidUntil)}`,

@@ -15,8 +15,9 @@ Commands:
   migrate-to --database-url URL           Copy this install (SQLite) into PostgreSQL; resumable, verified
   cleanup                                 Expire reports past retention and remove their PDFs, once
   backup --to DIR                         Copy the database and PDFs, consistently, while the service runs
-  admin create-key --name NAME [--account ACCOUNT]
-                                          Mint an access key (value alone on stdout); creates the account
+  admin create-key --name NAME [--account ACCOUNT] [--scopes a,b] [--expires-at RFC3339] [--max-reports-per-day N]
+                                          Mint an access key (value alone on stdout; every scope unless
+                                          --scopes); creates the account
   admin list-keys [--account ACCOUNT]     List keys (never their values)
   admin delete-key ID                     Delete a key; it is rejected at once
   admin webhook-secret [--account ACCOUNT] [--rotate]
@@ -38,6 +39,9 @@ const adminOptions: CommandOption[] = [
   { name: "name", help: "key name" },
   { name: "account", help: "account name" },
   { name: "rotate", help: "replace the webhook secret", boolean: true },
+  { name: "scopes", help: "comma-separated scopes of a new key (default: all)" },
+  { name: "expires-at", help: "RFC 3339 time a new key stops working" },
+  { name: "max-reports-per-day", help: "a new key's daily report quota" },
 ];
 
 export async function runCli(argv: string[]): Promise<number> {
@@ -69,7 +73,12 @@ export async function runCli(argv: string[]): Promise<number> {
         const admin = await import("./admin");
         const name = values.name as string | undefined;
         const account = values.account as string | undefined;
-        if (sub === "create-key") await admin.createKey(config, name, account);
+        if (sub === "create-key")
+          await admin.createKey(config, name, account, {
+            scopes: values.scopes as string | undefined,
+            expiresAt: values["expires-at"] as string | undefined,
+            maxReportsPerDay: values["max-reports-per-day"] as string | undefined,
+          });
         else if (sub === "list-keys") await admin.listKeys(config, account);
         else if (sub === "delete-key") await admin.deleteKey(config, positionals[0]);
         else if (sub === "webhook-secret") await admin.webhookSecret(config, account, values.rotate === true);

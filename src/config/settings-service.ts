@@ -124,4 +124,13 @@ export const serviceSettings = {
     parse: str,
     help: "Cron pattern of the retention cleanup job",
   }),
+  auditRetention: spec({
+    group: "Links and retention",
+    flag: "audit-retention",
+    env: "REPORTGEN_AUDIT_RETENTION",
+    default: 90 * 86_400_000,
+    defaultText: "90d",
+    parse: duration(86_400_000),
+    help: "How long audit events (GET /api/v1/audit-events) are kept; the retention cleanup job deletes older ones",
+  }),
 };

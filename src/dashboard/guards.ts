@@ -1,11 +1,16 @@
 // What every dashboard route shares: its dependencies, and the wrappers that require a session
 // (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
+import { clientAddress } from "../http/auth";
+import { peerOf } from "../http/connection-gate";
 import { AppError, RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import type { Actor } from "../modules/audit/model";
+import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
 import type { TemplatesService } from "../modules/templates/service";
+import type { UsageService } from "../modules/usage/service";
 import type { Html } from "./html";
 import type { Viewer } from "./layout";
 import { errorPage } from "./pages/common";
@@ -20,6 +25,10 @@ export interface DashboardDeps {
   keys: KeysService;
   reports: ReportsService;
   templates: TemplatesService;
+  usage: UsageService;
+  audit: AuditService;
+  /** Days audit events are kept (said on the audit page). */
+  auditRetentionDays: number;
   sessions: SessionsService;
   health: HealthProbe;
   /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */
@@ -59,6 +68,8 @@ export interface Guards {
    * Origin and token checks as `action`, and failures as the API's error body ({error, message, details}).
    */
   jsonAction: (handler: (c: Ctx, s: Session, form: Form) => unknown | Promise<unknown>) => (c: Ctx) => Promise<Response>;
+  /** The signed-in key as the audit trail records it, with the client's address. */
+  actorOf: (c: Ctx, s: Session) => Actor;
 }
 
 const jsonResponse = (body: unknown, status = 200) =>
@@ -137,7 +148,14 @@ export function guards(d: DashboardDeps): Guards {
     }
   };
 
-  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action, jsonAction };
+  const actorOf = (c: Ctx, s: Session): Actor => ({
+    kind: "key",
+    accountId: s.accountId,
+    keyId: s.keyId,
+    address: clientAddress(c.request, peerOf(c.server as Parameters<typeof peerOf>[0], c.request), d.trustProxy),
+  });
+
+  return { names, endSessionCookie, sessionOf, viewerOf, page, fragment, action, jsonAction, actorOf };
 }
 
 function titleOf(e: AppError): string {

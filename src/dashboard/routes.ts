@@ -1,10 +1,12 @@
 // The dashboard: server-rendered pages on the same services as the API, a session cookie instead of
 // X-API-Key, and three layers against cross-site requests on every POST (see guards.ts).
 import { Elysia } from "elysia";
+import { dayRange } from "../modules/usage/service";
 import { ASSETS_PREFIX, assetResponse } from "./assets";
 import { DASHBOARD, type DashboardDeps, guards } from "./guards";
 import { errorPage } from "./pages/common";
 import { overviewPage } from "./pages/overview";
+import { auditRoutes } from "./routes/audit";
 import { keysRoutes } from "./routes/keys";
 import { playgroundRoutes } from "./routes/playground";
 import { reportsRoutes } from "./routes/reports";
@@ -30,6 +32,7 @@ export function dashboardRoutes(d: DashboardDeps) {
         DASHBOARD,
         g.page(async ({ request }, s) => {
           const o = await d.reports.overview(s.accountId);
+          const { days } = await d.usage.byDay(s.accountId, dayRange({}));
           await d.health.refresh?.().catch(() => {});
           const service = {
             version: d.version,
@@ -38,13 +41,14 @@ export function dashboardRoutes(d: DashboardDeps) {
             rendering: d.health.rendering(),
             origin: d.originOf(request),
           };
-          return htmlResponse(overviewPage(await g.viewerOf(s), { ...o, ...service }));
+          return htmlResponse(overviewPage(await g.viewerOf(s), { ...o, ...service, usage: days }));
         }),
       )
       .use(keysRoutes(d, g))
       .use(reportsRoutes(d, g))
       .use(templatesRoutes(d, g))
       .use(playgroundRoutes(d, g))
+      .use(auditRoutes(d, g))
       // Anything else under /dashboard: a page, not the API's JSON 404.
       .get(`${DASHBOARD}/*`, async ({ request }) => {
         const s = await g.sessionOf(request);

@@ -3,8 +3,15 @@
 import type { DashboardSession } from "../db/schema";
 import type { Sql } from "../db/sql";
 
+export type SessionWithKey = DashboardSession & { keyScopes: string; keyMaxReportsPerDay: number | null; keyExpiresAt: number | null };
+
 export class SessionsRepo {
   constructor(private readonly sql: Sql) {}
+
+  /** Runs fn in one transaction (joining the open one, if any): a session and its sign-in event. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.sql.tx(fn);
+  }
 
   async insert(r: DashboardSession): Promise<void> {
     await this.sql.run(
@@ -13,10 +20,13 @@ export class SessionsRepo {
     );
   }
 
-  get(idHash: string): Promise<DashboardSession | undefined> {
-    return this.sql.get<DashboardSession>(
-      `SELECT id_hash AS "idHash", key_id AS "keyId", account_id AS "accountId", csrf_token AS "csrfToken",
-       created_at AS "createdAt", last_seen_at AS "lastSeenAt", expires_at AS "expiresAt" FROM dashboard_sessions WHERE id_hash = $1`,
+  /** A session with what its key allows now (scopes, quota, expiry): read on every use, so key changes apply at once. */
+  get(idHash: string): Promise<SessionWithKey | undefined> {
+    return this.sql.get<SessionWithKey>(
+      `SELECT s.id_hash AS "idHash", s.key_id AS "keyId", s.account_id AS "accountId", s.csrf_token AS "csrfToken",
+       s.created_at AS "createdAt", s.last_seen_at AS "lastSeenAt", s.expires_at AS "expiresAt",
+       k.scopes AS "keyScopes", k.max_reports_per_day AS "keyMaxReportsPerDay", k.expires_at AS "keyExpiresAt"
+       FROM dashboard_sessions s JOIN access_keys k ON k.id = s.key_id WHERE s.id_hash = $1`,
       [idHash],
     );
   }

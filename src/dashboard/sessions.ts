@@ -2,6 +2,9 @@
 // The browser holds only that id (in an HttpOnly cookie); the server stores only its SHA-256, with
 // the key it came from, a CSRF token, and idle and absolute expiries.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Actor } from "../modules/audit/model";
+import type { AuditService } from "../modules/audit/service";
+import { parseScopes } from "../modules/keys/scopes";
 import type { Principal } from "../modules/keys/service";
 import type { SessionsRepo } from "./sessions-repo";
 
@@ -26,10 +29,14 @@ export class SessionsService {
   constructor(
     private readonly repo: SessionsRepo,
     private readonly times: SessionTimes,
+    private readonly audit: AuditService,
   ) {}
 
-  /** Starts a session for a verified key; returns the id for the cookie (never stored). */
-  async create(p: Principal, now = Date.now()): Promise<{ id: string; session: Session }> {
+  /**
+   * Starts a session for a verified key; returns the id for the cookie (never stored). With `actor`
+   * (a sign-in), the session and its dashboard.sign_in event are written together.
+   */
+  async create(p: Principal, actor?: Actor, now = Date.now()): Promise<{ id: string; session: Session }> {
     await this.repo.deleteExpired(now, now - this.times.idleMs);
     const id = token();
     const row = {
@@ -41,28 +48,49 @@ export class SessionsService {
       lastSeenAt: now,
       expiresAt: now + this.times.maxAgeMs,
     };
-    await this.repo.insert(row);
+    await this.repo.transaction(async () => {
+      await this.repo.insert(row);
+      if (actor) await this.audit.record(actor, "dashboard.sign_in", p.keyId, undefined, now);
+    });
     return {
       id,
-      session: { keyId: row.keyId, accountId: row.accountId, idHash: row.idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt },
+      session: {
+        keyId: row.keyId,
+        accountId: row.accountId,
+        scopes: p.scopes,
+        maxReportsPerDay: p.maxReportsPerDay,
+        idHash: row.idHash,
+        csrfToken: row.csrfToken,
+        expiresAt: row.expiresAt,
+      },
     };
   }
 
   /**
    * The live session for a cookie value, or null. Its row is gone once its key is deleted (foreign
-   * key cascade, from this process or the CLI), so this lookup on every request is the key check too.
+   * key cascade, from this process or the CLI), and it ends the moment its key expires, so this lookup
+   * on every request is the key check too.
    */
   async resolve(id: string | undefined, now = Date.now()): Promise<Session | null> {
     if (!id || id.length > 100) return null;
     const idHash = digest(id);
     const row = await this.repo.get(idHash);
     if (!row) return null;
-    if (row.expiresAt <= now || row.lastSeenAt + this.times.idleMs <= now) {
+    const keyExpired = row.keyExpiresAt !== null && row.keyExpiresAt <= now;
+    if (row.expiresAt <= now || row.lastSeenAt + this.times.idleMs <= now || keyExpired) {
       await this.repo.delete(idHash);
       return null;
     }
     if (now - row.lastSeenAt >= TOUCH_EVERY_MS) await this.repo.touch(idHash, now);
-    return { keyId: row.keyId, accountId: row.accountId, idHash, csrfToken: row.csrfToken, expiresAt: row.expiresAt };
+    return {
+      keyId: row.keyId,
+      accountId: row.accountId,
+      scopes: parseScopes(row.keyScopes),
+      maxReportsPerDay: row.keyMaxReportsPerDay,
+      idHash,
+      csrfToken: row.csrfToken,
+      expiresAt: row.expiresAt,
+    };
   }
 
   end(session: Session): Promise<void> {

@@ -10,6 +10,11 @@ export interface CopiedTable {
   columns: string[];
   /** An INTEGER id that PostgreSQL numbers with a sequence: moved past the copied ids afterwards. */
   serial?: boolean;
+  /**
+   * Kept by triggers on a table copied before it (usage_daily, by the reports triggers): the copy of
+   * those rows has already written some of these on the target, so the source's rows replace them.
+   */
+  derived?: boolean;
 }
 
 /** Every table that holds state, in foreign-key order; health_probe and job_leases are per run. */
@@ -18,7 +23,22 @@ export const COPIED_TABLES: CopiedTable[] = [
   {
     name: "access_keys",
     key: "id",
-    columns: ["id", "account_id", "name", "secret_hash", "created_at", "last_used_at", "secret_check"],
+    columns: [
+      "id",
+      "account_id",
+      "name",
+      "secret_hash",
+      "created_at",
+      "last_used_at",
+      "secret_check",
+      "scopes",
+      "expires_at",
+      "max_reports_per_day",
+      "previous_secret_hash",
+      "previous_secret_check",
+      "previous_valid_until",
+      "rotated_at",
+    ],
   },
   {
     name: "reports",
@@ -47,6 +67,7 @@ export const COPIED_TABLES: CopiedTable[] = [
       "lease_expires_at",
       "template_id",
       "template_version",
+      "key_id",
     ],
   },
   {
@@ -87,6 +108,18 @@ export const COPIED_TABLES: CopiedTable[] = [
     key: "id_hash",
     columns: ["id_hash", "key_id", "account_id", "csrf_token", "created_at", "last_seen_at", "expires_at"],
   },
+  { name: "key_daily_counts", key: "id", columns: ["id", "key_id", "day", "reports"] },
+  {
+    name: "audit_events",
+    key: "id",
+    columns: ["id", "account_id", "type", "actor", "actor_key_id", "client_address", "target", "detail", "created_at"],
+  },
+  {
+    name: "usage_daily",
+    key: "id",
+    columns: ["id", "account_id", "key_id", "day", "submitted", "succeeded", "failed", "pages", "bytes", "render_ms"],
+    derived: true,
+  },
 ];
 
 export type Row = Record<string, string | number | null>;
@@ -105,15 +138,21 @@ export class CopyRepo {
       : this.sql.all<Row>(`SELECT ${cols} FROM ${t.name} WHERE ${key} > $1 ORDER BY ${key} LIMIT $2`, [after, limit]);
   }
 
-  /** Inserts the rows that are not there yet (a resumed copy skips what the last run wrote), in one transaction. */
+  /**
+   * Inserts the rows that are not there yet (a resumed copy skips what the last run wrote), in one
+   * transaction; a derived table's rows overwrite what is there.
+   */
   async insertMissing(t: CopiedTable, rows: Row[]): Promise<number> {
     const cols = t.columns.join(", ");
     const params = t.columns.map((_, i) => `$${i + 1}`).join(", ");
+    const onConflict = t.derived
+      ? `ON CONFLICT (${t.key}) DO UPDATE SET ${t.columns.map((c) => `${c} = excluded.${c}`).join(", ")}`
+      : "ON CONFLICT DO NOTHING";
     return this.sql.tx(async () => {
       let n = 0;
       for (const r of rows) {
         n += await this.sql.run(
-          `INSERT INTO ${t.name} (${cols}) VALUES (${params}) ON CONFLICT DO NOTHING`,
+          `INSERT INTO ${t.name} (${cols}) VALUES (${params}) ${onConflict}`,
           t.columns.map((c) => r[c]),
         );
       }

@@ -1,16 +1,19 @@
 // Opens the configured backend: SQLite in the data dir (the default) or PostgreSQL (--database-url),
 // migrated, with every repository over it. App.bootstrap() calls this; services never see which one it is.
+
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { SessionsRepo } from "../dashboard/sessions-repo";
 import { JobLeasesRepo } from "../jobs/leases-repo";
 import { AccountsRepo } from "../modules/accounts/repo";
+import { AuditRepo } from "../modules/audit/repo";
 import { HealthRepo } from "../modules/health/repo";
 import { IdempotencyRepo } from "../modules/idempotency/repo";
 import { KeysRepo } from "../modules/keys/repo";
 import { ReportQueue } from "../modules/reports/queue";
 import { ReportsRepo } from "../modules/reports/repo";
 import { TemplatesRepo } from "../modules/templates/repo";
+import { UsageRepo } from "../modules/usage/repo";
 import { WebhooksRepo } from "../modules/webhooks/repo";
 import { type Db, openDatabase } from "./client";
 import { type MigrateResult, migrate } from "./migrate";
@@ -30,6 +33,8 @@ export interface Repos {
   health: HealthRepo;
   jobs: JobLeasesRepo;
   templates: TemplatesRepo;
+  usage: UsageRepo;
+  audit: AuditRepo;
 }
 
 export interface Backend {
@@ -66,6 +71,8 @@ export function reposOver(sql: Sql, owner: string): Repos {
     health: new HealthRepo(sql),
     jobs: new JobLeasesRepo(sql),
     templates: new TemplatesRepo(sql),
+    usage: new UsageRepo(sql),
+    audit: new AuditRepo(sql),
   };
 }
 

@@ -18,6 +18,56 @@ export const accessKeys = sqliteTable("access_keys", {
   lastUsedAt: integer("last_used_at"),
   /** base64url of the first bytes of HMAC-SHA256(auth pepper, secret); null for keys older than migration 0006 until first use. */
   secretCheck: text("secret_check"),
+  /** Space-separated scopes (migration 0011; keys older than it hold every scope). */
+  scopes: text("scopes").notNull().default("reports:write reports:read templates:write templates:read keys:manage"),
+  expiresAt: integer("expires_at"),
+  maxReportsPerDay: integer("max_reports_per_day"),
+  /** The value before the last rotation, accepted until previousValidUntil (migration 0011). */
+  previousSecretHash: text("previous_secret_hash"),
+  previousSecretCheck: text("previous_secret_check"),
+  previousValidUntil: integer("previous_valid_until"),
+  rotatedAt: integer("rotated_at"),
+});
+
+/** Reports submitted per key per UTC day: the quota's counter (migration 0011). */
+export const keyDailyCounts = sqliteTable("key_daily_counts", {
+  /** `<key_id>/<day>` */
+  id: text("id").primaryKey(),
+  keyId: text("key_id").notNull(),
+  day: integer("day").notNull(),
+  reports: integer("reports").notNull(),
+});
+
+/** The audit trail (migration 0011). */
+export const auditEvents = sqliteTable("audit_events", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id").references(() => accounts.id, { onDelete: "cascade" }),
+  type: text("type").notNull(),
+  actor: text("actor").notNull(),
+  actorKeyId: text("actor_key_id"),
+  clientAddress: text("client_address"),
+  target: text("target"),
+  detail: text("detail"),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** Usage per UTC day, account and submitting key, kept by triggers on reports (migration 0012). */
+export const usageDaily = sqliteTable("usage_daily", {
+  /** `<day>/<account_id>/<key_id>` */
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  /** "" for reports older than keys being recorded. */
+  keyId: text("key_id").notNull(),
+  /** Days since 1970-01-01 of the reports' created_at. */
+  day: integer("day").notNull(),
+  submitted: integer("submitted").notNull().default(0),
+  succeeded: integer("succeeded").notNull().default(0),
+  failed: integer("failed").notNull().default(0),
+  pages: integer("pages").notNull().default(0),
+  bytes: integer("bytes").notNull().default(0),
+  renderMs: integer("render_ms").notNull().default(0),
 });
 
 export const reportStatuses = ["queued", "processing", "succeeded", "failed", "expired"] as const;
@@ -54,6 +104,8 @@ export const reports = sqliteTable("reports", {
   /** The stored template and version the report was made from (migration 0010); null for inline templates. */
   templateId: text("template_id"),
   templateVersion: integer("template_version"),
+  /** The submitting access key (migration 0011); no foreign key, so a deleted key keeps its history. */
+  keyId: text("key_id"),
 });
 
 /** Jobs run by one holder at a time across instances (migration 0009). */

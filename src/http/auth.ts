@@ -5,9 +5,13 @@
 import { Elysia } from "elysia";
 import { AppError, retryLater, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
+import type { Actor } from "../modules/audit/model";
+import { missingScope } from "../modules/keys/scopes";
 import type { KeysService, Principal } from "../modules/keys/service";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
+import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
+import { accessOf } from "./route-access";
 
 export const API_PREFIX = "/api/v1";
 /** Documentation is public: it holds no account data and a browser cannot send X-API-Key. */
@@ -22,7 +26,7 @@ export interface GuardOptions {
   trustProxy: boolean;
 }
 
-const principals = new WeakMap<Request, Principal>();
+const principals = new WeakMap<Request, { principal: Principal; address: string }>();
 
 const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate * 2) : undefined);
 
@@ -33,7 +37,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
 
   return (
     new Elysia({ name: "api-guard" })
-      .onRequest(async ({ request }) => {
+      .onRequest(async ({ request, server }) => {
         const url = request.url;
         const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
         if (!(path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) || PUBLIC_API_PATHS.has(path)) return;
@@ -51,7 +55,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
             );
           }
           checkBody(request, opts.body.limit);
-          principals.set(request, principal);
+          principals.set(request, { principal, address: clientAddress(request, peerOf(server, request), opts.trustProxy) });
         } catch (e) {
           if (!(e instanceof AppError)) throw e;
           // Refused before its body was read: read it away first, or a client still sending never sees the answer.
@@ -71,19 +75,40 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
           throw new AppError("invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json");
         }
       })
-      .derive({ as: "global" }, ({ request }) => ({
-        /** The caller; every /api/v1 route runs only after apiGuard admitted the request. */
-        principal: principals.get(request) as Principal,
-      }))
+      // The scope check, once the route is known (its pattern names it in route-access.ts) and before the
+      // body is validated: a key outside its scopes learns nothing about the call it may not make. A
+      // route of /api/v1 that route-access.ts does not list is refused (fail closed).
+      .onTransform({ as: "global" }, ({ request, route }) => {
+        const admitted = principals.get(request);
+        if (!admitted) return;
+        const access = accessOf(request.method, route);
+        if (access === undefined || access === "public" || access === "dashboard") {
+          if (access === undefined)
+            throw new AppError("forbidden", `${request.method} ${route} declares no scope; the operator must update the server`);
+          return;
+        }
+        if (!admitted.principal.scopes.includes(access)) throw missingScope(access, `${request.method} ${route}`);
+      })
+      .derive({ as: "global" }, ({ request }) => {
+        const admitted = principals.get(request);
+        return {
+          /** The caller; every /api/v1 route runs only after apiGuard admitted the request. */
+          principal: admitted?.principal as Principal,
+          /** The caller as the audit trail records it (key and client address). */
+          actor: (admitted
+            ? { kind: "key", accountId: admitted.principal.accountId, keyId: admitted.principal.keyId, address: admitted.address }
+            : undefined) as Actor & { kind: "key" },
+        };
+      })
   );
 }
 
 const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 const isJson = (request: Request) => mediaType(request) === "application/json";
 
-/** Before the body is read: refuse what is declared too large or is not JSON (the API's only POST bodies). */
+/** Before the body is read: refuse what is declared too large or is not JSON (the API's only bodies: POST and PATCH). */
 function checkBody(request: Request, limit: number) {
-  if (request.method !== "POST") return;
+  if (request.method !== "POST" && request.method !== "PATCH") return;
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > limit) throw tooLarge(limit, length);
   if (!isJson(request)) {

@@ -1,5 +1,6 @@
 // The part of the API description that records the decisions the interface specification leaves open.
 import { API_ERRORS, REPORT_FAILURES } from "../lib/error-codes";
+import { SCOPES } from "../modules/keys/scopes";
 
 export const apiDescription = `
 Self-hosted HTML/EJS to PDF reports. Every \`/api/v1\` endpoint needs the \`X-API-Key\` header, except this
@@ -17,6 +18,21 @@ checked before anything else (validation, 404).
 
 After the print, \`options\` may watermark, stamp, attach files to, encrypt (AES-256) and linearize the PDF (qpdf);
 \`POST /api/v1/reports/merge\` joins succeeded reports into a new one that follows the same flow.
+
+## Access keys: scopes, expiry, rotation, quotas
+Each key holds **scopes**; a call outside them is **403** \`{"error":"forbidden","message":"...names the missing scope..."}\`:
+
+| scope | allows |
+|---|---|
+${Object.entries(SCOPES)
+  .map(([scope, what]) => `| \`${scope}\` | ${what} |`)
+  .join("\n")}
+
+\`POST /api/v1/access-keys\` takes \`scopes\` (default: exactly the creating key's; never more: **403**), \`expires_at\`
+(RFC 3339; from that second on the key is refused with the plain **401**, and its dashboard sessions end) and
+\`max_reports_per_day\` (per UTC day; beyond it **429** \`quota_exceeded\` with \`Retry-After\` = seconds to the next UTC
+midnight). \`POST /api/v1/access-keys/{id}/rotate\` with \`{"grace_seconds": N}\` (0 to 604800) gives the key a new value;
+the old one works for N more seconds. \`GET /api/v1/audit-events\` lists who did what to keys and secrets.
 
 ## Status codes
 201 key created · 202 report queued / not ready · 200 everything else that succeeds, including deletes
@@ -44,7 +60,8 @@ ${Object.entries(REPORT_FAILURES)
 
 ## Lists
 \`GET /api/v1/reports?limit=20&cursor=...&status=succeeded\` → \`{"data": [report...], "next_cursor": "..." | null}\`,
-newest first. \`GET /api/v1/access-keys\` → \`{"data": [{"id","name","created_at","last_used_at"}]}\`.
+newest first. \`GET /api/v1/access-keys\` → \`{"data": [{"id","name","scopes","created_at","expires_at","last_used_at","max_reports_per_day","rotated_at"}]}\`.
+\`GET /api/v1/audit-events?limit=50&cursor=...\` pages the same way.
 
 ## Limits (defaults; the operator can change each)
 Request body 10 MB (413) · \`html_template\` 5 MB · \`data\` 5 MB as JSON, 32 levels deep, 200 000 keys and items ·

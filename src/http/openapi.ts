@@ -35,10 +35,12 @@ export const unauthorizedSchema = t.Object(
 );
 
 /**
- * A route's responses plus those every authenticated operation can answer: 401; 429 when the operator
- * set a request limit; 500 internal_error; 503 server_busy when too many requests are in progress.
+ * A route's responses plus those every authenticated operation can answer: 401; 403 forbidden when the
+ * key lacks the route's scope; 429 when the operator set a request limit; 500 internal_error; 503
+ * server_busy when too many requests are in progress.
  */
 export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({
+  403: errorSchema,
   429: errorSchema,
   500: errorSchema,
   503: errorSchema,
@@ -87,6 +89,8 @@ export const docs = (version: string) =>
             { name: "Access keys", description: "Manage the keys of your account" },
             { name: "Service", description: "Health and downloads (no X-API-Key)" },
             { name: "Webhooks", description: "The account's webhook signing secret" },
+            { name: "Audit trail", description: "Who changed the account's keys and secrets, and signed in, from where" },
+            { name: "Usage", description: "Reports, pages, bytes and render time per day or per key" },
           ],
           // The plugin's types cannot express a TypeBox schema inside an OpenAPI 3.1 webhook; the JSON is what counts.
           webhooks: webhooksDocumentation as never,

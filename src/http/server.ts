@@ -5,6 +5,8 @@ import type { SessionsService } from "../dashboard/sessions";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { StorageFault } from "../lib/storage";
+import { auditRoutes } from "../modules/audit/index";
+import type { AuditService } from "../modules/audit/service";
 import { filesRoutes } from "../modules/files/index";
 import type { LinkSigner } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
@@ -17,6 +19,8 @@ import type { ReportsRepo } from "../modules/reports/repo";
 import type { ReportsService } from "../modules/reports/service";
 import { templatesRoutes } from "../modules/templates/routes";
 import type { TemplatesService } from "../modules/templates/service";
+import { usageRoutes } from "../modules/usage/index";
+import type { UsageService } from "../modules/usage/service";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
@@ -44,6 +48,10 @@ export interface HttpDeps {
   webhooks: WebhooksService;
   webhookSecrets: WebhookSecrets;
   templates: TemplatesService;
+  usage: UsageService;
+  audit: AuditService;
+  /** Days audit events are kept (shown in the OpenAPI document). */
+  auditRetentionDays: number;
   dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
   /** /readyz's database and disk checks, and the metrics /metrics serves. */
   readiness: ReadinessChecks;
@@ -107,6 +115,9 @@ function createFullHttpApp(d: HttpDeps) {
         keys: d.keys,
         reports: d.reports,
         templates: d.templates,
+        usage: d.usage,
+        audit: d.audit,
+        auditRetentionDays: d.auditRetentionDays,
         health: d.health,
         originOf,
         publicUrl: d.publicUrl,
@@ -127,7 +138,9 @@ function createFullHttpApp(d: HttpDeps) {
           }),
         )
         .use(templatesRoutes(d.templates, guard, { templateMaxLength: d.templateMaxLength, idempotency: d.idempotency }))
-        .use(webhooksRoutes(d.webhookSecrets, guard)),
+        .use(webhooksRoutes(d.webhookSecrets, guard))
+        .use(usageRoutes(d.usage, guard))
+        .use(auditRoutes(d.audit, guard, d.auditRetentionDays)),
     );
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
   return requestContext(app, d.readiness.metrics, d.logger);

@@ -1,4 +1,5 @@
-// The retention job as cron and `reportgen cleanup` run it: expired idempotency keys, then expired
+// The retention job as cron and `reportgen cleanup` run it: expired idempotency keys, audit events past
+// --audit-retention and old quota counters, then expired
 // reports and orphaned PDFs (jobs/cleanup.ts). With PostgreSQL it runs in one instance at a time (every
 // instance's cron fires): the others find the job's lease taken and skip that round. With SQLite there
 // is one process, and the job must run even on a read-only or full disk (it is what gives space back):
@@ -6,6 +7,7 @@
 import type { Services } from "../bootstrap";
 import type { Logger } from "../lib/logger";
 import { storageFault } from "../lib/storage";
+import { utcDay } from "../modules/keys/options";
 import { type CleanupResult, runCleanup } from "./cleanup";
 
 /** Longer than any cleanup run: a holder that died mid-run blocks the job this long at most. */
@@ -13,7 +15,7 @@ const LEASE_MS = 10 * 60_000;
 
 export type RetentionResult = CleanupResult & { skipped?: boolean };
 
-export async function runRetention(s: Services, logger: Logger): Promise<RetentionResult> {
+export async function runRetention(s: Services, logger: Logger, auditRetentionMs: number): Promise<RetentionResult> {
   const jobs = s.backend.kind === "postgres" ? s.backend.repos.jobs : undefined;
   const owner = s.backend.owner;
   if (jobs && !(await jobs.acquire("cleanup", owner, Date.now(), LEASE_MS))) return { expired: 0, orphansRemoved: 0, skipped: true };
@@ -21,6 +23,10 @@ export async function runRetention(s: Services, logger: Logger): Promise<Retenti
     try {
       const purged = await s.idempotency.purgeExpired();
       if (purged) logger.debug("expired idempotency keys removed", { purged });
+      const events = await s.audit.purge(auditRetentionMs);
+      if (events) logger.debug("audit events past --audit-retention removed", { events });
+      // Quota counters of days before yesterday can no longer matter (the quota is per UTC day).
+      await s.reportsRepo.deleteCountsBefore(utcDay(Date.now()) - 1);
     } catch (e) {
       // On a full disk the retention job below still runs: it is what gives space back.
       const fault = storageFault(e);

@@ -12,6 +12,10 @@ export const API_ERRORS = {
     fix: "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces: use a UUID v4.",
   },
   unauthorized: { status: 401, fix: "Send a valid, not deleted access key in X-API-Key." },
+  forbidden: {
+    status: 403,
+    fix: "The access key lacks the scope this call needs (the message names it), or tried to grant a scope it lacks: use a key that holds it.",
+  },
   link_invalid: { status: 403, fix: "The download link is wrong or expired: ask /reports/{id}/download for a fresh one." },
   not_found: { status: 404, fix: "The id does not exist or belongs to another account: check it." },
   route_not_found: { status: 404, fix: "No such method and path: see /api/v1/docs." },
@@ -31,6 +35,10 @@ export const API_ERRORS = {
   },
   idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
   rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
+  quota_exceeded: {
+    status: 429,
+    fix: "This key has submitted its max_reports_per_day today (UTC): wait Retry-After seconds (until the next UTC midnight), or raise the key's quota.",
+  },
   account_queue_full: { status: 429, fix: "Your account has too many unfinished reports: wait Retry-After seconds for some to finish." },
   internal_error: {
     status: 500,

@@ -17,3 +17,6 @@ export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 /** 256 bits of randomness, base64url. */
 export const randomSecret = () => randomBytes(32).toString("base64url");
+
+/** A UUID v7 (time-ordered) for `at`: audit events' ids sort with their time. */
+export const uuidV7 = (at = Date.now()) => Bun.randomUUIDv7("hex", at);

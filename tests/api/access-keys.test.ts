@@ -84,12 +84,12 @@ describe("POST /access-keys validates name", () => {
 });
 
 describe("POST /access-keys creates a working key", () => {
-  test("201 {data, id, name, created_at}; data is rg_<id>_<secret>", async () => {
+  test("201 {data, id, name, scopes, created_at, expires_at, max_reports_per_day}; data is rg_<id>_<secret>", async () => {
     const before = Date.now();
     const res = await create("reporting");
     expect(res.status).toBe(201);
     const body = (await res.json()) as Record<string, string>;
-    expect(Object.keys(body).sort()).toEqual(["created_at", "data", "id", "name"]);
+    expect(Object.keys(body).sort()).toEqual(["created_at", "data", "expires_at", "id", "max_reports_per_day", "name", "scopes"]);
     expect(body.data).toStartWith("rg_");
     expect(body.data).toMatch(/^rg_[a-z2-9]{12}_[A-Za-z0-9_-]{43}$/);
     expect(keyParts(body.data!).id).toBe(body.id!);
@@ -150,11 +150,20 @@ describe("POST /access-keys creates a working key", () => {
 });
 
 describe("GET /access-keys", () => {
-  test("lists id, name, created_at, last_used_at and nothing else, newest first", async () => {
+  test("lists id, name, scopes, created_at, expires_at, last_used_at, quota and rotation, nothing else, newest first", async () => {
     const { id: newest } = (await (await create("listing-newest")).json()) as { id: string };
     const keys = await list();
     for (const k of keys) {
-      expect(Object.keys(k).sort()).toEqual(["created_at", "id", "last_used_at", "name"]);
+      expect(Object.keys(k).sort()).toEqual([
+        "created_at",
+        "expires_at",
+        "id",
+        "last_used_at",
+        "max_reports_per_day",
+        "name",
+        "rotated_at",
+        "scopes",
+      ]);
       expect(typeof k.id).toBe("string");
       expect(typeof k.name).toBe("string");
       expect(new Date(k.created_at).toISOString()).toBe(k.created_at);

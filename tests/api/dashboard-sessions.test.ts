@@ -26,7 +26,7 @@ test("a session is found by its id; the database holds only a hash of it", async
 
 test("idle expiry: activity keeps a session alive, silence past the idle time ends it", async () => {
   const t0 = Date.now();
-  const { id } = await t.app.sessions.create(await principal(), t0);
+  const { id } = await t.app.sessions.create(await principal(), undefined, t0);
   expect(await t.app.sessions.resolve(id, t0 + IDLE - 1000)).not.toBeNull();
   // That request moved last-seen forward: another idle period from there is still fine.
   expect(await t.app.sessions.resolve(id, t0 + 2 * IDLE - 2000)).not.toBeNull();
@@ -37,7 +37,7 @@ test("idle expiry: activity keeps a session alive, silence past the idle time en
 
 test("absolute expiry: even a session in constant use ends after its maximum age", async () => {
   const t0 = Date.now();
-  const { id } = await t.app.sessions.create(await principal(), t0);
+  const { id } = await t.app.sessions.create(await principal(), undefined, t0);
   let at = t0;
   while (at < t0 + MAX_AGE - IDLE) {
     at += IDLE / 2;
@@ -71,7 +71,7 @@ test("a key deleted by another process (the CLI writes the same row) ends its se
 
 test("expired sessions are swept when new ones start", async () => {
   const t0 = Date.now() - MAX_AGE - 1000;
-  await t.app.sessions.create(await principal(), t0);
+  await t.app.sessions.create(await principal(), undefined, t0);
   const count = () =>
     t.app.db.$client.query<{ n: number }, [number]>("SELECT count(*) AS n FROM dashboard_sessions WHERE created_at = ?").get(t0)!.n;
   expect(count()).toBe(1);

@@ -54,6 +54,8 @@ describe("openapi.json", () => {
     expect(apiPaths).toEqual([
       "/api/v1/access-keys",
       "/api/v1/access-keys/{accessKeyID}",
+      "/api/v1/access-keys/{accessKeyID}/rotate",
+      "/api/v1/audit-events",
       "/api/v1/generate-pdf-async",
       "/api/v1/reports",
       "/api/v1/reports/merge",
@@ -63,6 +65,7 @@ describe("openapi.json", () => {
       "/api/v1/templates/{templateID}",
       "/api/v1/templates/{templateID}/versions",
       "/api/v1/templates/{templateID}/versions/{version}",
+      "/api/v1/usage",
       "/api/v1/webhook-secret",
       "/api/v1/webhook-secret/rotate",
     ]);

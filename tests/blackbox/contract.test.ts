@@ -242,6 +242,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call({ ...delTpl, key: null })).status).toBe(401);
   expect((await call(delTpl)).status).toBe(200);
   expect((await call(delTpl)).status).toBe(404);
+  await accessControl(keysOp, made.body.id as string);
 
   expect(problems).toEqual([]);
 
@@ -274,6 +275,58 @@ test("every endpoint answers only documented statuses, with bodies that match th
   }
   expect(missed).toEqual([]);
 }, 120_000);
+
+/** Scopes, rotation, quotas and the audit trail: each operation's statuses, and 403 on every authenticated operation. */
+async function accessControl(keysOp: { method: string; template: string; url: string }, deletedKeyId: string) {
+  const made = await call({ ...keysOp, body: json({ name: "rotating", max_reports_per_day: 100 }) });
+  expect(made.status).toBe(201);
+  const id = made.body.id as string;
+
+  const patch = { method: "PATCH", template: "/api/v1/access-keys/{accessKeyID}", url: `/api/v1/access-keys/${id}` };
+  expect((await call({ ...patch, body: json({ max_reports_per_day: 5 }) })).status).toBe(200);
+  expect((await call({ ...patch, body: json({ max_reports_per_day: 0 }) })).status).toBe(422);
+  expect((await call({ ...patch, url: `/api/v1/access-keys/${deletedKeyId}`, body: json({ max_reports_per_day: 5 }) })).status).toBe(404);
+  expect((await call({ ...patch, body: "{" })).status).toBe(400);
+  expect((await call({ ...patch, body: "{}", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  expect((await call({ ...patch, body: new Uint8Array(10 * 1024 * 1024 + 1).fill(0x20) })).status).toBe(413);
+  expect((await call({ ...patch, key: null, body: json({ max_reports_per_day: 5 }) })).status).toBe(401);
+
+  const rot = { method: "POST", template: "/api/v1/access-keys/{accessKeyID}/rotate", url: `/api/v1/access-keys/${id}/rotate` };
+  expect((await call({ ...rot, body: json({ grace_seconds: 60 }) })).status).toBe(200);
+  expect((await call({ ...rot, body: json({ grace_seconds: 604_801 }) })).status).toBe(422);
+  expect((await call({ ...rot, url: `/api/v1/access-keys/${deletedKeyId}/rotate`, body: "{}" })).status).toBe(404);
+  expect((await call({ ...rot, body: "{" })).status).toBe(400);
+  expect((await call({ ...rot, body: "{}", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  expect((await call({ ...rot, body: new Uint8Array(10 * 1024 * 1024 + 1).fill(0x20) })).status).toBe(413);
+  expect((await call({ ...rot, key: null, body: "{}" })).status).toBe(401);
+
+  const audit = { method: "GET", template: "/api/v1/audit-events", url: "/api/v1/audit-events?limit=5" };
+  const events = await call(audit);
+  expect(events.status).toBe(200);
+  expect(events.body.data.length).toBeGreaterThan(0);
+  expect((await call({ ...audit, url: "/api/v1/audit-events?cursor=nonsense" })).status).toBe(400);
+  expect((await call({ ...audit, url: "/api/v1/audit-events?limit=0" })).status).toBe(422);
+  expect((await call({ ...audit, key: null })).status).toBe(401);
+
+  // A key with only templates:read: every other /api/v1 operation answers 403 forbidden.
+  const narrow = await call({ ...keysOp, body: json({ name: "narrow", scopes: ["templates:read"] }) });
+  expect(narrow.status).toBe(201);
+  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+    if (!path.startsWith("/api/v1/")) continue;
+    for (const method of Object.keys(ops)) {
+      const url = path.replace("{reportID}", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e").replace("{accessKeyID}", id);
+      const m = method.toUpperCase();
+      const res = await call({
+        method: m,
+        template: path,
+        url,
+        key: narrow.body.data,
+        body: m === "POST" || m === "PATCH" ? "{}" : undefined,
+      });
+      expect({ op: `${m} ${path}`, status: res.status }).toEqual({ op: `${m} ${path}`, status: 403 });
+    }
+  }
+}
 
 test("the document lists the closed error-code sets as enums", () => {
   const errorEnum = doc.paths["/api/v1/reports/{reportID}"].get.responses["404"].content["application/json"].schema.properties.error

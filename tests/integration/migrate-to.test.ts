@@ -39,6 +39,15 @@ beforeAll(async () => {
     await single.request("POST", "/api/v1/templates", { body: { name: "Invoice", engine: "raw", html_template: "<p>v1</p>" } })
   ).json()) as { template_id: string };
   await single.request("POST", `/api/v1/templates/${tpl.template_id}/versions`, { body: { html_template: "<p>v2</p>" } });
+  // A deleted report still counts in the usage roll-up: the target's own triggers cannot know of it, so
+  // the copy must carry usage_daily over as the source has it (the checksum verifies that).
+  const gone = await submit(single);
+  expect((await single.request("DELETE", `/api/v1/reports/${gone}`)).status).toBeLessThan(300);
+  // Access control's tables and columns travel too: a rotation pending (the old value keeps working for
+  // an hour), a quota, counter rows and audit events.
+  const me = (await single.app.keys.authenticate(single.key))!;
+  await single.app.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId });
+  await single.app.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId });
   // The source server is stopped before the copy, as the README says.
   await single.app.stop();
 }, 60_000);
@@ -56,6 +65,9 @@ test("copies every table and verifies counts and checksums; a second run copies 
   expect(first.stderr).toMatch(/webhook_deliveries: 1 row\(s\) copied/);
   expect(first.stderr).toMatch(/templates: 1 row\(s\) copied/);
   expect(first.stderr).toMatch(/template_versions: 2 row\(s\) copied/);
+  expect(first.stderr).toMatch(/usage_daily: \d+ row\(s\) copied/);
+  expect(first.stderr).toMatch(/key_daily_counts: 1 row\(s\) copied/);
+  expect(first.stderr).toMatch(/audit_events: 4 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated
   const again = migrateTo();
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Backend, openBackend } from "../../src/db/open";
-import type { AccessKey } from "../../src/db/schema";
+import type { NewKey } from "../../src/modules/keys/repo";
 import type { NewReport } from "../../src/modules/reports/repo";
 import { usePostgres } from "../helpers/postgres";
 
@@ -26,15 +26,15 @@ export function useBackends() {
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   });
 
-  /** A fresh, migrated backend of the kind; `url` reopens an existing PostgreSQL database. */
+  /** A fresh, migrated backend of the kind; `url` reopens an existing PostgreSQL database; `migrate: false` leaves it unmigrated. */
   async function fresh(
     kind: "sqlite" | "postgres",
-    reuse?: { dir?: string; url?: string },
+    reuse?: { dir?: string; url?: string; migrate?: boolean },
   ): Promise<Backend & { dir: string; url: string }> {
     const dir = reuse?.dir ?? mkdtempSync(join(tmpdir(), "rg-contract-"));
     if (!reuse?.dir) dirs.push(dir);
     const url = kind === "postgres" ? (reuse?.url ?? (await pg().createDatabase())) : "";
-    const b = await openBackend({ dataDir: dir, databaseUrl: url });
+    const b = await openBackend({ dataDir: dir, databaseUrl: url }, { migrate: reuse?.migrate });
     opened.push(b);
     return Object.assign(b, { dir, url });
   }
@@ -56,7 +56,7 @@ export function newReport(accountId: string, o: Partial<NewReport> = {}): NewRep
     ...o,
   };
 }
-export function newKey(accountId: string, o: Partial<AccessKey> = {}): AccessKey {
+export function newKey(accountId: string, o: Partial<NewKey> = {}): NewKey {
   const id = `k${String(seq++).padStart(11, "0")}`;
   return {
     id,
@@ -65,7 +65,9 @@ export function newKey(accountId: string, o: Partial<AccessKey> = {}): AccessKey
     secretHash: "$argon2id$fake",
     secretCheck: null,
     createdAt: Date.now(),
-    lastUsedAt: null,
+    scopes: "reports:write reports:read",
+    expiresAt: null,
+    maxReportsPerDay: null,
     ...o,
   };
 }

@@ -30,14 +30,17 @@ test("schema.ts declares every table", () => {
   expect(drizzleTables.map((t) => getTableConfig(t).name).sort()).toEqual([
     "access_keys",
     "accounts",
+    "audit_events",
     "dashboard_sessions",
     "health_probe",
     "idempotency_keys",
     "job_leases",
+    "key_daily_counts",
     "report_webhooks",
     "reports",
     "template_versions",
     "templates",
+    "usage_daily",
     "webhook_attempts",
     "webhook_deliveries",
     "webhook_secrets",
@@ -74,7 +77,9 @@ for (const table of drizzleTables) {
         // SQLite reports notnull = 0 for a TEXT PRIMARY KEY without NOT NULL; drizzle marks keys not null.
         if (!col.primary) expect(sql!.notnull === 1).toBe(col.notNull);
         // drizzle marks an INTEGER PRIMARY KEY (the rowid) as having a default; SQLite shows none.
-        if (col.hasDefault && !(col.primary && col.getSQLType() === "integer")) expect(sql!.dflt_value).toBe(String(col.default));
+        // SQLite shows a text default as its SQL literal ('...').
+        const literal = typeof col.default === "string" ? `'${col.default}'` : String(col.default);
+        if (col.hasDefault && !(col.primary && col.getSQLType() === "integer")) expect(sql!.dflt_value).toBe(literal);
         else expect(sql!.dflt_value).toBeNull();
       });
     }

@@ -1,13 +1,27 @@
-// Access Keys: create (the value shown once), list, and delete behind a confirmation.
+// Access Keys: create (the value shown once), list with scopes, expiry, last use and the last 30 days'
+// usage of each key, and delete behind a confirmation.
+import { parseScopes } from "../../modules/keys/scopes";
 import type { CreatedKey, KeyRow } from "../../modules/keys/service";
 import { KEY_NAME_MAX } from "../../modules/keys/service";
+import type { UsageTotals } from "../../modules/usage/repo";
+import type { KeyUsage } from "../../modules/usage/service";
 import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";
 
 export function keysPage(
   viewer: Viewer,
-  o: { keys: KeyRow[]; currentKeyId: string; created?: CreatedKey; nameError?: string; name?: string; message?: Notice },
+  o: {
+    keys: KeyRow[];
+    currentKeyId: string;
+    /** Usage per submitting key over the last 30 days (keys without reports absent); deleted keys' too. */
+    usage?: KeyUsage[];
+    now?: number;
+    created?: CreatedKey;
+    nameError?: string;
+    name?: string;
+    message?: Notice;
+  },
 ) {
   const created = o.created
     ? html`<section class="notice warn" aria-labelledby="new-key-title">
@@ -20,12 +34,18 @@ export function keysPage(
   </div>
 </section>`
     : "";
+  const now = o.now ?? Date.now();
+  const usage = new Map((o.usage ?? []).map((u) => [u.keyId, u]));
+  const listed = new Set(o.keys.map((k) => k.id));
+  const others = (o.usage ?? []).filter((u) => !listed.has(u.keyId));
   const rows = o.keys.map(
     (k) => html`<tr>
-  <td data-label="Name"><strong>${k.name}</strong>${k.id === o.currentKeyId ? html` <span class="badge current">This session</span>` : ""}</td>
+  <td data-label="Name"><strong>${k.name}</strong>${k.id === o.currentKeyId ? html` <span class="badge current">This session</span>` : ""} <span class="sub block">created ${fmt.time(k.createdAt)}</span></td>
   <td data-label="Public id" class="mono">${k.id}</td>
-  <td data-label="Created">${fmt.time(k.createdAt)}</td>
+  <td data-label="Scopes"><ul class="scopes">${parseScopes(k.scopes).map((s) => html`<li class="mono">${s}</li>`)}</ul></td>
+  <td data-label="Expires">${expiry(k.expiresAt, now)}</td>
   <td data-label="Last used">${fmt.time(k.lastUsedAt)}</td>
+  <td data-label="Last 30 days" class="usage-cell">${usageText(usage.get(k.id))}</td>
   <td data-label="Actions"><a href="/dashboard/keys/${k.id}/delete" aria-label="Delete key ${k.name}">Delete</a></td>
 </tr>`,
   );
@@ -54,12 +74,24 @@ ${created}
   ${
     o.keys.length
       ? html`<div class="table-wrap"><table class="cards">
-  <caption class="visually-hidden">Access keys: name, public id, created, last used</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Public id</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+  <caption class="visually-hidden">Access keys: name and creation, public id, scopes, expiry, last use, usage over the last 30 days</caption>
+  <thead><tr><th scope="col">Name</th><th scope="col">Public id</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Last 30 days</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
   <tbody>${rows}</tbody>
-</table></div>`
+</table></div>${others.length ? html`<p class="sub" id="other-usage">Also in the last 30 days: ${others.map((u, i) => html`${i ? "; " : ""}${u.keyId ? html`deleted key <span class="mono">${u.keyId}</span>` : "reports from before keys were recorded"}: ${fmt.plural(u.submitted, "report")}, ${fmt.plural(u.pages, "page")}`)}.</p>` : ""}`
       : html`<div class="panel empty"><h3>No keys</h3><p>Create one above.</p></div>`
   }
 </section>`,
   });
+}
+
+/** "never", the time, or the time marked expired. */
+function expiry(expiresAt: number | null, now: number) {
+  if (expiresAt == null) return html`<span class="sub">never</span>`;
+  return expiresAt <= now ? html`${fmt.time(expiresAt)} <span class="badge failed">Expired</span>` : fmt.time(expiresAt);
+}
+
+/** "12 reports · 30 pages" over "11 succeeded, 1 failed · 1.2 MB · 2.41 s rendering", or "No reports". */
+function usageText(u: UsageTotals | undefined) {
+  if (!u || u.submitted === 0) return html`<span class="sub">No reports</span>`;
+  return html`<strong>${fmt.plural(u.submitted, "report")}</strong> · ${fmt.plural(u.pages, "page")} <span class="sub block">${u.succeeded} succeeded, ${u.failed} failed · ${fmt.size(u.bytes)} · ${fmt.duration(u.renderMs)} rendering</span>`;
 }

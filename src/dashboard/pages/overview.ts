@@ -1,9 +1,12 @@
-// Overview: the account's reports by status, the service's queue and health, recent render times.
+// Overview: the account's reports by status, reports and pages per day (chart), the service's queue and
+// health, recent render times.
 import type { ReportStatus } from "../../db/schema";
 import { median } from "../../lib/stats";
+import type { UsageByDay } from "../../modules/usage/repo";
 import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { pageHead } from "./common";
+import { usageChart } from "./usage-chart";
 
 export interface OverviewData {
   counts: Partial<Record<ReportStatus, number>>;
@@ -13,6 +16,8 @@ export interface OverviewData {
   queued: number;
   rendering: number;
   origin: string;
+  /** The last 30 days, oldest first (days without reports as zeros). */
+  usage: UsageByDay[];
 }
 
 const statuses: { id: ReportStatus; label: string }[] = [
@@ -43,6 +48,7 @@ export function overviewPage(viewer: Viewer, d: OverviewData) {
   <h2 id="counts-title">Your reports</h2>
   <dl class="grid">${statuses.map((s) => html`<div class="stat"><dt><a href="/dashboard/reports?status=${s.id}">${s.label}</a></dt><dd>${d.counts[s.id] ?? 0}</dd></div>`)}</dl>
 </section>
+${usageChart(d.usage)}
 <div class="two">
   <section class="panel" aria-labelledby="service-title">
     <h2 id="service-title">Service</h2>
@@ -61,7 +67,7 @@ export function overviewPage(viewer: Viewer, d: OverviewData) {
 <section class="panel" aria-labelledby="api-title">
   <h2 id="api-title">Call the API</h2>
   <p>Create a key in <a href="/dashboard/keys">Access Keys</a>, then queue a PDF:</p>
-  <pre><code>curl -s -H "X-API-Key: $KEY" -H 'Content-Type: application/json' \\
+  <pre tabindex="0" aria-label="Example request"><code>curl -s -H "X-API-Key: $KEY" -H 'Content-Type: application/json' \\
   ${d.origin}/api/v1/generate-pdf-async \\
   -d '{"engine":"ejs","html_template":"&lt;h1&gt;Hello &lt;%= name %&gt;&lt;/h1&gt;","data":{"name":"Ada"}}'</code></pre>
 </section>`,

@@ -1,6 +1,9 @@
 // Access Keys: create (the value shown once), list, delete behind a confirmation.
+
 import { Elysia } from "elysia";
 import { AppError } from "../../lib/errors";
+import { requireScope } from "../../modules/keys/scopes";
+import { dayRange } from "../../modules/usage/service";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import type { Viewer } from "../layout";
@@ -15,23 +18,28 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     viewer: Viewer,
     extra: Omit<Parameters<typeof keysPage>[1], "keys" | "currentKeyId"> = {},
     status = 200,
-  ) => htmlResponse(keysPage(viewer, { keys: await d.keys.list(s.accountId), currentKeyId: s.keyId, ...extra }), status);
+  ) => {
+    const [keys, usage] = await Promise.all([d.keys.list(s.accountId), d.usage.byKey(s.accountId, dayRange({}))]);
+    return htmlResponse(keysPage(viewer, { keys, currentKeyId: s.keyId, usage: usage.keys, ...extra }), status);
+  };
 
   return new Elysia({ name: "dashboard-keys" })
     .get(
       `${DASHBOARD}/keys`,
-      g.page(async ({ query }, s) =>
-        keysList(s, await g.viewerOf(s), {
+      g.page(async ({ query }, s) => {
+        requireScope(s.scopes, "keys:manage", "the access keys page");
+        return keysList(s, await g.viewerOf(s), {
           message: query.deleted ? { kind: "ok", text: `Key ${query.deleted} was deleted; the API refuses it from now on.` } : undefined,
-        }),
-      ),
+        });
+      }),
     )
     .post(
       `${DASHBOARD}/keys`,
-      g.action(async (_c, s, form) => {
+      g.action(async (c, s, form) => {
         const viewer = await g.viewerOf(s);
+        requireScope(s.scopes, "keys:manage", "creating a key");
         try {
-          const created = await d.keys.create(s.accountId, form.name ?? "");
+          const created = await d.keys.create(s.accountId, { name: form.name ?? "" }, s.scopes, g.actorOf(c, s));
           return keysList(s, viewer, { created }, 201);
         } catch (e) {
           if (e instanceof AppError && e.status === 422) return keysList(s, viewer, { nameError: e.message, name: form.name }, 422);
@@ -42,6 +50,7 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/keys/:id/delete`,
       g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "keys:manage", "deleting a key");
         const key = (await d.keys.list(s.accountId)).find((k) => k.id === id);
         if (!key) throw new AppError("not_found", `There is no key ${id} in this account. It may have been deleted already.`);
         const mine = key.id === s.keyId;
@@ -61,8 +70,10 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
     )
     .post(
       `${DASHBOARD}/keys/:id/delete`,
-      g.action(async ({ params: { id = "" } }, s) => {
-        await d.keys.delete(id, s.accountId);
+      g.action(async (c, s) => {
+        const id = c.params.id ?? "";
+        requireScope(s.scopes, "keys:manage", "deleting a key");
+        await d.keys.delete(id, s.accountId, g.actorOf(c, s));
         // Its sessions, this one too when it is the key signed in with, went with it (foreign key cascade).
         if (id === s.keyId) return redirect(`${DASHBOARD}/sign-in?notice=key-deleted`, [g.endSessionCookie]);
         return redirect(`${DASHBOARD}/keys?deleted=${encodeURIComponent(id)}`);

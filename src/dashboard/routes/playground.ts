@@ -1,7 +1,9 @@
 // Playground: a template and data submitted like POST /generate-pdf-async, its result shown in the page.
+
 import { Elysia } from "elysia";
 import type { Engine } from "../../db/schema";
 import { AppError } from "../../lib/errors";
+import { requireScope } from "../../modules/keys/scopes";
 import { type PaperFormat, paperFormats } from "../../render/pdf-options";
 import { DASHBOARD, type DashboardDeps, type Form, type Guards } from "../guards";
 import type { Notice } from "../pages/common";
@@ -46,7 +48,8 @@ export function playgroundRoutes(d: DashboardDeps, g: Guards) {
           htmlResponse(playgroundPage(viewer, { input, errors, message, templateMaxLength: d.templateMaxLength }), status);
         if (errors.template || errors.data) return again(422, { kind: "error", text: "Fix the marked fields, then render again." });
         try {
-          const { reportId } = await d.reports.submit(s.accountId, {
+          requireScope(s.scopes, "reports:write", "rendering in the playground");
+          const { reportId } = await d.reports.submit(s, {
             engine: input.engine,
             html_template: input.template,
             data,

@@ -2,6 +2,7 @@
 import { Elysia } from "elysia";
 import { type ReportStatus, reportStatuses } from "../../db/schema";
 import { AppError } from "../../lib/errors";
+import { requireScope } from "../../modules/keys/scopes";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import { confirmPage, errorPage, type Notice } from "../pages/common";
@@ -13,6 +14,7 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/reports`,
       g.page(async ({ query }, s) => {
+        requireScope(s.scopes, "reports:read", "listing reports");
         const status = reportStatuses.includes(query.status as ReportStatus) ? (query.status as ReportStatus) : undefined;
         const cursor = query.cursor || undefined;
         const { items, nextCursor } = await d.reports.list(s.accountId, { limit: 20, status, cursor });
@@ -34,6 +36,7 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/reports/:id/download`,
       g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "reports:read", "downloading a report");
         const answer = await d.reports.download(s.accountId, id, "");
         if (!answer.ready)
           return htmlResponse(
@@ -70,6 +73,7 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
     .post(
       `${DASHBOARD}/reports/:id/delete`,
       g.action(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "reports:write", "deleting a report");
         await d.reports.delete(s.accountId, id);
         return redirect(`${DASHBOARD}/reports?deleted=1`);
       }),

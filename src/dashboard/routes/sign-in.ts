@@ -41,9 +41,11 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
       // argon2 and bounds what unverified ones cost, so a valid key is never held back. The budget
       // only changes the answer to a failure, telling a script that keeps failing to slow down.
       const principal = await d.keys.authenticate(presented);
+      const client = clientAddress(request, peerOf(server, request), d.trustProxy);
       if (!principal) {
-        const client = clientAddress(request, peerOf(server, request), d.trustProxy);
         const wait = failures?.take(client) ?? 0;
+        // Recorded within the failure budget only: past it, a script guessing keys cannot fill the trail.
+        if (wait <= 0) await d.keys.recordSignInFailure(presented, client);
         if (wait > 0) {
           const r = form(
             {
@@ -57,7 +59,12 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
         }
         return form({ kind: "error", text: "That access key was not accepted." }, 401);
       }
-      const { id } = await d.sessions.create(principal);
+      const { id } = await d.sessions.create(principal, {
+        kind: "key",
+        accountId: principal.accountId,
+        keyId: principal.keyId,
+        address: client,
+      });
       return redirect(DASHBOARD, [
         cookie(names, names.session, id, Math.floor(d.sessionMaxAgeMs / 1000)),
         cookie(names, names.signIn, "", 0),

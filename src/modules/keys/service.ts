@@ -1,4 +1,5 @@
-// Access keys: minting (API and CLI alike), listing, deletion and the authentication of each request.
+// Access keys: minting (API and CLI alike), rotation, quotas, listing, deletion and the authentication
+// of each request. Every change is written with its audit event in one transaction.
 
 import { createHash } from "node:crypto";
 import { hash, type Options, verify } from "@node-rs/argon2";
@@ -6,13 +7,20 @@ import { notFound, validationFailed } from "../../lib/errors";
 import { randomId, randomSecret } from "../../lib/ids";
 import { storageFault } from "../../lib/storage";
 import type { AccountsRepo } from "../accounts/repo";
+import type { Actor } from "../audit/model";
+import type { AuditService } from "../audit/service";
 import { Argon2Gate } from "./argon2-gate";
 import { KeyChecker } from "./check";
-import type { KeyRow, KeysRepo } from "./repo";
+import { checkExpiresAt, checkGrace, checkQuota } from "./options";
+import type { KeyRow, KeySecret, KeysRepo } from "./repo";
+import { ALL_SCOPES, formatScopes, grantScopes, parseScopes, type Scope } from "./scopes";
 
 export interface Principal {
   keyId: string;
   accountId: string;
+  scopes: Scope[];
+  /** The key's daily quota (null: none), as stored when this request was authenticated. */
+  maxReportsPerDay: number | null;
 }
 
 export interface CreatedKey {
@@ -20,8 +28,19 @@ export interface CreatedKey {
   name: string;
   accountId: string;
   createdAt: number;
+  scopes: Scope[];
+  expiresAt: number | null;
+  maxReportsPerDay: number | null;
   /** The full key value: shown once, never stored. */
   value: string;
+}
+
+/** What a caller asks for in a new key (unchecked: prepare() checks it). */
+export interface KeyRequest {
+  name: unknown;
+  scopes?: unknown;
+  expires_at?: unknown;
+  max_reports_per_day?: unknown;
 }
 
 export interface PreparedKey {
@@ -30,6 +49,9 @@ export interface PreparedKey {
   accountId: string;
   secret: string;
   secretHash: string;
+  scopes: Scope[];
+  expiresAt: number | null;
+  maxReportsPerDay: number | null;
 }
 
 const KEY_RE = /^rg_([a-z2-9]{12})_([A-Za-z0-9_-]{43})$/;
@@ -56,9 +78,15 @@ export function checkKeyName(name: unknown): string {
   return trimmed;
 }
 
+/** A verified value: its key, and the argon2 hash it matched (current or previous: tells a rotated-out value apart). */
+interface Verified {
+  keyId: string;
+  secretHash: string;
+}
+
 export class KeysService {
-  /** sha256(key value) -> key id, for keys verified by argon2 once already. */
-  private readonly verified = new Map<string, string>();
+  /** sha256(key value) -> what it was verified as, for values verified by argon2 once already. */
+  private readonly verified = new Map<string, Verified>();
   /** sha256(key value) of values argon2 rejected; oldest forgotten first. */
   private readonly rejected = new Set<string>();
   /** First verifications in progress, by sha256(key value): concurrent requests with one new key share one argon2 run. */
@@ -73,6 +101,7 @@ export class KeysService {
   constructor(
     private readonly keys: KeysRepo,
     private readonly accounts: AccountsRepo,
+    private readonly audit: AuditService,
     /** The data dir's auth pepper (loadAuthPepper); a random one suits a test's throw-away database. */
     pepper: string = randomSecret(),
     private readonly gate = new Argon2Gate(),
@@ -81,38 +110,103 @@ export class KeysService {
     this.decoyCheck = this.checker.of(randomSecret());
   }
 
-  async create(accountId: string, rawName: unknown): Promise<CreatedKey> {
-    return this.commit(await this.prepare(accountId, rawName));
+  /** Creates a key; `creatorScopes` bounds what it may be granted (omitted scopes: exactly those). */
+  async create(accountId: string, req: KeyRequest, creatorScopes: readonly Scope[], actor: Actor): Promise<CreatedKey> {
+    return this.commit(await this.prepare(accountId, req, creatorScopes), actor);
   }
 
   /** The slow half of create (argon2, ~10 ms) that writes nothing, so an idempotent caller can commit in its own transaction. */
-  async prepare(accountId: string, rawName: unknown): Promise<PreparedKey> {
-    const name = checkKeyName(rawName);
+  async prepare(accountId: string, req: KeyRequest, creatorScopes: readonly Scope[]): Promise<PreparedKey> {
+    const name = checkKeyName(req.name);
+    const scopes = grantScopes(req.scopes, creatorScopes);
+    const expiresAt = checkExpiresAt(req.expires_at);
+    const maxReportsPerDay = checkQuota(req.max_reports_per_day);
     const id = randomId(12);
     const secret = randomSecret();
-    return { id, name, accountId, secret, secretHash: await this.gate.run(() => hash(secret, argon2Options)) };
+    const secretHash = await this.gate.run(() => hash(secret, argon2Options));
+    return { id, name, accountId, secret, secretHash, scopes, expiresAt, maxReportsPerDay };
   }
 
-  /** Stores a prepared key and returns it with its value. */
-  async commit(p: PreparedKey): Promise<CreatedKey> {
+  /** Stores a prepared key with its access_key.created event and returns it with its value. */
+  async commit(p: PreparedKey, actor: Actor): Promise<CreatedKey> {
     const createdAt = Date.now();
-    await this.keys.insert({
-      id: p.id,
-      accountId: p.accountId,
-      name: p.name,
-      secretHash: p.secretHash,
-      secretCheck: this.checker.of(p.secret),
-      createdAt,
-      lastUsedAt: null,
+    await this.keys.transaction(async () => {
+      await this.keys.insert({
+        id: p.id,
+        accountId: p.accountId,
+        name: p.name,
+        secretHash: p.secretHash,
+        secretCheck: this.checker.of(p.secret),
+        createdAt,
+        scopes: formatScopes(p.scopes),
+        expiresAt: p.expiresAt,
+        maxReportsPerDay: p.maxReportsPerDay,
+      });
+      await this.audit.record(actor, "access_key.created", p.id, {
+        name: p.name,
+        scopes: p.scopes,
+        expires_at: p.expiresAt === null ? null : new Date(p.expiresAt).toISOString(),
+        max_reports_per_day: p.maxReportsPerDay,
+      });
     });
-    return { id: p.id, name: p.name, accountId: p.accountId, createdAt, value: `rg_${p.id}_${p.secret}` };
+    return {
+      id: p.id,
+      name: p.name,
+      accountId: p.accountId,
+      createdAt,
+      scopes: p.scopes,
+      expiresAt: p.expiresAt,
+      maxReportsPerDay: p.maxReportsPerDay,
+      value: `rg_${p.id}_${p.secret}`,
+    };
   }
 
-  /** The CLI's entry: creates the account on first use. */
-  async createForAccount(accountName: string, keyName: unknown): Promise<CreatedKey> {
+  /**
+   * A new value for the same key id, scopes, expiry and quota. The old value keeps working for
+   * `graceSeconds` (0: it stops at once) for the API; the key's dashboard sessions end at once (a session
+   * does not know which value signed it in, and a rotation is often because a value leaked). Rotating
+   * again within a grace period ends the older value at once.
+   */
+  async rotate(
+    id: string,
+    accountId: string,
+    rawGrace: unknown,
+    actor: Actor,
+  ): Promise<{ key: KeyRow; value: string; previousValidUntil: number }> {
+    const graceSeconds = checkGrace(rawGrace);
+    const secret = randomSecret();
+    const secretHash = await this.gate.run(() => hash(secret, argon2Options));
+    const at = Date.now();
+    const previousValidUntil = at + graceSeconds * 1000;
+    const key = await this.keys.transaction(async () => {
+      if (!(await this.keys.rotate(id, accountId, { secretHash, secretCheck: this.checker.of(secret), previousValidUntil, at })))
+        throw notFound("access key", id);
+      await this.keys.endSessions(id);
+      await this.audit.record(actor, "access_key.rotated", id, { grace_seconds: graceSeconds }, at);
+      return (await this.keys.get(id, accountId))!;
+    });
+    // Values verified before are re-checked against the stored hashes on every use; forget them here
+    // anyway, so this process holds no more than it needs.
+    if (graceSeconds === 0) this.forget(id);
+    return { key, value: `rg_${id}_${secret}`, previousValidUntil };
+  }
+
+  /** Sets (or with null removes) a key's daily quota. */
+  async setQuota(id: string, accountId: string, raw: unknown, actor: Actor): Promise<KeyRow> {
+    const max = checkQuota(raw);
+    return this.keys.transaction(async () => {
+      if (!(await this.keys.setQuota(id, accountId, max))) throw notFound("access key", id);
+      await this.audit.record(actor, "access_key.updated", id, { max_reports_per_day: max });
+      return (await this.keys.get(id, accountId))!;
+    });
+  }
+
+  /** The CLI's entry: creates the account on first use; full keys unless `scopes` narrows them. Recorded with actor "cli". */
+  async createForAccount(accountName: string, keyName: unknown, opts: Omit<KeyRequest, "name"> = {}): Promise<CreatedKey> {
     const name = accountName.trim();
     if (!name || name.length > KEY_NAME_MAX) throw validationFailed(`account name must be 1 to ${KEY_NAME_MAX} characters`);
-    return this.create((await this.accounts.ensure(name)).id, keyName);
+    const accountId = (await this.accounts.ensure(name)).id;
+    return this.create(accountId, { ...opts, name: keyName }, ALL_SCOPES, { kind: "cli", accountId });
   }
 
   /** The id of an account by name; throws not_found for an unknown name. */
@@ -126,31 +220,63 @@ export class KeysService {
     return this.keys.list(accountId);
   }
 
-  /** Deletes a key of the account (any key when accountId is omitted: the admin CLI). Takes effect at once. */
-  async delete(id: string, accountId?: string): Promise<void> {
-    if (!(await this.keys.delete(id, accountId))) throw notFound("access key", id);
-    for (const [digest, keyId] of this.verified) if (keyId === id) this.verified.delete(digest);
+  /**
+   * Deletes a key of the account (any key when accountId is omitted: the admin CLI) with its
+   * access_key.deleted event. Takes effect at once.
+   */
+  async delete(id: string, accountId?: string, actor: Actor | "cli" = "cli"): Promise<void> {
+    await this.keys.transaction(async () => {
+      const owner = await this.keys.delete(id, accountId);
+      if (!owner) throw notFound("access key", id);
+      await this.audit.record(actor === "cli" ? { kind: "cli", accountId: owner } : actor, "access_key.deleted", id);
+    });
+    this.forget(id);
+  }
+
+  /**
+   * Records a failed dashboard sign-in: attributed to the account of the key id the value names, if
+   * that key exists (its holders see attempts against it), else to no account (the operator's only).
+   * The presented value is never stored, only the id it names.
+   */
+  async recordSignInFailure(presented: string, address: string): Promise<void> {
+    const id = /^rg_([a-z2-9]{12})_/.exec(presented)?.[1];
+    const row = id ? await this.keys.findSecret(id) : undefined;
+    await this.audit.record(
+      { kind: "anonymous", accountId: row?.accountId ?? null, address },
+      "dashboard.sign_in_failed",
+      row ? row.id : null,
+    );
+  }
+
+  private forget(id: string) {
+    for (const [digest, v] of this.verified) if (v.keyId === id) this.verified.delete(digest);
     this.lastTouched.delete(id);
   }
 
   /**
    * Resolves a presented key value to its principal, or null. The API and the dashboard's sign-in both
    * come here, so both get the same protection. What it costs:
-   * - a key verified before: a SHA-256 and one indexed lookup (which also notices keys deleted by another process);
+   * - a value verified before: a SHA-256 and one indexed lookup, which also notices keys deleted, expired
+   *   or rotated by any process (expiry holds to the millisecond, cache or not);
    * - missing, malformed or over-long values, and values argon2 already rejected: nothing more;
-   * - an unknown key id or a wrong secret: one lookup and a 4-byte HMAC check (~2 µs), never argon2;
+   * - an unknown key id, an expired key or a wrong secret: one lookup and a 4-byte HMAC check (~2 µs), never argon2;
    * - a secret whose check matches (a valid key, first time): one argon2 verification, run at once;
    * - a key created before check values existed: argon2 at a paced rate (Argon2Gate), and its check
    *   value is stored on its first success.
+   * Both values of a rotated key name the same id (rg_<id>_<secret>); during the grace the previous
+   * secret's hash and check are kept next to the current ones.
    * With `cachedOnly`, only the first case can succeed (nothing is hashed beyond SHA-256).
    */
   async authenticate(presented: string | null | undefined, opts: { cachedOnly?: boolean } = {}): Promise<Principal | null> {
     if (!presented || presented.length > 200) return null;
     const digest = createHash("sha256").update(presented).digest("base64");
-    const cachedId = this.verified.get(digest);
-    if (cachedId) {
-      const accountId = await this.keys.accountOf(cachedId);
-      if (accountId) return this.touch({ keyId: cachedId, accountId });
+    const cached = this.verified.get(digest);
+    if (cached) {
+      const row = await this.keys.findSecret(cached.keyId);
+      const now = Date.now();
+      if (row && live(row, now) && (row.secretHash === cached.secretHash || inGrace(row, now, cached.secretHash))) {
+        return this.touch(principalOf(row));
+      }
       this.verified.delete(digest);
       return null;
     }
@@ -161,40 +287,60 @@ export class KeysService {
     const row = await this.keys.findSecret(id);
     // Unknown ids are refused here, without argon2: key ids are not secret (they are listed, and are
     // part of every key value), so an unknown id reveals nothing, and the decoy comparison makes it
-    // cost what a wrong secret costs.
-    if (!row) {
+    // cost what a wrong secret costs. An expired key is refused the same way.
+    if (!row || !live(row, Date.now())) {
       this.checker.matches(secret, this.decoyCheck);
       return null;
     }
-    const checked = this.checker.usable(row.secretCheck);
-    if (checked && !this.checker.matches(secret, row.secretCheck!)) return null;
+    const target = this.candidate(row, secret, Date.now());
+    if (!target) return null;
     let first = this.pending.get(digest);
     if (!first) {
-      first = this.verifyFirst(digest, row, secret, checked).finally(() => this.pending.delete(digest));
+      first = this.verifyFirst(digest, row, target, secret).finally(() => this.pending.delete(digest));
       this.pending.set(digest, first);
     }
     return first;
   }
 
+  /**
+   * Which stored secret a presented one may be: the current, or during a rotation's grace the previous.
+   * A usable check value decides without argon2; a secret without one (a key older than check values,
+   * or rotated before its first use stored one) is a candidate to verify at the paced rate. A rotation
+   * always stores the new secret's check, so at most one of the two can lack one. Undefined: refused here.
+   */
+  private candidate(row: KeySecret, secret: string, now: number): { hash: string; checked: boolean; current: boolean } | undefined {
+    const previous = row.previousSecretHash && inGrace(row, now, row.previousSecretHash) ? row.previousSecretHash : undefined;
+    const currentChecked = this.checker.usable(row.secretCheck);
+    const previousChecked = this.checker.usable(row.previousSecretCheck);
+    if (currentChecked && this.checker.matches(secret, row.secretCheck!)) return { hash: row.secretHash, checked: true, current: true };
+    if (previous && previousChecked && this.checker.matches(secret, row.previousSecretCheck!))
+      return { hash: previous, checked: true, current: false };
+    if (!currentChecked) return { hash: row.secretHash, checked: false, current: true };
+    if (previous && !previousChecked) return { hash: previous, checked: false, current: false };
+    return undefined;
+  }
+
   private async verifyFirst(
     digest: string,
-    row: { id: string; accountId: string; secretHash: string },
+    row: KeySecret,
+    target: { hash: string; checked: boolean; current: boolean },
     secret: string,
-    checked: boolean,
   ): Promise<Principal | null> {
-    const check = () => verify(row.secretHash, secret).catch(() => false);
-    const ok = checked ? await this.gate.run(check) : await this.gate.paced(check);
+    const check = () => verify(target.hash, secret).catch(() => false);
+    const ok = target.checked ? await this.gate.run(check) : await this.gate.paced(check);
     if (ok === undefined) return null; // too many unchecked guesses waiting: refused, not remembered
     if (!ok) {
       this.rememberRejected(digest);
       return null;
     }
-    if (!checked) await this.keys.setCheck(row.id, this.checker.of(secret));
-    // The key may have been deleted while argon2 ran.
-    const accountId = await this.keys.accountOf(row.id);
-    if (!accountId) return null;
-    this.verified.set(digest, row.id);
-    return this.touch({ keyId: row.id, accountId });
+    // Only the current secret's check is stored: the previous one stops working when its grace ends.
+    if (!target.checked && target.current) await this.keys.setCheck(row.id, this.checker.of(secret));
+    // The key may have been deleted, rotated or have expired while argon2 ran.
+    const now = Date.now();
+    const fresh = await this.keys.findSecret(row.id);
+    if (!fresh || !live(fresh, now) || !(fresh.secretHash === target.hash || inGrace(fresh, now, target.hash))) return null;
+    this.verified.set(digest, { keyId: row.id, secretHash: target.hash });
+    return this.touch(principalOf(fresh));
   }
 
   private rememberRejected(digest: string) {
@@ -215,5 +361,19 @@ export class KeysService {
     return p;
   }
 }
+
+/** Not expired at `now`: a key stops at its expires_at exactly. */
+const live = (row: KeySecret, now: number) => row.expiresAt === null || now < row.expiresAt;
+
+/** Whether `secretHash` is the key's previous secret and its grace period still runs. */
+const inGrace = (row: KeySecret, now: number, secretHash: string) =>
+  row.previousSecretHash === secretHash && row.previousValidUntil !== null && now < row.previousValidUntil;
+
+const principalOf = (row: KeySecret): Principal => ({
+  keyId: row.id,
+  accountId: row.accountId,
+  scopes: parseScopes(row.scopes),
+  maxReportsPerDay: row.maxReportsPerDay,
+});
 
 export type { KeyRow };

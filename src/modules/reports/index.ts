@@ -64,9 +64,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     .post(
       "/generate-pdf-async",
       (ctx) =>
-        queueIdempotently(ctx, opts, () =>
-          reports.submit(ctx.principal.accountId, ctx.body, opts.originOf(ctx.request), requestIdOf(ctx.request)),
-        ),
+        queueIdempotently(ctx, opts, () => reports.submit(ctx.principal, ctx.body, opts.originOf(ctx.request), requestIdOf(ctx.request))),
       {
         body: generateBodySchema(opts.templateMaxLength),
         headers: idempotencyHeaders,
@@ -97,7 +95,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       "/reports/merge",
       (ctx) =>
         queueIdempotently(ctx, opts, () =>
-          reports.submitMerge(ctx.principal.accountId, ctx.body, opts.originOf(ctx.request), requestIdOf(ctx.request)),
+          reports.submitMerge(ctx.principal, ctx.body, opts.originOf(ctx.request), requestIdOf(ctx.request)),
         ),
       {
         body: mergeBodySchema,

@@ -11,6 +11,8 @@ export interface NewReport {
   data: string | null;
   options: string | null;
   createdAt: number;
+  /** The submitting access key (null: the dashboard's playground before 0011, or none known). */
+  keyId?: string | null;
   /** X-Request-Id of the submitting request, for the rendering's log lines. */
   requestId?: string | null;
   /** The ids a merged report joins, as a JSON array (template is then ""). */
@@ -49,8 +51,8 @@ export class ReportsRepo {
   async insert(r: NewReport): Promise<void> {
     await this.sql.run(
       `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
-         template_id, template_version)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11)`,
+         template_id, template_version, key_id)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12)`,
       [
         r.id,
         r.accountId,
@@ -63,6 +65,7 @@ export class ReportsRepo {
         r.mergeParts ?? null,
         r.templateId ?? null,
         r.templateVersion ?? null,
+        r.keyId ?? null,
       ],
     );
   }
@@ -150,5 +153,34 @@ export class ReportsRepo {
       JSON.stringify(ids),
     ]);
     return new Set(rows.map((r) => r.id));
+  }
+
+  /**
+   * Counts one more report for the key on `day` unless that would pass `max` (null: no quota).
+   * One conditional upsert: concurrent submissions serialise on the counter row (SQLite's single
+   * writer; PostgreSQL's row lock on conflict), so two can never both take the last slot. Call it in
+   * the report's insert transaction, so a refused or failed insert does not count. Returns false when over.
+   */
+  async countReport(keyId: string, day: number, max: number | null): Promise<boolean> {
+    const row = await this.sql.get<{ reports: number }>(
+      `INSERT INTO key_daily_counts (id, key_id, day, reports) VALUES ($1, $2, $3, 1)
+       ON CONFLICT (id) DO UPDATE SET reports = key_daily_counts.reports + 1
+       WHERE CAST($4 AS INTEGER) IS NULL OR key_daily_counts.reports < $4
+       RETURNING reports`,
+      [`${keyId}/${day}`, keyId, day, max],
+    );
+    return row !== undefined;
+  }
+
+  /** Reports counted for the key on `day`. */
+  async reportsOn(keyId: string, day: number): Promise<number> {
+    return (
+      (await this.sql.get<{ reports: number }>("SELECT reports FROM key_daily_counts WHERE id = $1", [`${keyId}/${day}`]))?.reports ?? 0
+    );
+  }
+
+  /** Drops counter rows of days before `day` (the retention job). */
+  deleteCountsBefore(day: number): Promise<number> {
+    return this.sql.run("DELETE FROM key_daily_counts WHERE day < $1", [day]);
   }
 }

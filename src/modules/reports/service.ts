@@ -17,11 +17,19 @@ import type { PostOptions } from "../../render/post-process";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { TemplateSource } from "../templates/service";
+import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
 import { hasPostOptions, preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 import { templateForm } from "./template-form";
+
+/** Who submits a report: its access key (recorded on the report) and that key's daily quota. */
+export interface Submitter {
+  accountId: string;
+  keyId: string;
+  maxReportsPerDay: number | null;
+}
 
 /** Inline (html_template + engine) or stored (template_id, template_version?): exactly one form. */
 export interface GenerateInput {
@@ -100,7 +108,8 @@ export class ReportsService {
    * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
    * committed. `linkOrigin` is the origin of the download link a success event will carry.
    */
-  async submit(accountId: string, input: GenerateInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
+  async submit(by: string | Submitter, input: GenerateInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
+    const accountId = typeof by === "string" ? by : by.accountId;
     const id = newUuid();
     const form = await templateForm(this.opts.templates, accountId, input);
     let options = form.options as (StoredPdfOptions & StoredPostOptions) | undefined;
@@ -112,7 +121,7 @@ export class ReportsService {
       }
     }
     const data = form.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
-    return this.enqueue(accountId, id, input.webhook, linkOrigin, {
+    return this.enqueue(by, id, input.webhook, linkOrigin, {
       engine: form.engine,
       template: form.template,
       data,
@@ -127,7 +136,8 @@ export class ReportsService {
    * Queues a report that joins succeeded reports of the account, in order, with `options` applied to
    * the result. Unknown or another account's parts are 404; parts not succeeded (or encrypted) 422.
    */
-  async submitMerge(accountId: string, input: MergeInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
+  async submitMerge(by: string | Submitter, input: MergeInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
+    const accountId = typeof by === "string" ? by : by.accountId;
     const id = newUuid();
     const used = await Promise.all(
       input.report_ids.map((part, i) => usedReportProblem(this.repo, this.files, accountId, part, `report_ids[${i}]`)),
@@ -137,7 +147,7 @@ export class ReportsService {
     if (this.opts.maxPages && pages > this.opts.maxPages)
       throwProblems([{ field: "report_ids", problem: `the parts have ${pages} pages together; a report may have ${this.opts.maxPages}` }]);
     const options = input.options && hasPostOptions(input.options) ? await this.postOptions(id, accountId, input.options) : undefined;
-    return this.enqueue(accountId, id, input.webhook, linkOrigin, {
+    return this.enqueue(by, id, input.webhook, linkOrigin, {
       engine: "raw",
       template: "",
       data: null,
@@ -151,14 +161,18 @@ export class ReportsService {
     return preparePostOptions(o, { reportId, accountId, repo: this.repo, files: this.files, seal: this.opts.seal });
   }
 
-  /** Checks the queue caps and the disk, then durably records the report (and its webhook). */
+  /**
+   * Checks the queue caps and the disk, then durably records the report (and its webhook), counting
+   * it against its key's daily quota in the same transaction (a refused or failed insert counts nothing).
+   */
   private async enqueue(
-    accountId: string,
+    by: string | Submitter,
     id: string,
     webhook: { url: string } | undefined,
     linkOrigin: string,
     report: Omit<NewReport, "id" | "accountId" | "createdAt">,
   ): Promise<{ reportId: string }> {
+    const accountId = typeof by === "string" ? by : by.accountId;
     const webhookUrl = webhook ? this.webhooks.check(webhook.url) : undefined;
     // Below the reserve the room left belongs to reports already accepted. A failed insert (the
     // disk filled up since the last look) is answered the same way by the error mapper.
@@ -174,15 +188,20 @@ export class ReportsService {
         2,
       );
     }
-    const row: NewReport = { ...report, id, accountId, createdAt: Date.now() };
-    if (webhookUrl) {
-      await this.repo.transaction(async () => {
-        await this.repo.insert(row);
-        await this.webhooks.attach(id, webhookUrl, linkOrigin);
-      });
-    } else {
+    const now = Date.now();
+    const row: NewReport = { ...report, id, accountId, createdAt: now, keyId: typeof by === "string" ? null : by.keyId };
+    await this.repo.transaction(async () => {
+      if (typeof by !== "string" && !(await this.repo.countReport(by.keyId, utcDay(now), by.maxReportsPerDay))) {
+        const wait = secondsToNextUtcMidnight(now);
+        throw retryLater(
+          "quota_exceeded",
+          `this access key may submit ${by.maxReportsPerDay} reports per UTC day and has used them all today; retry after the next UTC midnight (in ${wait} s), or raise its max_reports_per_day`,
+          wait,
+        );
+      }
       await this.repo.insert(row);
-    }
+      if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
+    });
     this.events.queued();
     return { reportId: id };
   }

@@ -71,6 +71,11 @@ export class WebhooksRepo {
   }
 
   /** Replaces the secret; the old one keeps signing until previousExpiresAt. */
+  /** Runs fn in one transaction (joining the open one, if any): a rotation and its audit event. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.sql.tx(fn);
+  }
+
   async rotateSecret(accountId: string, secret: string, now: number, previousExpiresAt: number): Promise<void> {
     await this.sql.run(
       `INSERT INTO webhook_secrets (account_id, secret, created_at) VALUES ($1, $2, $3)

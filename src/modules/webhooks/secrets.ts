@@ -1,5 +1,7 @@
 // Each account's webhook signing secret: created on first use, shown to the account through the API
 // and the CLI (a receiver needs it to verify events), and rotated with a grace period.
+import type { Actor } from "../audit/model";
+import type { AuditService } from "../audit/service";
 import type { WebhooksRepo } from "./repo";
 import { newWebhookSecret } from "./signature";
 
@@ -14,7 +16,10 @@ export interface WebhookSecretInfo {
 }
 
 export class WebhookSecrets {
-  constructor(private readonly repo: WebhooksRepo) {}
+  constructor(
+    private readonly repo: WebhooksRepo,
+    private readonly audit: AuditService,
+  ) {}
 
   /** The account's secret, created on first call. */
   async get(accountId: string, now = Date.now()): Promise<WebhookSecretInfo> {
@@ -31,8 +36,11 @@ export class WebhookSecrets {
   }
 
   /** A new secret; events are signed with both the new and the old one for ROTATION_GRACE_MS. */
-  async rotate(accountId: string, now = Date.now()): Promise<WebhookSecretInfo> {
-    await this.repo.rotateSecret(accountId, newWebhookSecret(), now, now + ROTATION_GRACE_MS);
+  async rotate(accountId: string, actor: Actor, now = Date.now()): Promise<WebhookSecretInfo> {
+    await this.repo.transaction(async () => {
+      await this.repo.rotateSecret(accountId, newWebhookSecret(), now, now + ROTATION_GRACE_MS);
+      await this.audit.record(actor, "webhook_secret.rotated", accountId, { grace_seconds: ROTATION_GRACE_MS / 1000 }, now);
+    });
     return this.get(accountId, now);
   }
 

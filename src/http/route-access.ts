@@ -1,0 +1,64 @@
+// Who may call each route: THE one table. Every route of the HTTP app is listed here, by method and
+// Elysia path pattern, with the scope an access key needs for it, or "public" (no access key: probes,
+// documentation, signed download links) or "dashboard" (its own session sign-in, src/dashboard).
+// apiGuard (http/auth.ts) enforces it on /api/v1; tests/api/scopes.test.ts fails when a route of the
+// running app is missing here (or listed here but gone), and calls every route with every scope.
+import type { Scope } from "../modules/keys/scopes";
+
+export type RouteAccess = Scope | "public" | "dashboard";
+
+export const ROUTE_ACCESS: Record<string, RouteAccess> = {
+  // Reports (merge counts as a submission).
+  "POST /api/v1/generate-pdf-async": "reports:write",
+  "POST /api/v1/reports/merge": "reports:write",
+  "DELETE /api/v1/reports/:reportID": "reports:write",
+  "GET /api/v1/reports": "reports:read",
+  "GET /api/v1/reports/:reportID": "reports:read",
+  "GET /api/v1/reports/:reportID/download": "reports:read",
+  // Usage: what the account's reports added up to (read access to its reports shows as much).
+  "GET /api/v1/usage": "reports:read",
+  // Access keys, the webhook signing secret, the audit trail.
+  "POST /api/v1/access-keys": "keys:manage",
+  "GET /api/v1/access-keys": "keys:manage",
+  "PATCH /api/v1/access-keys/:accessKeyID": "keys:manage",
+  "DELETE /api/v1/access-keys/:accessKeyID": "keys:manage",
+  "POST /api/v1/access-keys/:accessKeyID/rotate": "keys:manage",
+  "GET /api/v1/webhook-secret": "keys:manage",
+  "POST /api/v1/webhook-secret/rotate": "keys:manage",
+  "GET /api/v1/audit-events": "keys:manage",
+  // Public: documentation (no account data), probes, and download links (their signature is the authority).
+  "GET /api/v1/openapi.json": "public",
+  "GET /api/v1/docs": "public",
+  "GET /docs-assets/swagger-ui-bundle.js": "public",
+  "GET /docs-assets/swagger-ui.css": "public",
+  "GET /healthz": "public",
+  "GET /livez": "public",
+  "GET /readyz": "public",
+  "GET /metrics": "public",
+  "GET /files/:reportID": "public",
+  // The dashboard: a session from signing in with an access key (src/dashboard/guards.ts).
+  "GET /": "dashboard",
+  "GET /dashboard/assets/:file": "dashboard",
+  "GET /dashboard/sign-in": "dashboard",
+  "POST /dashboard/sign-in": "dashboard",
+  "POST /dashboard/sign-out": "dashboard",
+  "GET /dashboard": "dashboard",
+  "GET /dashboard/keys": "dashboard",
+  "POST /dashboard/keys": "dashboard",
+  "GET /dashboard/keys/:id/delete": "dashboard",
+  "POST /dashboard/keys/:id/delete": "dashboard",
+  "GET /dashboard/reports": "dashboard",
+  "GET /dashboard/reports/:id/row": "dashboard",
+  "GET /dashboard/reports/:id/download": "dashboard",
+  "GET /dashboard/reports/:id/delete": "dashboard",
+  "POST /dashboard/reports/:id/delete": "dashboard",
+  "GET /dashboard/playground": "dashboard",
+  "POST /dashboard/playground": "dashboard",
+  "GET /dashboard/playground/result/:id": "dashboard",
+  "GET /dashboard/audit": "dashboard",
+  "GET /dashboard/*": "dashboard",
+};
+
+/** The access a route declares, by its method and pattern (HEAD is GET's); undefined: not declared. */
+export const accessOf = (method: string, pattern: string): RouteAccess | undefined =>
+  ROUTE_ACCESS[`${method === "HEAD" ? "GET" : method} ${pattern}`];
