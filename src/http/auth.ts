@@ -84,7 +84,10 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
         const access = accessOf(request.method, route);
         if (access === undefined || access === "public" || access === "dashboard") {
           if (access === undefined)
-            throw new AppError("forbidden", `${request.method} ${route} declares no scope; the operator must update the server`);
+            throw new AppError(
+              "forbidden",
+              `${request.method} ${route} has no access decision in route-access.ts, so it is refused (a server defect: report it)`,
+            );
           return;
         }
         if (!admitted.principal.scopes.includes(access)) throw missingScope(access, `${request.method} ${route}`);
