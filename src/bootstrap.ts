@@ -92,7 +92,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const audit = new AuditService(repos.audit);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
-    const templates = new TemplatesService(repos.templates, {
+    const templates = new TemplatesService(repos.templates, audit, {
       templateMaxLength: config.templateMaxLength,
       dataLimits,
       allowHosts: config.allowHosts,

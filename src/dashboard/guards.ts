@@ -69,7 +69,7 @@ export interface Guards {
    */
   jsonAction: (handler: (c: Ctx, s: Session, form: Form) => unknown | Promise<unknown>) => (c: Ctx) => Promise<Response>;
   /** The signed-in key as the audit trail records it, with the client's address. */
-  actorOf: (c: Ctx, s: Session) => Actor;
+  actorOf: (c: Ctx, s: Session) => Actor & { kind: "key" };
 }
 
 const jsonResponse = (body: unknown, status = 200) =>
@@ -148,7 +148,7 @@ export function guards(d: DashboardDeps): Guards {
     }
   };
 
-  const actorOf = (c: Ctx, s: Session): Actor => ({
+  const actorOf = (c: Ctx, s: Session): Actor & { kind: "key" } => ({
     kind: "key",
     accountId: s.accountId,
     keyId: s.keyId,

@@ -15,6 +15,14 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /api/v1/reports": "reports:read",
   "GET /api/v1/reports/:reportID": "reports:read",
   "GET /api/v1/reports/:reportID/download": "reports:read",
+  // Stored templates. Rendering one by id (generate-pdf-async with template_id) needs only reports:write:
+  // it shows the PDF, never the template's source, so a billing key can render a template it cannot read.
+  "POST /api/v1/templates": "templates:write",
+  "POST /api/v1/templates/:templateID/versions": "templates:write",
+  "DELETE /api/v1/templates/:templateID": "templates:write",
+  "GET /api/v1/templates": "templates:read",
+  "GET /api/v1/templates/:templateID": "templates:read",
+  "GET /api/v1/templates/:templateID/versions/:version": "templates:read",
   // Usage: what the account's reports added up to (read access to its reports shows as much).
   "GET /api/v1/usage": "reports:read",
   // Access keys, the webhook signing secret, the audit trail.
@@ -56,6 +64,15 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "POST /dashboard/playground": "dashboard",
   "GET /dashboard/playground/result/:id": "dashboard",
   "GET /dashboard/audit": "dashboard",
+  "GET /dashboard/templates": "dashboard",
+  "GET /dashboard/templates/new": "dashboard",
+  "POST /dashboard/templates": "dashboard",
+  "GET /dashboard/templates/:id": "dashboard",
+  "POST /dashboard/templates/:id/versions": "dashboard",
+  "GET /dashboard/templates/:id/delete": "dashboard",
+  "POST /dashboard/templates/:id/delete": "dashboard",
+  "POST /dashboard/templates/preview": "dashboard",
+  "GET /dashboard/templates/:id/diff": "dashboard",
   "GET /dashboard/*": "dashboard",
 };
 

@@ -104,6 +104,32 @@ describe("each event is written exactly once, with actor, address, target and ti
     expect(events[0]).toMatchObject({ actor: "cli", target: accountId });
   });
 
+  test("template.created (an Idempotency-Key retry adds nothing), template.version_created, template.deleted; refused saves add nothing", async () => {
+    const create = () =>
+      t.request("POST", "/api/v1/templates", {
+        body: { name: "Audited", engine: "raw", html_template: "<p>1</p>" },
+        headers: { "idempotency-key": "audit-template-1" },
+      });
+    const made = (await (await create()).json()) as { template_id: string };
+    expect((await create()).headers.get("idempotent-replayed")).toBe("true");
+    const id = made.template_id;
+    const created = await ofType("template.created", id);
+    expect(created).toHaveLength(1);
+    expect(created[0]).toMatchObject({ actor: "key", actor_key_id: adminId, client_address: "127.0.0.1", target: id });
+    expect(created[0]!.detail).toMatchObject({ name: "Audited", engine: "raw", version: 1 });
+
+    expect((await t.request("POST", `/api/v1/templates/${id}/versions`, { body: { html_template: "<p>2</p>" } })).status).toBe(201);
+    // A refused version (empty template) records nothing.
+    expect((await t.request("POST", `/api/v1/templates/${id}/versions`, { body: { html_template: "" } })).status).toBe(422);
+    const versions = await ofType("template.version_created", id);
+    expect(versions).toHaveLength(1);
+    expect(versions[0]!.detail).toEqual({ version: 2 });
+
+    expect((await t.request("DELETE", `/api/v1/templates/${id}`)).status).toBe(200);
+    expect((await t.request("DELETE", `/api/v1/templates/${id}`)).status).toBe(404);
+    expect(await ofType("template.deleted", id)).toHaveLength(1);
+  });
+
   test("dashboard.sign_in and dashboard.sign_in_failed (a wrong secret for a key of the account)", async () => {
     const k = await mintKey(t, { name: "signer" });
     expect((await signIn(t, k.value)).res.status).toBe(303);

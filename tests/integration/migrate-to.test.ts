@@ -67,7 +67,7 @@ test("copies every table and verifies counts and checksums; a second run copies 
   expect(first.stderr).toMatch(/template_versions: 2 row\(s\) copied/);
   expect(first.stderr).toMatch(/usage_daily: \d+ row\(s\) copied/);
   expect(first.stderr).toMatch(/key_daily_counts: 1 row\(s\) copied/);
-  expect(first.stderr).toMatch(/audit_events: 4 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated
+  expect(first.stderr).toMatch(/audit_events: 6 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated; a template and its version 2
   const again = migrateTo();
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);

@@ -1,4 +1,4 @@
-// Audit log: what was done to the account's keys, webhook secret and dashboard sessions, by whom and
+// Audit log: what was done to the account's keys, templates, webhook secret and dashboard sessions, by whom and
 // from where, newest first, a page at a time (the same events as GET /api/v1/audit-events).
 import type { AuditEvent, AuditEventType } from "../../modules/audit/model";
 import { fmt, type Html, html } from "../html";
@@ -13,6 +13,9 @@ const labels: Record<AuditEventType, string> = {
   "webhook_secret.rotated": "Webhook secret rotated",
   "dashboard.sign_in": "Dashboard sign-in",
   "dashboard.sign_in_failed": "Dashboard sign-in refused",
+  "template.created": "Template created",
+  "template.version_created": "Template version saved",
+  "template.deleted": "Template deleted",
 };
 
 export const AUDIT_PAGE_SIZE = 50;

@@ -4,6 +4,7 @@
 // from the form without JavaScript ("Preview PDF"), the PDF itself.
 import { Elysia } from "elysia";
 import { AppError, RenderError } from "../../lib/errors";
+import { requireScope } from "../../modules/keys/scopes";
 import type { TemplateVersion } from "../../modules/templates/model";
 import { type Ctx, DASHBOARD, type DashboardDeps, type Form, type Guards } from "../guards";
 import { errorPage } from "../pages/common";
@@ -28,6 +29,8 @@ const sideOf = (v: TemplateVersion): DiffSide => ({
 
 export function templatePreviewRoutes(d: DashboardDeps, g: Guards) {
   const render = async (s: Session, form: Form) => {
+    // A preview renders like a report: a key that may edit templates may preview them.
+    requireScope(s.scopes, "templates:write", "previewing a template");
     const parsed = parseTemplateForm(form, d.templateMaxLength);
     const problems = Object.entries(parsed.errors).filter(([field]) => field !== "name" && field !== "data_schema");
     if (problems.length) {
@@ -82,6 +85,7 @@ export function templatePreviewRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/templates/:id/diff`,
       g.page(async ({ params: { id = "" }, query }, s) => {
+        requireScope(s.scopes, "templates:read", "comparing versions");
         const detail = await d.templates.get(s.accountId, id);
         const numbers = detail.versions.map((v) => v.version).sort((a, b) => b - a);
         const pick = (raw: string | undefined, fallback: number) => {

@@ -1,10 +1,8 @@
 // Templates: list, create, edit (save as new version), delete; the preview and the diff are in
 // template-preview.ts. Every change goes through the same TemplatesService as the API.
 import { Elysia } from "elysia";
-import { clientAddress } from "../../http/auth";
-import { peerOf } from "../../http/connection-gate";
 import { AppError } from "../../lib/errors";
-import type { Actor } from "../../modules/templates/model";
+import { requireScope } from "../../modules/keys/scopes";
 import { type Ctx, DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import type { Viewer } from "../layout";
@@ -17,12 +15,6 @@ import { fieldOfDetail, inputOf, newTemplateInput, type ParsedForm, parseTemplat
 import { templatePreviewRoutes } from "./template-preview";
 
 export function templatesRoutes(d: DashboardDeps, g: Guards) {
-  const actorOf = (c: Ctx, s: Session): Actor => ({
-    accountId: s.accountId,
-    keyId: s.keyId,
-    ip: clientAddress(c.request, peerOf(c.server as Parameters<typeof peerOf>[0], c.request), d.trustProxy),
-  });
-
   /** The editor of a stored template, opened on `version` (the latest by default). */
   const storedOf = async (s: Session, id: string, version?: number) => {
     const detail = await d.templates.get(s.accountId, id);
@@ -75,6 +67,7 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/templates`,
       g.page(async ({ query }, s) => {
+        requireScope(s.scopes, "templates:read", "listing templates");
         const page = await d.templates.list(s.accountId, { cursor: query.cursor, limit: 50 });
         const message: Notice | undefined = query.deleted
           ? { kind: "ok", text: `Template ${query.deleted} was deleted. Reports already made from it keep their PDFs.` }
@@ -91,25 +84,27 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     )
     .get(
       `${DASHBOARD}/templates/new`,
-      g.page(async ({ request }, s) =>
-        htmlResponse(
+      g.page(async ({ request }, s) => {
+        requireScope(s.scopes, "templates:write", "creating a template");
+        return htmlResponse(
           templateEditorPage(await g.viewerOf(s), {
             input: newTemplateInput,
             origin: d.originOf(request),
             templateMaxLength: d.templateMaxLength,
           }),
-        ),
-      ),
+        );
+      }),
     )
     .post(
       `${DASHBOARD}/templates`,
       g.action(async (c, s, form) => {
+        requireScope(s.scopes, "templates:write", "creating a template");
         const viewer = await g.viewerOf(s);
         const parsed = parseTemplateForm(form, d.templateMaxLength);
         if (!parsed.input.name) parsed.errors.name = "Give the template a name.";
         if (Object.keys(parsed.errors).length) return refused(c, viewer, parsed, undefined);
         try {
-          const { template } = await d.templates.create(actorOf(c, s), {
+          const { template } = await d.templates.create(g.actorOf(c, s), {
             name: parsed.input.name,
             engine: parsed.input.engine,
             htmlTemplate: parsed.input.htmlTemplate,
@@ -127,6 +122,7 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/templates/:id`,
       g.page(async (c, s) => {
+        requireScope(s.scopes, "templates:read", "opening a template");
         const requested = Number(c.query.version);
         const { stored, version } = await storedOf(
           s,
@@ -156,6 +152,7 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     .post(
       `${DASHBOARD}/templates/:id/versions`,
       g.action(async (c, s, form) => {
+        requireScope(s.scopes, "templates:write", "saving a version");
         const viewer = await g.viewerOf(s);
         const { stored } = await storedOf(s, c.params.id ?? "");
         const parsed = parseTemplateForm(form, d.templateMaxLength);
@@ -163,7 +160,7 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
         parsed.input.engine = stored.engine;
         if (Object.keys(parsed.errors).length) return refused(c, viewer, parsed, stored);
         try {
-          const { version } = await d.templates.addVersion(actorOf(c, s), stored.id, {
+          const { version } = await d.templates.addVersion(g.actorOf(c, s), stored.id, {
             htmlTemplate: parsed.input.htmlTemplate,
             dataSchema: parsed.dataSchema,
             sampleData: parsed.sampleData,
@@ -179,6 +176,7 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/templates/:id/delete`,
       g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "templates:write", "deleting a template");
         const { template } = await d.templates.get(s.accountId, id);
         return htmlResponse(
           confirmPage({
@@ -198,8 +196,9 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
     .post(
       `${DASHBOARD}/templates/:id/delete`,
       g.action(async (c, s) => {
+        requireScope(s.scopes, "templates:write", "deleting a template");
         const id = c.params.id ?? "";
-        await d.templates.delete(actorOf(c, s), id);
+        await d.templates.delete(g.actorOf(c, s), id);
         return redirect(`${DASHBOARD}/templates?deleted=${encodeURIComponent(id)}`);
       }),
     )

@@ -18,6 +18,9 @@ export const AUDIT_EVENT_TYPES = [
   "access_key.rotated",
   "access_key.updated",
   "webhook_secret.rotated",
+  "template.created",
+  "template.version_created",
+  "template.deleted",
   "dashboard.sign_in",
   "dashboard.sign_in_failed",
 ] as const;
@@ -47,7 +50,8 @@ export const auditEventSchema = t.Object(
     client_address: t.Nullable(t.String({ description: "The client's address (with --trust-proxy, the first X-Forwarded-For hop)" })),
     target: t.Nullable(
       t.String({
-        description: "What was acted on: an access key id for access_key.* and dashboard.*, the account for webhook_secret.rotated",
+        description:
+          "What was acted on: an access key id for access_key.* and dashboard.*, a template id for template.*, the account for webhook_secret.rotated",
       }),
     ),
     detail: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "More about the event, e.g. the scopes of a created key" })),

@@ -16,8 +16,8 @@ import {
 import type { PostOptions } from "../../render/post-process";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
-import type { TemplateSource } from "../templates/service";
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
+import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
 import { hasPostOptions, preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";

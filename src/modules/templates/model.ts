@@ -2,14 +2,11 @@
 import type { Engine } from "../../db/schema";
 import { iso } from "../../lib/time";
 import type { PostOptions } from "../../render/post-process";
+import type { Actor as AuditActor } from "../audit/model";
 import type { StoredPdfOptions } from "../reports/service";
 
-/** Who does something: the account, and (for the audit trail) the key and address it came from. */
-export interface Actor {
-  accountId: string;
-  keyId?: string;
-  ip?: string;
-}
+/** Who changes a template: a key (API or dashboard) or the CLI, as the audit trail records it. */
+export type Actor = Exclude<AuditActor, { kind: "anonymous" }>;
 
 /** The print options a version stores as defaults (the `options` of a generation request, without webhook). */
 export type TemplateOptions = StoredPdfOptions & PostOptions;

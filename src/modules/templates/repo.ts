@@ -57,6 +57,11 @@ function toVersion(r: VersionRow): TemplateVersion {
 export class TemplatesRepo {
   constructor(private readonly sql: Sql) {}
 
+  /** Runs fn in one transaction (joining the open one, if any): a template change and its audit event. */
+  transaction<T>(fn: () => Promise<T>): Promise<T> {
+    return this.sql.tx(fn);
+  }
+
   /** Inserts a template with its version 1, in one transaction. */
   async create(t: NewTemplate, v: NewVersion): Promise<TemplateSummary> {
     return this.sql.tx(async () => {

@@ -6,7 +6,7 @@ import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { queryNumber } from "../../http/schema";
 import { idempotencyHeaders } from "../idempotency/model";
 import type { IdempotencyService } from "../idempotency/service";
-import { type Actor, type TemplateOptions, toTemplateJson, toVersionJson } from "./model";
+import { type TemplateOptions, toTemplateJson, toVersionJson } from "./model";
 import {
   createdSchema,
   createTemplateBody,
@@ -24,16 +24,6 @@ export interface TemplatesRoutesOptions {
   idempotency: IdempotencyService;
 }
 
-const actorOf = (
-  principal: { accountId: string; keyId: string },
-  server: { requestIP(r: Request): { address: string } | null } | null,
-  request: Request,
-): Actor => ({
-  accountId: principal.accountId,
-  keyId: principal.keyId,
-  ip: server?.requestIP(request)?.address,
-});
-
 /** "3" → 3; anything that is not a version number → NaN (the service answers 404). */
 const versionNumber = (s: string) => (/^[1-9][0-9]{0,8}$/.test(s) ? Number(s) : Number.NaN);
 
@@ -42,12 +32,12 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
     .use(guard)
     .post(
       "/templates",
-      async ({ principal, body, set, headers, request, server }) => {
+      async ({ principal, actor, body, set, headers, request }) => {
         const r = await opts.idempotency.run(
           { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
           () => undefined,
           async () => {
-            const c = await templates.create(actorOf(principal, server, request), {
+            const c = await templates.create(actor, {
               name: body.name,
               engine: body.engine,
               htmlTemplate: body.html_template,
@@ -86,8 +76,8 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
     )
     .post(
       "/templates/:templateID/versions",
-      async ({ principal, params, body, set, request, server }) => {
-        const r = await templates.addVersion(actorOf(principal, server, request), params.templateID, {
+      async ({ actor, params, body, set }) => {
+        const r = await templates.addVersion(actor, params.templateID, {
           htmlTemplate: body.html_template,
           dataSchema: body.data_schema,
           sampleData: body.sample_data,
@@ -176,8 +166,8 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
     )
     .delete(
       "/templates/:templateID",
-      async ({ principal, params, request, server }) => {
-        await templates.delete(actorOf(principal, server, request), params.templateID);
+      async ({ actor, params }) => {
+        await templates.delete(actor, params.templateID);
         return { data: { template_id: params.templateID, deleted: true } };
       },
       {

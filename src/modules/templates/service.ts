@@ -3,6 +3,7 @@
 import type { Engine } from "../../db/schema";
 import { AppError, notFound, RenderError, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
+import type { AuditService } from "../audit/service";
 import { checkData, type DataLimits } from "../reports/input-limits";
 import { checkPdfOptions } from "../reports/service";
 import { checkAgainstSchema, checkSchema } from "./json-schema";
@@ -49,6 +50,7 @@ export class TemplatesService implements TemplateSource {
 
   constructor(
     private readonly repo: TemplatesRepo,
+    private readonly audit: AuditService,
     private readonly opts: TemplatesServiceOptions,
   ) {
     this.preflightRun = preflightOf({
@@ -70,17 +72,25 @@ export class TemplatesService implements TemplateSource {
     const name = input.name.trim();
     if (!name) throw validationFailed("name must not be blank", [{ field: "name", problem: "blank" }]);
     const { row, version } = await this.prepareVersion(input.engine, input);
-    const template = await this.repo.create(
-      { id: newUuid(), accountId: actor.accountId, name, engine: input.engine, createdAt: row.createdAt },
-      row,
-    );
+    const template = await this.repo.transaction(async () => {
+      const t = await this.repo.create(
+        { id: newUuid(), accountId: actor.accountId, name, engine: input.engine, createdAt: row.createdAt },
+        row,
+      );
+      await this.audit.record(actor, "template.created", t.id, { name, engine: input.engine, version: 1 }, row.createdAt);
+      return t;
+    });
     return { template, version: { ...version, templateId: template.id, version: 1 }, warnings: version.warnings };
   }
 
   async addVersion(actor: Actor, templateId: string, input: VersionInput): Promise<{ version: TemplateVersion; warnings: Warning[] }> {
     const t = await this.summary(actor.accountId, templateId);
     const { row, version } = await this.prepareVersion(t.engine, input);
-    const n = await this.repo.addVersion(t.id, actor.accountId, row);
+    const n = await this.repo.transaction(async () => {
+      const added = await this.repo.addVersion(t.id, actor.accountId, row);
+      if (added !== undefined) await this.audit.record(actor, "template.version_created", t.id, { version: added }, row.createdAt);
+      return added;
+    });
     if (n === undefined) throw notFound("template", templateId); // deleted meanwhile
     return { version: { ...version, templateId: t.id, version: n }, warnings: version.warnings };
   }
@@ -113,7 +123,14 @@ export class TemplatesService implements TemplateSource {
 
   /** Deletes the template and its versions. Reports made from it keep their PDFs and their copy of the template. */
   async delete(actor: Actor, id: string): Promise<void> {
-    if (!UUID_RE.test(id) || !(await this.repo.delete(id, actor.accountId))) throw notFound("template", id);
+    const deleted =
+      UUID_RE.test(id) &&
+      (await this.repo.transaction(async () => {
+        const gone = await this.repo.delete(id, actor.accountId);
+        if (gone) await this.audit.record(actor, "template.deleted", id);
+        return gone;
+      }));
+    if (!deleted) throw notFound("template", id);
   }
 
   /** The warnings a save would return, without saving. */
