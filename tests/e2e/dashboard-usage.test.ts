@@ -9,8 +9,8 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { api } from "../helpers/process";
-import { expectAccessible } from "./axe";
 import { type Harness, screenshots, startHarness, viewports, Watched } from "./harness";
+import { expectNoAxeViolations } from "./page-checks";
 
 let h: Harness;
 let base: string;
@@ -94,7 +94,7 @@ async function shootElement(el: Locator, name: string): Promise<void> {
 async function accessibleAtBothWidths(label: string): Promise<void> {
   for (const [name, vp] of Object.entries(viewports)) {
     await w.page.setViewportSize(vp);
-    await expectAccessible(w.page, `${label} (${name})`);
+    await expectNoAxeViolations(w.page, `${label} (${name})`);
   }
   await w.page.setViewportSize(viewports.desktop);
 }
