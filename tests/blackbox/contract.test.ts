@@ -308,14 +308,19 @@ async function accessControl(keysOp: { method: string; template: string; url: st
   expect((await call({ ...audit, url: "/api/v1/audit-events?limit=0" })).status).toBe(422);
   expect((await call({ ...audit, key: null })).status).toBe(401);
 
-  // A key with only templates:read: every other /api/v1 operation answers 403 forbidden.
+  // A key with only templates:read: every /api/v1 operation but reading templates answers 403 forbidden.
   const narrow = await call({ ...keysOp, body: json({ name: "narrow", scopes: ["templates:read"] }) });
   expect(narrow.status).toBe(201);
   for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
     if (!path.startsWith("/api/v1/")) continue;
     for (const method of Object.keys(ops)) {
-      const url = path.replace("{reportID}", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e").replace("{accessKeyID}", id);
       const m = method.toUpperCase();
+      if (m === "GET" && path.startsWith("/api/v1/templates")) continue; // what templates:read allows
+      const url = path
+        .replace("{reportID}", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e")
+        .replace("{accessKeyID}", id)
+        .replace("{templateID}", "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f")
+        .replace("{version}", "1");
       const res = await call({
         method: m,
         template: path,
@@ -326,6 +331,23 @@ async function accessControl(keysOp: { method: string; template: string; url: st
       expect({ op: `${m} ${path}`, status: res.status }).toEqual({ op: `${m} ${path}`, status: 403 });
     }
   }
+  // Reading templates without templates:read: 403 too.
+  const reader = await call({ ...keysOp, body: json({ name: "reader", scopes: ["reports:read"] }) });
+  expect(reader.status).toBe(201);
+  const tid = "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f";
+  for (const [template, url] of [
+    ["/api/v1/templates", "/api/v1/templates"],
+    ["/api/v1/templates/{templateID}", `/api/v1/templates/${tid}`],
+    ["/api/v1/templates/{templateID}/versions/{version}", `/api/v1/templates/${tid}/versions/1`],
+  ] as const)
+    expect((await call({ method: "GET", template, url, key: reader.body.data })).status).toBe(403);
+
+  // Usage: per day, with a bad group_by refused.
+  const usage = { method: "GET", template: "/api/v1/usage", url: "/api/v1/usage?group_by=key" };
+  const used = await call(usage);
+  expect(used.status).toBe(200);
+  expect((await call({ ...usage, url: "/api/v1/usage?group_by=week" })).status).toBe(422);
+  expect((await call({ ...usage, key: null })).status).toBe(401);
 }
 
 test("the document lists the closed error-code sets as enums", () => {
