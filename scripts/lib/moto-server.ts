@@ -44,6 +44,8 @@ export interface S3Server {
   up: () => void;
   /** Requests that reached the proxy, in order (method and path), for tests that count them. */
   requests: { method: string; path: string }[];
+  /** moto_server's pid, for CPU accounting. */
+  pid: number;
   /** Stops the proxy and moto. */
   stop: () => Promise<void>;
 }
@@ -142,6 +144,7 @@ export async function startS3(bucket = "reportgen-test"): Promise<S3Server> {
     directEndpoint: direct,
     env: { AWS_ENDPOINT_URL_S3: endpoint, ...CREDENTIALS },
     directEnv: { AWS_ENDPOINT_URL_S3: direct, ...CREDENTIALS },
+    pid: moto!.pid,
     requests,
     down: async () => {
       await proxy?.stop(true);

@@ -37,6 +37,8 @@ export interface PgServer {
   up: () => Promise<void>;
   /** Stops the server and removes its files. */
   stop: () => Promise<void>;
+  /** The postmaster's pid while the server runs (undefined when not owned), for CPU accounting. */
+  pid: () => number | undefined;
 }
 
 const isRoot = process.getuid?.() === 0;
@@ -87,6 +89,7 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
       down: notOwned,
       up: notOwned,
       stop: async () => {},
+      pid: () => undefined,
     };
   }
   if (!existsSync(join(PG_BIN, "pg_ctl"))) {
@@ -145,6 +148,11 @@ export async function startPostgres(opts: PgOptions = {}): Promise<PgServer> {
     },
     down,
     up: start,
+    // postmaster.pid's first line is the postmaster's pid (PostgreSQL's documented file layout).
+    pid: () => {
+      const file = join(data, "postmaster.pid");
+      return running && existsSync(file) ? Number(readFileSync(file, "utf8").split("\n")[0]) || undefined : undefined;
+    },
     stop: async () => {
       process.off("exit", onExit);
       if (running) await down("immediate");
