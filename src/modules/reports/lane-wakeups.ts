@@ -1,0 +1,60 @@
+// How the report processor's idle lanes are woken. A wake-up (a report was queued) goes to ONE idle
+// lane, the one idle longest, not to all of them: with PostgreSQL every queued report notifies every
+// instance, and waking all ~6 idle lanes of each sent ~11 claims (and as many nextDueAt reads) per
+// report through the database, all but one finding nothing. A lane that claims a report passes the
+// wake-up on (processor.ts), so a burst still reaches every idle lane, one claim each, and one more.
+
+export class LaneWakeups {
+  /** Lanes idle for want of a report, oldest first. */
+  private readonly idle: (() => void)[] = [];
+  /** Lanes waiting for a disk, the bucket or a renderer to come back: woken only by wakeAll(). */
+  private readonly paused = new Set<() => void>();
+
+  /** Wakes one idle lane, if any. */
+  one(): void {
+    this.idle.shift()?.();
+  }
+
+  /** Wakes every lane, idle or paused (stop()). */
+  all(): void {
+    for (const wake of [...this.idle.splice(0), ...this.paused]) wake();
+    this.paused.clear();
+  }
+
+  /** Resolves when one() picks this lane, or after `ms` when given (the lane then leaves the idle list). */
+  wait(ms?: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer =
+        ms === undefined
+          ? undefined
+          : setTimeout(
+              () => {
+                const i = this.idle.indexOf(wake);
+                if (i >= 0) this.idle.splice(i, 1);
+                resolve();
+              },
+              Math.max(0, ms),
+            );
+      this.idle.push(wake);
+    });
+  }
+
+  /**
+   * Resolves when `recovery` does, or on all(). Kept apart from the idle lanes, so that a wake-up meant
+   * for a report is never spent on a lane that cannot take one.
+   */
+  async pause(recovery: Promise<unknown>): Promise<void> {
+    let wake!: () => void;
+    const stopped = new Promise<void>((resolve) => (wake = resolve));
+    this.paused.add(wake);
+    try {
+      await Promise.race([recovery, stopped]);
+    } finally {
+      this.paused.delete(wake);
+    }
+  }
+}
