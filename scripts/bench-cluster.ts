@@ -33,6 +33,8 @@ interface Sides {
   cluster: Service[];
   postgresPid: () => number | undefined;
   motoPid: number;
+  /** The addresses of what the run started (in the JSON: all of them are gone once the bench ends). */
+  endpoints: { single: string; cluster: string[]; postgres: string; bucket: string };
 }
 
 /** PostgreSQL, moto_server and the bucket, the two cluster instances (one key, in PostgreSQL) and the SQLite instance. */
@@ -45,9 +47,9 @@ async function startSides(): Promise<Sides> {
   const args = ["--database-url", databaseUrl, "--storage-url", `s3://${s3.bucket}/bench/`];
   // moto's own address, no proxy: the bench injects no fault, and a proxy would run in this process.
   const a = await startService({ args, env: s3.directEnv });
-  const b = await startService({ args, env: s3.directEnv, key: a.key });
-  const single = await startService();
-  return { single, cluster: [a, b], postgresPid: pg.pid, motoPid: s3.pid };
+  const [b, single] = await Promise.all([startService({ args, env: s3.directEnv, key: a.key }), startService()]);
+  const endpoints = { single: single.base, cluster: [a.base, b.base], postgres: pg.url, bucket: s3.directEndpoint };
+  return { single, cluster: [a, b], postgresPid: pg.pid, motoPid: s3.pid, endpoints };
 }
 
 /** CPU ms so far of each part a side uses (a process tree with the children it reaped). */
@@ -128,7 +130,7 @@ export async function runCluster(): Promise<number> {
   const pagesOf = new Map<string, number>();
   for (const { t, body } of tpls) {
     for (const side of SIDES) {
-      const m = await measure(side, TOP_C, 4 * TOP_C, body, s);
+      const m = await measure(side, TOP_C, Math.min(4 * TOP_C, countFor(t, TOP_C)), body, s);
       const want = pagesOf.get(t.name);
       if (want !== undefined && want !== m.pages) throw new Error(`${t.name}: ${side} printed ${m.pages} pages, the other ${want}`);
       pagesOf.set(t.name, m.pages);
@@ -168,7 +170,19 @@ export async function runCluster(): Promise<number> {
     }
   }
   loads.push(loadavg());
-  return clusterReport(tpls, cell, startedAt, loads);
+  // Where the reports were rendered: each instance's own counter (its /metrics).
+  const rendered = {
+    single: await renderedBy(s.single),
+    cluster: await Promise.all(s.cluster.map(renderedBy)),
+  };
+  log(`reports rendered: single ${rendered.single}; cluster ${rendered.cluster.join(" + ")} (instance A + B)`);
+  return clusterReport(tpls, cell, startedAt, loads, rendered, s.endpoints);
+}
+
+/** Reports an instance rendered and stored since it started (reportgen_reports_succeeded_total). */
+async function renderedBy(i: Service): Promise<number> {
+  const text = await (await fetch(`${i.base}/metrics`)).text();
+  return Number(/^reportgen_reports_succeeded_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
 }
 
 /** What a client sends for a template (the same body as the main bench's service side). */
@@ -189,6 +203,8 @@ function clusterReport(
   cell: (t: string, c: number, side: ClusterSide) => Cell,
   startedAt: number,
   loads: number[][],
+  rendered: { single: number; cluster: number[] },
+  endpoints: Sides["endpoints"],
 ): number {
   const out: string[] = [];
   const load1 = loads.map((l) => l[0]!);
@@ -268,6 +284,8 @@ function clusterReport(
       quick,
       binary: flags.binary,
       serve_args: EXTRA_SERVE_ARGS,
+      rendered_by_instance: rendered,
+      endpoints,
       results,
       targets,
     };
