@@ -58,3 +58,23 @@ test("a pause ends with its recovery", async () => {
   recover();
   expect(await settled(paused)).toBe(true);
 });
+
+test("one idle lane at a time polls; when it is woken or its poll ends, the next lane to go idle polls", async () => {
+  const w = new LaneWakeups();
+  const poller = w.wait(undefined, 20);
+  const quiet = w.wait(undefined, 20); // another lane polls already: this one waits for a wake-up only
+  await Bun.sleep(40);
+  expect(await settled(poller)).toBe(true);
+  expect(await settled(quiet)).toBe(false);
+  const next = w.wait(undefined, 20); // the poll ended: this lane takes it over
+  await Bun.sleep(40);
+  expect(await settled(next)).toBe(true);
+  // A due report (retry backoff) wakes a lane that is not polling, at its time.
+  const due = w.wait(10, 20);
+  const dueQuiet = w.wait(10, 20);
+  await Bun.sleep(30);
+  expect(await settled(due)).toBe(true);
+  expect(await settled(dueQuiet)).toBe(true);
+  w.all();
+  expect(await settled(quiet)).toBe(true);
+});

@@ -21,12 +21,27 @@ export class LaneWakeups {
     this.paused.clear();
   }
 
-  /** Resolves when one() picks this lane, or after `ms` when given (the lane then leaves the idle list). */
-  wait(ms?: number): Promise<void> {
+  /** Whether an idle lane is the instance's poller right now. */
+  private polling = false;
+
+  /**
+   * Resolves when one() picks this lane, or after `dueMs` when given (a report held back by a retry's
+   * backoff is due), or, for ONE idle lane of the instance at a time, after `pollMs` (the poll that
+   * covers a missed wake-up: one lane looking every pollMs is enough, a lane that finds a report wakes
+   * the next). The lane then leaves the idle list.
+   */
+  wait(dueMs?: number, pollMs?: number): Promise<void> {
+    const polls = pollMs !== undefined && !this.polling;
+    if (polls) this.polling = true;
+    const ms = polls ? Math.min(dueMs ?? pollMs, pollMs) : dueMs;
     return new Promise<void>((resolve) => {
+      const done = () => {
+        if (polls) this.polling = false;
+        resolve();
+      };
       const wake = () => {
         clearTimeout(timer);
-        resolve();
+        done();
       };
       const timer =
         ms === undefined
@@ -35,7 +50,7 @@ export class LaneWakeups {
               () => {
                 const i = this.idle.indexOf(wake);
                 if (i >= 0) this.idle.splice(i, 1);
-                resolve();
+                done();
               },
               Math.max(0, ms),
             );

@@ -61,7 +61,7 @@ export class ReportProcessor {
   ) {
     this.steps = new PostSteps(opts.post, files);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
-    events.onQueued(this.notify);
+    if (opts.wakeOnSubmit !== false) events.onQueued(this.notify);
   }
 
   start(): void {
@@ -141,9 +141,7 @@ export class ReportProcessor {
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
       const due = await this.repo.nextDueAt(now);
-      const poll = this.opts.pollMs;
-      const wait = due === undefined ? poll : Math.min(due - now, poll ?? Number.MAX_SAFE_INTEGER);
-      await this.wakeups.wait(wait);
+      await this.wakeups.wait(due === undefined ? undefined : due - now, this.opts.pollMs);
       return;
     }
     // There may be more where this one came from: the next idle lane looks too.
@@ -210,7 +208,9 @@ export class ReportProcessor {
         const pdf = await this.pool.render({ html, options: resolvePdfOptions(job.options) }, fields);
         m?.renderSeconds.observe((performance.now() - t1) / 1000);
         out = checkPdfLimits(pdf, this.opts);
-        if (!(await this.stillWanted(job))) return;
+        // Before post-processing (qpdf: worth not starting for a deleted report); a plain PDF is only
+        // written to its file, and the check before the commit below covers it (one query less per report).
+        if (plan && !(await this.stillWanted(job))) return;
         await reserved;
         if (plan) {
           printedApart = true;
