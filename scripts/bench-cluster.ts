@@ -228,6 +228,7 @@ function clusterReport(
   const results: unknown[] = [];
   const targets: { name: string; value: number; limit: number; pass: boolean }[] = [];
   const ownMedian = (x: Cell, k: Part) => median(x.own.map((o) => o[k]));
+  const ceilings: unknown[] = [];
   for (const { t } of tpls) {
     for (const c of CONCURRENCY) {
       const single = cell(t.name, c, "single");
@@ -256,6 +257,16 @@ function clusterReport(
           own_cpu_ms_per_pdf: Object.fromEntries(PARTS.map((k) => [k, ownMedian(x, k)])),
         });
       }
+      // What the CPU alone allows when every core is busy: the single side's own CPU per PDF over the
+      // cluster's, with and without moto_server (a deployment's bucket does that work on other machines).
+      const ownSum = (x: Cell, parts: Part[]) => parts.reduce((a, k) => a + ownMedian(x, k), 0);
+      const clusterCell = cell(t.name, c, "cluster");
+      const ceiling = ownSum(single, ["instances", "bench"]) / ownSum(clusterCell, PARTS);
+      const ceilingNoBucket = ownSum(single, ["instances", "bench"]) / ownSum(clusterCell, ["instances", "postgres", "bench"]);
+      out.push(
+        `${padR("", 12)} ${pad(c, 2)} CPU-bound ceiling of the ratio (own CPU per PDF, single ÷ cluster): ${fmt(ceiling, 2)}; without moto_server's: ${fmt(ceilingNoBucket, 2)}`,
+      );
+      ceilings.push({ template: t.name, c, own_cpu_ratio: ceiling, own_cpu_ratio_without_bucket: ceilingNoBucket });
       if (c === CLUSTER_TARGET.c) {
         const value = median(cell(t.name, c, "cluster").rates) / singleRate;
         targets.push({
@@ -287,6 +298,7 @@ function clusterReport(
       rendered_by_instance: rendered,
       endpoints,
       results,
+      cpu_ceilings: ceilings,
       targets,
     };
     writeFileSync(flags.json, `${JSON.stringify(json, null, 2)}\n`);
