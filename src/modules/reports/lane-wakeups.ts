@@ -24,6 +24,11 @@ export class LaneWakeups {
   /** Whether an idle lane is the instance's poller right now. */
   private polling = false;
 
+  /** Whether an idle lane already polls (another lane going idle then needs no timer of its own). */
+  get hasPoller(): boolean {
+    return this.polling;
+  }
+
   /**
    * Resolves when one() picks this lane, or after `dueMs` when given (a report held back by a retry's
    * backoff is due), or, for ONE idle lane of the instance at a time, after `pollMs` (the poll that

@@ -140,8 +140,13 @@ export class ReportProcessor {
     const [job] = await this.repo.claim(now, this.leases.leaseMs, 1);
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
+      // With a poll (PostgreSQL), only the lane that will poll looks for a report held back by a retry's
+      // backoff (one query less for every other lane going idle); the others wait for a wake-up.
+      // Without one (SQLite), every idle lane keeps its own due time.
+      const poll = this.opts.pollMs;
+      if (poll !== undefined && this.wakeups.hasPoller) return void (await this.wakeups.wait(undefined, poll));
       const due = await this.repo.nextDueAt(now);
-      await this.wakeups.wait(due === undefined ? undefined : due - now, this.opts.pollMs);
+      await this.wakeups.wait(due === undefined ? undefined : due - now, poll);
       return;
     }
     // There may be more where this one came from: the next idle lane looks too.
@@ -342,7 +347,10 @@ export class ReportProcessor {
   private async requeue(job: ClaimedReport, log: Logger, o: { refund?: boolean; notBefore?: number } = {}): Promise<void> {
     try {
       await this.repo.requeue(job.id, job.attempts, o.refund ?? false, o.notBefore ?? null);
-      this.notify();
+      // Held back by a retry's backoff: every lane looks again, so that the one that polls (or, without a
+      // poll, each) counts its due time. Rare, and how every wake-up worked before lane-wakeups.ts.
+      if (o.notBefore) this.wakeups.all();
+      else this.notify();
     } catch (e) {
       this.strand(job, log, e);
     }
