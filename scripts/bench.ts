@@ -70,7 +70,9 @@
 //                 wait client, but each request (POST, long poll, the PDF's link) goes to the next
 //                 instance in turn, like a round-robin load balancer's.
 // Each line: throughput, p50/p95, machine CPU per PDF, and the own CPU of the instances, PostgreSQL,
-// moto_server and this bench. Target: cluster/single >= 0.90 at c = 4. Needs PostgreSQL's binaries
+// moto_server and this bench; then the CPU-bound ceiling of the ratio (own CPU per PDF, single over
+// cluster, with and without moto_server's), what the ratio reaches when every core is busy; at the
+// end, how many reports each instance rendered. Target: cluster/single >= 0.90 at c = 4. Needs PostgreSQL's binaries
 // (scripts/setup) and moto_server (pip install 'moto[server]==5.2.1'), as the cluster tests do.
 
 import { availableParallelism, loadavg } from "node:os";
