@@ -14,7 +14,7 @@ import { CHROMIUM, DESKTOP_CHROMIUM, isService, type Side } from "./bench-settin
  * gone ~0.1 s later): ~75 ms of CPU per invoice on this machine, more than the rest of Chromium, and
  * counted only in its parent's children's time.
  */
-const ticksOf = (p: ProcInfo | undefined) => (p ? p.cpu + p.childrenCpu : 0);
+export const ticksOf = (p: ProcInfo | undefined) => (p ? p.cpu + p.childrenCpu : 0);
 
 export type Kind = "server" | "sandbox" | "chromium" | "bench";
 const kindCache = new Map<number, Kind>();

@@ -32,6 +32,8 @@ export const { values: flags } = parseArgs({
     "service-root": { type: "string" },
     "serve-args": { type: "string" },
     json: { type: "string" },
+    cluster: { type: "boolean", default: false },
+    count: { type: "string" },
     check: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
@@ -62,10 +64,12 @@ export const POLL_MS = Number(flags["poll-ms"]);
 export const FLOOR_NICE = Number(flags["floor-nice"]);
 export const WAIT_S = 30;
 export const TOP_C = Math.max(...CONCURRENCY);
+export const COUNT = flags.count === undefined ? undefined : Number(flags.count);
 for (const [name, v, min] of [
   ["rounds", ROUNDS, 1],
   ["poll-ms", POLL_MS, 1],
   ["floor-nice", FLOOR_NICE, 0],
+  ...(COUNT === undefined ? [] : [["count", COUNT, 1] as const]),
   ...CONCURRENCY.map((c) => ["concurrency", c, 1] as const),
 ] as const) {
   if (!Number.isInteger(v) || v < min) usage(`bad --${name} value`);
@@ -78,8 +82,8 @@ export const TEMPLATES = flags.templates
         (n) => allTemplates.find((t) => t.name === n) ?? usage(`unknown template ${n}; use ${allTemplates.map((t) => t.name).join(", ")}`),
       )
   : allTemplates.filter((t) => t.byDefault);
-/** PDFs per measurement: at least 2 per client, so every client starts a PDF while the others print. */
-export const countFor = (t: BenchTemplate, c: number) => Math.max(quick ? t.quickCount : t.count, 2 * c);
+/** PDFs per measurement (--count, else the template's): at least 2 per client, so every client starts a PDF while the others print. */
+export const countFor = (t: BenchTemplate, c: number) => Math.max(COUNT ?? (quick ? t.quickCount : t.count), 2 * c);
 
 export type Side = "floor/shared" | "floor/ctx" | "floor/desktop" | "tuned" | "wait" | "poll";
 export const SIDES: Side[] = ["floor/shared", "floor/ctx", "floor/desktop", "tuned", "wait", "poll"];

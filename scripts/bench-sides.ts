@@ -34,8 +34,8 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Small helpers
 
-const now = () => performance.now();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export const now = () => performance.now();
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Pages of a PDF the bench received, counted as the service counts them; refuses what is not a PDF. */
 function pdfPages(bytes: Uint8Array, what: string): number {
@@ -46,13 +46,15 @@ function pdfPages(bytes: Uint8Array, what: string): number {
 // ---------------------------------------------------------------------------------------------
 // The service as a child process
 
-interface Service {
+export interface Service {
   proc: Subprocess;
   base: string;
   key: string;
 }
 
 const cleanupTasks: (() => unknown)[] = [];
+/** Runs `task` when the bench ends, however it ends (tasks run newest first). */
+export const onCleanup = (task: () => unknown) => cleanupTasks.push(task);
 
 function serviceCommand(): string[] {
   if (flags.binary) {
@@ -63,20 +65,33 @@ function serviceCommand(): string[] {
   return [process.execPath, join(SERVICE_ROOT, "src", "main.ts")];
 }
 
-export async function startService(): Promise<Service> {
+/**
+ * One instance of the service, on default settings but for its port, its own data dir and `args` (the
+ * cluster's --database-url and --storage-url), with `env` added to this process's environment (the
+ * bucket's AWS_*). A key is minted with `admin create-key` (on the instance's settings) unless one is given.
+ */
+export async function startService(opts: { args?: string[]; env?: Record<string, string>; key?: string } = {}): Promise<Service> {
   const dataDir = mkdtempSync(join(tmpdir(), "reportgen-bench-"));
   cleanupTasks.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const cmd = serviceCommand();
-  const keyProc = Bun.spawnSync([...cmd, "admin", "create-key", "--name", "bench", "--data-dir", dataDir], {
-    cwd: SERVICE_ROOT,
-    stderr: "pipe",
-  });
-  const key = keyProc.stdout.toString().trim();
-  if (keyProc.exitCode !== 0 || !key) throw new Error(`admin create-key failed (${keyProc.exitCode}): ${keyProc.stderr.toString()}`);
+  const args = opts.args ?? [];
+  const env = { ...process.env, ...opts.env };
+  let key = opts.key;
+  if (key === undefined) {
+    const keyProc = Bun.spawnSync([...cmd, "admin", "create-key", "--name", "bench", "--data-dir", dataDir, ...args], {
+      cwd: SERVICE_ROOT,
+      env,
+      stderr: "pipe",
+    });
+    key = keyProc.stdout.toString().trim();
+    if (keyProc.exitCode !== 0 || !key) throw new Error(`admin create-key failed (${keyProc.exitCode}): ${keyProc.stderr.toString()}`);
+  }
   const port = await freePort();
   const logFile = join(dataDir, "service.log");
-  const proc = Bun.spawn([...cmd, "serve", "--data-dir", dataDir, "--port", String(port), "--host", "127.0.0.1", ...EXTRA_SERVE_ARGS], {
+  const serve = ["serve", "--data-dir", dataDir, "--port", String(port), "--host", "127.0.0.1", ...args, ...EXTRA_SERVE_ARGS];
+  const proc = Bun.spawn([...cmd, ...serve], {
     cwd: SERVICE_ROOT,
+    env,
     stdin: "ignore",
     stdout: Bun.file(logFile),
     stderr: Bun.file(logFile),
@@ -122,25 +137,36 @@ const PDF_OPTIONS = {
   preferCSSPageSize: true,
 } as const;
 
-interface Printed {
+export interface Printed {
   ms: number;
   pages: number;
 }
 
-async function servicePdf(svc: Service, body: string, poll: boolean): Promise<Printed> {
+let nextInstance = 0;
+/** The instance for the next request: a load balancer's round-robin over the cluster's instances, request by request. */
+const pick = (svc: Service | Service[]): Service => (Array.isArray(svc) ? svc[nextInstance++ % svc.length]! : svc);
+
+/**
+ * One PDF through the service: POST, then the long poll (or polling), then the PDF through its link, each
+ * request to the next instance when `svc` is a cluster (so the report is mostly waited for and downloaded
+ * on another instance than the one it was submitted to, and rendered by whichever claimed it).
+ */
+export async function servicePdf(svc: Service | Service[], body: string, poll: boolean): Promise<Printed> {
   const t0 = now();
-  const r = await fetch(`${svc.base}/api/v1/generate-pdf-async`, {
+  const first = pick(svc);
+  const r = await fetch(`${first.base}/api/v1/generate-pdf-async`, {
     method: "POST",
-    headers: { "x-api-key": svc.key, "content-type": "application/json" },
+    headers: { "x-api-key": first.key, "content-type": "application/json" },
     body,
   });
   const answer = (await r.json()) as { report_id?: string };
   if (r.status !== 202 || !answer.report_id) throw new Error(`POST generate-pdf-async answered ${r.status}: ${JSON.stringify(answer)}`);
-  const url = `${svc.base}/api/v1/reports/${answer.report_id}/download${poll ? "" : `?wait=${WAIT_S}`}`;
-  let link: string;
+  const path = `/api/v1/reports/${answer.report_id}/download${poll ? "" : `?wait=${WAIT_S}`}`;
+  let link: URL;
   for (;;) {
     if (poll) await sleep(POLL_MS);
-    const d = await fetch(url, { headers: { "x-api-key": svc.key } });
+    const to = pick(svc);
+    const d = await fetch(`${to.base}${path}`, { headers: { "x-api-key": to.key } });
     if (d.status === 202) {
       await d.arrayBuffer();
       continue;
@@ -148,10 +174,11 @@ async function servicePdf(svc: Service, body: string, poll: boolean): Promise<Pr
     const j = (await d.json()) as { data?: string };
     if (d.status !== 200 || typeof j.data !== "string")
       throw new Error(`download of ${answer.report_id} answered ${d.status}: ${JSON.stringify(j)}`);
-    link = j.data;
+    link = new URL(j.data, to.base);
     break;
   }
-  const f = await fetch(link);
+  // The link is signed, not bound to the instance that minted it: any instance serves it.
+  const f = await fetch(`${pick(svc).base}${link.pathname}${link.search}`);
   const bytes = new Uint8Array(await f.arrayBuffer());
   if (f.status !== 200) throw new Error(`GET ${link} answered ${f.status}`);
   return { ms: now() - t0, pages: pdfPages(bytes, `report ${answer.report_id}`) };

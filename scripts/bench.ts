@@ -12,6 +12,9 @@
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`
 //   --service-root DIR run DIR/src/main.ts (another checkout, for A/B runs) instead of this one
 //   --serve-args="..." extra flags for `serve`, e.g. --serve-args="--render-pages 4"
+//   --count N          PDFs per measurement (default: the template's, 64 invoices or 16 reports; --quick 24/8),
+//                      at least 2 per client
+//   --cluster          the cluster mode instead (below): 2 instances on PostgreSQL + S3 against 1 on SQLite
 //   --json FILE        also write every figure as JSON
 //   --check            exit 1 when a target fails (otherwise exit 0: it is a measurement)
 //   --verbose          print every measurement as it is taken
@@ -58,11 +61,25 @@
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
+//
+// Cluster mode (--cluster; scripts/bench-cluster.ts): no floors. Two sides, interleaved the same way:
+//   single        ONE instance on its defaults (SQLite and its data dir), the wait client above.
+//   cluster       TWO instances, each with its own data dir, on one throwaway PostgreSQL 15 (Debian's
+//                 binaries, initdb'd as the `postgres` user on a temp dir and a free port) through
+//                 --database-url and one moto_server bucket through --storage-url and AWS_*; the same
+//                 wait client, but each request (POST, long poll, the PDF's link) goes to the next
+//                 instance in turn, like a round-robin load balancer's.
+// Each line: throughput, p50/p95, machine CPU per PDF, and the own CPU of the instances, PostgreSQL,
+// moto_server and this bench; then the CPU-bound ceiling of the ratio (own CPU per PDF, single over
+// cluster, with and without moto_server's), what the ratio reaches when every core is busy; at the
+// end, how many reports each instance rendered. Target: cluster/single >= 0.90 at c = 4. Needs PostgreSQL's binaries
+// (scripts/setup) and moto_server (pip install 'moto[server]==5.2.1'), as the cluster tests do.
 
 import { availableParallelism, loadavg } from "node:os";
 import ejs from "ejs";
 import { commandLine, treeOf } from "../src/lib/process-tree";
 import { withPrintDefaults } from "../src/render/print-page";
+import { runCluster } from "./bench-cluster";
 import { floorBrowser, startPssSampler, treePss } from "./bench-cpu-pss";
 import { cell, fmt, log, report } from "./bench-report";
 import {
@@ -169,7 +186,7 @@ async function main(): Promise<number> {
 
 let code = 1;
 try {
-  code = await main();
+  code = await (flags.cluster ? runCluster() : main());
 } catch (e) {
   console.error(`bench: ${(e as Error).stack ?? e}`);
 } finally {

@@ -14,9 +14,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "../src/lib/ports";
 import { memoryOf, processKind, treeCpuMs, treeOf } from "../src/lib/process-tree";
 import { SANDBOX_CHILD_ARG } from "../src/render/sandbox-protocol";
-import { freePort } from "../tests/helpers/process";
 import { benchTemplates } from "./bench-templates";
 
 const ROOT = join(import.meta.dir, "..");

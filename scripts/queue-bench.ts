@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Backend, openBackend } from "../src/db/open";
 import type { NewReport } from "../src/modules/reports/repo";
-import { startPostgres } from "../tests/helpers/postgres";
+import { startPostgres } from "./lib/postgres-server";
 
 const { values } = parseArgs({
   options: {

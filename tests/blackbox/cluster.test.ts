@@ -7,20 +7,15 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { S3Client } from "bun";
 import { usePostgres } from "../helpers/postgres";
-import { freePort } from "../helpers/process";
 import { useS3 } from "../helpers/s3";
-import { binary, cleanEnv, tempDataDir } from "./helpers";
+import { binary, cleanEnv, type Server, startServer, tempDataDir } from "./helpers";
 
 setDefaultTimeout(240_000);
 const pg = usePostgres();
 const s3 = useS3();
 
-interface Instance {
+interface Instance extends Server {
   name: string;
-  base: string;
-  pid: number;
-  log: () => string;
-  exited: Promise<number>;
 }
 
 const dirs: { dir: string; remove: () => void }[] = [];
@@ -33,26 +28,14 @@ const settings = () => ["--database-url", databaseUrl, "--storage-url", `s3://${
 async function start(name: string, role: "all" | "api"): Promise<Instance> {
   const data = tempDataDir();
   dirs.push(data);
-  const port = await freePort();
-  const args = ["serve", "--data-dir", data.dir, "--host", "127.0.0.1", "--port", String(port), "--role", role, ...settings()];
-  const proc = Bun.spawn(["setsid", binary(), ...args], { env: { ...cleanEnv(), ...s3().env }, stdout: "pipe", stderr: "pipe" });
-  let log = "";
-  const collect = async (s: ReadableStream<Uint8Array>) => {
-    const dec = new TextDecoder();
-    for await (const c of s) log += dec.decode(c);
-  };
-  void collect(proc.stdout as ReadableStream<Uint8Array>);
-  void collect(proc.stderr as ReadableStream<Uint8Array>);
-  const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
-  for (;;) {
-    try {
-      if ((await fetch(`${base}/readyz`)).status === 200) break;
-    } catch {}
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`${name} did not become ready:\n${log}`);
-    await Bun.sleep(100);
-  }
-  const i = { name, base, pid: proc.pid, log: () => log, exited: proc.exited };
+  const server = await startServer(data.dir, {
+    extraArgs: ["--role", role, ...settings()],
+    env: s3().env,
+    ownGroup: true,
+    ready: "/readyz",
+    timeoutMs: 90_000,
+  });
+  const i = { ...server, name };
   running.push(i);
   return i;
 }

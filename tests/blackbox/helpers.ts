@@ -52,32 +52,42 @@ export interface Server {
   base: string;
   dataDir: string;
   log: () => string;
+  /** Resolves with the exit code once the process has ended. */
+  exited: Promise<number>;
   stop: (signal?: "SIGTERM" | "SIGKILL") => Promise<void>;
 }
 
+export interface StartOptions {
+  extraArgs?: string[];
+  port?: number;
+  /** Variables added to the clean environment (a bucket's AWS_*). */
+  env?: Record<string, string>;
+  /**
+   * Run in a process group of its own (setsid; its pid is the group's id), so that a test can kill it
+   * with everything it started (Chromium, sandboxes) at once: process.kill(-pid, "SIGKILL").
+   */
+  ownGroup?: boolean;
+  /** What "started" means: /healthz 200 (Chromium ready; the default) or /readyz 200 (an `api` role has no Chromium). */
+  ready?: "/healthz" | "/readyz";
+  /** How long start-up may take (default 60 s). */
+  timeoutMs?: number;
+}
+
 /**
- * Starts `reportgen serve` on defaults; resolves once /healthz is 200 (Chromium ready).
- * `extraArgs` exist for the few tests that must shorten a timeout to stay quick; say why where used.
+ * Starts `reportgen serve` on defaults; resolves once it is ready (/healthz 200 by default: Chromium ready).
+ * `extraArgs` exist for the few tests that must shorten a timeout to stay quick, and for the cluster's
+ * settings; say why where used.
  */
-export async function startServer(
-  dataDir: string,
-  opts: {
-    extraArgs?: string[];
-    port?: number /** Variables added to the clean environment (a bucket's AWS_*). */;
-    env?: Record<string, string>;
-  } = {},
-): Promise<Server> {
+export async function startServer(dataDir: string, opts: StartOptions = {}): Promise<Server> {
   const port = opts.port ?? (await freePort());
   let log = "";
-  const proc = Bun.spawn(
-    [binary(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), ...(opts.extraArgs ?? [])],
-    {
-      env: { ...cleanEnv(), ...opts.env },
-      cwd: tmpdir(),
-      stdout: "pipe",
-      stderr: "pipe",
-    },
-  );
+  const serve = [binary(), "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port), ...(opts.extraArgs ?? [])];
+  const proc = Bun.spawn(opts.ownGroup ? ["setsid", ...serve] : serve, {
+    env: { ...cleanEnv(), ...opts.env },
+    cwd: tmpdir(),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const collect = async (s: ReadableStream<Uint8Array>) => {
     const dec = new TextDecoder();
     for await (const c of s) log += dec.decode(c);
@@ -85,12 +95,12 @@ export async function startServer(
   void collect(proc.stdout as ReadableStream<Uint8Array>);
   void collect(proc.stderr as ReadableStream<Uint8Array>);
   const base = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + (opts.timeoutMs ?? 60_000);
   for (;;) {
     try {
-      if ((await fetch(`${base}/healthz`)).status === 200) break;
+      if ((await fetch(`${base}${opts.ready ?? "/healthz"}`)).status === 200) break;
     } catch {}
-    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`reportgen did not become healthy:\n${log}`);
+    if (proc.exitCode !== null || Date.now() > deadline) throw new Error(`reportgen did not become ready:\n${log}`);
     await Bun.sleep(50);
   }
   return {
@@ -99,6 +109,7 @@ export async function startServer(
     base,
     dataDir,
     log: () => log,
+    exited: proc.exited,
     stop: async (signal = "SIGTERM") => {
       if (proc.exitCode === null) proc.kill(signal);
       await proc.exited;

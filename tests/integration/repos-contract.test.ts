@@ -132,6 +132,9 @@ for (const kind of BACKENDS) {
       expect(await repos.reports.list({ accountId: acme.id, limit: 10, status: "failed" })).toEqual([]);
       expect(await repos.reports.countUnfinished()).toBe(6);
       expect(await repos.reports.countUnfinished(acme.id)).toBe(5);
+      // Both limits of a submission in one statement: the same figures, as numbers (PostgreSQL's bigint too).
+      expect(await repos.reports.unfinishedCounts(acme.id)).toEqual({ total: 6, account: 5 });
+      expect(await repos.reports.unfinishedCounts(uuid())).toEqual({ total: 6, account: 0 });
       expect(await repos.reports.countByStatus(acme.id)).toEqual({ queued: 5 });
       expect((await repos.reports.delete(rows[1]!.id, acme.id))?.id).toBe(rows[1]!.id);
       expect(await repos.reports.delete(rows[1]!.id, acme.id)).toBeUndefined();

@@ -27,7 +27,7 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
       if (!UUID_RE.test(id) || !links.verify(id, query.expires, query.signature)) throw refused();
       const report = await repo.getForDownload(id);
       if (report?.status !== "succeeded") throw refused();
-      const pdf = await files.open(id, fenceOf(report)).catch((e) => {
+      const pdf = await files.open(id, fenceOf(report), report.sizeBytes).catch((e) => {
         if (e instanceof StoreUnavailableError) throw storeUnavailable();
         throw e;
       });

@@ -27,8 +27,11 @@ export interface PdfStore {
   discard(reportId: string, fence: string): Promise<void>;
   /** Whether the PDF of the report's winning attempt is stored. */
   exists(reportId: string, fence: string): Promise<boolean>;
-  /** The PDF of the report's winning attempt as a body to send, or undefined when it is not stored. */
-  open(reportId: string, fence: string): Promise<StoredPdf | undefined>;
+  /**
+   * The PDF of the report's winning attempt as a body to send, or undefined when it is not stored.
+   * `size`: its size as recorded, when the caller knows it (a bucket then fetches a small PDF in one request).
+   */
+  open(reportId: string, fence: string, size?: number | null): Promise<StoredPdf | undefined>;
   /** Removes every PDF of the report (all attempts). */
   remove(reportId: string): Promise<void>;
   /** The report ids that have a PDF stored, a page at a time (for the retention job's orphan pass). */

@@ -60,6 +60,9 @@ export function s3Client(storageUrl: string, a: S3Access): S3Client {
   });
 }
 
+/** The largest PDF a download reads whole, in one request, rather than HEAD then streamed. */
+const WHOLE_READ_MAX = 1024 * 1024;
+
 /** The code of a request abandoned at its deadline (it may still complete). */
 const TIMEOUT = "Timeout";
 
@@ -159,13 +162,19 @@ export class S3PdfStore implements PdfStore {
   }
 
   /**
-   * The winning attempt's PDF as a stream, with its size. The object is looked up first (HEAD): a
-   * missing PDF or an unreachable bucket is then known before the answer starts, not halfway through it.
+   * The winning attempt's PDF as a stream, with its size. A missing PDF or an unreachable bucket must be
+   * known before the answer starts, not halfway through it: a PDF recorded as at most 1 MiB is read whole
+   * in one GET (most reports: one request to the bucket per download instead of two); a larger one, or
+   * one of unknown size, is looked up first (HEAD), then streamed.
    */
-  async open(reportId: string, fence: string): Promise<StoredPdf | undefined> {
+  async open(reportId: string, fence: string, recordedSize?: number | null): Promise<StoredPdf | undefined> {
     const file = this.client.file(this.keyOf(reportId, fence));
     let size: number;
     try {
+      if (recordedSize != null && recordedSize <= WHOLE_READ_MAX) {
+        const bytes = await this.deadline(file.bytes(), this.requestTimeoutMs, "get");
+        return { body: new Response(bytes).body!, size: bytes.length };
+      }
       size = (await this.deadline(file.stat(), this.requestTimeoutMs, "stat")).size;
     } catch (e) {
       if (s3Code(e) === "NoSuchKey") return undefined;

@@ -37,14 +37,21 @@ export class ReportEvents {
     for (const fn of this.queuedListeners) fn();
   }
 
-  /** Calls fn after every report that finishes (the webhook sender: its event may be due now). */
+  /** Calls fn after every report that finishes HERE (the webhook sender: its event may be due now). */
   onFinished(fn: (id: string) => void): void {
     this.listeners.push(fn);
   }
 
-  finished(id: string): void {
+  /**
+   * A report reached its final state: the long polls waiting on it answer. `elsewhere`: it was recorded
+   * by another instance (PostgreSQL's NOTIFY), whose own listeners were told; the webhook delivery that
+   * recording queued is sent by that instance's sender, woken there, so this one's is not woken for it
+   * (every sender also polls). Waking every instance's sender for every report cost two more queries
+   * per report on each.
+   */
+  finished(id: string, elsewhere = false): void {
     const set = this.waiters.get(id);
     if (set) for (const done of [...set]) done();
-    for (const fn of this.listeners) fn(id);
+    if (!elsewhere) for (const fn of this.listeners) fn(id);
   }
 }

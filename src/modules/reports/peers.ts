@@ -17,13 +17,13 @@ export async function listenForPeers(
     const waiting = events.waitingIds();
     if (waiting.length === 0) return;
     const open = await queue.unfinished(waiting);
-    for (const id of waiting) if (!open.has(id)) events.finished(id);
+    for (const id of waiting) if (!open.has(id)) events.finished(id, true);
   };
   const queued = await pg.listen("reportgen_queue", wakeProcessor);
   const finished = await pg.listen(
     "reportgen_finished",
     (ids) => {
-      for (const id of ids.split(",")) if (id) events.finished(id);
+      for (const id of ids.split(",")) if (id) events.finished(id, true);
     },
     () => void catchUp().catch(() => {}),
   );

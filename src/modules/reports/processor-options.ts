@@ -31,6 +31,15 @@ export interface ProcessorOptions {
   /** With PostgreSQL: the reaper that re-queues dead instances' reports, run every `reapEveryMs`. */
   reap?: () => Promise<void>;
   reapEveryMs?: number;
-  /** An idle lane looks at the queue at least this often even without a wake-up (a missed NOTIFY). */
+  /**
+   * The queue is looked at this often even without a wake-up (a missed NOTIFY), by one idle lane of
+   * the instance at a time (lane-wakeups.ts).
+   */
   pollMs?: number;
+  /**
+   * Whether a submission to this instance wakes a lane in-process (default true). False with PostgreSQL:
+   * the submission's NOTIFY wakes this instance's lanes too, and a second wake-up for the same report
+   * only sent one more claim that found nothing.
+   */
+  wakeOnSubmit?: boolean;
 }

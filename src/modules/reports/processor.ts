@@ -6,6 +6,7 @@
 // the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
 // Each claim holds a lease (lease-keeper.ts); every outcome is fenced by the claim's attempt number
 // (queue.ts), so a report another instance took over after our lease ran out is left to that instance.
+import { writeFileSync } from "node:fs";
 import { isDatabaseUnreachable } from "../../db/errors";
 import { writeDurably } from "../../lib/durable-write";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
@@ -17,6 +18,7 @@ import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import type { ReportEvents } from "./events";
+import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { PostSteps } from "./post-steps";
 import type { ProcessorOptions } from "./processor-options";
@@ -37,7 +39,7 @@ const STORAGE_CODES = new Set(["storage_full", "storage_error"]);
 const logFields = (job: ClaimedReport) => ({ report_id: job.id, ...(job.requestId ? { request_id: job.requestId } : {}) });
 
 export class ReportProcessor {
-  private wake?: () => void;
+  private readonly wakeups = new LaneWakeups();
   private running = false;
   private lanes: Promise<void>[] = [];
   /** Reports being rendered here, with the attempt (fence) of our claim. */
@@ -59,7 +61,7 @@ export class ReportProcessor {
   ) {
     this.steps = new PostSteps(opts.post, files);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
-    events.onQueued(this.notify);
+    if (opts.wakeOnSubmit !== false) events.onQueued(this.notify);
   }
 
   start(): void {
@@ -68,12 +70,8 @@ export class ReportProcessor {
     this.leases.start();
   }
 
-  /** A report was queued: wake the idle lanes. */
-  notify = (): void => {
-    const w = this.wake;
-    this.wake = undefined;
-    w?.();
-  };
+  /** A report was queued: wake one idle lane (lane-wakeups.ts). */
+  notify = (): void => this.wakeups.one();
 
   get busy(): number {
     return this.inFlight.size;
@@ -85,7 +83,7 @@ export class ReportProcessor {
    */
   async stop(timeoutMs: number): Promise<void> {
     this.running = false;
-    this.notify();
+    this.wakeups.all();
     await Promise.race([Promise.all(this.lanes), Bun.sleep(timeoutMs)]);
     this.leases.stop();
     // Best effort: what cannot be written now is `processing` and re-queued by the next start (or the reaper).
@@ -116,7 +114,7 @@ export class ReportProcessor {
       return;
     }
     if (!this.files.writable) {
-      await Promise.race([this.files.recovered(), this.idle()]);
+      await this.wakeups.pause(this.files.recovered());
       return;
     }
     if (this.opts.resume) {
@@ -135,19 +133,24 @@ export class ReportProcessor {
     }
     // While no Chromium or sandbox is usable, reports stay queued rather than waiting inside the pools.
     if (!this.pool.usable || !this.templating.usable) {
-      await Promise.race([Promise.all([this.pool.whenUsable(), this.templating.whenUsable()]), this.idle()]);
+      await this.wakeups.pause(Promise.all([this.pool.whenUsable(), this.templating.whenUsable()]));
       return;
     }
     const now = Date.now();
     const [job] = await this.repo.claim(now, this.leases.leaseMs, 1);
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
-      const due = await this.repo.nextDueAt(now);
+      // With a poll (PostgreSQL), only the lane that will poll looks for a report held back by a retry's
+      // backoff (one query less for every other lane going idle); the others wait for a wake-up.
+      // Without one (SQLite), every idle lane keeps its own due time.
       const poll = this.opts.pollMs;
-      const wait = due === undefined ? poll : Math.min(due - now, poll ?? Number.MAX_SAFE_INTEGER);
-      await this.idle(wait);
+      if (poll !== undefined && this.wakeups.hasPoller) return void (await this.wakeups.wait(undefined, poll));
+      const due = await this.repo.nextDueAt(now);
+      await this.wakeups.wait(due === undefined ? undefined : due - now, poll);
       return;
     }
+    // There may be more where this one came from: the next idle lane looks too.
+    this.notify();
     this.inFlight.set(job.id, job.attempts);
     const log = this.opts.logger.child(logFields(job));
     try {
@@ -161,27 +164,17 @@ export class ReportProcessor {
     }
   }
 
-  /** Resolves on notify(), or after `ms` when given. */
-  private idle(ms?: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = ms === undefined ? undefined : setTimeout(resolve, Math.max(0, ms));
-      const prev = this.wake;
-      this.wake = () => {
-        prev?.();
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-  }
-
   /**
    * Writes the PDF into the report's file (created by reserve()) and flushes it (fsync) before the
    * success is recorded. Synchronous: ~0.2 ms for an invoice here, less than the three round trips to
-   * libuv's pool that fs.promises makes (open, sync, close: ~2 ms of this thread).
+   * libuv's pool that fs.promises makes (open, sync, close: ~2 ms of this thread). With a bucket the file
+   * is only the spool the upload reads, emptied at every start: written without the fsync, which would
+   * hold this thread for a flush that protects nothing.
    */
   private storePdf(path: string, pdf: Uint8Array): void {
     try {
-      writeDurably(path, pdf);
+      if (this.files.kind === "local") writeDurably(path, pdf);
+      else writeFileSync(path, pdf, { mode: 0o600 });
     } catch (e) {
       throw asStorageRenderError(e);
     }
@@ -220,7 +213,9 @@ export class ReportProcessor {
         const pdf = await this.pool.render({ html, options: resolvePdfOptions(job.options) }, fields);
         m?.renderSeconds.observe((performance.now() - t1) / 1000);
         out = checkPdfLimits(pdf, this.opts);
-        if (!(await this.stillWanted(job))) return;
+        // Before post-processing (qpdf: worth not starting for a deleted report); a plain PDF is only
+        // written to its file, and the check before the commit below covers it (one query less per report).
+        if (plan && !(await this.stillWanted(job))) return;
         await reserved;
         if (plan) {
           printedApart = true;
@@ -352,7 +347,10 @@ export class ReportProcessor {
   private async requeue(job: ClaimedReport, log: Logger, o: { refund?: boolean; notBefore?: number } = {}): Promise<void> {
     try {
       await this.repo.requeue(job.id, job.attempts, o.refund ?? false, o.notBefore ?? null);
-      this.notify();
+      // Held back by a retry's backoff: every lane looks again, so that the one that polls (or, without a
+      // poll, each) counts its due time. Rare, and how every wake-up worked before lane-wakeups.ts.
+      if (o.notBefore) this.wakeups.all();
+      else this.notify();
     } catch (e) {
       this.strand(job, log, e);
     }

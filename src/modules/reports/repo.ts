@@ -109,6 +109,19 @@ export class ReportsRepo {
     return row!.n;
   }
 
+  /**
+   * The unfinished reports of the whole service and of one account, in one statement (a submission
+   * checks both limits: one round trip instead of two, which counts with PostgreSQL).
+   */
+  async unfinishedCounts(accountId: string): Promise<{ total: number; account: number }> {
+    const row = await this.sql.get<{ total: number | string; account: number | string | null }>(
+      `SELECT count(*) AS total, sum(CASE WHEN account_id = $1 THEN 1 ELSE 0 END) AS account
+       FROM reports WHERE status IN ('queued', 'processing')`,
+      [accountId],
+    );
+    return { total: Number(row!.total), account: Number(row!.account ?? 0) };
+  }
+
   /** Succeeded reports past their expiry: the ones whose files the retention job removes. */
   dueForExpiry(now: number, limit: number): Promise<{ id: string }[]> {
     return this.sql.all<{ id: string }>(

@@ -178,10 +178,11 @@ export class ReportsService {
     // disk filled up since the last look) is answered the same way by the error mapper.
     const disk = this.opts.storage?.status().state;
     if (disk && disk !== "ok") throw storageRefusal(disk === "low" ? "full" : disk);
-    if ((await this.repo.countUnfinished()) >= this.opts.queueLimit) {
+    const unfinished = await this.repo.unfinishedCounts(accountId);
+    if (unfinished.total >= this.opts.queueLimit) {
       throw retryLater("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
     }
-    if ((await this.repo.countUnfinished(accountId)) >= this.opts.accountQueueLimit) {
+    if (unfinished.account >= this.opts.accountQueueLimit) {
       throw retryLater(
         "account_queue_full",
         `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`,
