@@ -334,9 +334,6 @@ export class App {
   get sessions() {
     return this.services.sessions;
   }
-  get templates() {
-    return this.services.templates;
-  }
   get storage() {
     return this.services.storage;
   }

@@ -190,7 +190,12 @@ describe("preflight warnings on save", () => {
 describe("preview and preflight (the service the editor calls)", () => {
   test("preview renders a PDF with its warnings and adds no report", async () => {
     const before = (await json("GET", "/api/v1/reports?limit=100")).body.data.length;
-    const p = await t.app.templates.preview("ignored", { engine: "ejs", htmlTemplate: V1, data: SAMPLE, options: { format: "A5" } });
+    const p = await t.app.services.templates.preview("ignored", {
+      engine: "ejs",
+      htmlTemplate: V1,
+      data: SAMPLE,
+      options: { format: "A5" },
+    });
     expect(p.pages).toBe(1);
     expect(p.bytes).toBe(p.pdf.length);
     expect(p.pageSize).toEqual({ widthMm: expect.closeTo(148, 0), heightMm: expect.closeTo(210, 0) }); // A5
@@ -200,13 +205,13 @@ describe("preview and preflight (the service the editor calls)", () => {
   }, 60_000);
 
   test("a template error in the preview is template_render_failed with the failure code", async () => {
-    const e = await t.app.templates.preview("a", { engine: "ejs", htmlTemplate: "<%= nope.x %>", data: {} }).catch((x) => x);
+    const e = await t.app.services.templates.preview("a", { engine: "ejs", htmlTemplate: "<%= nope.x %>", data: {} }).catch((x) => x);
     expect(e.code).toBe("template_render_failed");
     expect(e.details.code).toBe("template_error");
   }, 60_000);
 
   test("preflight answers without saving", async () => {
-    const ws = await t.app.templates.preflight("a", { engine: "raw", htmlTemplate: '<img src="file:///etc/passwd">' });
+    const ws = await t.app.services.templates.preflight("a", { engine: "raw", htmlTemplate: '<img src="file:///etc/passwd">' });
     expect(ws.map((w) => w.code).sort()).toEqual(["blocked_resource", "sample_render"]);
   }, 60_000);
 });
