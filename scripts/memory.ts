@@ -1,9 +1,11 @@
 // The service's memory and start time, as issue 22 measures them: the compiled executable on default
 // settings in a temporary data dir. Prints PSS by process kind (src/lib/process-tree.ts reads it from
 // /proc/PID/smaps_rollup) idle, at the peak of a burst, and 30 and 60 s after it, and how long the
-// process took from its start to a 200 from /readyz.
+// process took from its start to a 200 from /readyz. "Idle" is 45 s after ready by default: past the
+// server's first quiet-period trim (--memory-trim-after, 30 s), which the service reaches on its own
+// after its start; the count of trims (reportgen_memory_trims_total) is printed with each sample.
 //
-//   bun scripts/memory.ts [--binary dist/reportgen] [--idle 20] [--clients 16] [--reports 240] [-- serve flags]
+//   bun scripts/memory.ts [--binary dist/reportgen] [--idle 45] [--clients 16] [--reports 240] [-- serve flags]
 //
 // Without --binary the executable is built first (scripts/build.ts) into a temporary folder. The burst is
 // 16 clients that each submit the bench's invoice (scripts/bench-templates.ts) and fetch it with the
@@ -28,7 +30,7 @@ const flag = (name: string) => {
   const i = own.indexOf(`--${name}`);
   return i < 0 ? undefined : own[i + 1];
 };
-const IDLE_S = Number(flag("idle") ?? 20);
+const IDLE_S = Number(flag("idle") ?? 45);
 const CLIENTS = Number(flag("clients") ?? 16);
 const REPORTS = Number(flag("reports") ?? 240);
 const MiB = 1024 * 1024;
@@ -61,9 +63,17 @@ function sample(serverPid: number): Sample {
   return { total, uss, byKind, ussByKind };
 }
 
-function show(label: string, s: Sample): void {
+/** The server's quiet-period memory trims so far (src/lib/memory-trim.ts), from /metrics. */
+async function trims(): Promise<string> {
+  const text = await (await fetch(`${base}/metrics`)).text().catch(() => "");
+  return /^reportgen_memory_trims_total (\d+)/m.exec(text)?.[1] ?? "?";
+}
+
+async function show(label: string, s: Sample): Promise<void> {
   const n = [...s.byKind.values()].reduce((a, v) => a + v.length, 0);
-  console.log(`\n${label}: ${(s.total / MiB).toFixed(0)} MiB PSS in ${n} processes (USS, private only: ${(s.uss / MiB).toFixed(0)} MiB)`);
+  console.log(
+    `\n${label}: ${(s.total / MiB).toFixed(0)} MiB PSS in ${n} processes (USS, private only: ${(s.uss / MiB).toFixed(0)} MiB; memory trims so far: ${await trims()})`,
+  );
   const rows = [...s.byKind.entries()].sort((a, b) => b[1].reduce((x, y) => x + y) - a[1].reduce((x, y) => x + y));
   for (const [kind, list] of rows) {
     const each = list
@@ -106,7 +116,7 @@ console.log(
 );
 
 await Bun.sleep(IDLE_S * 1000);
-show(`idle (${IDLE_S} s after ready)`, sample(proc.pid));
+await show(`idle (${IDLE_S} s after ready)`, sample(proc.pid));
 
 const invoice = benchTemplates().find((t) => t.name === "invoice-ejs")!;
 const body = JSON.stringify({ engine: invoice.engine, html_template: invoice.html_template, data: invoice.data });
@@ -144,11 +154,11 @@ await Promise.all(
 sampling = false;
 await sampler;
 const burstS = (performance.now() - burstT0) / 1000;
-show(`peak (${CLIENTS} clients, ${REPORTS} invoices with ?wait=30, ${burstS.toFixed(1)} s)`, peak);
+await show(`peak (${CLIENTS} clients, ${REPORTS} invoices with ?wait=30, ${burstS.toFixed(1)} s)`, peak);
 await Bun.sleep(30_000);
-show("30 s after the burst", sample(proc.pid));
+await show("30 s after the burst", sample(proc.pid));
 await Bun.sleep(30_000);
-show("60 s after the burst", sample(proc.pid));
+await show("60 s after the burst", sample(proc.pid));
 
 proc.kill("SIGTERM");
 await proc.exited;

@@ -15,6 +15,7 @@ import { type RetentionResult, runRetention } from "./jobs/retention";
 import { checkCronPattern, Scheduler } from "./jobs/scheduler";
 import { StartupError } from "./lib/errors";
 import type { Logger } from "./lib/logger";
+import { MemoryTrim } from "./lib/memory-trim";
 import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
@@ -65,6 +66,8 @@ export class App {
   readonly webhookSender: WebhookSender;
   private readonly renderer?: Renderer;
   private readonly scheduler: Scheduler;
+  /** Gives a burst's freed memory back once the service is quiet (lib/memory-trim.ts). */
+  readonly memoryTrim: MemoryTrim;
   /** SQLite only. */
   private readonly checkpointer?: WalCheckpointer;
   private stopping?: Promise<void>;
@@ -81,6 +84,8 @@ export class App {
     const sqlite = s.backend.db?.$client;
     if (sqlite) this.checkpointer = new WalCheckpointer(sqlite, logger, this.children);
     this.renderer = mode.render ? this.wireRenderer() : undefined;
+    const quietMs = mode.listen || mode.render ? c.memoryTrimAfter : 0;
+    this.memoryTrim = new MemoryTrim({ quietMs, logger, collectOthers: () => this.renderer?.pool.collectGarbage() });
     const probe = {
       // An api instance renders nothing by design: readiness is about its database and disk only.
       rendererReady: () => (mode.role === "api" ? true : this.rendererReady()),
@@ -129,6 +134,7 @@ export class App {
       restarts: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.restarts])),
       recycles: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.recycles])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
+      memoryTrims: () => this.memoryTrim.count,
     });
     // With a connection cap, the HTTP server listens on loopback only and the gate takes the public
     // address (see http/connection-gate.ts: Bun.serve cannot count or refuse connections itself).
@@ -227,6 +233,7 @@ export class App {
     if (this.renderer) await this.startRenderer(this.renderer);
     this.webhookSender.start();
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
+    this.memoryTrim.start();
   }
 
   /** With PostgreSQL, other instances' work reaches this one by NOTIFY (see modules/reports/peers.ts). */
@@ -379,6 +386,7 @@ export class App {
       await this.gate?.drain(2000);
       this.gate?.close();
       this.scheduler.stop();
+      this.memoryTrim.stop();
       await this.processor?.stop(deadline);
       await this.webhookSender.stop();
       await Promise.all([this.pool?.stop(), this.templating?.stop()]);

@@ -43,6 +43,16 @@ export const renderSettings = {
     parse: int(1, 32),
     help: "Reused pages per Chromium (concurrent prints per worker)",
   }),
+  // Each open page is a renderer process (~7 MiB USS, ~23 MiB PSS idle on the headless shell): an idle
+  // service keeps two, enough for c=1 and c=2 without opening one, and opens the rest on demand.
+  renderIdlePages: spec({
+    group: "Rendering",
+    flag: "render-idle-pages",
+    env: "REPORTGEN_RENDER_IDLE_PAGES",
+    default: 2,
+    parse: int(1, 32),
+    help: "Pages per Chromium kept open while idle; more (up to --render-pages) open when reports wait, and close again after 20 s without a report",
+  }),
   renderTimeout: spec({
     group: "Rendering",
     flag: "render-timeout",

@@ -45,6 +45,15 @@ export const serviceSettings = {
     parse: duration(),
     help: "How long SIGTERM waits for in-flight renders before re-queueing them",
   }),
+  memoryTrimAfter: spec({
+    group: "Server",
+    flag: "memory-trim-after",
+    env: "REPORTGEN_MEMORY_TRIM_AFTER",
+    default: 30_000,
+    defaultText: "30s",
+    parse: duration(),
+    help: "After this long without work, give memory freed during the last burst back to the OS (a full garbage collection); 0 turns it off",
+  }),
   minFreeSpace: spec({
     group: "Server",
     flag: "min-free-space",

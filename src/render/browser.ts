@@ -26,7 +26,12 @@ export type { RenderJob } from "./print-pipeline";
 
 export interface BrowserOptions {
   executablePath: string;
+  /** Most pages (concurrent prints) of this Chromium. */
   pages: number;
+  /** Pages kept open while idle; more open under load (page-slots.ts). */
+  idlePages: number;
+  /** Quiet time after which the pages beyond idlePages close (tests shorten it). */
+  pagesIdleTrimMs?: number;
   renderTimeoutMs: number;
   javascript: boolean;
   allowHosts: string[];
@@ -90,6 +95,8 @@ export class BrowserHost {
   constructor(private readonly opts: BrowserOptions) {
     this.slots = new PageSlots({
       pages: opts.pages,
+      idlePages: opts.idlePages,
+      idleTrimMs: opts.pagesIdleTrimMs,
       allowHosts: opts.allowHosts,
       gone: () => !!this.lost || this.closed,
       onWornOut: (reason) => this.onWornOut?.(reason),
@@ -98,6 +105,11 @@ export class BrowserHost {
 
   async start(): Promise<void> {
     await this.launch();
+  }
+
+  /** Pages open or opening now (each one a renderer process). */
+  get openPages(): number {
+    return this.slots.size;
   }
 
   /** Prints one report; resolves with the PDF's bytes (the caller checks its limits and stores it). */

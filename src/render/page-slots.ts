@@ -1,7 +1,14 @@
-// The reused pages of one Chromium ("slots"): one browser context, a fixed number of pages, each with
-// its own CDP session, handed out one report at a time and readied (or replaced) after each report.
-// A page is reset between reports instead of being created per report, which is what makes printing
-// several times faster than a new page or context per document.
+// The reused pages of one Chromium ("slots"): one browser context and its pages, each with its own CDP
+// session, handed out one report at a time and readied (or replaced) after each report. A page is reset
+// between reports instead of being created per report, which is what makes printing several times
+// faster than a new page or context per document.
+//
+// The pages are elastic: `idlePages` stay open while the service is idle, one more opens (up to
+// `pages`) whenever a report finds none free, and after `idleTrimMs` without a report the extra ones
+// close. Each page is a renderer process: on the headless shell an idle one costs ~7 MiB of its own
+// (USS) and ~23 MiB PSS, one that printed invoices ~40 MiB USS (scripts/memory.ts, 2026-11-26), and
+// opening one adds ~30-60 ms to the report that waits for it (2026-11-26, load ~8: two small reports at
+// once with one page open took 44-108 ms, one alone 11-40 ms).
 //
 // Why one shared context is still isolated: every report is loaded into about:blank, whose origin is
 // opaque and unique per document. Chromium refuses localStorage, sessionStorage, IndexedDB, cookies,
@@ -36,8 +43,15 @@ const SLOT_TIMEOUT_MS = 15_000;
 export const SCRIPT_VIEWPORT = { width: 1280, height: 720 };
 /** The screen of a page that runs no script: see setScripts. */
 export const PRINT_ONLY_VIEWPORT = { width: 10, height: 10 };
+/** Without a report for this long, the pages beyond `idlePages` close. */
+export const PAGES_IDLE_TRIM_MS = 20_000;
 export interface PageSlotsOptions {
+  /** Most pages open at once (concurrent prints). */
   pages: number;
+  /** Pages kept open while idle (at most `pages`). */
+  idlePages: number;
+  /** Quiet time after which the pages beyond idlePages close (PAGES_IDLE_TRIM_MS; tests shorten it). */
+  idleTrimMs?: number;
   allowHosts: string[];
   /** True once this Chromium is gone or closing: a page that fails to open then is no news. */
   gone: () => boolean;
@@ -53,6 +67,9 @@ export class PageSlots {
   private readonly creatingPages = new Set<Promise<Page>>();
   private idle: Slot[] = [];
   private waiters: ((s: Slot) => void)[] = [];
+  /** Pages open or opening (handed out, idle, or being replaced). */
+  private count = 0;
+  private trimTimer?: Timer;
 
   constructor(private readonly opts: PageSlotsOptions) {}
 
@@ -62,23 +79,63 @@ export class PageSlots {
    */
   async open(browser: Browser): Promise<void> {
     this.context = await this.newContext(browser);
-    this.handOut(await this.newSlot());
-    for (let i = 1; i < this.opts.pages; i++)
-      void this.newSlot().then(
-        (s) => this.handOut(s),
-        () => !this.opts.gone() && this.opts.onWornOut("a page could not be opened"),
-      );
+    // The first page is awaited: a Chromium that cannot open one has not started.
+    const first = await this.newSlot();
+    this.count = 1;
+    this.handOut(first);
+    for (let i = 1; i < this.warmCount; i++) this.grow();
+  }
+
+  /** Pages open or opening right now. */
+  get size(): number {
+    return this.count;
+  }
+
+  private get warmCount(): number {
+    return Math.max(1, Math.min(this.opts.idlePages, this.opts.pages));
   }
 
   /** Forgets the idle pages (their Chromium is gone). */
   clear(): void {
     this.idle = [];
+    clearTimeout(this.trimTimer);
   }
 
   acquire(): Promise<Slot> {
+    this.scheduleTrim();
     const slot = this.idle.pop();
     if (slot) return Promise.resolve(slot);
+    // Every page is busy: open one more if allowed; the report takes whichever page is free first.
+    if (this.count < this.opts.pages) this.grow();
     return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  /** Opens one more page in the background and hands it out once ready. */
+  private grow(): void {
+    this.count++;
+    void this.newSlot().then(
+      (s) => this.handOut(s),
+      () => {
+        this.count--;
+        if (!this.opts.gone()) this.opts.onWornOut("a page could not be opened");
+      },
+    );
+  }
+
+  /** (Re)starts the quiet-period timer: it fires only after idleTrimMs without a report. */
+  private scheduleTrim(): void {
+    clearTimeout(this.trimTimer);
+    this.trimTimer = setTimeout(() => void this.trim(), this.opts.idleTrimMs ?? PAGES_IDLE_TRIM_MS);
+    this.trimTimer.unref?.();
+  }
+
+  /** Closes idle pages beyond the warm count (a page in use is left alone; the next quiet period gets it). */
+  private async trim(): Promise<void> {
+    const extra = Math.min(this.idle.length, this.count - this.warmCount);
+    if (extra <= 0 || this.opts.gone()) return;
+    const closing = this.idle.splice(0, extra);
+    this.count -= closing.length;
+    await Promise.all(closing.map((s) => withTimeout(s.page.close({ runBeforeUnload: false }), CLOSE_TIMEOUT_MS).catch(() => {})));
   }
 
   /**
@@ -124,7 +181,10 @@ export class PageSlots {
       next = await this.newSlot().catch(() => undefined);
     }
     if (next) this.handOut(next);
-    else if (!this.opts.gone()) this.opts.onWornOut("a page could not be replaced");
+    else {
+      this.count--;
+      if (!this.opts.gone()) this.opts.onWornOut("a page could not be replaced");
+    }
   }
 
   private handOut(slot: Slot) {

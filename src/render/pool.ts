@@ -219,6 +219,11 @@ export class RenderPool extends SupervisorGroup<RenderWorker, RenderTask> {
     return this.startMembers(sups);
   }
 
+  /** Asks every render worker thread for a full garbage collection (see lib/memory-trim.ts). */
+  collectGarbage(): void {
+    for (const sup of this.members) sup.child?.worker.postMessage({ type: "gc" } satisfies ToWorker);
+  }
+
   /** Prints a report; resolves with the PDF's bytes (the caller checks the limits and stores them). */
   render(job: RenderJob, fields?: Record<string, unknown>): Promise<Uint8Array> {
     return new Promise((resolve, reject) => this.enqueue({ job, resolve, reject, fields }));

@@ -46,6 +46,7 @@ export function renderPoolOptions(
     workers: o.workers ?? c.renderWorkers,
     nice: c.renderNice,
     pages: o.pages ?? c.renderPages,
+    idlePages: Math.min(o.pages ?? c.renderPages, c.renderIdlePages),
     executablePath: c.chromiumPath,
     renderTimeoutMs: c.renderTimeout,
     recycleAfter: c.recycleAfter,

@@ -3,7 +3,12 @@
 import type { ReportFailureCode } from "../lib/error-codes";
 import type { BrowserOptions, RenderJob } from "./browser";
 
-export type ToWorker = { type: "render"; id: number; job: RenderJob } | { type: "probe"; id: number; timeoutMs: number } | { type: "stop" };
+export type ToWorker =
+  | { type: "render"; id: number; job: RenderJob }
+  | { type: "probe"; id: number; timeoutMs: number }
+  /** A full garbage collection of the thread's heap: the service has been quiet (lib/memory-trim.ts). */
+  | { type: "gc" }
+  | { type: "stop" };
 
 export type FromWorker =
   | { type: "ready" }

@@ -25,6 +25,10 @@ port.on("message", async (msg: ToWorker) => {
     post({ type: "stopped" });
     return;
   }
+  if (msg.type === "gc") {
+    Bun.gc(true);
+    return;
+  }
   if (msg.type === "probe") {
     try {
       post({ type: "probed", id: msg.id, ok: await host.responsive(msg.timeoutMs) });

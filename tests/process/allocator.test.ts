@@ -1,6 +1,6 @@
-// `serve` re-executes itself with mimalloc's purging off (src/lib/allocator.ts): same PID, the setting
-// in its environment, no scavenger thread; its EJS sandboxes get the setting too. An operator's own
-// MIMALLOC_PURGE_DELAY is left alone.
+// `serve` re-executes itself with mimalloc's purge delay at 5 s (src/lib/allocator.ts): same PID, the
+// setting in its environment, the scavenger thread that purges after the delay; its EJS sandboxes get
+// the setting too. An operator's own MIMALLOC_PURGE_DELAY is left alone.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,13 +24,13 @@ async function withServer(name: string, opts: ServerOptions, check: (pid: number
   }
 }
 
-test("serve runs, under the PID it was started with, with mimalloc's purging off and no scavenger thread", async () => {
+test("serve runs, under the PID it was started with, with a 5 s purge delay and mimalloc's scavenger thread", async () => {
   await withServer("default", { env: { MIMALLOC_PURGE_DELAY: undefined } }, (pid) => {
-    expect(environ(pid).MIMALLOC_PURGE_DELAY).toBe("-1");
-    expect(threadNames(pid)).not.toContain("mi-scavenger");
+    expect(environ(pid).MIMALLOC_PURGE_DELAY).toBe("5000");
+    expect(threadNames(pid)).toContain("mi-scavenger");
     const sandboxes = sandboxesOf(pid);
     expect(sandboxes.length).toBeGreaterThan(0);
-    for (const s of sandboxes) expect(environ(s).MIMALLOC_PURGE_DELAY).toBe("-1");
+    for (const s of sandboxes) expect(environ(s).MIMALLOC_PURGE_DELAY).toBe("5000");
   });
 }, 60_000);
 

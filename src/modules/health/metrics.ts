@@ -16,6 +16,8 @@ export interface MetricSources {
   restarts: () => Record<string, number>;
   /** Planned replacements by kind (a Chromium recycled after --recycle-after renders, a sandbox a template broke). */
   recycles: () => Record<string, number>;
+  /** Quiet-period memory trims since start (lib/memory-trim.ts). */
+  memoryTrims?: () => number;
   /** The connection gate's counts (absent with --max-connections 0). */
   connections?: () => { open: number; refused: number };
 }
@@ -95,6 +97,11 @@ export class ServiceMetrics {
       "reportgen_connections_refused_total",
       "Connections refused at --max-connections since start (answered 503 server_busy)",
       () => src().connections?.().refused ?? 0,
+    );
+    r.counterFrom(
+      "reportgen_memory_trims_total",
+      "Times the server gave freed memory back after --memory-trim-after without work",
+      () => src().memoryTrims?.() ?? 0,
     );
     r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () =>
       process.memoryUsage.rss(),

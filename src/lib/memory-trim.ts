@@ -1,0 +1,90 @@
+// Gives memory a burst of work raised back to the OS once the service has been quiet for a while.
+//
+// While reports come in, the server keeps what it freed for the next one (src/lib/allocator.ts: the
+// allocator's purge delay, and the JavaScript heap's garbage that no collection has needed yet). Once
+// the process has used almost no CPU for `quietMs` after some work, this runs one full garbage
+// collection in the server and its render worker threads: the collection frees the garbage, and Bun
+// asks its allocator to collect at the same time, which hands freed pages whose purge delay has passed
+// back to the OS. It runs only when the resident memory grew by GROWTH_BYTES above its lowest point
+// since the last trim: an idle service (health probes, scrapes) does not collect again and again, and
+// a burst that raised nothing worth returning costs nothing. Each run is counted
+// (reportgen_memory_trims_total) and logged with the resident memory before and after.
+import type { Logger } from "./logger";
+
+export interface MemoryTrimOptions {
+  /** Quiet time (little CPU used) after which freed memory is given back; 0 turns trimming off. */
+  quietMs: number;
+  logger: Logger;
+  /** Asks other JavaScript threads (the render workers) to collect their own heap too. */
+  collectOthers?: () => void;
+  /** How often the CPU use is sampled (tests shorten it). */
+  checkEveryMs?: number;
+}
+
+/**
+ * The share of one core below which the process counts as quiet. An idle service uses ~1 % (the
+ * Chromium health probe every second, timers); a single report keeps it well above 5 % for the
+ * seconds it takes.
+ */
+const QUIET_CPU_SHARE = 0.05;
+/** Growth of the resident memory over its low-water mark that is worth a trim. */
+const GROWTH_BYTES = 8 * 1024 * 1024;
+
+export class MemoryTrim {
+  /** Trims run since start. */
+  count = 0;
+  private timer?: Timer;
+  private quietSince = performance.now();
+  /** The lowest resident memory seen since the last trim (0 before the first: the start counts). */
+  private floor = 0;
+  private lastCpu = process.cpuUsage();
+  private lastAt = performance.now();
+
+  constructor(private readonly opts: MemoryTrimOptions) {}
+
+  start(): void {
+    if (this.opts.quietMs <= 0 || this.timer) return;
+    const every = this.opts.checkEveryMs ?? Math.min(5_000, Math.max(250, this.opts.quietMs / 6));
+    this.timer = setInterval(() => this.check(), every);
+    this.timer.unref?.();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  private check(): void {
+    const now = performance.now();
+    const cpu = process.cpuUsage(this.lastCpu);
+    const share = (cpu.user + cpu.system) / 1000 / Math.max(1, now - this.lastAt);
+    this.lastCpu = process.cpuUsage();
+    this.lastAt = now;
+    if (share >= QUIET_CPU_SHARE) {
+      this.quietSince = now;
+      return;
+    }
+    const rss = process.memoryUsage.rss();
+    // What the allocator hands back after a trim (it may do so a little later) lowers the mark.
+    if (this.count > 0) this.floor = Math.min(this.floor, rss);
+    if (now - this.quietSince >= this.opts.quietMs && rss >= this.floor + GROWTH_BYTES) this.trim();
+  }
+
+  /** One full collection here and in the worker threads; logged with the resident memory around it. */
+  trim(): void {
+    const before = process.memoryUsage.rss();
+    this.opts.collectOthers?.();
+    Bun.gc(true);
+    this.count++;
+    this.floor = process.memoryUsage.rss();
+    // The CPU this collection took must not count as work: measure the next period from here.
+    this.lastCpu = process.cpuUsage();
+    this.lastAt = performance.now();
+    const MiB = 1024 * 1024;
+    this.opts.logger.info("returned freed memory after a quiet period", {
+      quiet_s: Math.round(this.opts.quietMs / 1000),
+      rss_before_mib: Math.round(before / MiB),
+      rss_after_mib: Math.round(this.floor / MiB),
+    });
+  }
+}
