@@ -2,8 +2,7 @@
 // services; the constructor only wires the parts that run (HTTP, renderer, processor, webhooks, cron)
 // and does no I/O; start() runs its named steps in order, and stop() undoes them in reverse.
 import { existsSync } from "node:fs";
-import { availableParallelism } from "node:os";
-import { join } from "node:path";
+import { type Renderer, wireRenderer } from "./app-renderer";
 import type { Services } from "./bootstrap";
 import type { Config, ServeRole } from "./config/settings";
 import { WalCheckpointer } from "./db/checkpointer";
@@ -20,16 +19,8 @@ import { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
 import { ServiceMetrics } from "./modules/health/metrics";
 import { listenForPeers } from "./modules/reports/peers";
-import { PostRunner } from "./modules/reports/post-runner";
-import { ReportProcessor } from "./modules/reports/processor";
-import { LEASE_MS, REAP_EVERY_MS } from "./modules/reports/queue";
-import { sampleRenderer } from "./modules/templates/sample-renderer";
 import { WebhookSender } from "./modules/webhooks/sender";
-import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
-import { fontconfigPath, writeFontconfig } from "./render/fonts";
-import { RenderPool } from "./render/pool";
-import { renderPoolOptions, templatingOptions } from "./render/standalone";
-import { TemplatingPool } from "./render/templating";
+import { writeFontconfig } from "./render/fonts";
 import { VERSION } from "./version";
 
 /** What an App runs besides its services: the HTTP listener, and the renderer with its processor. */
@@ -45,16 +36,6 @@ export interface AppMode {
 
 /** The App's mode for `serve --role`. */
 export const serveMode = (role: ServeRole): AppMode => ({ listen: true, render: role !== "api", role });
-
-/** The renderer's parts, present when the App renders. */
-interface Renderer {
-  templating: TemplatingPool;
-  /** qpdf, for post-processing and merges. */
-  post: PostRunner;
-  pool: RenderPool;
-  processor: ReportProcessor;
-  egress?: EgressProxy;
-}
 
 export class App {
   readonly metrics = new ServiceMetrics();
@@ -83,7 +64,7 @@ export class App {
     const s = services;
     const sqlite = s.backend.db?.$client;
     if (sqlite) this.checkpointer = new WalCheckpointer(sqlite, logger, this.children);
-    this.renderer = mode.render ? this.wireRenderer() : undefined;
+    this.renderer = mode.render ? wireRenderer(c, s, { logger, children: this.children, metrics: this.metrics }) : undefined;
     const quietMs = mode.listen || mode.render ? c.memoryTrimAfter : 0;
     this.memoryTrim = new MemoryTrim({ quietMs, logger, collectOthers: () => this.renderer?.pool.collectGarbage() });
     const probe = {
@@ -159,66 +140,6 @@ export class App {
     });
     s.reports.events.onFinished(this.webhookSender.notify);
     this.scheduler = new Scheduler(logger);
-  }
-
-  private wireRenderer(): Renderer {
-    const c = this.config;
-    const log = this.logger;
-    const egress = c.allowHosts.length ? createEgressProxy({ allowHosts: c.allowHosts, logger: log }) : undefined;
-    // The same option mapping as `reportgen render` and `doctor` (render/standalone.ts): one place.
-    const templating = new TemplatingPool(templatingOptions(c, { logger: log, registry: this.children }));
-    const pool = new RenderPool(
-      renderPoolOptions(c, {
-        logger: log,
-        registry: this.children,
-        tmpRoot: browserTempRoot(c.dataDir),
-        fontconfigFile: fontconfigPath(c.dataDir),
-        proxy: egress,
-      }),
-    );
-    const s = this.services;
-    const post = new PostRunner({
-      qpdfPath: c.qpdfPath,
-      timeoutMs: c.renderTimeout,
-      nice: c.renderNice,
-      workDir: join(c.dataDir, "post"),
-      logger: log,
-    });
-    const shared = s.backend.kind === "postgres";
-    const processor = new ReportProcessor(s.queue, s.files, templating, pool, s.reports.events, {
-      // Enough lanes that the next report's templating and queue work overlap with printing.
-      lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
-      maxAttempts: c.maxAttempts,
-      maxPages: c.maxPages,
-      maxPdfSize: c.maxPdfSize,
-      retentionMs: c.retention,
-      logger: log,
-      storage: s.storage,
-      metrics: this.metrics,
-      post: { runner: post, seal: s.seal, reports: s.reportsRepo },
-      // Run by the processor before its first report, and again if the disk refused it. With SQLite this
-      // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
-      // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).
-      resume: async () => {
-        const recovered = await s.queue.reap(c.maxAttempts, shared ? Date.now() : Number.POSITIVE_INFINITY);
-        if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
-      },
-      leaseMs: LEASE_MS,
-      ...(shared && {
-        reap: async () => {
-          const reaped = await s.queue.reap(c.maxAttempts, Date.now());
-          if (reaped.requeued || reaped.failed) log.warn("took back the reports of an instance whose lease ran out", reaped);
-        },
-        reapEveryMs: REAP_EVERY_MS,
-        // NOTIFY wakes idle lanes, this instance's too (so a submission here does not wake one itself);
-        // this poll covers notifications missed while the connection was down.
-        pollMs: 2_000,
-        wakeOnSubmit: false,
-      }),
-    });
-    // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.
-    s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }));
-    return { templating, post, pool, processor, egress };
   }
 
   /** Starts what the mode asks for: the steps run in this order, and stop() undoes them in reverse. */
