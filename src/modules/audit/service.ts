@@ -1,6 +1,6 @@
 // The audit trail: any service records what it changed, who asked and from where. Call record() inside
 // the transaction of the change (Sql.tx is ambient, so the insert joins it) to write both or neither.
-import { AppError } from "../../lib/errors";
+import { decodeCursor, pageOf } from "../../lib/cursor";
 import { uuidV7 } from "../../lib/ids";
 import type { Actor, AuditEvent, AuditEventType } from "./model";
 import type { AuditRepo } from "./repo";
@@ -35,26 +35,12 @@ export class AuditService {
   /** A page of the account's events, newest first (cursor pages like GET /reports). */
   async list(accountId: string, q: { cursor?: string; limit?: number } = {}): Promise<{ items: AuditEvent[]; nextCursor: string | null }> {
     const limit = q.limit ?? 50;
-    const items = await this.repo.list(accountId, limit + 1, q.cursor ? decodeCursor(q.cursor) : undefined);
-    const more = items.length > limit;
-    if (more) items.pop();
-    const last = items.at(-1);
-    return { items, nextCursor: more && last ? Buffer.from(`${last.createdAt}.${last.id}`).toString("base64url") : null };
+    const items = await this.repo.list(accountId, limit + 1, q.cursor ? decodeCursor(q.cursor, "event") : undefined);
+    return pageOf(items, limit);
   }
 
   /** Deletes events older than `retentionMs` (the retention job). */
   purge(retentionMs: number, now = Date.now()): Promise<number> {
     return this.repo.deleteBefore(now - retentionMs);
   }
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m) {
-    throw new AppError(
-      "invalid_cursor",
-      "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest event",
-    );
-  }
-  return { createdAt: Number(m[1]), id: m[2]! };
 }

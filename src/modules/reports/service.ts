@@ -1,6 +1,7 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
 
 import type { Engine, ReportStatus } from "../../db/schema";
+import { decodeCursor, pageOf } from "../../lib/cursor";
 import { AppError, notFound, retryLater, storageRefusal, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
@@ -233,12 +234,9 @@ export class ReportsService {
       accountId,
       limit: limit + 1,
       status: q.status,
-      after: q.cursor ? decodeCursor(q.cursor) : undefined,
+      after: q.cursor ? decodeCursor(q.cursor, "report") : undefined,
     });
-    const more = items.length > limit;
-    if (more) items.pop();
-    const last = items.at(-1);
-    return { items, nextCursor: more && last ? encodeCursor(last) : null };
+    return pageOf(items, limit);
   }
 
   /**
@@ -348,18 +346,4 @@ export function resolvePdfOptions(stored: string | null): PdfOptions {
     metadata: o?.metadata ?? defaultPdfOptions.metadata,
     waitFor: resolveWaitFor(o?.wait_for),
   };
-}
-
-function encodeCursor(r: ReportSummary): string {
-  return Buffer.from(`${r.createdAt}.${r.id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m || !UUID_RE.test(m[2]!))
-    throw new AppError(
-      "invalid_cursor",
-      "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest report",
-    );
-  return { createdAt: Number(m[1]), id: m[2]! };
 }

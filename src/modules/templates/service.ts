@@ -1,6 +1,7 @@
 // Stored templates: create, version, list, read, delete; the preflight that every save returns; the live
 // preview (no report row); and what a generation request by template_id needs (TemplateSource).
 import type { Engine } from "../../db/schema";
+import { decodeCursor, pageOf } from "../../lib/cursor";
 import { AppError, notFound, RenderError, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { AuditService } from "../audit/service";
@@ -100,11 +101,8 @@ export class TemplatesService implements TemplateSource {
     q: { cursor?: string; limit?: number } = {},
   ): Promise<{ items: TemplateSummary[]; nextCursor: string | null }> {
     const limit = q.limit ?? 20;
-    const items = await this.repo.list({ accountId, limit: limit + 1, after: q.cursor ? decodeCursor(q.cursor) : undefined });
-    const more = items.length > limit;
-    if (more) items.pop();
-    const last = items.at(-1);
-    return { items, nextCursor: more && last ? Buffer.from(`${last.createdAt}.${last.id}`).toString("base64url") : null };
+    const items = await this.repo.list({ accountId, limit: limit + 1, after: q.cursor ? decodeCursor(q.cursor, "template") : undefined });
+    return pageOf(items, limit);
   }
 
   async get(accountId: string, id: string): Promise<TemplateDetail> {
@@ -249,14 +247,4 @@ export class TemplatesService implements TemplateSource {
       throw validationFailed(e.message.replace(/^data\b/, field).replace(/with engine "ejs"/, ""), details);
     }
   }
-}
-
-function decodeCursor(cursor: string): { createdAt: number; id: string } {
-  const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
-  if (!m || !UUID_RE.test(m[2]!))
-    throw new AppError(
-      "invalid_cursor",
-      "cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest template",
-    );
-  return { createdAt: Number(m[1]), id: m[2]! };
 }

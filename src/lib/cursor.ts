@@ -1,0 +1,30 @@
+// The one cursor of every listing (reports, templates, audit events): newest first by (created_at, id),
+// carried between pages as base64url("<createdAt>.<id>"), opaque to clients.
+import { AppError } from "./errors";
+import { UUID_RE } from "./ids";
+
+export interface Cursor {
+  createdAt: number;
+  id: string;
+}
+
+const encode = (r: Cursor) => Buffer.from(`${r.createdAt}.${r.id}`).toString("base64url");
+
+/** The position after which the next page starts; `what` names the listing in the 400's fix ("report"). */
+export function decodeCursor(cursor: string, what: string): Cursor {
+  const m = /^(\d{1,15})\.([0-9a-f-]{36})$/.exec(Buffer.from(cursor, "base64url").toString());
+  if (!m || !UUID_RE.test(m[2]!))
+    throw new AppError(
+      "invalid_cursor",
+      `cursor is not one this service issued: pass next_cursor from the previous page unchanged, or omit it to start from the newest ${what}`,
+    );
+  return { createdAt: Number(m[1]), id: m[2]! };
+}
+
+/** One page from `limit + 1` rows read: the first `limit`, and the cursor of the last when more follow. */
+export function pageOf<T extends Cursor>(rows: T[], limit: number): { items: T[]; nextCursor: string | null } {
+  const more = rows.length > limit;
+  if (more) rows.pop();
+  const last = rows.at(-1);
+  return { items: rows, nextCursor: more && last ? encode(last) : null };
+}
