@@ -3,9 +3,9 @@
 // status, a report's own pages (there is no detail page: its not-ready download, its deletion, an
 // unknown id), access keys, playground, 404). One server, one browser, in sequence.
 // The Templates pages are checked in templates.test.ts.
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect } from "bun:test";
 import { api } from "../helpers/process";
-import { type Harness, startHarness, Watched } from "./harness";
+import { type Harness, startHarness, test, Watched } from "./harness";
 import { expectNoAxeViolations } from "./page-checks";
 
 let h: Harness;

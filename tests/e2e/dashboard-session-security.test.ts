@@ -2,9 +2,9 @@
 // sessions ended with their key, and failed sign-ins throttled. The compiled executable, real HTTP,
 // real SQLite, Debian's Chromium; one server for the file (built once); each test opens its own
 // browser context. The pages themselves: dashboard.test.ts.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { api } from "../helpers/process";
-import { type Harness, networkLog, sessionCookie, startHarness, Watched } from "./harness";
+import { type Harness, networkLog, sessionCookie, startHarness, test, Watched } from "./harness";
 
 let h: Harness;
 let base: string;

@@ -4,12 +4,12 @@
 // scopes, expiry, last use and usage; the audit page lists events. axe-core finds no WCAG 2.1 AA
 // violation on each page at desktop and phone widths.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { api } from "../helpers/process";
-import { type Harness, screenshots, startHarness, viewports, Watched } from "./harness";
+import { type Harness, screenshots, startHarness, test, viewports, Watched } from "./harness";
 import { expectNoAxeViolations } from "./page-checks";
 
 let h: Harness;

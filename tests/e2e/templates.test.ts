@@ -2,11 +2,11 @@
 // Create a template, type in the code editor and watch the live preview change, save a version, see
 // the history and a diff, render the template by id through the API; axe-core on the page at desktop
 // and phone width; the preview's latency from a keystroke to the new PDF in the frame.
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { pdfText } from "../helpers/app";
 import { api } from "../helpers/process";
-import { type Harness, screenshots, sessionCookie, startHarness, viewports, Watched } from "./harness";
+import { type Harness, screenshots, sessionCookie, startHarness, test, viewports, Watched } from "./harness";
 import { expectNoAxeViolations, previewPdf } from "./page-checks";
 
 let h: Harness;
