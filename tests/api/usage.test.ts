@@ -3,7 +3,7 @@
 // that says how to fix it. (Both backends: tests/integration/repos-contract-usage.test.ts.)
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
-import { expectUnauthorized, expectValidation, fail, submit, succeed } from "../helpers/scenario";
+import { expectUnauthorized, expectValidation, seedUsage, submit, succeed } from "../helpers/scenario";
 
 let t: TestApp;
 let second: { id: string; value: string };
@@ -40,15 +40,8 @@ async function fromReports(): Promise<Totals> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  second = await t.app.keys.createForAccount("acme", "second");
   other = (await t.app.keys.createForAccount("other", "k")).value;
-  // acme: 3 reports by the test key (2 succeed, 1 fails), 2 by the second key (1 succeeds, 1 stays queued).
-  const mine = [await submit(t), await submit(t), await submit(t)];
-  const theirs = [await submit(t, undefined, second.value), await submit(t, undefined, second.value)];
-  await succeed(t, mine[0]!, { pageCount: 3 });
-  await succeed(t, mine[1]!, { pageCount: 2 });
-  await fail(t, mine[2]!, "template_error", "boom");
-  await succeed(t, theirs[0]!, { pageCount: 5 });
+  second = await seedUsage(t);
   // Another account's report is never counted in acme's usage.
   await succeed(t, await submit(t, undefined, other), { pageCount: 7 });
 });

@@ -85,6 +85,21 @@ export async function fail(t: TestApp, id: string, code: string, message: string
 }
 
 /** Succeeds the report with an expiry in the past, then runs the retention job. */
+/**
+ * The usage tests' account "acme": 3 reports by the test key (2 succeed with 3 and 2 pages, 1 fails),
+ * 2 by a second key (1 succeeds with 5 pages, 1 stays queued). Returns the second key.
+ */
+export async function seedUsage(t: TestApp): Promise<{ id: string; value: string }> {
+  const second = await t.app.keys.createForAccount("acme", "second");
+  const mine = [await submit(t), await submit(t), await submit(t)];
+  const theirs = [await submit(t, undefined, second.value), await submit(t, undefined, second.value)];
+  await succeed(t, mine[0]!, { pageCount: 3 });
+  await succeed(t, mine[1]!, { pageCount: 2 });
+  await fail(t, mine[2]!, "template_error", "boom");
+  await succeed(t, theirs[0]!, { pageCount: 5 });
+  return second;
+}
+
 export async function expire(t: TestApp, id: string): Promise<void> {
   await succeed(t, id, { expiresAt: Date.now() - 1 });
   await t.app.cleanup();

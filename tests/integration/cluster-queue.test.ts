@@ -2,36 +2,17 @@
 // requests, "worker" renders with real Chromium. They share only the database (and, standing in for the
 // bucket, the data dir's reports folder). What crosses between them is what crosses between machines:
 // the queue (FOR UPDATE SKIP LOCKED), LISTEN/NOTIFY wake-ups and completions, leases and the reaper.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { expect, test } from "bun:test";
 import { openBackend } from "../../src/db/open";
-import { createTestApp, type TestApp } from "../helpers/app";
-import { usePostgres } from "../helpers/postgres";
+import { usePostgres, usePostgresPair } from "../helpers/postgres";
 
 const pg = usePostgres();
-const dir = mkdtempSync(join(tmpdir(), "rg-cluster-"));
-let url = "";
-let api: TestApp;
-let worker: TestApp;
-
-beforeAll(async () => {
-  url = await pg().createDatabase();
-  // The api instance starts first: the worker finds the schema migrated and the shared secrets made.
-  api = await createTestApp({ dir, config: { databaseUrl: url } });
-  worker = await createTestApp({ dir, render: true, config: { databaseUrl: url } });
-}, 120_000);
-
-afterAll(async () => {
-  await worker?.close();
-  await api?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const pair = usePostgresPair(pg);
 
 const RAW = { engine: "raw", html_template: "<h1>cluster</h1>" };
 
 test("a report submitted to the api instance is rendered by the worker; the long poll on the api instance answers at once", async () => {
+  const { api, worker } = pair();
   const res = await api.request("POST", "/api/v1/generate-pdf-async", { body: RAW });
   expect(res.status).toBe(202);
   const { report_id } = (await res.json()) as { report_id: string };
@@ -51,12 +32,14 @@ test("a report submitted to the api instance is rendered by the worker; the long
 });
 
 test("a key created on one instance works on the other at once", async () => {
+  const { api, worker } = pair();
   const created = await api.request("POST", "/api/v1/access-keys", { body: { name: "shared" } });
   const { data: key } = (await created.json()) as { data: string };
   expect((await worker.request("GET", "/api/v1/reports", { key })).status).toBe(200);
 });
 
 test("the reports of a dead instance go back to the queue when its lease runs out, and are rendered by a live one", async () => {
+  const { api, worker, url, dir } = pair();
   // A third "instance" claims two reports with a 1 s lease and dies (never renews, never finishes).
   const dead = await openBackend({ dataDir: dir, databaseUrl: url });
   try {
@@ -105,6 +88,7 @@ test("the reports of a dead instance go back to the queue when its lease runs ou
 }, 60_000);
 
 test("the cleanup job runs in one instance at a time", async () => {
+  const { api, url, dir } = pair();
   const lease = await openBackend({ dataDir: dir, databaseUrl: url });
   try {
     expect(await lease.repos.jobs.acquire("cleanup", "someone-else", Date.now(), 60_000)).toBe(true);

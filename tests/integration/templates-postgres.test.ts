@@ -1,29 +1,11 @@
 // Stored templates over HTTP on PostgreSQL, rendered by a worker instance: the same API as on SQLite
 // (tests/api/templates*.test.ts), end to end through the other backend — create, version, render a
 // pinned and the latest version by id, schema refusal, cross-account 404, deletion.
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createTestApp, pdfText, type TestApp, waitForReport } from "../helpers/app";
-import { usePostgres } from "../helpers/postgres";
+import { expect, test } from "bun:test";
+import { pdfText, type TestApp, waitForReport } from "../helpers/app";
+import { usePostgres, usePostgresPair } from "../helpers/postgres";
 
-const pg = usePostgres();
-let api: TestApp;
-let worker: TestApp;
-let dir: string;
-
-beforeAll(async () => {
-  const url = await pg().createDatabase();
-  dir = mkdtempSync(join(tmpdir(), "rg-templates-pg-"));
-  api = await createTestApp({ dir, config: { databaseUrl: url } });
-  worker = await createTestApp({ dir, render: true, config: { databaseUrl: url } });
-}, 120_000);
-afterAll(async () => {
-  await worker?.close();
-  await api?.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const pair = usePostgresPair(usePostgres());
 
 const json = async (t: TestApp, method: string, path: string, body?: unknown, key?: string) => {
   const r = await t.request(method, path, { body, key });
@@ -31,6 +13,7 @@ const json = async (t: TestApp, method: string, path: string, body?: unknown, ke
 };
 
 test("templates on PostgreSQL: versions, render by id (latest and pinned), schema refusal, other accounts, deletion", async () => {
+  const { api, worker } = pair();
   const schema = { type: "object", required: ["who"], properties: { who: { type: "string" } } };
   const c = await json(api, "POST", "/api/v1/templates", {
     name: "PG",

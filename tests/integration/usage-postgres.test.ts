@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { usePostgres } from "../helpers/postgres";
-import { fail, submit, succeed } from "../helpers/scenario";
+import { seedUsage, submit } from "../helpers/scenario";
 
 const pg = usePostgres();
 let t: TestApp;
@@ -13,13 +13,7 @@ type Totals = { reports: { submitted: number; succeeded: number; failed: number 
 
 beforeAll(async () => {
   t = await createTestApp({ config: { databaseUrl: await pg().createDatabase() } });
-  second = await t.app.keys.createForAccount("acme", "second");
-  const mine = [await submit(t), await submit(t), await submit(t)];
-  const theirs = [await submit(t, undefined, second.value), await submit(t, undefined, second.value)];
-  await succeed(t, mine[0]!, { pageCount: 3 });
-  await succeed(t, mine[1]!, { pageCount: 2 });
-  await fail(t, mine[2]!, "template_error", "boom");
-  await succeed(t, theirs[0]!, { pageCount: 5 });
+  second = await seedUsage(t);
 }, 60_000);
 afterAll(() => t?.close());
 

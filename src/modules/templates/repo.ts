@@ -28,16 +28,8 @@ const summary = `id, account_id AS "accountId", name, engine, latest_version AS 
 const versionCols = `template_id AS "templateId", version, html_template AS "htmlTemplate", data_schema AS "dataSchema",
   sample_data AS "sampleData", options, warnings, created_at AS "createdAt"`;
 
-interface VersionRow {
-  templateId: string;
-  version: number;
-  htmlTemplate: string;
-  dataSchema: string | null;
-  sampleData: string | null;
-  options: string | null;
-  warnings: string;
-  createdAt: number;
-}
+/** A version as it is read: as inserted, under its template's id and number. */
+type VersionRow = Omit<NewVersion, "id"> & { templateId: string; version: number };
 
 const parse = (s: string | null): unknown => (s === null ? null : JSON.parse(s));
 
