@@ -77,6 +77,29 @@ test("an upload abandoned at its deadline spends its attempt: if it lands late i
   }
 });
 
+test("a merge reads its parts from the bucket, and a part whose object is gone fails part_unavailable", async () => {
+  const a = await generate(t, { engine: "raw", html_template: "<h1>Part Alpha</h1>" });
+  const b = await generate(t, { engine: "raw", html_template: "<h1>Part Beta</h1>" });
+  const ids = [a.report.report_id, b.report.report_id];
+  const merged = await t.request("POST", "/api/v1/reports/merge", { body: { report_ids: ids } });
+  expect(merged.status).toBe(202);
+  const report = await waitForReport(t, ((await merged.json()) as { report_id: string }).report_id);
+  expect(report.status).toBe("succeeded");
+  expect(report.page_count).toBe(2);
+  const dl = ((await (await t.request("GET", `/api/v1/reports/${report.report_id}/download`)).json()) as { data: string }).data;
+  const text = await pdfText(new Uint8Array(await (await fetchLink(t, dl)).arrayBuffer()));
+  expect(text.indexOf("Part Alpha")).toBeGreaterThanOrEqual(0);
+  expect(text.indexOf("Part Beta")).toBeGreaterThan(text.indexOf("Part Alpha"));
+
+  // The row still says succeeded, but the object went (a bucket lifecycle rule, an operator's hand).
+  for (const o of await objects(ids[1]!)) await bucket().delete(o.key);
+  const again = await t.request("POST", "/api/v1/reports/merge", { body: { report_ids: ids } });
+  expect(again.status).toBe(202);
+  const failed = await waitForReport(t, ((await again.json()) as { report_id: string }).report_id);
+  expect(failed.status).toBe("failed");
+  expect(failed.error?.code).toBe("part_unavailable");
+});
+
 describe("a bucket that fails", () => {
   test("down: the report waits (no attempt spent, no failure) and succeeds once the bucket is back", async () => {
     await s3().down();

@@ -19,12 +19,28 @@ export interface PdfStore {
   /** Prepares the attempt's file while the template renders (local: created and its folder synced). */
   reserve(reportId: string, fence: string): Promise<void>;
   /**
+   * Writes an attempt's printed PDF into its file (pathOf), where commit() takes it from. Synchronous:
+   * for an invoice less than the round trips to libuv's pool that fs.promises makes (lib/durable-write.ts).
+   */
+  writePrinted(reportId: string, fence: string, pdf: Uint8Array): void;
+  /**
    * Makes the rendered PDF durable where every instance's downloads read it; resolves before the
    * success may be recorded. Throws StoreUnavailableError when the store refused it.
    */
   commit(reportId: string, fence: string): Promise<void>;
   /** Drops the attempt's PDF, wherever it got to (the attempt failed, or lost its claim). */
   discard(reportId: string, fence: string): Promise<void>;
+  /**
+   * A file on this machine holding the winning attempt's PDF, for post-processing that reads it from
+   * disk (a merge's parts): the stored file itself, or a copy written at `copyTo`; undefined when it is
+   * not stored.
+   */
+  localFile(reportId: string, fence: string, copyTo: string): Promise<string | undefined>;
+  /**
+   * Whether an attempt stopped mid-render may be given back, so that the next claim reuses its number:
+   * only when nothing of it can still land in the store after the stop.
+   */
+  readonly refundsInterrupted: boolean;
   /** Whether the PDF of the report's winning attempt is stored. */
   exists(reportId: string, fence: string): Promise<boolean>;
   /**

@@ -17,7 +17,7 @@
 // after one, a probe (a small PUT and DELETE) tells an outage from a refusal of this one PDF; during
 // an outage `writable` is false and the probe runs every second until the bucket takes writes again.
 
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { S3Client } from "bun";
 import type { S3Access } from "../../config/settings";
@@ -70,6 +70,8 @@ const REPORT_KEY = /^([0-9a-f-]{36})\/([^/]+)\.pdf$/;
 
 export class S3PdfStore implements PdfStore {
   readonly kind = "s3";
+  /** An upload abandoned at its deadline may still land under its attempt's key: that attempt is spent. */
+  readonly refundsInterrupted = false;
   readonly bucket: string;
   readonly prefix: string;
   private readonly client: S3Client;
@@ -117,6 +119,18 @@ export class S3PdfStore implements PdfStore {
   /** Nothing to prepare: the worker creates the spool file, whose durability does not matter (the upload is what counts). */
   reserve(): Promise<void> {
     return Promise.resolve();
+  }
+
+  /** The spool file the upload reads: no fsync, which would hold the thread for a flush that protects nothing. */
+  writePrinted(reportId: string, fence: string, pdf: Uint8Array): void {
+    writeFileSync(this.pathOf(reportId, fence), pdf, { mode: 0o600 });
+  }
+
+  async localFile(reportId: string, fence: string, copyTo: string): Promise<string | undefined> {
+    const stored = await this.open(reportId, fence);
+    if (!stored) return undefined;
+    await Bun.write(copyTo, new Response(stored.body));
+    return copyTo;
   }
 
   async commit(reportId: string, fence: string): Promise<void> {

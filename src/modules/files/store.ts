@@ -6,12 +6,15 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
+import { writeDurably } from "../../lib/durable-write";
 import type { PdfStore, StoredPdf } from "./pdf-store";
 
 export class FileStore implements PdfStore {
   readonly kind = "local";
   /** Disk faults are the StorageMonitor's (src/lib/storage.ts): it pauses the processor itself. */
   readonly writable = true;
+  /** Nothing is written once the processor has stopped. */
+  readonly refundsInterrupted = true;
   readonly reportsDir: string;
   /** Where versions before 2026-11-25 wrote PDFs before renaming them into place: removed at start. */
   private readonly legacyTmpDir: string;
@@ -35,7 +38,16 @@ export class FileStore implements PdfStore {
     return Promise.resolve();
   }
 
-  /** The render worker wrote and fsync'ed the file, and reserve() synced its folder: nothing more to do. */
+  /** The PDF itself, durable before its success is recorded (commit() has nothing left to do). */
+  writePrinted(reportId: string, _fence: string, pdf: Uint8Array): void {
+    writeDurably(this.pathOf(reportId), pdf);
+  }
+
+  async localFile(reportId: string): Promise<string | undefined> {
+    return (await this.exists(reportId)) ? this.pathOf(reportId) : undefined;
+  }
+
+  /** writePrinted() wrote and fsync'ed the file, and reserve() synced its folder: nothing more to do. */
   commit(): Promise<void> {
     return Promise.resolve();
   }

@@ -85,14 +85,8 @@ export class PostSteps {
     const gone = () =>
       new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
     if (r?.status !== "succeeded") throw gone();
-    const fence = fenceOf(r);
-    let path = this.files.pathOf(id, fence);
-    if (this.files.kind !== "local") {
-      const stored = await this.files.open(id, fence);
-      if (!stored) throw gone();
-      path = join(this.post().runner.workPath(job.id), `${id}.pdf`);
-      await Bun.write(path, new Response(stored.body));
-    } else if (!(await this.files.exists(id, fence))) throw gone();
+    const path = await this.files.localFile(id, fenceOf(r), join(this.post().runner.workPath(job.id), `${id}.pdf`));
+    if (!path) throw gone();
     if (isEncryptedPdf(path))
       throw new RenderError(
         "part_unavailable",

@@ -6,9 +6,7 @@
 // the disk takes writes again. What cannot even be re-queued is kept here and re-queued then.
 // Each claim holds a lease (lease-keeper.ts); every outcome is fenced by the claim's attempt number
 // (queue.ts), so a report another instance took over after our lease ran out is left to that instance.
-import { writeFileSync } from "node:fs";
 import { isDatabaseUnreachable } from "../../db/errors";
-import { writeDurably } from "../../lib/durable-write";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
@@ -87,10 +85,7 @@ export class ReportProcessor {
     await Promise.race([Promise.all(this.lanes), Bun.sleep(timeoutMs)]);
     this.leases.stop();
     // Best effort: what cannot be written now is `processing` and re-queued by the next start (or the reaper).
-    // With a bucket, an upload still in flight may land later under this attempt's key: the attempt is
-    // spent then, so that no later claim reuses the key.
-    const refund = this.files.kind === "local";
-    for (const [id, attempt] of this.inFlight) await this.safely(() => this.repo.requeue(id, attempt, refund));
+    for (const [id, attempt] of this.inFlight) await this.safely(() => this.repo.requeue(id, attempt, this.files.refundsInterrupted));
   }
 
   private async lane(): Promise<void> {
@@ -164,17 +159,10 @@ export class ReportProcessor {
     }
   }
 
-  /**
-   * Writes the PDF into the report's file (created by reserve()) and flushes it (fsync) before the
-   * success is recorded. Synchronous: ~0.2 ms for an invoice here, less than the three round trips to
-   * libuv's pool that fs.promises makes (open, sync, close: ~2 ms of this thread). With a bucket the file
-   * is only the spool the upload reads, emptied at every start: written without the fsync, which would
-   * hold this thread for a flush that protects nothing.
-   */
-  private storePdf(path: string, pdf: Uint8Array): void {
+  /** Writes the PDF where the store commits it from (PdfStore.writePrinted); a disk fault is the service's. */
+  private storePdf(job: ClaimedReport, fence: string, pdf: Uint8Array): void {
     try {
-      if (this.files.kind === "local") writeDurably(path, pdf);
-      else writeFileSync(path, pdf, { mode: 0o600 });
+      this.files.writePrinted(job.id, fence, pdf);
     } catch (e) {
       throw asStorageRenderError(e);
     }
@@ -220,7 +208,7 @@ export class ReportProcessor {
         if (plan) {
           printedApart = true;
           out = { pages: out.pages, bytes: await this.steps.apply(job, plan, pdf, fence) };
-        } else this.storePdf(this.files.pathOf(job.id, fence), pdf);
+        } else this.storePdf(job, fence, pdf);
       }
       if ((printedApart || job.mergeParts) && out.bytes > this.opts.maxPdfSize)
         throw new RenderError(
