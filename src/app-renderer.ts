@@ -75,10 +75,8 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
         if (reaped.requeued || reaped.failed) log.warn("took back the reports of an instance whose lease ran out", reaped);
       },
       reapEveryMs: REAP_EVERY_MS,
-      // NOTIFY wakes idle lanes, this instance's too (so a submission here does not wake one itself);
-      // this poll covers notifications missed while the connection was down.
+      // Covers queue notifications missed while the connection was down (peers.ts).
       pollMs: 2_000,
-      wakeOnSubmit: false,
     }),
   });
   // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.

@@ -160,7 +160,7 @@ export class App {
   /** With PostgreSQL, other instances' work reaches this one by NOTIFY (see modules/reports/peers.ts). */
   private async listenForPeers(): Promise<void> {
     const pg = this.services.backend.pg;
-    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.queue, () => this.processor?.notify());
+    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.queue);
   }
 
   private async listen(): Promise<void> {

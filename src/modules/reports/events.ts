@@ -28,12 +28,30 @@ export class ReportEvents {
   private readonly listeners: ((id: string) => void)[] = [];
   private readonly queuedListeners: (() => void)[] = [];
 
-  /** Calls fn after every committed submission, so an idle renderer starts on it at once. */
+  /** Whether queued reports are announced by the database (NOTIFY) rather than by submissions here. */
+  private queueAnnouncedByPeers = false;
+
+  /** Calls fn once for every committed submission, so an idle renderer starts on it at once. */
   onQueued(fn: () => void): void {
     this.queuedListeners.push(fn);
   }
 
+  /** A submission to this instance was committed. */
   queued(): void {
+    if (!this.queueAnnouncedByPeers) for (const fn of this.queuedListeners) fn();
+  }
+
+  /**
+   * From now on every queued report is announced by queuedAnywhere() (PostgreSQL's NOTIFY reaches every
+   * instance, this one included), and a submission here announces nothing itself: one wake-up per
+   * report, not one more claim that finds nothing.
+   */
+  announceQueueFromPeers(): void {
+    this.queueAnnouncedByPeers = true;
+  }
+
+  /** A report was queued on some instance of the cluster, this one included (NOTIFY). */
+  queuedAnywhere(): void {
     for (const fn of this.queuedListeners) fn();
   }
 

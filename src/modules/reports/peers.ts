@@ -7,19 +7,15 @@ import type { ReportEvents } from "./events";
 import type { ReportQueue } from "./queue";
 
 /** Starts listening; resolves to the functions that stop it. */
-export async function listenForPeers(
-  pg: PostgresSql,
-  events: ReportEvents,
-  queue: ReportQueue,
-  wakeProcessor: () => void,
-): Promise<(() => Promise<void>)[]> {
+export async function listenForPeers(pg: PostgresSql, events: ReportEvents, queue: ReportQueue): Promise<(() => Promise<void>)[]> {
   const catchUp = async () => {
     const waiting = events.waitingIds();
     if (waiting.length === 0) return;
     const open = await queue.unfinished(waiting);
     for (const id of waiting) if (!open.has(id)) events.finished(id, true);
   };
-  const queued = await pg.listen("reportgen_queue", wakeProcessor);
+  const queued = await pg.listen("reportgen_queue", () => events.queuedAnywhere());
+  events.announceQueueFromPeers();
   const finished = await pg.listen(
     "reportgen_finished",
     (ids) => {

@@ -36,10 +36,4 @@ export interface ProcessorOptions {
    * the instance at a time (lane-wakeups.ts).
    */
   pollMs?: number;
-  /**
-   * Whether a submission to this instance wakes a lane in-process (default true). False with PostgreSQL:
-   * the submission's NOTIFY wakes this instance's lanes too, and a second wake-up for the same report
-   * only sent one more claim that found nothing.
-   */
-  wakeOnSubmit?: boolean;
 }

@@ -59,7 +59,7 @@ export class ReportProcessor {
   ) {
     this.steps = new PostSteps(opts.post, files);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
-    if (opts.wakeOnSubmit !== false) events.onQueued(this.notify);
+    events.onQueued(this.notify);
   }
 
   start(): void {
