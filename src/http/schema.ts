@@ -35,3 +35,26 @@ export function queryNumber(
   }
   return value;
 }
+
+/** The query fields of a listing in cursor pages (GET /reports, /templates, /audit-events). */
+export function pageQueryFields(what: string, defaultLimit: number) {
+  return {
+    limit: t.Optional(
+      t.Numeric({ description: `${what} per page, a whole number from 1 to 100 (default ${defaultLimit})`, examples: [defaultLimit] }),
+    ),
+    cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  };
+}
+
+/** The page a listing's query asks for, its limit checked (the service applies its default). */
+export function pageQuery(query: { limit?: number; cursor?: string }): { limit?: number; cursor?: string } {
+  return { cursor: query.cursor, limit: queryNumber("limit", query.limit, 1, 100, { integer: true }) };
+}
+
+/** A listing's answer: one page of items, and where the next one starts. */
+export function pageSchema<T extends TSchema>(item: T) {
+  return t.Object({
+    data: t.Array(item),
+    next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })),
+  });
+}

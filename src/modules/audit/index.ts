@@ -2,7 +2,7 @@
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth } from "../../http/openapi";
-import { queryNumber } from "../../http/schema";
+import { pageQuery, pageQueryFields, pageSchema } from "../../http/schema";
 import { auditEventSchema, toAuditJson } from "./model";
 import type { AuditService } from "./service";
 
@@ -10,22 +10,13 @@ export const auditRoutes = (audit: AuditService, guard: ReturnType<typeof apiGua
   new Elysia({ name: "audit-routes", detail: { tags: ["Audit trail"] } }).use(guard).get(
     "/audit-events",
     async ({ principal, query }) => {
-      const page = await audit.list(principal.accountId, {
-        cursor: query.cursor,
-        limit: queryNumber("limit", query.limit, 1, 100, { integer: true }),
-      });
+      const page = await audit.list(principal.accountId, pageQuery(query));
       return { data: page.items.map(toAuditJson), next_cursor: page.nextCursor };
     },
     {
-      query: t.Object({
-        limit: t.Optional(t.Numeric({ description: "Events per page, a whole number from 1 to 100 (default 50)", examples: [50] })),
-        cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
-      }),
+      query: t.Object(pageQueryFields("Events", 50)),
       response: withAuth({
-        200: t.Object({
-          data: t.Array(auditEventSchema),
-          next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })),
-        }),
+        200: pageSchema(auditEventSchema),
         400: errorSchema,
         403: errorSchema,
         422: errorSchema,

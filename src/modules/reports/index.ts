@@ -3,7 +3,7 @@ import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { noteReport, requestIdOf } from "../../http/request-context";
-import { queryNumber } from "../../http/schema";
+import { pageQuery, pageSchema, queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { idempotencyHeaders } from "../idempotency/model";
 import type { IdempotencyService } from "../idempotency/service";
@@ -121,19 +121,13 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     .get(
       "/reports",
       async ({ principal, query }) => {
-        const page = await reports.list(principal.accountId, {
-          ...query,
-          limit: queryNumber("limit", query.limit, 1, 100, { integer: true }),
-        });
+        const page = await reports.list(principal.accountId, { ...query, ...pageQuery(query) });
         return { data: page.items.map(toReportJson), next_cursor: page.nextCursor };
       },
       {
         query: listQuerySchema,
         response: withAuth({
-          200: t.Object({
-            data: t.Array(reportSchema),
-            next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })),
-          }),
+          200: pageSchema(reportSchema),
           400: errorSchema,
           422: errorSchema,
         }),

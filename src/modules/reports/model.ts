@@ -2,7 +2,7 @@
 
 import { t } from "elysia";
 import { engines, reportStatuses } from "../../db/schema";
-import { oneOf } from "../../http/schema";
+import { oneOf, pageQueryFields } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
 import { CSS_LENGTH_RE, PAGE_RANGES_RE, paperFormats } from "../../render/pdf-options";
@@ -272,8 +272,7 @@ export const mergeBodySchema = t.Object(
 
 export const listQuerySchema = t.Object({
   // Ranges of numeric query fields are checked by queryNumber(), which names the field in the error.
-  limit: t.Optional(t.Numeric({ description: "Page size, a whole number from 1 to 100 (default 20)" })),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
+  ...pageQueryFields("Reports", 20),
   status: t.Optional(oneOf(reportStatuses, { description: "Only reports in this status" })),
 });
 

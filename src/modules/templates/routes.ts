@@ -3,7 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
-import { queryNumber } from "../../http/schema";
+import { pageQuery, pageSchema } from "../../http/schema";
 import { idempotencyHeaders } from "../idempotency/model";
 import type { IdempotencyService } from "../idempotency/service";
 import { type TemplateOptions, toTemplateJson, toVersionJson } from "./model";
@@ -103,19 +103,13 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
     .get(
       "/templates",
       async ({ principal, query }) => {
-        const page = await templates.list(principal.accountId, {
-          cursor: query.cursor,
-          limit: queryNumber("limit", query.limit, 1, 100, { integer: true }),
-        });
+        const page = await templates.list(principal.accountId, pageQuery(query));
         return { data: page.items.map(toTemplateJson), next_cursor: page.nextCursor };
       },
       {
         query: listTemplatesQuery,
         response: withAuth({
-          200: t.Object({
-            data: t.Array(templateSchema),
-            next_cursor: t.Nullable(t.String({ description: "Pass as cursor for the next page; null on the last page" })),
-          }),
+          200: pageSchema(templateSchema),
           400: errorSchema,
           422: errorSchema,
         }),

@@ -1,7 +1,7 @@
 // Request and response schemas of the /templates routes (validated by Elysia, published in OpenAPI).
 import { t } from "elysia";
 import { engines } from "../../db/schema";
-import { oneOf } from "../../http/schema";
+import { oneOf, pageQueryFields } from "../../http/schema";
 import { pdfOptionsSchema } from "../reports/model";
 import { warningCodes } from "./model";
 
@@ -132,7 +132,4 @@ export const versionParams = t.Object({
   version: t.String({ description: "Version number, from 1 (anything else is 404)" }),
 });
 
-export const listTemplatesQuery = t.Object({
-  limit: t.Optional(t.Numeric({ description: "Page size, a whole number from 1 to 100 (default 20)" })),
-  cursor: t.Optional(t.String({ maxLength: 200, description: "next_cursor of the previous page" })),
-});
+export const listTemplatesQuery = t.Object(pageQueryFields("Templates", 20));
