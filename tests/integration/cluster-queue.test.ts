@@ -39,7 +39,7 @@ test("a key created on one instance works on the other at once", async () => {
 });
 
 test("the reports of a dead instance go back to the queue when its lease runs out, and are rendered by a live one", async () => {
-  const { api, worker, url, dir } = pair();
+  const { api, url, dir } = pair();
   // A third "instance" claims two reports with a 1 s lease and dies (never renews, never finishes).
   const dead = await openBackend({ dataDir: dir, databaseUrl: url });
   try {

@@ -13,7 +13,7 @@ const json = async (t: TestApp, method: string, path: string, body?: unknown, ke
 };
 
 test("templates on PostgreSQL: versions, render by id (latest and pinned), schema refusal, other accounts, deletion", async () => {
-  const { api, worker } = pair();
+  const { api } = pair();
   const schema = { type: "object", required: ["who"], properties: { who: { type: "string" } } };
   const c = await json(api, "POST", "/api/v1/templates", {
     name: "PG",
