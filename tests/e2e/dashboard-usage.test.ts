@@ -186,7 +186,7 @@ describe("audit log page", () => {
   test("lists the account's events newest first with type, actor key, address and target; older ones a page further", async () => {
     const { page } = w;
     await page.goto("/dashboard/audit");
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Audit log");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Audit log");
     expect(await page.locator("nav.nav a[aria-current='page']").textContent()).toBe("Audit");
     const first = page.locator("table.audit tbody tr").first();
     // Newest: the writer key created by the operator's key over the API, from loopback.

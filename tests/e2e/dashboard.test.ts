@@ -63,13 +63,13 @@ describe("signing in", () => {
     const answered = () => w.responses.slice(seenBefore).find((r) => r.type === "Document" && r.url === `${base}/dashboard/sign-in`);
     for (let i = 0; i < 150 && !answered(); i++) await Bun.sleep(100);
     expect(answered()?.status ?? "no answer to the sign-in form within 15 s").toBe(401);
-    await expect(page.getByRole("alert").textContent()).resolves.toContain("That access key was not accepted.");
+    expect(await page.getByRole("alert").textContent()).toContain("That access key was not accepted.");
     await w.forgiveStatus(401);
 
     await page.getByLabel("Access key").fill(h.adminKey);
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(`${base}/dashboard`);
-    await expect(page.getByRole("heading", { level: 1 }).textContent()).resolves.toBe("Overview");
+    expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Overview");
 
     const cookies = await context.cookies();
     expect(cookies.map((c) => c.name)).toEqual(["rg_session"]);
@@ -118,8 +118,8 @@ describe("signed in", () => {
     const { page } = w;
     await page.goto("/dashboard");
     const stat = (label: string) => page.locator(".stat", { hasText: label }).locator("dd").textContent();
-    await expect(stat("Succeeded")).resolves.toBe("1");
-    await expect(stat("Failed")).resolves.toBe("0");
+    expect(await stat("Succeeded")).toBe("1");
+    expect(await stat("Failed")).toBe("0");
     expect(await page.locator(".kv .badge").textContent()).toBe("Healthy");
     expect(await page.locator(".kv").textContent()).toMatch(/Queue depth\s*\d+ reports? waiting, \d+ rendering/);
     expect(await page.locator(".kv").textContent()).toMatch(/Version\s*\d+\.\d+\.\d+/);

@@ -70,7 +70,7 @@ describe("Templates page", () => {
     await w.signIn(h.adminKey);
     await page.getByRole("link", { name: "Templates" }).click();
     await page.waitForURL(`${base}/dashboard/templates`);
-    await expect(page.getByRole("heading", { level: 3 }).textContent()).resolves.toBe("No templates yet");
+    expect(await page.getByRole("heading", { level: 3 }).textContent()).toBe("No templates yet");
     await page.getByRole("link", { name: "New template" }).first().click();
     await page.waitForURL(`${base}/dashboard/templates/new`);
 
@@ -81,12 +81,12 @@ describe("Templates page", () => {
     }
     expect(await page.locator('[data-editor-for="html_template"] .cm-ejs').count()).toBeGreaterThan(3);
     // The name of the editable region is its label (for screen readers).
-    await expect(page.getByRole("textbox", { name: "Template", exact: true }).count()).resolves.toBe(1);
+    expect(await page.getByRole("textbox", { name: "Template", exact: true }).count()).toBe(1);
 
     // The first preview: the example as it opens.
     let seq = await nextPreview(w, NOTHING);
     expect(await pdfText(await previewPdf(page))).toContain("Bill to: Ada Lovelace");
-    await expect(page.locator("[data-preview-status]").textContent()).resolves.toMatch(/1 page, [\d.]+ KB/);
+    expect(await page.locator("[data-preview-status]").textContent()).toMatch(/1 page, [\d.]+ KB/);
 
     // Typing re-renders it (debounced): the new paragraph, with the sample data, is in the frame's PDF.
     // Text outside tags: typing a tag would let the editor close it by itself (lang-html's autoCloseTags).
@@ -149,7 +149,7 @@ describe("Templates page", () => {
     await page.keyboard.press("Tab");
     const focused = () =>
       page.evaluate(() => document.activeElement?.closest("[data-editor-for]")?.getAttribute("data-editor-for") ?? null);
-    await expect(focused()).resolves.toBe("sample_data");
+    expect(await focused()).toBe("sample_data");
 
     // Create: version 1.
     await page.getByLabel("Name", { exact: true }).fill("Invoice e2e");
@@ -157,7 +157,7 @@ describe("Templates page", () => {
     await page.getByRole("button", { name: "Create template" }).click();
     await page.waitForURL(/\/dashboard\/templates\/[0-9a-f-]{36}\?saved=1$/);
     const templateId = new URL(page.url()).pathname.split("/").pop()!;
-    await expect(page.getByRole("status").first().textContent()).resolves.toContain("Template created as version 1");
+    expect(await page.getByRole("status").first().textContent()).toContain("Template created as version 1");
 
     // Version 2 from the editor.
     await page.locator('[data-editor-for="html_template"] .cm-content').waitFor();
@@ -167,9 +167,9 @@ describe("Templates page", () => {
     await settled(w);
     await page.getByRole("button", { name: "Save as new version" }).click();
     await page.waitForURL(`${base}/dashboard/templates/${templateId}?saved=2`);
-    await expect(page.getByRole("status").first().textContent()).resolves.toContain("Saved as version 2");
+    expect(await page.getByRole("status").first().textContent()).toContain("Saved as version 2");
     const history = page.getByRole("region", { name: "Version history" });
-    await expect(history.getByRole("listitem").allTextContents()).resolves.toEqual([
+    expect(await history.getByRole("listitem").allTextContents()).toEqual([
       expect.stringMatching(/^Version 2 Latest/),
       expect.stringMatching(/^Version 1 /),
     ]);
@@ -215,7 +215,7 @@ describe("Templates page", () => {
 
     // The list, checked for accessibility at both widths.
     await page.goto("/dashboard/templates");
-    await expect(page.getByRole("link", { name: "Invoice e2e", exact: true }).count()).resolves.toBe(1);
+    expect(await page.getByRole("link", { name: "Invoice e2e", exact: true }).count()).toBe(1);
     for (const [label, vp] of Object.entries(viewports)) {
       await page.setViewportSize(vp);
       await expectNoAxeViolations(page, `Templates list at ${label} width`);
@@ -313,21 +313,21 @@ describe("Templates page", () => {
     // Invalid JSON in a field: the page comes back with the field marked and what was typed kept.
     await page.locator("textarea#sample_data").fill("{broken");
     await page.getByRole("button", { name: "Save as new version" }).click();
-    await expect(page.locator("#sample_data-error").textContent()).resolves.toContain("not valid JSON");
+    expect(await page.locator("#sample_data-error").textContent()).toContain("not valid JSON");
     expect(await page.locator("textarea#sample_data").inputValue()).toBe("{broken");
 
     // A schema that is not a JSON Schema: the service's 422, shown at the schema's field.
     await page.locator("textarea#sample_data").fill('{"who": "form"}');
     await page.locator("textarea#data_schema").fill('{"type": 5}');
     await page.getByRole("button", { name: "Save as new version" }).click();
-    await expect(page.locator("#data_schema-error").textContent()).resolves.toContain("data_schema");
+    expect(await page.locator("#data_schema-error").textContent()).toContain("data_schema");
     expect(await page.locator("textarea#data_schema").getAttribute("aria-invalid")).toBe("true");
     expect((await api(base, h.adminKey, "GET", `/templates/${id}`)).body.data.versions.length).toBe(1);
 
     await page.goto(`/dashboard/templates/${id}/delete`);
     await page.getByRole("button", { name: "Delete Plain" }).click();
     await page.waitForURL(`${base}/dashboard/templates?deleted=${id}`);
-    await expect(page.getByRole("status").first().textContent()).resolves.toContain("was deleted");
+    expect(await page.getByRole("status").first().textContent()).toContain("was deleted");
     expect((await api(base, h.adminKey, "GET", `/templates/${id}`)).status).toBe(404);
     await context.close();
   }, 120_000);
