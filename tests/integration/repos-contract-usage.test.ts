@@ -61,7 +61,8 @@ for (const kind of BACKENDS) {
       // 18 reports of acme over three days and three keys (one not recorded), 2 of beta.
       const keys = ["kaaaaaaaaaaaa", "kbbbbbbbbbbbb", null];
       for (let i = 0; i < 18; i++) await submit(sql, acme.id, keys[i % 3]!, (D0 + (i % 3)) * DAY + 1000 * i);
-      for (let i = 0; i < 2; i++) await submit(sql, beta.id, "kcccccccccccc", D0 * DAY + i);
+      // beta's after acme's first (no tie: PostgreSQL claims ties in id order), which is claimed first.
+      for (let i = 0; i < 2; i++) await submit(sql, beta.id, "kcccccccccccc", D0 * DAY + 1 + i);
       const q = repos.queue;
       const start = D0 * DAY + 3 * DAY;
       const claimed = await q.claim(start, 60_000, 100);
