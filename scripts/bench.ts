@@ -55,8 +55,8 @@
 // The service runs as a child process on default settings except --port and --data-dir (its request
 // rate limits are off by default); its log goes to a file in its temporary data dir.
 //
-// Peak PSS (/proc/PID/smaps_rollup, sampled every 250 ms over the whole run) is reported for the service's
-// process tree and for each floor Chromium's (the headless-shell floor holds 3 x max c pages: shared,
+// Peak PSS (/proc/PID/smaps_rollup, read whenever a tree's resident size, sampled every 250 ms over the
+// whole run, passes its highest so far) is reported for the service's process tree and for each floor Chromium's (the headless-shell floor holds 3 x max c pages: shared,
 // per-context and tuned; the desktop floor max c).
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's

@@ -19,6 +19,8 @@ export interface ProcInfo {
   /** CPU time of children that exited and were waited for (cutime + cstime), in clock ticks. */
   childrenCpu: number;
   nice: number;
+  /** Resident pages (a counter the kernel keeps: free to read, unlike PSS; see memoryOf). */
+  rssPages: number;
 }
 
 /** /proc/<pid>/stat, or undefined once the process is gone. */
@@ -35,6 +37,7 @@ export function readStat(pid: number): ProcInfo | undefined {
       cpu: Number(f[11]) + Number(f[12]),
       childrenCpu: Number(f[13]) + Number(f[14]),
       nice: Number(f[16]),
+      rssPages: Number(f[21]),
     };
   } catch {
     return undefined;
