@@ -56,8 +56,9 @@
 // rate limits are off by default); its log goes to a file in its temporary data dir.
 //
 // Peak PSS (/proc/PID/smaps_rollup, read whenever a tree's resident size, sampled every 250 ms over the
-// whole run, passes its highest so far) is reported for the service's process tree and for each floor Chromium's (the headless-shell floor holds 3 x max c pages: shared,
-// per-context and tuned; the desktop floor max c).
+// whole run, passes its highest so far) is reported for the service's process tree and for each floor
+// Chromium's (the headless-shell floor holds 3 x max c pages: shared, per-context and tuned; the desktop
+// floor max c).
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
