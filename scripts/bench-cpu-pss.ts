@@ -63,8 +63,9 @@ export function renice(root: number, nice: number, exclude: Set<number>) {
 
 /** Peak PSS (bytes) of each side's process tree, sampled over the whole run. */
 export const peakPss = { service: 0, floor: 0, desktop: 0 };
+const pssOf = (pids: number[]) => pids.reduce((a, pid) => a + (memoryOf(pid)?.pss ?? 0), 0);
 export function treePss(root: number | undefined): number {
-  return root ? treeOf(root).reduce((a, pid) => a + (memoryOf(pid)?.pss ?? 0), 0) : 0;
+  return root ? pssOf(treeOf(root)) : 0;
 }
 /** A floor's browser process: a child of this process running `executable`, without --type=. */
 export function floorBrowser(executable: string): number | undefined {
@@ -93,10 +94,7 @@ export function startPssSampler(servicePid: number): () => void {
       const rss = pids.reduce((a, pid) => a + (table.get(pid)?.rssPages ?? 0), 0);
       if (rss <= highestRss[side]) continue;
       highestRss[side] = rss;
-      peakPss[side] = Math.max(
-        peakPss[side],
-        pids.reduce((a, pid) => a + (memoryOf(pid)?.pss ?? 0), 0),
-      );
+      peakPss[side] = Math.max(peakPss[side], pssOf(pids));
     }
   };
   const timer = setInterval(sample, 250);

@@ -8,8 +8,9 @@ import { join } from "node:path";
 import { S3Client } from "bun";
 import { runBackup } from "../../src/jobs/backup";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { tamperedLink } from "../helpers/links";
 import { useS3 } from "../helpers/s3";
-import { expectError, submit, succeed, tamperedLink } from "../helpers/scenario";
+import { expectError, submit, succeed } from "../helpers/scenario";
 
 const s3 = useS3();
 let t: TestApp;

@@ -106,11 +106,6 @@ export async function expire(t: TestApp, id: string): Promise<void> {
 }
 
 /** The link-signing secret the app generated into its data dir. */
-/** The download link with its signature's first character changed (never to the same one: 1 in 64 is already "A"). */
-export function tamperedLink(url: string): string {
-  return url.replace(/signature=(.)/, (_m, c: string) => `signature=${c === "A" ? "B" : "A"}`);
-}
-
 export function linkSecret(t: TestApp): string {
   return readFileSync(join(t.dir, "link-secret"), "utf8").trim();
 }
