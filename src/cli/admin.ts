@@ -67,7 +67,7 @@ export async function listKeys(config: Config, account: string | undefined): Pro
 export async function deleteKey(config: Config, id: string | undefined): Promise<void> {
   if (!id) throw new UsageError("delete-key needs the key id: reportgen admin delete-key ID (see list-keys)");
   await withApp(config, async (app) => {
-    await app.keys.delete(id, undefined, "cli");
+    await app.keys.delete(id, "cli");
     console.error(`deleted key ${id}; it is rejected from now on`);
   });
 }

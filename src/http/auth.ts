@@ -1,7 +1,9 @@
-// Guards /api/v1: the X-API-Key check (before routing, so unknown routes and bad bodies still
-// answer 401 first), the optional per-key request limits, and the Content-Type and body-size checks
-// that must happen before a body is parsed. Guessing keys is made cheap to refuse inside KeysService,
-// not by refusing addresses: a request with a valid key is never answered 429 for what others did.
+// Guards /api/v1, in this order, each before the body is read: the X-API-Key check (before routing, so
+// unknown routes and bad bodies still answer 401 first), the optional per-key request limits, the
+// route's scope, the key's daily quota on submissions, then the Content-Type and body-size checks.
+// A key outside its scopes or over its quota learns nothing from the body it sent (not even that it was
+// malformed). Guessing keys is made cheap to refuse inside KeysService, not by refusing addresses: a
+// request with a valid key is never answered 429 for what others did.
 import { Elysia } from "elysia";
 import { AppError, retryLater, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
@@ -11,7 +13,7 @@ import type { KeysService, Principal } from "../modules/keys/service";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
 import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
-import { accessOf } from "./route-access";
+import { accessOf, countsAgainstQuota } from "./route-access";
 
 export const API_PREFIX = "/api/v1";
 /** Documentation is public: it holds no account data and a browser cannot send X-API-Key. */
@@ -26,14 +28,41 @@ export interface GuardOptions {
   trustProxy: boolean;
 }
 
+/** Throws 429 quota_exceeded when the key has used up its daily quota (a cheap read; the insert counts atomically). */
+export type QuotaCheck = (principal: Principal) => Promise<void>;
+
 const principals = new WeakMap<Request, { principal: Principal; address: string }>();
+/** Requests whose scope, quota and body headers were checked (once: by the parser, or by the transform for GETs). */
+const checked = new WeakSet<Request>();
 
 const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate * 2) : undefined);
 
-export function apiGuard(keys: KeysService, opts: GuardOptions) {
+export function apiGuard(keys: KeysService, opts: GuardOptions, quota?: QuotaCheck) {
   // Separate budgets: polling one's reports must never use up the budget for submitting them.
   const submits = limiter(opts.submitRateLimit);
   const reads = limiter(opts.readRateLimit);
+
+  /**
+   * The checks that need the route: its scope (a route of /api/v1 that route-access.ts does not list is
+   * refused: fail closed), then the daily quota on submissions, then the body's declared size and type.
+   * A request carrying an Idempotency-Key skips the quota's early read: its replay must be answered even
+   * after the quota is used up, and a new submission is still counted, and refused, at its insert.
+   */
+  async function admit(request: Request, route: string): Promise<void> {
+    const a = principals.get(request);
+    if (!a || checked.has(request)) return;
+    checked.add(request);
+    const access = accessOf(request.method, route);
+    if (access === undefined)
+      throw new AppError(
+        "forbidden",
+        `${request.method} ${route} has no access decision in route-access.ts, so it is refused (a server defect: report it)`,
+      );
+    if (access !== "public" && access !== "dashboard" && !a.principal.scopes.includes(access))
+      throw missingScope(access, `${request.method} ${route}`);
+    if (quota && countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
+    checkBody(request, opts.body.limit);
+  }
 
   return (
     new Elysia({ name: "api-guard" })
@@ -54,7 +83,6 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
               wait,
             );
           }
-          checkBody(request, opts.body.limit);
           principals.set(request, { principal, address: clientAddress(request, peerOf(server, request), opts.trustProxy) });
         } catch (e) {
           if (!(e instanceof AppError)) throw e;
@@ -65,33 +93,24 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
       })
       // Our own JSON parser: the body limit holds for chunked bodies too (no Content-Length), the body is
       // never buffered much past the limit, and media types are matched case-insensitively (Elysia's own
-      // parser would skip "Application/JSON").
-      .onParse({ as: "global" }, async ({ request }) => {
+      // parser would skip "Application/JSON"). Elysia calls it for every request that may have a body,
+      // once the route is known: the route's scope and the quota are checked first, so the body of a
+      // refused request is never parsed. An empty body is no body, whatever Content-Type says: it is
+      // handed on as {}, so a route that needs fields answers 422 naming them.
+      .onParse({ as: "global" }, async ({ request, route }) => {
+        await admit(request, route);
+        if (!hasBody(request)) return {};
         if (!isJson(request)) return;
         const bytes = await readBody(request, opts.body);
+        if (bytes.byteLength === 0) return {};
         try {
           return JSON.parse(new TextDecoder().decode(bytes));
         } catch {
           throw new AppError("invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json");
         }
       })
-      // The scope check, once the route is known (its pattern names it in route-access.ts) and before the
-      // body is validated: a key outside its scopes learns nothing about the call it may not make. A
-      // route of /api/v1 that route-access.ts does not list is refused (fail closed).
-      .onTransform({ as: "global" }, ({ request, route }) => {
-        const admitted = principals.get(request);
-        if (!admitted) return;
-        const access = accessOf(request.method, route);
-        if (access === undefined || access === "public" || access === "dashboard") {
-          if (access === undefined)
-            throw new AppError(
-              "forbidden",
-              `${request.method} ${route} has no access decision in route-access.ts, so it is refused (a server defect: report it)`,
-            );
-          return;
-        }
-        if (!admitted.principal.scopes.includes(access)) throw missingScope(access, `${request.method} ${route}`);
-      })
+      // Requests Elysia parses no body for (GET, HEAD) are admitted here, once the route is known.
+      .onTransform({ as: "global" }, ({ request, route }) => admit(request, route))
       .derive({ as: "global" }, ({ request }) => {
         const admitted = principals.get(request);
         return {
@@ -109,9 +128,19 @@ export function apiGuard(keys: KeysService, opts: GuardOptions) {
 const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 const isJson = (request: Request) => mediaType(request) === "application/json";
 
+/**
+ * Whether the request may carry a body: a non-zero Content-Length, or without one a body stream (chunks).
+ * A body of zero bytes is no body, on every method (many clients set Content-Type: application/json on
+ * every request); a chunked body that turns out empty is treated the same once read.
+ */
+const hasBody = (request: Request) => {
+  const declared = request.headers.get("content-length");
+  return declared !== null ? Number(declared) > 0 : request.body !== null;
+};
+
 /** Before the body is read: refuse what is declared too large or is not JSON (the API's only bodies: POST and PATCH). */
 function checkBody(request: Request, limit: number) {
-  if (request.method !== "POST" && request.method !== "PATCH") return;
+  if ((request.method !== "POST" && request.method !== "PATCH") || !hasBody(request)) return;
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > limit) throw tooLarge(limit, length);
   if (!isJson(request)) {

@@ -79,3 +79,8 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
 /** The access a route declares, by its method and pattern (HEAD is GET's); undefined: not declared. */
 export const accessOf = (method: string, pattern: string): RouteAccess | undefined =>
   ROUTE_ACCESS[`${method === "HEAD" ? "GET" : method} ${pattern}`];
+
+/** Submissions: the routes a key's daily quota (max_reports_per_day) counts, checked before their body is read. */
+const QUOTA_ROUTES = new Set(["POST /api/v1/generate-pdf-async", "POST /api/v1/reports/merge"]);
+
+export const countsAgainstQuota = (method: string, pattern: string): boolean => QUOTA_ROUTES.has(`${method} ${pattern}`);

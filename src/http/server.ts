@@ -89,7 +89,7 @@ function probesOnly() {
 }
 
 function createFullHttpApp(d: HttpDeps) {
-  const guard = apiGuard(d.keys, d.guard);
+  const guard = apiGuard(d.keys, d.guard, (p) => d.reports.checkQuota(p));
   const originOf = (request: Request) => {
     if (d.publicUrl) return d.publicUrl;
     const url = new URL(request.url);

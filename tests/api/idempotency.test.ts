@@ -170,7 +170,12 @@ test("records survive a restart: the same key and body replay the same report_id
     await a.close();
     const b = await createTestApp({ dir, listen: true });
     try {
-      const again = await b.request("POST", "/api/v1/generate-pdf-async", { body, headers: { "idempotency-key": "across-restart" } });
+      // The same access key as before the restart: a record belongs to the key that made it.
+      const again = await b.request("POST", "/api/v1/generate-pdf-async", {
+        key: a.key,
+        body,
+        headers: { "idempotency-key": "across-restart" },
+      });
       expect(again.status).toBe(202);
       expect(again.headers.get("idempotent-replayed")).toBe("true");
       expect(await again.json()).toEqual(first);

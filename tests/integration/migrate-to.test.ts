@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { openBackend } from "../../src/db/open";
+import { ALL_SCOPES } from "../../src/modules/keys/scopes";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { usePostgres } from "../helpers/postgres";
 import { runCli, sourceCommand } from "../helpers/process";
@@ -46,8 +47,8 @@ beforeAll(async () => {
   // Access control's tables and columns travel too: a rotation pending (the old value keeps working for
   // an hour), a quota, counter rows and audit events.
   const me = (await single.app.keys.authenticate(single.key))!;
-  await single.app.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId });
-  await single.app.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId });
+  await single.app.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
+  await single.app.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
   // The source server is stopped before the copy, as the README says.
   await single.app.stop();
 }, 60_000);

@@ -73,7 +73,7 @@ export function keysRoutes(d: DashboardDeps, g: Guards) {
       g.action(async (c, s) => {
         const id = c.params.id ?? "";
         requireScope(s.scopes, "keys:manage", "deleting a key");
-        await d.keys.delete(id, s.accountId, g.actorOf(c, s));
+        await d.keys.delete(id, { accountId: s.accountId, actor: g.actorOf(c, s), scopes: s.scopes });
         // Its sessions, this one too when it is the key signed in with, went with it (foreign key cascade).
         if (id === s.keyId) return redirect(`${DASHBOARD}/sign-in?notice=key-deleted`, [g.endSessionCookie]);
         return redirect(`${DASHBOARD}/keys?deleted=${encodeURIComponent(id)}`);

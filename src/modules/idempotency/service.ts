@@ -1,21 +1,27 @@
-// Idempotency keys with Stripe's semantics, for POST /generate-pdf-async and POST /access-keys.
+// Idempotency keys with Stripe's semantics, for the POST routes that create something (reports, merges,
+// templates, access keys).
 //
-// - A key is scoped to the account; it lives 24 hours from its first successful use.
+// - A record belongs to the access key that made it (Stripe scopes them to the API key too): only that
+//   key is answered from it. Another key of the same account sending the same Idempotency-Key is a
+//   fresh request with its own record, never the stored answer, which may hold a new key's value or a
+//   report the other key could not have made. A rotated key keeps its id, so its records go on with it.
+// - A record lives 24 hours from its first successful use.
 // - The same key with the same request (method, path and JSON body, compared canonically so key
 //   order and whitespace do not matter) answers the stored response again, with Idempotent-Replayed: true.
 // - The same key with a different request answers 422 idempotency_key_reused.
 // - Only a successful (2xx) response is stored. A request that fails (validation, queue full, ...)
 //   leaves the key unused, so the client can fix the cause and retry with the same key.
 // - Concurrent duplicates: the check and the commit of the operation and of its record happen in one
-//   synchronous SQLite transaction, so of any number of concurrent duplicates exactly one runs the
-//   operation; the others see its record and replay it. Records are rows, so they survive restarts.
+//   transaction, and the unique (account, key hash) index lets exactly one commit; the others see its
+//   record and replay it. Records are rows, so they survive restarts.
 //
-// The response of POST /access-keys holds a new key value, which reportgen otherwise never stores. It is
-// replayed (a client whose first response was lost would otherwise hold a key it cannot use and not
-// know its value), but stored encrypted with AES-256-GCM under a key derived from the Idempotency-Key
-// itself and the server secret. The Idempotency-Key is stored only as a hash, so the database alone
-// (a backup, a copy) does not reveal the value: only a client presenting the Idempotency-Key can.
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from "node:crypto";
+// Nothing in a record can be read or guessed from the database alone (a backup, a copy): the
+// Idempotency-Key and the request's fingerprint are stored only as HMACs under the server secret (a
+// plain hash of a body would let anyone holding the database test guesses of a password in it), and the
+// stored response, which for POST /access-keys holds a new key value reportgen otherwise never stores,
+// is encrypted with AES-256-GCM under a key derived from the server secret, the access key's id and the
+// Idempotency-Key itself.
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 import { AppError } from "../../lib/errors";
 import type { IdempotencyRepo } from "./repo";
 
@@ -54,12 +60,12 @@ export class IdempotencyService {
   ) {}
 
   /**
-   * Runs an operation at most once per (account, Idempotency-Key). `prepare` does the slow,
-   * side-effect-free part (hashing a new key's secret); `commit` writes, synchronously, inside the
-   * transaction that also stores the response. Without a key it simply runs both.
+   * Runs an operation at most once per (access key, Idempotency-Key). `prepare` does the slow,
+   * side-effect-free part (hashing a new key's secret); `commit` writes inside the transaction that also
+   * stores the response. Without an Idempotency-Key it simply runs both.
    */
   async run<P, B>(
-    req: { accountId: string; key: string | undefined; method: string; path: string; body: unknown },
+    req: { accountId: string; accessKeyId: string; key: string | undefined; method: string; path: string; body: unknown },
     prepare: () => Promise<P> | P,
     commit: (prepared: P) => Promise<StoredResponse<B>>,
   ): Promise<IdempotentResult<B>> {
@@ -71,11 +77,11 @@ export class IdempotencyService {
         "Idempotency-Key must be 1 to 255 printable ASCII characters without spaces; a UUID v4 is recommended",
       );
     }
-    const keyHash = createHash("sha256").update(key).digest("base64url");
-    const fingerprint = createHash("sha256")
-      .update(`${req.method} ${req.path}\n${canonicalJson(req.body)}`)
-      .digest("base64url");
-    const cipherKey = createHmac("sha256", this.serverSecret).update(`reportgen idempotency v1\0${req.accountId}\0${key}`).digest();
+    const mac = (purpose: string, text: string) =>
+      createHmac("sha256", this.serverSecret).update(`reportgen idempotency v2 ${purpose}\0${req.accessKeyId}\0${key}\0${text}`);
+    const keyHash = mac("key", "").digest("base64url");
+    const fingerprint = mac("request", `${req.method} ${req.path}\n${canonicalJson(req.body)}`).digest("base64url");
+    const cipherKey = mac("response", req.accountId).digest();
 
     // Fast path for a plain retry: no need to prepare anything.
     const early = await this.replay<B>(req.accountId, keyHash, fingerprint, cipherKey);

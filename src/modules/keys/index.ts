@@ -15,7 +15,14 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
       "/access-keys",
       async ({ principal, actor, body, set, headers, request }) => {
         const r = await idempotency.run(
-          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+          {
+            accountId: principal.accountId,
+            accessKeyId: principal.keyId,
+            key: headers["idempotency-key"],
+            method: "POST",
+            path: new URL(request.url).pathname,
+            body,
+          },
           () => keys.prepare(principal.accountId, body, principal.scopes),
           async (prepared) => {
             const k = await keys.commit(prepared, actor);
@@ -63,7 +70,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
     .patch(
       "/access-keys/:accessKeyID",
       async ({ principal, actor, params, body }) => ({
-        data: toKeyJson(await keys.setQuota(params.accessKeyID, principal.accountId, body.max_reports_per_day, actor)),
+        data: toKeyJson(await keys.setQuota(params.accessKeyID, principal.accountId, body.max_reports_per_day, actor, principal.scopes)),
       }),
       {
         params: keyIdParams,
@@ -73,14 +80,15 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         detail: {
           summary: "Change an access key's daily quota",
           description:
-            "Sets `max_reports_per_day` (null removes the quota); it applies from the next submission, counting what the key already submitted today. Recorded as access_key.updated.",
+            "Sets `max_reports_per_day` (null removes the quota); it applies from the next submission, counting what the key already submitted today. " +
+            "A key acts only on keys within its own scopes: a target holding a scope the caller lacks is 403 `forbidden` naming them. Recorded as access_key.updated.",
         },
       },
     )
     .post(
       "/access-keys/:accessKeyID/rotate",
       async ({ principal, actor, params, body }) => {
-        const r = await keys.rotate(params.accessKeyID, principal.accountId, body.grace_seconds, actor);
+        const r = await keys.rotate(params.accessKeyID, principal.accountId, body.grace_seconds, actor, principal.scopes);
         return { data: r.value, key: toKeyJson(r.key), previous_valid_until: iso(r.previousValidUntil)! };
       },
       {
@@ -125,14 +133,14 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
           description:
             "Returns a new value for the same key id, scopes, expiry and quota. The old value keeps working for `grace_seconds` (0, the default, " +
             "to 604800 = 7 days), then is refused (401). Rotating again during a grace period ends the older value at once. Send `{}` for no grace. " +
-            "Recorded as access_key.rotated.",
+            "A key acts only on keys within its own scopes: a target holding a scope the caller lacks is 403 `forbidden` naming them. Recorded as access_key.rotated.",
         },
       },
     )
     .delete(
       "/access-keys/:accessKeyID",
       async ({ principal, actor, params }) => {
-        await keys.delete(params.accessKeyID, principal.accountId, actor);
+        await keys.delete(params.accessKeyID, { accountId: principal.accountId, actor, scopes: principal.scopes });
         return { data: { id: params.accessKeyID, deleted: true } };
       },
       {
@@ -145,7 +153,8 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         detail: {
           summary: "Delete an access key",
           description:
-            "Irreversible; the key is rejected (401) from the next request on. A caller may delete the key it is using. Recorded as access_key.deleted.",
+            "Irreversible; the key is rejected (401) from the next request on. A caller may delete the key it is using. " +
+            "A key acts only on keys within its own scopes: a target holding a scope the caller lacks is 403 `forbidden` naming them. Recorded as access_key.deleted.",
         },
       },
     );

@@ -3,7 +3,7 @@
 
 import { createHash } from "node:crypto";
 import { hash, type Options, verify } from "@node-rs/argon2";
-import { notFound, validationFailed } from "../../lib/errors";
+import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { randomId, randomSecret } from "../../lib/ids";
 import { storageFault } from "../../lib/storage";
 import type { AccountsRepo } from "../accounts/repo";
@@ -172,8 +172,10 @@ export class KeysService {
     accountId: string,
     rawGrace: unknown,
     actor: Actor,
+    callerScopes: readonly Scope[],
   ): Promise<{ key: KeyRow; value: string; previousValidUntil: number }> {
     const graceSeconds = checkGrace(rawGrace);
+    await this.manageable(id, accountId, callerScopes, "rotate");
     const secret = randomSecret();
     const secretHash = await this.gate.run(() => hash(secret, argon2Options));
     const at = Date.now();
@@ -192,9 +194,10 @@ export class KeysService {
   }
 
   /** Sets (or with null removes) a key's daily quota. */
-  async setQuota(id: string, accountId: string, raw: unknown, actor: Actor): Promise<KeyRow> {
+  async setQuota(id: string, accountId: string, raw: unknown, actor: Actor, callerScopes: readonly Scope[]): Promise<KeyRow> {
     const max = checkQuota(raw);
     return this.keys.transaction(async () => {
+      await this.manageable(id, accountId, callerScopes, "change");
       if (!(await this.keys.setQuota(id, accountId, max))) throw notFound("access key", id);
       await this.audit.record(actor, "access_key.updated", id, { max_reports_per_day: max });
       return (await this.keys.get(id, accountId))!;
@@ -221,16 +224,35 @@ export class KeysService {
   }
 
   /**
-   * Deletes a key of the account (any key when accountId is omitted: the admin CLI) with its
-   * access_key.deleted event. Takes effect at once.
+   * Deletes a key with its access_key.deleted event; takes effect at once. `by` is the caller: a key of
+   * the account (which may delete only keys within its own scopes), or the admin CLI (any key).
    */
-  async delete(id: string, accountId?: string, actor: Actor | "cli" = "cli"): Promise<void> {
+  async delete(id: string, by: { accountId: string; actor: Actor; scopes: readonly Scope[] } | "cli" = "cli"): Promise<void> {
     await this.keys.transaction(async () => {
-      const owner = await this.keys.delete(id, accountId);
+      if (by !== "cli") await this.manageable(id, by.accountId, by.scopes, "delete");
+      const owner = await this.keys.delete(id, by === "cli" ? undefined : by.accountId);
       if (!owner) throw notFound("access key", id);
-      await this.audit.record(actor === "cli" ? { kind: "cli", accountId: owner } : actor, "access_key.deleted", id);
+      await this.audit.record(by === "cli" ? { kind: "cli", accountId: owner } : by.actor, "access_key.deleted", id);
     });
     this.forget(id);
+  }
+
+  /**
+   * A key manages only keys within its own scopes: rotating a broader key would hand its caller that
+   * key's value, and deleting or re-limiting one would act with powers the caller lacks. 404 for a key
+   * of another account (or none), 403 naming the scopes the caller lacks.
+   */
+  private async manageable(id: string, accountId: string, callerScopes: readonly Scope[], verb: string): Promise<KeyRow> {
+    const key = await this.keys.get(id, accountId);
+    if (!key) throw notFound("access key", id);
+    const missing = parseScopes(key.scopes).filter((s) => !callerScopes.includes(s));
+    if (missing.length)
+      throw new AppError(
+        "forbidden",
+        `this access key cannot ${verb} key ${id}: that key holds ${missing.join(", ")}, which this key lacks. A key manages only keys within its own scopes; use a key that holds them`,
+        { missing_scopes: missing },
+      );
+    return key;
   }
 
   /**

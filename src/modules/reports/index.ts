@@ -32,7 +32,7 @@ const notReadySchema = t.Object({
  */
 async function queueIdempotently(
   ctx: {
-    principal: { accountId: string };
+    principal: { accountId: string; keyId: string };
     body: unknown;
     set: { status?: number | string; headers: Record<string, unknown> };
     headers: Record<string, string | undefined>;
@@ -43,7 +43,14 @@ async function queueIdempotently(
 ) {
   const { principal, body, set, headers, request } = ctx;
   const r = await opts.idempotency.run(
-    { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+    {
+      accountId: principal.accountId,
+      accessKeyId: principal.keyId,
+      key: headers["idempotency-key"],
+      method: "POST",
+      path: new URL(request.url).pathname,
+      body,
+    },
     () => undefined,
     async () => {
       const { reportId } = await submit();

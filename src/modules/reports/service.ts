@@ -193,19 +193,23 @@ export class ReportsService {
     const now = Date.now();
     const row: NewReport = { ...report, id, accountId, createdAt: now, keyId: typeof by === "string" ? null : by.keyId };
     await this.repo.transaction(async () => {
-      if (typeof by !== "string" && !(await this.repo.countReport(by.keyId, utcDay(now), by.maxReportsPerDay))) {
-        const wait = secondsToNextUtcMidnight(now);
-        throw retryLater(
-          "quota_exceeded",
-          `this access key may submit ${by.maxReportsPerDay} reports per UTC day and has used them all today; retry after the next UTC midnight (in ${wait} s), or raise its max_reports_per_day`,
-          wait,
-        );
-      }
+      if (typeof by !== "string" && !(await this.repo.countReport(by.keyId, utcDay(now), by.maxReportsPerDay)))
+        throw quotaExceeded(by.maxReportsPerDay!, now);
       await this.repo.insert(row);
       if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
     });
     this.events.queued();
     return { reportId: id };
+  }
+
+  /**
+   * Refuses a submission before its body is read when the key has used up its daily quota (apiGuard).
+   * Only a read: the insert's conditional count (enqueue) stays the one that decides under concurrency.
+   */
+  async checkQuota(by: Submitter): Promise<void> {
+    if (by.maxReportsPerDay === null) return;
+    const now = Date.now();
+    if ((await this.repo.reportsOn(by.keyId, utcDay(now))) >= by.maxReportsPerDay) throw quotaExceeded(by.maxReportsPerDay, now);
   }
 
   /**
@@ -346,4 +350,14 @@ export function resolvePdfOptions(stored: string | null): PdfOptions {
     metadata: o?.metadata ?? defaultPdfOptions.metadata,
     waitFor: resolveWaitFor(o?.wait_for),
   };
+}
+
+/** 429 quota_exceeded: the key has submitted its `max` reports of the UTC day of `now`. */
+function quotaExceeded(max: number, now: number) {
+  const wait = secondsToNextUtcMidnight(now);
+  return retryLater(
+    "quota_exceeded",
+    `this access key may submit ${max} reports per UTC day and has used them all today; retry after the next UTC midnight (in ${wait} s), or raise its max_reports_per_day`,
+    wait,
+  );
 }

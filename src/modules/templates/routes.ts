@@ -34,7 +34,14 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
       "/templates",
       async ({ principal, actor, body, set, headers, request }) => {
         const r = await opts.idempotency.run(
-          { accountId: principal.accountId, key: headers["idempotency-key"], method: "POST", path: new URL(request.url).pathname, body },
+          {
+            accountId: principal.accountId,
+            accessKeyId: principal.keyId,
+            key: headers["idempotency-key"],
+            method: "POST",
+            path: new URL(request.url).pathname,
+            body,
+          },
           () => undefined,
           async () => {
             const c = await templates.create(actor, {
