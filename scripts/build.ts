@@ -4,10 +4,12 @@
 // playwright-core loads its own package.json and browsers.json with require(path.join(__dirname, ...)),
 // which the compiler cannot see through: the executable would look for the BUILD machine's
 // node_modules at run time. The plugin below rewrites those requires to literal paths, so the
-// bundler embeds both JSON files. Migrations, the EJS library and the docs UI are imported as text.
+// bundler embeds both JSON files. Migrations, the EJS library, the docs UI and the dashboard's assets
+// (the editor's bundle made first, by scripts/build-editor.ts) are imported as text.
 
 import { dirname, join } from "node:path";
 import type { BunPlugin } from "bun";
+import { writeEditorBundle } from "./build-editor";
 
 const root = join(import.meta.dir, "..");
 const playwrightRoot = dirname(Bun.resolveSync("playwright-core/package.json", root));
@@ -68,6 +70,9 @@ function nativeAddons(packages: Record<string, string>, excluded: string[]): Bun
 
 /** Compiles the executable; returns its size in bytes. */
 export async function compile(o: CompileOptions): Promise<number> {
+  // The dashboard embeds the editor's bundle, which is generated (scripts/build-editor.ts): made from
+  // the sources being compiled, never an older copy left on disk.
+  await writeEditorBundle();
   const result = await Bun.build({
     // The worker threads are extra entrypoints, found at run time by src/lib/runtime.ts under their
     // path relative to src/ (the sandbox child is main.ts run with a hidden argument).
