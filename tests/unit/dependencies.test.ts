@@ -1,9 +1,12 @@
 // Every package the code imports is declared in package.json: one that is only there as another
-// package's dependency (or peer) can vanish or change version with an update of that package.
+// package's dependency (or peer) can vanish or change version with an update of that package. And
+// imports between the tree's parts go one way: tests/ may import scripts/ and src/, scripts/ may import
+// src/, src/ imports neither (what several of them need, e.g. scripts/lib's throwaway PostgreSQL and
+// S3 that the benches and the tests start, lives on the scripts/ side).
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join } from "node:path";
+import { dirname, join, relative, resolve } from "node:path";
 
 const root = join(import.meta.dir, "../..");
 const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as Record<string, Record<string, string> | undefined>;
@@ -49,4 +52,19 @@ test("every package imported by src/, scripts/ and tests/ is in package.json's d
     }
   }
   expect([...undeclared]).toEqual([]);
+});
+
+test("src/ imports nothing from scripts/ or tests/, and scripts/ nothing from tests/", () => {
+  const forbidden: Record<string, string[]> = { src: ["scripts", "tests"], scripts: ["tests"] };
+  const wrong: string[] = [];
+  for (const [dir, others] of Object.entries(forbidden)) {
+    for (const file of sources(join(root, dir))) {
+      for (const path of specifiers(file)) {
+        if (!path.startsWith(".")) continue;
+        const top = relative(root, resolve(dirname(file), path)).split("/")[0]!;
+        if (others.includes(top)) wrong.push(`${relative(root, file)} imports ${path}`);
+      }
+    }
+  }
+  expect(wrong).toEqual([]);
 });
