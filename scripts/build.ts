@@ -86,7 +86,7 @@ export async function compile(o: CompileOptions): Promise<number> {
     minify: { syntax: true, whitespace: true },
     sourcemap: "none",
     // Precompiled bytecode: JavaScriptCore does not parse the whole bundle again at every start.
-    // Measured 2026-11-25 on the 2-core dev VM, built without and with it (`time dist/reportgen version`;
+    // Measured on 2 cores, built without and with it (`time dist/reportgen version`;
     // `time dist/reportgen render <fixtures>/templates/invoice.html -o x.pdf --chromium-path
     // /usr/lib/chromium/chromium-headless-shell`): 180 -> 15 ms and 1.3 -> 0.5 s; 121 -> 147 MB on disk.
     bytecode: true,

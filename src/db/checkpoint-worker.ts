@@ -15,7 +15,7 @@ db.exec("PRAGMA synchronous = NORMAL");
 // and the log starts over from its beginning once a pass has copied all of it. While the log is small
 // the thread looks once a second: each pass costs two fsyncs (log and database) and a journal commit,
 // and each wake-up of this thread costs CPU too; looking every 100 ms cost ~2-3 ms of CPU per invoice
-// at c=1 (this thread's /proc task figures, 2026-11-25, 2-core dev VM, during
+// at c=1 (this thread's /proc task figures on 2 cores, during
 // `bun scripts/bench.ts --templates invoice-ejs --concurrency 1`). A pass that found a big log (a flood of
 // submissions) brings the next one to 100 ms: passes are then short and frequent again, because while
 // one copies, a main-thread writer that restarts the log can have to wait for it (one pass a second let

@@ -1,11 +1,11 @@
 // Moves SQLite's WAL checkpoints off the main thread. By default the connection that commits
 // also checkpoints, every 1000 pages: with 60 KB report bodies that was every ~65 submissions,
-// and those POSTs waited 10-25 ms for it (2026-11-22, an in-process POST loop on the dev VM's ext4:
-// p99 12 ms, 2-3 ms without; tests/integration/wal-checkpoint.test.ts guards the behaviour). A worker thread checkpoints instead (once a second, every 100 ms while the log is
-// big: see checkpoint-worker.ts); the main connection keeps a far higher threshold as a fallback, so
-// the log stays bounded even if the thread stalls. The thread runs under the supervisor: restarted
-// with backoff if it fails, probed with a ping, and while it is down the main connection checkpoints
-// at SQLite's default again.
+// and those POSTs waited 10-25 ms for it (an in-process POST loop on ext4: p99 12 ms, 2-3 ms without;
+// tests/integration/wal-checkpoint.test.ts guards the behaviour). A worker thread checkpoints instead
+// (once a second, every 100 ms while the log is big: see checkpoint-worker.ts); the main connection
+// keeps a far higher threshold as a fallback, so the log stays bounded even if the thread stalls. The
+// thread runs under the supervisor: restarted with backoff if it fails, probed with a ping, and while
+// it is down the main connection checkpoints at SQLite's default again.
 import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";
