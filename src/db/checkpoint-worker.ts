@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { parentPort, workerData } from "node:worker_threads";
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from "./checkpointer";
 
-const { file, busyIntervalMs, calmIntervalMs, busyLogFrames } = workerData as CheckpointerData;
+const { file, busyIntervalMs, calmIntervalMs, busyLogFrames, reportPasses } = workerData as CheckpointerData;
 const port = parentPort!;
 const db = new Database(file, { readwrite: true, create: false });
 db.exec("PRAGMA busy_timeout = 5000");
@@ -37,7 +37,9 @@ function pass(): void {
   } catch (e) {
     port.postMessage({ type: "error", message: (e as Error).message });
   }
-  timer = setTimeout(pass, logFrames >= busyLogFrames ? busyIntervalMs : calmIntervalMs);
+  const nextInMs = logFrames >= busyLogFrames ? busyIntervalMs : calmIntervalMs;
+  timer = setTimeout(pass, nextInMs);
+  if (reportPasses) port.postMessage({ type: "pass", logFrames, nextInMs } satisfies FromCheckpointer);
 }
 timer = setTimeout(pass, calmIntervalMs);
 
