@@ -1,4 +1,4 @@
-// The service's memory and start time, as issue 22 measures them: the compiled executable on default
+// The service's memory and start time, as the README reports them: the compiled executable on default
 // settings in a temporary data dir. Prints PSS by process kind (src/lib/process-tree.ts reads it from
 // /proc/PID/smaps_rollup) idle, at the peak of a burst, and 30 and 60 s after it, and how long the
 // process took from its start to a 200 from /readyz. "Idle" is 45 s after ready by default: past the

@@ -1,15 +1,11 @@
 // doctor's checks of the cluster backends: PostgreSQL (--database-url) and the S3 bucket (--storage-url).
-// --database-url is read by name, so its check stands whether or not this tree has the setting yet.
-// Each says "not used" when its setting is empty. The probes use Bun's own
-// clients (Bun.SQL, Bun.S3Client): a real connection and query, a real object put, read and deleted.
+// Each says "not used" when its setting is empty. The probes use the clients the service uses
+// (src/db/postgres.ts, Bun.S3Client): a real connection and query, a real object put, read and deleted.
 import { randomUUID } from "node:crypto";
-import type { Config } from "../config/settings";
+import { PostgresSql } from "../db/postgres";
 import type { Check } from "./doctor-checks";
 
 const PROBE_TIMEOUT_MS = 10_000;
-
-/** A setting of the cluster backends, by name ("" or absent: not used). */
-const optional = <T>(c: Config, key: string): T | undefined => (c as unknown as Record<string, T | undefined>)[key];
 
 function deadline<T>(p: Promise<T>, what: string): Promise<T> {
   let timer: Timer | undefined;
@@ -28,18 +24,20 @@ export function describePostgresUrl(url: string): string {
 export const databaseCheck: Check = {
   name: "PostgreSQL",
   async run({ config }) {
-    const url = optional<string>(config, "databaseUrl");
+    const url = config.databaseUrl;
     if (!url) return { status: "skip", detail: "not used: --database-url is empty (SQLite in the data dir)" };
     const where = describePostgresUrl(url);
     const fix =
       "check --database-url / REPORTGEN_DATABASE_URL (host, port, user, password, database), that PostgreSQL listens there and that pg_hba.conf admits this host";
-    const sql = new Bun.SQL(url, { max: 1, connectionTimeout: PROBE_TIMEOUT_MS / 1000, idleTimeout: 1 });
+    const sql = new PostgresSql(url, { max: 1, connectTimeout: PROBE_TIMEOUT_MS / 1000 });
     try {
-      const [row] = (await deadline(
-        sql`SELECT current_setting('server_version') AS version, to_regclass('schema_migrations') IS NOT NULL AS migrated,
-                   has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
+      const row = await deadline(
+        sql.get<{ version: string; migrated: boolean; can_create: boolean }>(
+          `SELECT current_setting('server_version') AS version, to_regclass('schema_migrations') IS NOT NULL AS migrated,
+                  has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
+        ),
         `PostgreSQL at ${where}`,
-      )) as { version: string; migrated: boolean; can_create: boolean }[];
+      );
       if (!row) return { status: "fail", detail: `PostgreSQL at ${where} returned no row`, fix };
       if (!row.migrated) {
         if (!row.can_create)
@@ -50,10 +48,12 @@ export const databaseCheck: Check = {
           };
         return { status: "ok", detail: `PostgreSQL ${row.version} at ${where}: empty, the first start creates the schema` };
       }
-      const [m] = (await deadline(
-        sql`SELECT coalesce(max(version), 0)::int AS version, count(*)::int AS applied FROM schema_migrations`,
+      const m = await deadline(
+        sql.get<{ version: number; applied: number }>(
+          "SELECT coalesce(max(version), 0)::int AS version, count(*)::int AS applied FROM schema_migrations",
+        ),
         "schema_migrations",
-      )) as { version: number; applied: number }[];
+      );
       return {
         status: "ok",
         detail: `PostgreSQL ${row.version} at ${where}: schema version ${m?.version ?? 0} (${m?.applied ?? 0} migrations applied; newer ones are applied at start)`,
@@ -61,7 +61,7 @@ export const databaseCheck: Check = {
     } catch (e) {
       return { status: "fail", detail: `PostgreSQL at ${where} is not reachable: ${(e as Error).message}`, fix };
     } finally {
-      await sql.close({ timeout: 1 }).catch(() => {});
+      await sql.close().catch(() => {});
     }
   },
 };

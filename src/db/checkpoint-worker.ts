@@ -5,7 +5,7 @@ import { Database } from "bun:sqlite";
 import { parentPort, workerData } from "node:worker_threads";
 import type { CheckpointerData, FromCheckpointer, ToCheckpointer } from "./checkpointer";
 
-const { file, busyIntervalMs, calmIntervalMs, busyLogFrames } = workerData as CheckpointerData;
+const { file, busyIntervalMs, calmIntervalMs, busyLogFrames, reportPasses } = workerData as CheckpointerData;
 const port = parentPort!;
 const db = new Database(file, { readwrite: true, create: false });
 db.exec("PRAGMA busy_timeout = 5000");
@@ -15,7 +15,7 @@ db.exec("PRAGMA synchronous = NORMAL");
 // and the log starts over from its beginning once a pass has copied all of it. While the log is small
 // the thread looks once a second: each pass costs two fsyncs (log and database) and a journal commit,
 // and each wake-up of this thread costs CPU too; looking every 100 ms cost ~2-3 ms of CPU per invoice
-// at c=1 (this thread's /proc task figures, 2026-11-25, 2-core dev VM, during
+// at c=1 (this thread's /proc task figures on 2 cores, during
 // `bun scripts/bench.ts --templates invoice-ejs --concurrency 1`). A pass that found a big log (a flood of
 // submissions) brings the next one to 100 ms: passes are then short and frequent again, because while
 // one copies, a main-thread writer that restarts the log can have to wait for it (one pass a second let
@@ -37,7 +37,9 @@ function pass(): void {
   } catch (e) {
     port.postMessage({ type: "error", message: (e as Error).message });
   }
-  timer = setTimeout(pass, logFrames >= busyLogFrames ? busyIntervalMs : calmIntervalMs);
+  const nextInMs = logFrames >= busyLogFrames ? busyIntervalMs : calmIntervalMs;
+  timer = setTimeout(pass, nextInMs);
+  if (reportPasses) port.postMessage({ type: "pass", logFrames, nextInMs } satisfies FromCheckpointer);
 }
 timer = setTimeout(pass, calmIntervalMs);
 

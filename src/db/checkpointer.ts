@@ -1,11 +1,11 @@
 // Moves SQLite's WAL checkpoints off the main thread. By default the connection that commits
 // also checkpoints, every 1000 pages: with 60 KB report bodies that was every ~65 submissions,
-// and those POSTs waited 10-25 ms for it (2026-11-22, an in-process POST loop on the dev VM's ext4:
-// p99 12 ms, 2-3 ms without; tests/integration/wal-checkpoint.test.ts guards the behaviour). A worker thread checkpoints instead (once a second, every 100 ms while the log is
-// big: see checkpoint-worker.ts); the main connection keeps a far higher threshold as a fallback, so
-// the log stays bounded even if the thread stalls. The thread runs under the supervisor: restarted
-// with backoff if it fails, probed with a ping, and while it is down the main connection checkpoints
-// at SQLite's default again.
+// and those POSTs waited 10-25 ms for it (an in-process POST loop on ext4: p99 12 ms, 2-3 ms without;
+// tests/integration/wal-checkpoint.test.ts guards the behaviour). A worker thread checkpoints instead
+// (once a second, every 100 ms while the log is big: see checkpoint-worker.ts); the main connection
+// keeps a far higher threshold as a fallback, so the log stays bounded even if the thread stalls. The
+// thread runs under the supervisor: restarted with backoff if it fails, probed with a ping, and while
+// it is down the main connection checkpoints at SQLite's default again.
 import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";
@@ -27,8 +27,23 @@ export interface CheckpointerData {
   calmIntervalMs: number;
   busyIntervalMs: number;
   busyLogFrames: number;
+  /** Post a "pass" message after every pass (only when someone listens: WalCheckpointer's onPass). */
+  reportPasses: boolean;
 }
-export type FromCheckpointer = { type: "ready" } | { type: "stopped" } | { type: "pong"; id: number } | { type: "error"; message: string };
+/**
+ * One pass of the thread, as it decided it: the log's size in frames (0 when nothing was committed since
+ * the previous pass: it did not checkpoint) and the interval it scheduled the next pass after.
+ */
+export interface CheckpointPass {
+  logFrames: number;
+  nextInMs: number;
+}
+export type FromCheckpointer =
+  | { type: "ready" }
+  | { type: "stopped" }
+  | { type: "pong"; id: number }
+  | { type: "error"; message: string }
+  | ({ type: "pass" } & CheckpointPass);
 export type ToCheckpointer = { type: "stop" } | { type: "ping"; id: number };
 
 class CheckpointThread implements Child {
@@ -38,7 +53,7 @@ class CheckpointThread implements Child {
   private readonly pings = new Map<number, () => void>();
   private nextPing = 1;
 
-  constructor(file: string, logger: Logger, died: (cause: string) => void) {
+  constructor(file: string, logger: Logger, died: (cause: string) => void, onPass?: (p: CheckpointPass) => void) {
     // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
     this.worker = new Worker(entrypointUrl("db/checkpoint-worker.ts"), {
       workerData: {
@@ -46,6 +61,7 @@ class CheckpointThread implements Child {
         calmIntervalMs: CALM_INTERVAL_MS,
         busyIntervalMs: BUSY_INTERVAL_MS,
         busyLogFrames: BUSY_LOG_FRAMES,
+        reportPasses: onPass !== undefined,
       } satisfies CheckpointerData,
     });
     this.worker.on("message", (m: FromCheckpointer) => {
@@ -53,6 +69,7 @@ class CheckpointThread implements Child {
       if (m.type === "pong") this.pings.get(m.id)?.();
       if (m.type === "stopped") this.stopped?.();
       if (m.type === "error") logger.warn("WAL checkpoint failed; will retry", { error: m.message });
+      if (m.type === "pass") onPass?.({ logFrames: m.logFrames, nextInMs: m.nextInMs });
     });
     const gone = (cause: string) => {
       this.handshake.fail(new Error(cause));
@@ -94,6 +111,8 @@ export class WalCheckpointer {
     private readonly db: Database,
     private readonly logger: Logger,
     private readonly registry: ChildRegistry = new ChildRegistry(),
+    /** Called after every pass of the thread with what it decided (tests: what it scheduled, not when it ran). */
+    private readonly onPass?: (p: CheckpointPass) => void,
   ) {}
 
   /** Resolves once the thread ran or failed its first start; until it runs, SQLite's own checkpointing stays on. */
@@ -101,7 +120,7 @@ export class WalCheckpointer {
     this.sup = new Supervisor<CheckpointThread>({
       kind: "checkpointer",
       name: "checkpointer",
-      create: (died) => new CheckpointThread(this.db.filename, this.logger, died),
+      create: (died) => new CheckpointThread(this.db.filename, this.logger, died, this.onPass),
       startTimeoutMs: 10_000,
       stopTimeoutMs: 2_000,
       // A pass takes milliseconds; a thread that cannot answer a ping for 10 s is stuck.

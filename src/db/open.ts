@@ -1,5 +1,6 @@
 // Opens the configured backend: SQLite in the data dir (the default) or PostgreSQL (--database-url),
-// migrated, with every repository over it. App.bootstrap() calls this; services never see which one it is.
+// migrated, with every repository over it. bootstrap() (src/bootstrap.ts) and `migrate-to` call this;
+// services never see which one it is.
 
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";

@@ -12,7 +12,7 @@
 // process). A connection that sends nothing is closed after the idle timeout; once bytes flow, the
 // HTTP server's own timeouts (head ~10 s, idle, body) apply and its closing closes the client's side.
 //
-// Cost, measured 2026-11-23 on the 2-core dev VM under load from other work (bun scripts/gate-bench.ts: the
+// Cost, measured on 2 cores under load from other work (bun scripts/gate-bench.ts: the
 // executable with and without the gate, same run, 4 keep-alive clients, server CPU per request): GET
 // /healthz +0.01 to 0.03 ms (0.10 -> 0.12 ms); a 1.3 MB PDF download +0.7 to 1.1 ms (0.56 -> 1.6 ms),
 // i.e. about 0.6 to 0.8 ms per MB relayed. Bun reads the big chunks (~450 KB per read), so the cost is the
@@ -195,9 +195,10 @@ export class ConnectionGate {
   /**
    * Bun checks socket timeouts on a 4-second sweep: timeout(n) fires at the ((n + 3) >> 2)-th sweep
    * from now, and the first sweep can be a moment away, so n = 1 closed a fresh connection after
-   * 318 ms once (Bun 1.4.5, 2026-11-25: n = 1 fires within 0-4 s, n = 5 within 4-8 s, whenever other
-   * sockets keep the sweep running; tests/integration/connection-gate.test.ts guards the floor). Four seconds more make the timeout a floor: it fires between the configured
-   * time and about four seconds after it, never before.
+   * 318 ms once (Bun 1.4.5: n = 1 fires within 0-4 s, n = 5 within 4-8 s, whenever other sockets keep
+   * the sweep running; tests/integration/connection-gate.test.ts guards the floor). Four seconds more
+   * make the timeout a floor: it fires between the configured time and about four seconds after it,
+   * never before.
    */
   private get idleSeconds() {
     return Math.max(1, Math.ceil(this.o.idleTimeoutMs / 1000)) + 4;

@@ -1,14 +1,14 @@
 // Bun's allocator (mimalloc) settings for the long-running processes: the server and its EJS sandboxes.
 //
 // By default mimalloc hands memory it freed back to the OS 100 ms later, from a "mi-scavenger" thread,
-// and takes it back page fault by page fault on the next report. Until 2026-11-26 the service turned
-// purging off (MIMALLOC_PURGE_DELAY=-1: 29 -> 19 ms of server CPU per invoice on 2026-11-24), so the
+// and takes it back page fault by page fault on the next report. Earlier versions of the service turned
+// purging off (MIMALLOC_PURGE_DELAY=-1: 29 -> 19 ms of server CPU per invoice then), so the
 // server kept its peak for good: 149 MiB USS 60 s after a burst of 240 invoices against 80 idle. It now
 // purges what stayed free for 5 s: during a burst a page freed and reused within the delay is kept
 // (each free also pushes its segment's purge back), and after it the scavenger returns the memory,
-// helped by the quiet-period collection of lib/memory-trim.ts. Measured 2026-11-26 (`bun scripts/memory.ts`,
-// then the server's CPU per invoice at c=1 over 80 PDFs, two alternating runs each; load average 13-20
-// from other test runs on this 2-core VM): server USS 60 s after the burst 149 MiB with -1, 81 MiB with
+// helped by the quiet-period collection of lib/memory-trim.ts. Measured with `bun scripts/memory.ts`,
+// then the server's CPU per invoice at c=1 over 80 PDFs, two alternating runs each (load average 13-20
+// from other test runs on 2 cores): server USS 60 s after the burst 149 MiB with -1, 81 MiB with
 // 5000 (idle: 72-80); CPU per PDF server 11.9 / 10.0 ms with -1, 11.5 / 11.1 with 5000, 11.1 / 10.8 with
 // 100; a sandbox 2.9 / 2.6, 3.3 / 3.0, 3.3 / 2.9: within the noise of each other. An operator who
 // prefers otherwise sets MIMALLOC_PURGE_DELAY (ms; -1 never purges) themselves; it is then left as it is.

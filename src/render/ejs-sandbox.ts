@@ -4,8 +4,8 @@
 //
 // Every report runs in a fresh QuickJS runtime, so nothing a template does survives into the next one.
 // Loading the EJS library into a fresh runtime costs ~4 ms of CPU (4.3 ms per runtime with EJS against
-// 0.5 ms for a bare one; 2026-11-23, 2-core dev VM, the sandbox's own /proc CPU in `bun scripts/bench.ts`), and compiling the template another ~1 ms, on every report. Both
-// are paid once per distinct template instead:
+// 0.5 ms for a bare one, on 2 cores: the sandbox's own /proc CPU in `bun scripts/bench.ts`), and
+// compiling the template another ~1 ms, on every report. Both are paid once per distinct template instead:
 //   - compile: a fresh runtime with EJS compiles the template, and the function body EJS generates is
 //     kept, keyed by the template's text (compiling runs no template code, except what QuickJS's
 //     Function constructor lets a crafted template run, and that runs in this throwaway runtime);

@@ -6,9 +6,9 @@
 // The pages are elastic: `idlePages` stay open while the service is idle, one more opens (up to
 // `pages`) whenever a report finds none free, and after `idleTrimMs` without a report the extra ones
 // close. Each page is a renderer process: on the headless shell an idle one costs ~7 MiB of its own
-// (USS) and ~23 MiB PSS, one that printed invoices ~40 MiB USS (scripts/memory.ts, 2026-11-26), and
-// opening one adds ~30-60 ms to the report that waits for it (2026-11-26, load ~8: two small reports at
-// once with one page open took 44-108 ms, one alone 11-40 ms).
+// (USS) and ~23 MiB PSS, one that printed invoices ~40 MiB USS (`bun scripts/memory.ts`), and
+// opening one adds ~30-60 ms to the report that waits for it (at a load average of ~8 on 2 cores: two
+// small reports at once with one page open took 44-108 ms, one alone 11-40 ms).
 //
 // Why one shared context is still isolated: every report is loaded into about:blank, whose origin is
 // opaque and unique per document. Chromium refuses localStorage, sessionStorage, IndexedDB, cookies,

@@ -1,4 +1,4 @@
-// What happens to a PDF after Chromium prints it (issue 26): one plan, computed from the options, run by
+// What happens to a PDF after Chromium prints it: one plan, computed from the options, run by
 // qpdf in one invocation. The request options, a stored template's defaults and a merge all go through
 // the same two functions: postOptionProblems() (what a schema cannot check) and planPostProcessing().
 // Each option is a top-level field of `options`, replaced as a whole when defaults and a request are

@@ -23,7 +23,7 @@ const STYLE = styleTag(PRINT_DEFAULTS_CSS);
  * paper. Loading a document ends in a layout for the screen (Blink lays out after the load event) that
  * printing throws away and redoes at the paper's size: for the 1000-row bench report that layout cost
  * ~170 ms of the renderer's ~700, and without it the report loads and prints in ~600 ms instead of ~690
- * (2026-11-25, Chromium 156, 2-core dev VM: load 200 -> 30 ms, print 490 -> 570 ms; reproduce with
+ * (Chromium 156, 2 cores: load 200 -> 30 ms, print 490 -> 570 ms; reproduce with
  * `bun scripts/bench.ts --templates report-1000` against 03af5a4^ as --service-root); an invoice
  * does not change. Styles are still computed, so background images, list images, border images, masks
  * and web fonts load before the load event as they did; only the print media is laid out, and nothing
@@ -72,10 +72,11 @@ const MAY_CHANGE_AFTER_LOAD = /font-face|@import|<link\b|@[\w-]*\\|about:blank/i
 /**
  * Whether to ask the page before printing (waitUntilReady: wait_for, document.fonts.ready and the
  * title, one more CDP round trip after the load event: ~1 ms of an invoice's latency at c=1, measured
- * 0.94-1.16 ms on 2026-11-25, 2-core dev VM, `bun scripts/bench.ts --templates invoice-ejs --concurrency 1`). Not needed when no script runs, nothing waits for a condition, the
- * header does not need the title first, and no web font can start loading after the load event:
- * document.fonts.ready then has nothing to wait for, and the title is the one Chromium writes into
- * the PDF. tests/integration/pdf-options.test.ts holds fonts and titles to what the page shows.
+ * 0.94-1.16 ms on 2 cores, `bun scripts/bench.ts --templates invoice-ejs --concurrency 1`). Not needed
+ * when no script runs, nothing waits for a condition, the header does not need the title first, and
+ * no web font can start loading after the load event: document.fonts.ready then has nothing to wait
+ * for, and the title is the one Chromium writes into the PDF. tests/integration/pdf-options.test.ts
+ * holds fonts and titles to what the page shows.
  */
 export function needsReadinessCheck(html: string, o: { scripts: boolean; waitFor?: WaitFor; titleBeforePrint: boolean }): boolean {
   return o.scripts || o.waitFor !== undefined || o.titleBeforePrint || MAY_CHANGE_AFTER_LOAD.test(html);

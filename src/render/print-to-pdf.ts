@@ -3,8 +3,9 @@
 // BrowserHost prints through its own CDP session instead of Playwright's page.pdf(), which always asks
 // for the PDF as a stream: Chromium then writes the PDF into a temporary file and hands it back over
 // three more round trips (two IO.read, IO.close). Returned inline (base64) in the answer itself, an
-// invoice printed 1.8-2.1 ms sooner (median of 80 interleaved prints, playwright-core on Chromium 156,
-// 2026-11-25), with the same bytes. A big document still streams, in bounded chunks: one base64 answer
+// invoice printed 1.8-2.1 ms sooner (median of 80 interleaved prints, playwright-core on Chromium 156;
+// end to end: `bun scripts/bench.ts --templates invoice-ejs --concurrency 1 --service-root <a checkout
+// of e1142b5^>`), with the same bytes. A big document still streams, in bounded chunks: one base64 answer
 // would hold the whole PDF (up to --max-pdf-size) as one string in Chromium and in this thread.
 import type { CDPSession } from "playwright-core";
 import type { PdfOptions } from "./pdf-options";

@@ -1,7 +1,7 @@
 // Messages between the server and an EJS sandbox process. The child is treated as untrusted:
 // its replies are checked against these schemas before use.
-import Type, { type Static } from "typebox";
-import { Value } from "typebox/value";
+import { type Static, Type } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
 
 export const SandboxRequest = Type.Object({
   id: Type.Number(),

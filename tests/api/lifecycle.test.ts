@@ -113,8 +113,8 @@ test("two Apps can run side by side in one process (e.g. two data dirs, or tests
   const apps = await Promise.all(dirs.map((d) => bootstrap(configFor(d), { logger: createLogger("error") })));
   try {
     await apps[0]!.start();
-    // Fails today: the cleanup cron job is registered under a process-global name ("cleanup"), so the
-    // second start() throws "Cron: Tried to initialize new named job 'cleanup', but name already taken."
+    // Cron jobs are unnamed (src/jobs/scheduler.ts): croner's job names are process-global, so a named
+    // "cleanup" job made the second start() throw "Tried to initialize new named job 'cleanup'".
     await apps[1]!.start();
     const key = (await apps[1]!.keys.createForAccount("acme", "k")).value;
     const res = await apps[1]!.http.handle(new Request("http://localhost/api/v1/reports", { headers: { "x-api-key": key } }));

@@ -2,7 +2,7 @@
 // cluster) and a real S3 API (moto_server): they pass on a usable backend, name the schema version, and
 // fail with the fix on an unreachable server, a database the user cannot create tables in, or a
 // missing bucket. The checks are called directly with the settings --database-url / --storage-url
-// (and AWS_*) produce (--database-url is not a flag of this tree yet), and the bucket once through the CLI.
+// (and AWS_*) produce, and the bucket once through the CLI.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,6 +11,7 @@ import { databaseCheck, storageCheck } from "../../src/cli/doctor-backends";
 import type { DoctorContext } from "../../src/cli/doctor-checks";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
+import { PostgresSql } from "../../src/db/postgres";
 import { createLogger } from "../../src/lib/logger";
 import { freePort, sourceCommand } from "../helpers/process";
 
@@ -42,12 +43,12 @@ beforeAll(async () => {
     expect(start.exitCode, start.stderr.toString()).toBe(0);
     pgUrl = `postgres://postgres@127.0.0.1:${port}/postgres`;
     // A user that may connect but not create tables, for the privilege check.
-    const sql = new Bun.SQL(pgUrl);
-    await sql`CREATE ROLE reader LOGIN`;
-    await sql`CREATE DATABASE locked OWNER postgres`;
+    const sql = new PostgresSql(pgUrl);
+    await sql.run("CREATE ROLE reader LOGIN");
+    await sql.run("CREATE DATABASE locked OWNER postgres");
     await sql.close();
-    const locked = new Bun.SQL(`postgres://postgres@127.0.0.1:${port}/locked`);
-    await locked`REVOKE CREATE ON SCHEMA public FROM PUBLIC`;
+    const locked = new PostgresSql(`postgres://postgres@127.0.0.1:${port}/locked`);
+    await locked.run("REVOKE CREATE ON SCHEMA public FROM PUBLIC");
     await locked.close();
   }
   if (hasMoto) {
@@ -91,9 +92,9 @@ test.skipIf(!hasPg)(
     expect(empty.status).toBe("ok");
     expect(empty.detail).toMatch(/^PostgreSQL 15\.\d+.* at 127\.0\.0\.1:\d+\/postgres: empty, the first start creates the schema$/);
 
-    const sql = new Bun.SQL(pgUrl);
-    await sql`CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)`;
-    await sql`INSERT INTO schema_migrations VALUES (1, '0001_init', 0), (2, '0002_next', 0)`;
+    const sql = new PostgresSql(pgUrl);
+    await sql.run("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at BIGINT NOT NULL)");
+    await sql.run("INSERT INTO schema_migrations VALUES (1, '0001_init', 0), (2, '0002_next', 0)");
     await sql.close();
     const migrated = await databaseCheck.run(ctx({ databaseUrl: pgUrl }));
     expect(migrated.status).toBe("ok");

@@ -239,15 +239,14 @@ describe("a failing bucket is a service fault", () => {
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("hung"));
     s3().hang();
-    const t0 = performance.now();
     const e = (await failure(st.commit(id, "1"))) as StoreUnavailableError;
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect(e.outage).toBe(true);
     expect(e.message).toContain("no answer from the bucket within 300 ms");
     // Abandoned, not answered: the upload may still land, so its attempt must not be reused.
     expect(e.settled).toBe(false);
-    // The upload's deadline, then the probe's: bounded, not forever.
-    expect(performance.now() - t0).toBeLessThan(2_000);
+    // Bounded, not forever: the store gave up at its own deadline (the message above names it), which
+    // a hung bucket would otherwise never end.
     s3().up();
     await st.recovered();
   });

@@ -16,7 +16,7 @@ export class FileStore implements PdfStore {
   /** Nothing is written once the processor has stopped. */
   readonly refundsInterrupted = true;
   readonly reportsDir: string;
-  /** Where versions before 2026-11-25 wrote PDFs before renaming them into place: removed at start. */
+  /** Where older versions wrote PDFs before renaming them into place: removed at start. */
   private readonly legacyTmpDir: string;
 
   constructor(dataDir: string) {
@@ -68,8 +68,8 @@ export class FileStore implements PdfStore {
    * Creates the report's file, empty, and makes its folder entry durable; resolves once it is. Called
    * when rendering starts, so that the folder's fsync runs while Chromium prints, not between the
    * print and the recorded success, where only the PDF's own fsync and SQLite's commit remain
-   * (~1.2 ms less per report at c=1: a rename and a folder fsync through libuv's pool; 2026-11-25 on the
-   * 2-core dev VM, `bun scripts/bench.ts --templates invoice-ejs --concurrency 1 --service-root <8c048b0^>`).
+   * (~1.2 ms less per report at c=1: a rename and a folder fsync through libuv's pool; on 2 cores,
+   * `bun scripts/bench.ts --templates invoice-ejs --concurrency 1 --service-root <a checkout of 8c048b0^>`).
    * A file left by a crash is truncated.
    */
   reserve(reportId: string): Promise<void> {

@@ -21,7 +21,7 @@ const cssLength = cssLengthOf("CSS length: 0, or a number with px, in, cm or mm"
 
 const text = (maxLength: number, description: string) => t.String({ maxLength, description });
 
-// Options of the PDF document itself (issue 11): paper, headers and footers, metadata, structure, readiness.
+// Options of the PDF document itself: paper, headers and footers, metadata, structure, readiness.
 const pdfOutputOptions = {
   width: t.Optional(cssLengthOf("Custom paper width (CSS length); give height too. Wins over format and landscape")),
   height: t.Optional(cssLengthOf("Custom paper height (CSS length); give width too. Wins over format and landscape")),
@@ -99,7 +99,7 @@ const opacity = (dflt: number) =>
   t.Optional(t.Number({ minimum: 0.05, maximum: 1, default: dflt, description: "From 0.05 (faint) to 1 (opaque)" }));
 
 /**
- * What happens to the PDF after the print (issue 26), run by qpdf in one pass. Shared by generation and
+ * What happens to the PDF after the print, run by qpdf in one pass. Shared by generation and
  * merge requests; each field is independent, so defaults and a request merge field by field.
  */
 export const postOptions = {

@@ -3,7 +3,7 @@
 // The union of every font's character set comes from fontconfig itself (`fc-list --format '%{charset}'`),
 // read with the same configuration Chromium renders with (FONTCONFIG_FILE: operator fonts included, CFF
 // faces rejected), so a character counts as covered exactly when Chromium's fallback could find a face for
-// it. Measured on this machine: 311 faces, 168 KB of ranges, ~25 ms for fc-list in a shell and ~130 ms for the
+// it. Measured with Debian's fonts that scripts/setup installs: 311 faces, 168 KB of ranges, ~25 ms for fc-list in a shell and ~130 ms for the
 // first call from Bun (spawn, read, merge); done once per process per fontconfig file and cached, then a
 // character is a binary search over ~1,150 merged ranges (a 1,000-character text: under 1 ms).
 import type { Warning } from "./model";

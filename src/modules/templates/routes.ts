@@ -1,4 +1,4 @@
-// Routes of /api/v1/templates: stored, versioned templates (issue 21). All in this file, so that scopes
+// Routes of /api/v1/templates: stored, versioned templates. All in this file, so that scopes
 // (templates:read / templates:write) and audit events can be attached in one place.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
