@@ -2,7 +2,7 @@
 // command's line prints its usage. Maps failures to exit codes (2: usage, 1: error).
 import { ConfigError } from "../config/load";
 import { SchemaTooNewError } from "../db/migrate";
-import { StartupError } from "../lib/errors";
+import { AppError, StartupError } from "../lib/errors";
 import { type Command, parseFor, UsageError, wantsHelp } from "./args";
 import { COMMANDS, GROUPS, membersOf, usageOf } from "./commands";
 
@@ -58,6 +58,19 @@ export async function runCli(argv: string[]): Promise<number> {
       console.error(`reportgen: ${e.message}`);
       return 1;
     }
-    throw e;
+    return refusal(e);
   }
+}
+
+/**
+ * Any other failure, as one readable message and exit 1. An uncaught error would make Bun print a stack
+ * trace, lines of the executable's minified source and its banner: kilobytes in which the one line that
+ * matters (a refused migration, a database that cannot be reached) is lost. The stack is still there for
+ * a bug report, with REPORTGEN_LOG_LEVEL=debug.
+ */
+function refusal(e: unknown): number {
+  const message = e instanceof AppError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+  console.error(`reportgen: ${message.trim() || "failed"}`);
+  if (process.env.REPORTGEN_LOG_LEVEL === "debug" && e instanceof Error && e.stack) console.error(e.stack);
+  return 1;
 }
