@@ -4,6 +4,7 @@ import { expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json";
+import { COMMANDS } from "../../src/cli/commands";
 
 const root = join(import.meta.dir, "..", "..");
 const readme = await Bun.file(join(root, "README.md")).text();
@@ -33,4 +34,9 @@ test("the README links every page of the user guide", () => {
 test("the README is short: at most 300 lines, and no dated measurements (they belong in docs/benchmarks.md)", () => {
   expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   expect(readme).not.toMatch(/\b20\d\d-\d\d-\d\d(?!T)/);
+});
+
+test("every command of the command line is on the guide's CLI page", async () => {
+  const cli = await Bun.file(join(root, "docs", "cli.md")).text();
+  for (const c of COMMANDS) expect(cli).toContain(`reportgen ${c.name}`);
 });
