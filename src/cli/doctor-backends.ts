@@ -4,7 +4,7 @@
 // clients (Bun.SQL, Bun.S3Client): a real connection and query, a real object put, read and deleted.
 import { randomUUID } from "node:crypto";
 import type { Config } from "../config/settings";
-import type { Check } from "./doctor-checks";
+import type { Check } from "./doctor-types";
 
 const PROBE_TIMEOUT_MS = 10_000;
 

@@ -8,7 +8,8 @@ import type { Config } from "../config/settings";
 import { createLogger } from "../lib/logger";
 import { VERSION } from "../version";
 import type { CommandOption } from "./args";
-import { CHECKS, type CheckResult, type Status } from "./doctor-checks";
+import { CHECKS } from "./doctor-checks";
+import type { CheckResult, Status } from "./doctor-types";
 
 export const doctorOptions: CommandOption[] = [{ name: "json", help: "print the result as JSON", boolean: true }];
 
