@@ -194,7 +194,7 @@ const checks: Check[] = [
         await renderer.start({ ejs: false });
         const pdf = await renderer.pool!.render({
           html: TEST_PAGE,
-          options: (await import("../modules/reports/service")).resolvePdfOptions(null),
+          options: (await import("../pdf/options")).resolvePdfOptions(null),
         });
         return {
           status: "ok",
