@@ -14,7 +14,7 @@ function finishLater(id: string, ms: number, how: "succeeded" | "failed" = "succ
     setTimeout(async () => {
       if (how === "succeeded") await succeed(t, id);
       else await fail(t, id, "template_error", "late failure");
-      t.app.reports.events.finished(id);
+      t.app.services.reports.events.finished(id);
       resolve();
     }, ms),
   );
@@ -102,7 +102,7 @@ describe("status with wait", () => {
   });
 
   test("another account cannot wait on the report: 404 at once", async () => {
-    const other = (await t.app.keys.createForAccount("other", "k")).value;
+    const other = (await t.app.services.keys.createForAccount("other", "k")).value;
     const id = await submit(t);
     const started = performance.now();
     await expectError(await t.request("GET", `/api/v1/reports/${id}?wait=5`, { key: other }), 404, "not_found");
