@@ -8,7 +8,7 @@ import { API_PREFIX } from "./auth";
 import { type BodyLimits, markArrival } from "./body";
 import { errorMapper, errorResponse, serverBusy } from "./errors";
 import { docs } from "./openapi";
-import { requestContext } from "./request-context";
+import { type HttpMetrics, requestContext } from "./request-context";
 
 /** The route plugins, in the order they are mounted. */
 export interface HttpRoutes {
@@ -27,7 +27,7 @@ export interface HttpDeps {
   /** Most requests in progress at once (503 server_busy beyond); 0: unlimited. */
   maxRequests: number;
   /** Where the HTTP metrics per route go (the service's metrics, served by /metrics). */
-  metrics: Parameters<typeof requestContext>[1];
+  metrics: HttpMetrics;
   routes: HttpRoutes;
   onStorageFault?: (fault: StorageFault, cause: unknown) => void;
   /** A worker instance (--role worker) answers only its probes: /livez, /readyz and /metrics. */
