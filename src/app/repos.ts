@@ -47,7 +47,7 @@ export function reposOver(sql: Sql, owner: string): Repos {
   };
 }
 
-/** A backend with its repositories: what the contract tests, the queue bench and bootstrap() open. */
+/** A backend with its repositories, as the repository contract tests and the queue bench open it. */
 export type BackendWithRepos = Backend & { repos: Repos };
 
 /** Opens and migrates the database the configuration names (db/open.ts), with every repository over it. */
