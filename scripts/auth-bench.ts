@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { bootstrap } from "../src/bootstrap";
+import { bootstrap } from "../src/app/bootstrap";
 import { loadConfig } from "../src/config/load";
 import { createLogger } from "../src/lib/logger";
 
@@ -17,7 +17,7 @@ const ROUNDS = Number(values.rounds ?? 7);
 
 const dir = mkdtempSync(join(tmpdir(), "rg-auth-bench-"));
 const app = await bootstrap({ ...loadConfig({}, {}), dataDir: dir, host: "127.0.0.1", port: 0 }, { logger: createLogger("error") });
-const key = (await app.keys.createForAccount("bench", "bench")).value;
+const key = (await app.services.keys.createForAccount("bench", "bench")).value;
 const url = "http://localhost/api/v1/reports/0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e";
 
 const request = async () => {
@@ -26,7 +26,7 @@ const request = async () => {
   await res.arrayBuffer();
 };
 const authenticate = async () => {
-  if (!(await app.keys.authenticate(key))) throw new Error("the key was refused");
+  if (!(await app.services.keys.authenticate(key))) throw new Error("the key was refused");
 };
 
 /** CPU time of this process per call (user + system), in µs: steadier than wall time on a shared machine. */

@@ -8,10 +8,10 @@ import type { Subprocess } from "bun";
 import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { freePort } from "../src/lib/ports";
 import { machineCpuMs, treeOf } from "../src/lib/process-tree";
+import { defaultPdfOptions } from "../src/pdf/options";
 import { IGNORED_DEFAULT_ARGS } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { PRINT_ONLY_VIEWPORT } from "../src/render/page-slots";
-import { defaultPdfOptions } from "../src/render/pdf-options";
 import { userAgentFor } from "../src/render/print-page";
 import { countPdfPages } from "../src/render/print-pipeline";
 import { printParameters, printToPdf } from "../src/render/print-to-pdf";
@@ -127,7 +127,7 @@ async function stopService(proc: Subprocess): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // One PDF, per side
 
-/** The service's default print options (src/render/pdf-options.ts) in page.pdf()'s terms, for the floors. */
+/** The service's default print options (src/pdf/options.ts) in page.pdf()'s terms, for the floors. */
 const PDF_OPTIONS = {
   format: "A4",
   landscape: false,

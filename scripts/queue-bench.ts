@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { type Backend, openBackend } from "../src/db/open";
+import { type BackendWithRepos, openRepos } from "../src/app/repos";
 import type { NewReport } from "../src/modules/reports/repo";
 import { startPostgres } from "./lib/postgres-server";
 
@@ -30,15 +30,15 @@ const LEASE_MS = 15_000;
 const dirs: string[] = [];
 const server = values["database-url"] ? undefined : await startPostgres();
 
-async function freshBackend(kind: "sqlite" | "postgres"): Promise<Backend> {
+async function freshBackend(kind: "sqlite" | "postgres"): Promise<BackendWithRepos> {
   const dir = mkdtempSync(join(tmpdir(), "rg-queue-bench-"));
   dirs.push(dir);
   const url = kind === "sqlite" ? "" : (values["database-url"] ?? (await server!.createDatabase()));
-  return openBackend({ dataDir: dir, databaseUrl: url });
+  return openRepos({ dataDir: dir, databaseUrl: url });
 }
 
 /** Queues n reports (not timed), in transactions of 1,000. */
-async function fill(b: Backend, n: number): Promise<void> {
+async function fill(b: BackendWithRepos, n: number): Promise<void> {
   const account = await b.repos.accounts.ensure("bench");
   const t0 = Date.now();
   for (let i = 0; i < n; i += 1000) {
@@ -64,7 +64,7 @@ async function fill(b: Backend, n: number): Promise<void> {
  * records its batch and claims the next in one transaction (one commit per cycle). Naive: one claim
  * statement and one completing statement per report, each its own commit.
  */
-async function drain(b: Backend, batch: number): Promise<{ perSecond: number; done: number; ms: number }> {
+async function drain(b: BackendWithRepos, batch: number): Promise<{ perSecond: number; done: number; ms: number }> {
   const q = b.repos.queue;
   let done = 0;
   const result = (c: { id: string; attempts: number }, at: number) => ({

@@ -21,7 +21,7 @@ export async function createKey(
   if (!name) throw new UsageError("create-key needs --name NAME (what the key is for)");
   const quota = flags.maxReportsPerDay === undefined ? undefined : Number(flags.maxReportsPerDay);
   await withApp(config, async (app) => {
-    const k = await app.keys.createForAccount(account ?? "default", name, {
+    const k = await app.services.keys.createForAccount(account ?? "default", name, {
       scopes: flags.scopes?.split(",").map((s) => s.trim()),
       expires_at: flags.expiresAt,
       max_reports_per_day: quota,
@@ -36,7 +36,7 @@ export async function createKey(
 
 export async function listKeys(config: Config, account: string | undefined): Promise<void> {
   await withApp(config, async (app) => {
-    const rows = await app.keys.list(account ? await app.keys.accountId(account) : undefined);
+    const rows = await app.services.keys.list(account ? await app.services.keys.accountId(account) : undefined);
     if (rows.length === 0) return console.error("no keys");
     console.log(
       [
@@ -67,7 +67,7 @@ export async function listKeys(config: Config, account: string | undefined): Pro
 export async function deleteKey(config: Config, id: string | undefined): Promise<void> {
   if (!id) throw new UsageError("delete-key needs the key id: reportgen admin delete-key ID (see list-keys)");
   await withApp(config, async (app) => {
-    await app.keys.delete(id, "cli");
+    await app.services.keys.delete(id, "cli");
     console.error(`deleted key ${id}; it is rejected from now on`);
   });
 }
@@ -76,8 +76,10 @@ export async function deleteKey(config: Config, id: string | undefined): Promise
 export async function webhookSecret(config: Config, account: string | undefined, rotate: boolean): Promise<void> {
   await withApp(config, async (app) => {
     const name = account ?? "default";
-    const accountId = await app.keys.accountId(name);
-    const s = rotate ? await app.webhookSecrets.rotate(accountId, { kind: "cli", accountId }) : await app.webhookSecrets.get(accountId);
+    const accountId = await app.services.keys.accountId(name);
+    const s = rotate
+      ? await app.services.webhookSecrets.rotate(accountId, { kind: "cli", accountId })
+      : await app.services.webhookSecrets.get(accountId);
     if (rotate)
       console.error(
         `rotated the webhook secret of account "${name}"; events are also signed with the previous one until ${iso(s.previousValidUntil)}`,

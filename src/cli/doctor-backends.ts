@@ -3,7 +3,7 @@
 // (src/db/postgres.ts, Bun.S3Client): a real connection and query, a real object put, read and deleted.
 import { randomUUID } from "node:crypto";
 import { PostgresSql } from "../db/postgres";
-import type { Check } from "./doctor-checks";
+import type { Check } from "./doctor-types";
 
 const PROBE_TIMEOUT_MS = 10_000;
 

@@ -20,37 +20,12 @@ import {
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import type { Config } from "../config/settings";
-import type { Logger } from "../lib/logger";
 import { openFileLimit } from "../lib/process-tree";
 import { writeFontconfig } from "../render/fonts";
 import { countPdfPages } from "../render/print-pipeline";
 import { StandaloneRenderer } from "../render/standalone";
 import { databaseCheck, storageCheck } from "./doctor-backends";
-
-export type Status = "ok" | "warn" | "fail" | "skip";
-
-export interface CheckResult {
-  name: string;
-  status: Status;
-  detail: string;
-  /** What to do about it: given whenever status is not ok. */
-  fix?: string;
-}
-
-export interface DoctorContext {
-  config: Config;
-  logger: Logger;
-  /** A temporary folder for probes, removed after the run. */
-  tmp: string;
-  /** Results so far, by name: a check may depend on an earlier one. */
-  results: Map<string, CheckResult>;
-}
-
-export interface Check {
-  name: string;
-  run(ctx: DoctorContext): Promise<Omit<CheckResult, "name">> | Omit<CheckResult, "name">;
-}
+import type { Check } from "./doctor-types";
 
 const MB = 1024 ** 2;
 const mb = (n: number) => `${Math.round(n / MB)} MB`;
@@ -219,7 +194,7 @@ const checks: Check[] = [
         await renderer.start({ ejs: false });
         const pdf = await renderer.pool!.render({
           html: TEST_PAGE,
-          options: (await import("../modules/reports/service")).resolvePdfOptions(null),
+          options: (await import("../pdf/options")).resolvePdfOptions(null),
         });
         return {
           status: "ok",

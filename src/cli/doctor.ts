@@ -7,7 +7,8 @@ import { join } from "node:path";
 import type { Config } from "../config/settings";
 import { createLogger } from "../lib/logger";
 import { VERSION } from "../version";
-import { CHECKS, type CheckResult, type Status } from "./doctor-checks";
+import { CHECKS } from "./doctor-checks";
+import type { CheckResult, Status } from "./doctor-types";
 
 const MARKS: Record<Status, string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
 

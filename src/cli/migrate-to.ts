@@ -3,7 +3,7 @@
 // then prints what was copied and verified. Stop the server first.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { openPdfStore } from "../bootstrap";
+import { openPdfStore } from "../app/bootstrap";
 import type { Config } from "../config/settings";
 import { openBackend } from "../db/open";
 import { migrateTo } from "../jobs/migrate-to";

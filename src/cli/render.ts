@@ -10,7 +10,7 @@ import { SERVICE_FAULTS } from "../lib/error-codes";
 import { AppError, RenderError, StartupError } from "../lib/errors";
 import { createLogger } from "../lib/logger";
 import { checkData } from "../modules/reports/input-limits";
-import { checkPdfOptions, resolvePdfOptions, type StoredPdfOptions } from "../modules/reports/service";
+import { checkPdfOptions, resolvePdfOptions, type StoredPdfOptions } from "../pdf/options";
 import { checkPdfLimits } from "../render/pdf-limits";
 import { StandaloneRenderer } from "../render/standalone";
 import { UsageError } from "./args";
@@ -83,7 +83,7 @@ function parseJson(text: string, what: string, field: string): unknown {
 async function readOptions(path: string): Promise<StoredPdfOptions> {
   const raw = parseJson(await readInput(path, "options file"), "options file", "options");
   // Loaded only when options are given: the API's schema module pulls in Elysia.
-  const [{ pdfOptionsSchema }, { Value }] = await Promise.all([import("../modules/reports/model"), import("@sinclair/typebox/value")]);
+  const [{ pdfOptionsSchema }, { Value }] = await Promise.all([import("../pdf/options-schema"), import("@sinclair/typebox/value")]);
   if (!Value.Check(pdfOptionsSchema, raw)) {
     const details = [...Value.Errors(pdfOptionsSchema, raw)].slice(0, 20).map((i) => ({
       field: `options${i.path.replace(/\//g, ".")}`,

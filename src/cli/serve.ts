@@ -1,6 +1,6 @@
 // `reportgen serve`: runs the service until SIGTERM or SIGINT.
-import { serveMode } from "../app";
-import { bootstrap } from "../bootstrap";
+import { serveMode } from "../app/app";
+import { bootstrap } from "../app/bootstrap";
 import type { Config } from "../config/settings";
 import { reexecWithAllocatorSettings } from "../lib/allocator";
 

@@ -1,7 +1,7 @@
 // How every one-shot command opens and closes the app: bootstrap (database, migrations, secrets),
 // run, stop. A client error from a service (AppError) reads as a usage error on the command line.
-import type { App } from "../app";
-import { bootstrap } from "../bootstrap";
+import type { App } from "../app/app";
+import { bootstrap } from "../app/bootstrap";
 import type { Config } from "../config/settings";
 import { AppError } from "../lib/errors";
 import { UsageError } from "./args";

@@ -10,7 +10,8 @@ import type { Database } from "bun:sqlite";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";
 import { entrypointUrl } from "../lib/runtime";
-import { type Child, ChildRegistry, StartHandshake, Supervisor } from "../lib/supervisor";
+import { type Child, ChildRegistry, Supervisor } from "../lib/supervisor";
+import { StartHandshake } from "../lib/supervisor-group";
 
 /** The thread copies once per CALM_INTERVAL_MS, or every BUSY_INTERVAL_MS after a pass that found BUSY_LOG_FRAMES or more. */
 const CALM_INTERVAL_MS = 1_000;

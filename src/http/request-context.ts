@@ -5,7 +5,7 @@
 import type { Elysia } from "elysia";
 import { newUuid } from "../lib/ids";
 import type { Logger } from "../lib/logger";
-import type { ServiceMetrics } from "../modules/health/metrics";
+import type { Counter, Histogram } from "../lib/metrics";
 
 /** A client's id is kept when it is short and plain: it ends up in logs and in the reports table. */
 const CLIENT_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -85,11 +85,18 @@ function withHeader(res: Response, id: string): Response {
   }
 }
 
+/** The HTTP series of the service's metrics (modules/health/metrics.ts), as served by /metrics. */
+export interface HttpMetrics {
+  httpRequests: Counter;
+  httpSeconds: Histogram;
+  authFailures: Counter;
+}
+
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
 /** Wraps the app's handler: must be applied to the root app, before it is compiled. */
 // biome-ignore lint/suspicious/noExplicitAny: any Elysia app, whatever its routes' types
-export function requestContext<A extends Elysia<any, any, any, any, any, any, any>>(app: A, metrics: ServiceMetrics, logger: Logger): A {
+export function requestContext<A extends Elysia<any, any, any, any, any, any, any>>(app: A, metrics: HttpMetrics, logger: Logger): A {
   let match: RouteMatcher | undefined;
   const debug = logger.enabled?.("debug") ?? true;
   // One counter series per method, route pattern and status: all bounded sets.

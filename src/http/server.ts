@@ -1,61 +1,34 @@
-// Assembles the HTTP application: error mapper, docs, health, downloads and the /api/v1 routes.
-import { Elysia } from "elysia";
-import { dashboardRoutes } from "../dashboard/routes";
-import type { SessionsService } from "../dashboard/sessions";
+// The HTTP application's frame: admission, the error mapper, the docs, the route plugins it is given
+// (app/routes.ts builds them: this file knows no feature), and the request context around everything.
+import { type AnyElysia, Elysia } from "elysia";
 import { AppError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { StorageFault } from "../lib/storage";
-import { auditRoutes } from "../modules/audit/index";
-import type { AuditService } from "../modules/audit/service";
-import { filesRoutes } from "../modules/files/index";
-import type { LinkSigner } from "../modules/files/links";
-import type { PdfStore } from "../modules/files/pdf-store";
-import { guideRoutes } from "../modules/guide/index";
-import { type HealthProbe, healthRoutes, type ReadinessChecks } from "../modules/health/index";
-import type { IdempotencyService } from "../modules/idempotency/service";
-import { keysRoutes } from "../modules/keys/index";
-import type { KeysService } from "../modules/keys/service";
-import { reportsRoutes } from "../modules/reports/index";
-import type { ReportsRepo } from "../modules/reports/repo";
-import type { ReportsService } from "../modules/reports/service";
-import { templatesRoutes } from "../modules/templates/routes";
-import type { TemplatesService } from "../modules/templates/service";
-import { usageRoutes } from "../modules/usage/index";
-import type { UsageService } from "../modules/usage/service";
-import { webhooksRoutes } from "../modules/webhooks/index";
-import type { WebhookSecrets } from "../modules/webhooks/secrets";
-import type { WebhooksService } from "../modules/webhooks/service";
-import { API_PREFIX, apiGuard, type GuardOptions } from "./auth";
-import { markArrival } from "./body";
+import { API_PREFIX } from "./auth";
+import { type BodyLimits, markArrival } from "./body";
 import { errorMapper, errorResponse, serverBusy } from "./errors";
 import { docs } from "./openapi";
-import { requestContext } from "./request-context";
+import { type HttpMetrics, requestContext } from "./request-context";
+
+/** The route plugins, in the order they are mounted. */
+export interface HttpRoutes {
+  /** /livez, /readyz and /metrics: every instance serves them, a worker (--role worker) nothing else. */
+  probes: AnyElysia;
+  /** Outside /api/v1: downloads, the dashboard. */
+  site: AnyElysia[];
+  /** Under /api/v1, the API key guard first. */
+  api: AnyElysia[];
+}
 
 export interface HttpDeps {
   logger: Logger;
   version: string;
-  keys: KeysService;
-  reports: ReportsService;
-  reportsRepo: ReportsRepo;
-  files: PdfStore;
-  links: LinkSigner;
-  health: HealthProbe;
-  guard: GuardOptions;
+  body: BodyLimits;
   /** Most requests in progress at once (503 server_busy beyond); 0: unlimited. */
   maxRequests: number;
-  templateMaxLength: number;
-  publicUrl: string;
-  idempotency: IdempotencyService;
-  webhooks: WebhooksService;
-  webhookSecrets: WebhookSecrets;
-  templates: TemplatesService;
-  usage: UsageService;
-  audit: AuditService;
-  /** Days audit events are kept (shown in the OpenAPI document). */
-  auditRetentionDays: number;
-  dashboard: { sessions: SessionsService; sessionMaxAgeMs: number; signInFailLimit: number };
-  /** /readyz's database and disk checks, and the metrics /metrics serves. */
-  readiness: ReadinessChecks;
+  /** Where the HTTP metrics per route go (the service's metrics, served by /metrics). */
+  metrics: HttpMetrics;
+  routes: HttpRoutes;
   onStorageFault?: (fault: StorageFault, cause: unknown) => void;
   /** A worker instance (--role worker) answers only its probes: /livez, /readyz and /metrics. */
   probesOnly?: boolean;
@@ -66,10 +39,10 @@ export function createHttpApp(d: HttpDeps) {
   const probes = new Elysia()
     .use(admission(d.maxRequests))
     .use(probesOnly())
-    .use(errorMapper(d.logger, d.guard.body, d.onStorageFault))
-    .use(healthRoutes(d.health, d.version, d.readiness));
+    .use(errorMapper(d.logger, d.body, d.onStorageFault))
+    .use(d.routes.probes);
   // The same Elysia app with fewer routes: App only listens, handles and stops it.
-  return requestContext(probes, d.readiness.metrics, d.logger) as unknown as ReturnType<typeof createFullHttpApp>;
+  return requestContext(probes, d.metrics, d.logger) as unknown as ReturnType<typeof createFullHttpApp>;
 }
 
 /** What a worker instance answers; anything else is a 404 that says where the API is. */
@@ -90,62 +63,33 @@ function probesOnly() {
 }
 
 function createFullHttpApp(d: HttpDeps) {
-  const guard = apiGuard(d.keys, d.guard, (p) => d.reports.checkQuota(p));
-  const originOf = (request: Request) => {
-    if (d.publicUrl) return d.publicUrl;
+  // normalize: false makes unknown fields a 422 instead of silently dropping them.
+  let app = new Elysia({ normalize: false })
+    .use(admission(d.maxRequests))
+    .use(errorMapper(d.logger, d.body, d.onStorageFault))
+    .use(docs(d.version))
+    .use(d.routes.probes) as AnyElysia;
+  for (const routes of d.routes.site) app = app.use(routes);
+  app = app.group(API_PREFIX, (api) => d.routes.api.reduce<AnyElysia>((group, routes) => group.use(routes), api));
+  // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
+  return requestContext(app, d.metrics, d.logger);
+}
+
+/**
+ * The origin of a request's download links and dashboard pages: --public-url, else the request's own,
+ * or with --trust-proxy the one a proxy forwarded.
+ */
+export function originResolver(publicUrl: string, trustProxy: boolean): (request: Request) => string {
+  return (request) => {
+    if (publicUrl) return publicUrl;
     const url = new URL(request.url);
-    if (d.guard.trustProxy) {
+    if (trustProxy) {
       const host = request.headers.get("x-forwarded-host");
       const proto = request.headers.get("x-forwarded-proto");
       if (host) return `${proto === "https" ? "https" : "http"}://${host}`;
     }
     return url.origin;
   };
-  // normalize: false makes unknown fields a 422 instead of silently dropping them.
-  const app = new Elysia({ normalize: false })
-    .use(admission(d.maxRequests))
-    .use(errorMapper(d.logger, d.guard.body, d.onStorageFault))
-    .use(docs(d.version))
-    .use(guideRoutes())
-    .use(healthRoutes(d.health, d.version, d.readiness))
-    .use(filesRoutes(d.reportsRepo, d.files, d.links))
-    .use(
-      dashboardRoutes({
-        ...d.dashboard,
-        logger: d.logger,
-        version: d.version,
-        keys: d.keys,
-        reports: d.reports,
-        templates: d.templates,
-        usage: d.usage,
-        audit: d.audit,
-        auditRetentionDays: d.auditRetentionDays,
-        health: d.health,
-        originOf,
-        publicUrl: d.publicUrl,
-        trustProxy: d.guard.trustProxy,
-        templateMaxLength: d.templateMaxLength,
-      }),
-    )
-    .group(API_PREFIX, (api) =>
-      api
-        .use(guard)
-        .use(keysRoutes(d.keys, guard, d.idempotency))
-        .use(
-          reportsRoutes(d.reports, guard, {
-            templateMaxLength: d.templateMaxLength,
-            originOf,
-            idempotency: d.idempotency,
-            webhookLog: (id) => d.webhooks.log(id),
-          }),
-        )
-        .use(templatesRoutes(d.templates, guard, { templateMaxLength: d.templateMaxLength, idempotency: d.idempotency }))
-        .use(webhooksRoutes(d.webhookSecrets, guard))
-        .use(usageRoutes(d.usage, guard))
-        .use(auditRoutes(d.audit, guard, d.auditRetentionDays)),
-    );
-  // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
-  return requestContext(app, d.readiness.metrics, d.logger);
 }
 
 export type HttpApp = ReturnType<typeof createHttpApp>;

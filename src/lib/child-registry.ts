@@ -1,6 +1,7 @@
 // Every supervised child of the App by kind, for /metrics and logs: how many there are, how many are
 // healthy, and how often they were replaced (restarts: crashes, hangs, failed starts; recycles: planned).
-import type { Child, ChildKind, Supervisor } from "./supervisor";
+import type { ChildKind, SupervisedKind } from "./supervisor-types";
+
 export interface KindStats {
   /** Supervised children of this kind. */
   children: number;
@@ -14,16 +15,15 @@ export interface KindStats {
 
 /** Every supervisor of the App, for /metrics and logs. */
 export class ChildRegistry {
-  // biome-ignore lint/suspicious/noExplicitAny: supervisors of every child type (their callbacks make Supervisor<C> invariant)
-  private readonly all = new Set<Supervisor<any>>();
+  private readonly all = new Set<SupervisedKind>();
   /** Counts of supervisors already removed (stopped), so totals never go down. */
   private readonly retired = new Map<ChildKind, { restarts: number; recycles: number }>();
 
-  add<C extends Child>(s: Supervisor<C>): void {
+  add(s: SupervisedKind): void {
     this.all.add(s);
   }
 
-  remove<C extends Child>(s: Supervisor<C>): void {
+  remove(s: SupervisedKind): void {
     if (!this.all.delete(s)) return;
     const r = this.retired.get(s.kind) ?? { restarts: 0, recycles: 0 };
     this.retired.set(s.kind, { restarts: r.restarts + s.restarts, recycles: r.recycles + s.recycles });

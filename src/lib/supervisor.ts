@@ -9,23 +9,10 @@
 // the old one's work is done: no gap.
 import type { ChildRegistry } from "./child-registry";
 import type { Logger } from "./logger";
+import type { Child, ChildFailure, ChildKind } from "./supervisor-types";
 
 export { ChildRegistry, type KindStats } from "./child-registry";
-export { StartHandshake, SupervisorGroup } from "./supervisor-group";
-
-export type ChildKind = "chromium" | "sandbox" | "checkpointer" | "validator";
-
-/** One generation of a supervised child. A new one is created for every (re)start. */
-export interface Child {
-  /** Resolves once the child is ready for work; rejects if it cannot start. */
-  start(): Promise<void>;
-  /** Ends the child at once with everything it started (SIGKILL of the whole tree); never throws. */
-  kill(): Promise<void>;
-  /** Asks the child to finish cleanly; the supervisor kills it when this takes longer than allowed. */
-  stop?(): Promise<void>;
-  /** A real round trip to the child (e.g. CDP Browser.getVersion); resolves false or rejects when unhealthy. */
-  probe?(timeoutMs: number): Promise<boolean>;
-}
+export type { Child, ChildFailure, ChildKind } from "./supervisor-types";
 
 export interface BackoffOptions {
   initialMs: number;
@@ -66,14 +53,6 @@ export interface SupervisorOptions<C extends Child> {
   drained?: (child: C) => Promise<void>;
   /** How long a retiring child may take to finish its work (default 60 s). */
   retireTimeoutMs?: number;
-}
-
-/** Why a child was taken down. `hang` means it stopped answering (probe or task deadline). */
-export interface ChildFailure {
-  cause: string;
-  hang: boolean;
-  /** A replacement the owner asked for as part of normal work (e.g. a template overran its deadline). */
-  planned: boolean;
 }
 
 export type SupervisorState = "idle" | "starting" | "ready" | "backoff" | "stopped";

@@ -3,49 +3,7 @@
 // the same two functions: postOptionProblems() (what a schema cannot check) and planPostProcessing().
 // Each option is a top-level field of `options`, replaced as a whole when defaults and a request are
 // merged field by field, so a plan never mixes two watermarks or two sets of passwords.
-
-/** Who may do what with an encrypted PDF without the owner password. Everything not listed is refused. */
-export const pdfPermissions = ["print", "copy", "modify", "annotate"] as const;
-export type PdfPermission = (typeof pdfPermissions)[number];
-
-export const layerPositions = ["under", "over"] as const;
-export type LayerPosition = (typeof layerPositions)[number];
-
-/** The passwords as a client sends them: they never reach the database in this form (see PasswordSeal). */
-export interface EncryptionRequest {
-  user_password?: string;
-  owner_password: string;
-  permissions?: PdfPermission[];
-}
-
-export interface WatermarkRequest {
-  text: string;
-  opacity?: number;
-  angle?: number;
-  position?: LayerPosition;
-}
-
-export type StampRequest =
-  | { pdf_report_id: string; position?: LayerPosition }
-  | { image: { content_base64: string; mime_type: "image/jpeg" }; opacity?: number; position?: LayerPosition };
-
-export interface AttachmentRequest {
-  filename: string;
-  content_base64: string;
-  mime_type?: string;
-}
-
-/** The post-processing fields of `options`, as requested (encryption still in clear). */
-export interface PostOptions {
-  encryption?: EncryptionRequest;
-  watermark?: WatermarkRequest;
-  stamp?: StampRequest;
-  attachments?: AttachmentRequest[];
-  linearize?: boolean;
-}
-
-export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
-export const STAMP_DEFAULT_OPACITY = 1;
+import { type LayerPosition, type PdfPermission, type PostOptions, STAMP_DEFAULT_OPACITY, WATERMARK_DEFAULTS } from "../pdf/options";
 
 /** Everything qpdf is asked to do to one PDF, in the order it does it. Empty (`isEmpty`) when no option asks for work. */
 export interface PostPlan {

@@ -2,7 +2,7 @@
 // templates see, and readiness (options.wait_for, web fonts).
 import type { CDPSession } from "playwright-core";
 import { RenderError } from "../lib/errors";
-import type { WaitFor } from "./pdf-options";
+import type { WaitFor } from "../pdf/options";
 
 /**
  * Print defaults every report gets. `:where()` gives them no specificity and they come first in the

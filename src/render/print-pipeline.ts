@@ -2,9 +2,9 @@
 // it, and write its document information, all within the render deadline. Returns the PDF's bytes:
 // the caller checks them against the limits and stores them (src/modules/reports/processor.ts).
 import { RenderError } from "../lib/errors";
+import type { PdfOptions } from "../pdf/options";
 import type { Slot } from "./page-slots";
 import { rewritePdfInfo } from "./pdf-metadata";
-import type { PdfOptions } from "./pdf-options";
 import { type Deadline, needsReadinessCheck, waitUntilReady, withPrintDefaults } from "./print-page";
 import { printParameters, printToPdf } from "./print-to-pdf";
 import { cleanDriverMessage } from "./render-failure";

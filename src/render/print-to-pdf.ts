@@ -8,7 +8,7 @@
 // of e1142b5^>`), with the same bytes. A big document still streams, in bounded chunks: one base64 answer
 // would hold the whole PDF (up to --max-pdf-size) as one string in Chromium and in this thread.
 import type { CDPSession } from "playwright-core";
-import type { PdfOptions } from "./pdf-options";
+import type { PdfOptions } from "../pdf/options";
 
 /** The parameters of Page.printToPDF that reports set (lengths in inches). */
 export interface PrintParameters {

@@ -14,7 +14,8 @@ import type { ReportFailureCode } from "../lib/error-codes";
 import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
-import { type Child, ChildRegistry, StartHandshake, Supervisor, SupervisorGroup } from "../lib/supervisor";
+import { type Child, ChildRegistry, Supervisor } from "../lib/supervisor";
+import { StartHandshake, SupervisorGroup } from "../lib/supervisor-group";
 import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
 export interface TemplatingOptions {

@@ -8,7 +8,7 @@ let t: TestApp;
 let otherKey: string;
 beforeAll(async () => {
   t = await createTestApp();
-  otherKey = (await t.app.keys.createForAccount("other", "k")).value;
+  otherKey = (await t.app.services.keys.createForAccount("other", "k")).value;
 });
 afterAll(() => t.close());
 
@@ -41,10 +41,10 @@ describe("POST /access-keys validates name", () => {
   ];
   for (const [label, body] of invalid) {
     test(`${label} → 422 validation_failed naming "name"`, async () => {
-      const before = (await t.app.keys.list()).length;
+      const before = (await t.app.services.keys.list()).length;
       const res = await t.request("POST", "/api/v1/access-keys", { body });
       await expectValidation(res, "name");
-      expect((await t.app.keys.list()).length).toBe(before);
+      expect((await t.app.services.keys.list()).length).toBe(before);
     });
   }
 
@@ -119,10 +119,12 @@ describe("POST /access-keys creates a working key", () => {
 
   test("only a hash is stored: the value is nowhere in the database", async () => {
     const { data, id } = (await (await create("hashed")).json()) as { data: string; id: string };
-    const row = t.app.db.$client.query<{ secret_hash: string }, [string]>("SELECT secret_hash FROM access_keys WHERE id = ?").get(id)!;
+    const row = t.app.services.backend
+      .db!.$client.query<{ secret_hash: string }, [string]>("SELECT secret_hash FROM access_keys WHERE id = ?")
+      .get(id)!;
     expect(row.secret_hash).toStartWith("$argon2id$");
     expect(row.secret_hash).not.toContain(keyParts(data).secret);
-    const dump = JSON.stringify(t.app.db.$client.query("SELECT * FROM access_keys").all());
+    const dump = JSON.stringify(t.app.services.backend.db!.$client.query("SELECT * FROM access_keys").all());
     expect(dump).not.toContain(keyParts(data).secret);
   });
 
@@ -135,8 +137,10 @@ describe("POST /access-keys creates a working key", () => {
     expect((await list(newKey)).map((k) => k.id)).toContain(keyParts(t.key).id);
     // ...and not the other account's.
     expect((await list(otherKey)).map((k) => k.id)).not.toContain(id);
-    const owner = t.app.db.$client
-      .query<{ name: string }, [string]>("SELECT a.name FROM access_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?")
+    const owner = t.app.services.backend
+      .db!.$client.query<{ name: string }, [string]>(
+        "SELECT a.name FROM access_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?",
+      )
       .get(id);
     expect(owner?.name).toBe("acme");
   });
@@ -225,9 +229,9 @@ describe("DELETE /access-keys/{accessKeyID}", () => {
 
   for (const id of ["abcdefghijkm", "nope", "rg_abcdefghijkm", "%27%20OR%201%3D1--"]) {
     test(`unknown id ${id} → 404 not_found`, async () => {
-      const before = (await t.app.keys.list()).length;
+      const before = (await t.app.services.keys.list()).length;
       await expectError(await t.request("DELETE", `/api/v1/access-keys/${id}`), 404, "not_found");
-      expect((await t.app.keys.list()).length).toBe(before);
+      expect((await t.app.services.keys.list()).length).toBe(before);
     });
   }
 

@@ -20,7 +20,7 @@ let t: TestApp;
 let adminId: string;
 beforeAll(async () => {
   t = await createTestApp({ listen: true });
-  adminId = (await t.app.keys.list()).find((k) => k.name === "test")!.id;
+  adminId = (await t.app.services.keys.list()).find((k) => k.name === "test")!.id;
 });
 afterAll(() => t.close());
 
@@ -89,15 +89,15 @@ describe("each event is written exactly once, with actor, address, target and ti
     expect(deleted[0]).toMatchObject({ actor: "key", actor_key_id: adminId, client_address: "127.0.0.1" });
 
     const viaCli = await mintKey(t, { name: "cli-deleted" });
-    await t.app.keys.delete(viaCli.id);
+    await t.app.services.keys.delete(viaCli.id);
     expect(await ofType("access_key.deleted", viaCli.id)).toMatchObject([{ actor: "cli", actor_key_id: null }]);
   });
 
   test("webhook_secret.rotated (API and CLI)", async () => {
-    const accountId = await t.app.keys.accountId("acme");
+    const accountId = await t.app.services.keys.accountId("acme");
     const before = (await ofType("webhook_secret.rotated")).length;
     expect((await t.request("POST", "/api/v1/webhook-secret/rotate", { body: {} })).status).toBe(200);
-    await t.app.webhookSecrets.rotate(accountId, { kind: "cli", accountId });
+    await t.app.services.webhookSecrets.rotate(accountId, { kind: "cli", accountId });
     const events = await ofType("webhook_secret.rotated");
     expect(events).toHaveLength(before + 2);
     expect(events[1]).toMatchObject({ actor: "key", actor_key_id: adminId, target: accountId });
@@ -143,7 +143,9 @@ describe("each event is written exactly once, with actor, address, target and ti
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ actor: "anonymous", actor_key_id: null, client_address: "127.0.0.1" });
     // The unattributable failure is kept for the operator only: no account lists it.
-    const orphan = t.app.db.$client.query("SELECT count(*) AS n FROM audit_events WHERE account_id IS NULL").get() as { n: number };
+    const orphan = t.app.services.backend.db!.$client.query("SELECT count(*) AS n FROM audit_events WHERE account_id IS NULL").get() as {
+      n: number;
+    };
     expect(orphan.n).toBe(1);
   });
 });
@@ -178,7 +180,7 @@ describe("listing", () => {
 
 test("the retention job deletes events older than --audit-retention (90 days by default) and keeps the rest", async () => {
   expect(t.app.config.auditRetention).toBe(90 * 86_400_000);
-  const accountId = await t.app.keys.accountId("acme");
+  const accountId = await t.app.services.keys.accountId("acme");
   const old = Date.now() - 91 * 86_400_000;
   await t.app.services.audit.record({ kind: "cli", accountId }, "access_key.created", "old-key", undefined, old);
   await t.app.services.audit.record(

@@ -78,13 +78,13 @@ describe("requests without a valid key get exactly 401 {error: unauthorized}", (
   });
 
   test("an unauthenticated POST creates nothing", async () => {
-    const before = await t.app.reportsRepo.countUnfinished();
+    const before = await t.app.services.repos.reports.countUnfinished();
     await expectUnauthorized(await t.request("POST", "/api/v1/generate-pdf-async", { key: null, body: RAW }));
     await expectUnauthorized(await t.request("POST", "/api/v1/generate-pdf-async", { key: unknownKey(), body: RAW }));
-    expect(await t.app.reportsRepo.countUnfinished()).toBe(before);
-    const keysBefore = (await t.app.keys.list()).length;
+    expect(await t.app.services.repos.reports.countUnfinished()).toBe(before);
+    const keysBefore = (await t.app.services.keys.list()).length;
     await expectUnauthorized(await t.request("POST", "/api/v1/access-keys", { key: unknownKey(), body: { name: "sneaky" } }));
-    expect((await t.app.keys.list()).length).toBe(keysBefore);
+    expect((await t.app.services.keys.list()).length).toBe(keysBefore);
   });
 
   test("an unauthenticated DELETE deletes nothing", async () => {
@@ -258,13 +258,13 @@ describe("deleted keys are rejected on the very next request", () => {
 
   test("deleted with keys.delete (the admin CLI path)", async () => {
     const k = await newKey("admin-delete");
-    await t.app.keys.delete(k.id);
+    await t.app.services.keys.delete(k.id);
     await expectUnauthorized(await t.request("GET", "/api/v1/reports", { key: k.value }));
   });
 
   test("deleted straight from the database (another process, e.g. the CLI)", async () => {
     const k = await newKey("sql-delete");
-    t.app.db.$client.run("DELETE FROM access_keys WHERE id = ?", [k.id]);
+    t.app.services.backend.db!.$client.run("DELETE FROM access_keys WHERE id = ?", [k.id]);
     await expectUnauthorized(await t.request("GET", "/api/v1/reports", { key: k.value }));
   });
 

@@ -98,7 +98,7 @@ describe("error bodies", () => {
 
   test("the queue-full errors carry a Retry-After header", async () => {
     // accountQueueLimit is 3; one report is queued (the failed one no longer counts).
-    expect(await t.app.reportsRepo.countUnfinished()).toBe(1);
+    expect(await t.app.services.repos.reports.countUnfinished()).toBe(1);
     void queuedId;
     await submit(t);
     await submit(t);
@@ -121,7 +121,7 @@ describe("server faults", () => {
     try {
       // Warm the key cache, then pull the database out from under the app.
       expect((await a.request("GET", "/api/v1/reports")).status).toBe(200);
-      a.app.db.$client.exec("DROP TABLE reports");
+      a.app.services.backend.db!.$client.exec("DROP TABLE reports");
       const res = await a.request("GET", "/api/v1/reports");
       const body = await expectError(res, 500, "internal_error");
       expect(Object.keys(body).sort()).toEqual(["error", "message"]);

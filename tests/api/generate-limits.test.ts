@@ -12,7 +12,7 @@ describe("size limits", () => {
       const res = await a.request("POST", "/api/v1/generate-pdf-async", { body: over, headers: { "content-length": String(over.length) } });
       const body = await expectError(res, 413, "payload_too_large");
       expect(body.message).toContain("1000");
-      expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
+      expect(await a.app.services.repos.reports.countUnfinished()).toBe(0);
 
       const pad = 1000 - JSON.stringify({ ...RAW, html_template: "" }).length;
       const exact = JSON.stringify({ ...RAW, html_template: "y".repeat(pad) });
@@ -33,7 +33,7 @@ describe("size limits", () => {
           body: JSON.stringify({ ...RAW, html_template: "x".repeat(1200) }),
         });
         await expectError(res, 413, "payload_too_large");
-        expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
+        expect(await a.app.services.repos.reports.countUnfinished()).toBe(0);
       },
       { listen: true },
     );
@@ -52,7 +52,7 @@ describe("size limits", () => {
           duplex: "half",
         } as RequestInit);
         expect({ status: res.status, body: await res.text() }).toMatchObject({ status: 413 });
-        expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
+        expect(await a.app.services.repos.reports.countUnfinished()).toBe(0);
       },
       { listen: true },
     );
@@ -93,7 +93,7 @@ describe("size limits", () => {
         const res = await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs", data: tooBig } });
         const body = await expectValidation(res, "data");
         expect(body.message).toMatch(message);
-        expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
+        expect(await a.app.services.repos.reports.countUnfinished()).toBe(0);
         expect(
           (await a.request("POST", "/api/v1/generate-pdf-async", { body: { html_template: "x", engine: "ejs", data: fits } })).status,
         ).toBe(202);
@@ -136,27 +136,27 @@ describe("queue caps", () => {
       const body = await expectError(res, 429, "account_queue_full");
       expect(body.message).toContain("2");
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(await a.app.reportsRepo.countUnfinished()).toBe(2);
+      expect(await a.app.services.repos.reports.countUnfinished()).toBe(2);
 
       // Processing still counts as unfinished.
       const attempt = await claim(a, first);
       await expectError(await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW }), 429, "account_queue_full");
 
       // Another account has its own budget.
-      const other = (await a.app.keys.createForAccount("other", "k")).value;
+      const other = (await a.app.services.keys.createForAccount("other", "k")).value;
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW, key: other })).status).toBe(202);
 
       // Once one finishes, there is room again.
-      await Bun.write(a.app.files.pathOf(first), "%PDF-1.4");
+      await Bun.write(a.app.services.files.pathOf(first), "%PDF-1.4");
       const done = { id: first, attempt, sizeBytes: 8, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 };
-      expect(await a.app.queue.succeed(done)).toBe(true);
+      expect(await a.app.services.repos.queue.succeed(done)).toBe(true);
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW })).status).toBe(202);
     });
   });
 
   test("queueLimit 2 (all accounts): the third → 503 queue_full with Retry-After", async () => {
     await withApp({ queueLimit: 2 }, async (a) => {
-      const other = (await a.app.keys.createForAccount("other", "k")).value;
+      const other = (await a.app.services.keys.createForAccount("other", "k")).value;
       const first = await submit(a);
       await submit(a, RAW, other);
       for (const key of [a.key, other]) {
@@ -164,7 +164,7 @@ describe("queue caps", () => {
         await expectError(res, 503, "queue_full");
         expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
       }
-      expect(await a.app.reportsRepo.countUnfinished()).toBe(2);
+      expect(await a.app.services.repos.reports.countUnfinished()).toBe(2);
       await succeed(a, first);
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW })).status).toBe(202);
     });
@@ -177,7 +177,7 @@ describe("queue caps", () => {
       expect((await a.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
       const id2 = await submit(a);
       const attempt = await claim(a, id2);
-      await a.app.queue.fail(id2, attempt, "x", "y", Date.now());
+      await a.app.services.repos.queue.fail(id2, attempt, "x", "y", Date.now());
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: EJS })).status).toBe(202);
     });
   });

@@ -15,8 +15,8 @@ const post = (body: unknown, o: { key?: string; headers?: Record<string, string>
 
 /** What the queue row holds for the renderer. */
 function queued(app: TestApp, id: string) {
-  const row = app.app.db.$client
-    .query<
+  const row = app.app.services.backend
+    .db!.$client.query<
       { engine: string; status: string; template: string | null; data: string | null; options: string | null; attempts: number },
       [string]
     >("SELECT engine, status, template, data, options, attempts FROM reports WHERE id = ?")
@@ -162,9 +162,9 @@ describe("default config", () => {
     ];
     for (const [label, body, field] of invalid) {
       test(label, async () => {
-        const before = await t.app.reportsRepo.countUnfinished();
+        const before = await t.app.services.repos.reports.countUnfinished();
         await expectValidation(await post(body), field);
-        expect(await t.app.reportsRepo.countUnfinished()).toBe(before);
+        expect(await t.app.services.repos.reports.countUnfinished()).toBe(before);
       });
     }
 
@@ -246,13 +246,13 @@ describe("default config", () => {
     ];
     for (const [label, headers] of types) {
       test(`${label} → 415 unsupported_media_type`, async () => {
-        const before = await t.app.reportsRepo.countUnfinished();
+        const before = await t.app.services.repos.reports.countUnfinished();
         const res = await rawRequest(t, "POST", "/api/v1/generate-pdf-async", {
           headers: { ...headers, "x-api-key": t.key },
           body: JSON.stringify(RAW),
         });
         await expectError(res, 415, "unsupported_media_type");
-        expect(await t.app.reportsRepo.countUnfinished()).toBe(before);
+        expect(await t.app.services.repos.reports.countUnfinished()).toBe(before);
       });
     }
   });

@@ -9,8 +9,10 @@ import { createTestApp, type TestApp } from "../helpers/app";
 
 const body = { engine: "raw", html_template: "<p>idempotent</p>" };
 
-const reportCount = (t: TestApp) => t.app.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM reports").get()!.n;
-const keyCount = (t: TestApp) => t.app.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM access_keys").get()!.n;
+const reportCount = (t: TestApp) =>
+  t.app.services.backend.db!.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM reports").get()!.n;
+const keyCount = (t: TestApp) =>
+  t.app.services.backend.db!.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM access_keys").get()!.n;
 
 describe("POST /generate-pdf-async with Idempotency-Key", () => {
   let t: TestApp;
@@ -61,7 +63,7 @@ describe("POST /generate-pdf-async with Idempotency-Key", () => {
 
   test("keys are per account: another account's identical key and body creates its own report", async () => {
     const mine = (await (await submit("per-account")).json()) as { report_id: string };
-    const otherKey = (await t.app.keys.createForAccount("globex", "test")).value;
+    const otherKey = (await t.app.services.keys.createForAccount("globex", "test")).value;
     const theirs = await submit("per-account", body, otherKey);
     expect(theirs.status).toBe(202);
     expect(theirs.headers.get("idempotent-replayed")).toBeNull();
@@ -95,14 +97,14 @@ describe("POST /generate-pdf-async with Idempotency-Key", () => {
 
   test("after 24 hours the key is free again (and the cleanup job removes the record)", async () => {
     const first = (await (await submit("day-old")).json()) as { report_id: string };
-    t.app.db.$client.run("UPDATE idempotency_keys SET created_at = created_at - 86400001");
+    t.app.services.backend.db!.$client.run("UPDATE idempotency_keys SET created_at = created_at - 86400001");
     const again = await submit("day-old");
     expect(again.headers.get("idempotent-replayed")).toBeNull();
     const second = (await again.json()) as { report_id: string };
     expect(second.report_id).not.toBe(first.report_id);
-    t.app.db.$client.run("UPDATE idempotency_keys SET created_at = created_at - 86400001");
-    expect(await t.app.idempotency.purgeExpired()).toBeGreaterThan(0);
-    expect(t.app.db.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM idempotency_keys").get()!.n).toBe(0);
+    t.app.services.backend.db!.$client.run("UPDATE idempotency_keys SET created_at = created_at - 86400001");
+    expect(await t.app.services.idempotency.purgeExpired()).toBeGreaterThan(0);
+    expect(t.app.services.backend.db!.$client.query<{ n: number }, []>("SELECT count(*) AS n FROM idempotency_keys").get()!.n).toBe(0);
   });
 });
 
@@ -147,8 +149,8 @@ describe("POST /access-keys with Idempotency-Key", () => {
       headers: { "idempotency-key": "secret-idem-key-123" },
     });
     const { data } = (await r.json()) as { data: string };
-    const rows = t.app.db.$client
-      .query<{ key_hash: string; response: string; fingerprint: string }, []>(
+    const rows = t.app.services.backend
+      .db!.$client.query<{ key_hash: string; response: string; fingerprint: string }, []>(
         "SELECT key_hash, response, fingerprint FROM idempotency_keys",
       )
       .all();

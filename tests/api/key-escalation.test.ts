@@ -40,7 +40,7 @@ describe("rotate, change and delete: a narrow key against a broader key", () => 
         body: { engine: "raw", html_template: "<p>x</p>" },
       });
       expect(submit.status).toBe(202);
-      const row = (await t.app.keys.list()).find((k) => k.id === broad.id)!;
+      const row = (await t.app.services.keys.list()).find((k) => k.id === broad.id)!;
       expect(row.maxReportsPerDay).toBeNull();
       expect(row.rotatedAt).toBeNull();
     });
@@ -101,7 +101,7 @@ test("the dashboard holds a session to the same rule: deleting a broader key is 
   });
   expect(res.status).toBe(403);
   expect(await res.text()).toContain("reports:write");
-  expect((await t.app.keys.list()).some((k) => k.id === broad.id)).toBe(true);
+  expect((await t.app.services.keys.list()).some((k) => k.id === broad.id)).toBe(true);
 });
 
 describe("an Idempotency-Key's record belongs to the access key that made it", () => {

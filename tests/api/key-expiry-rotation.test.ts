@@ -128,9 +128,11 @@ describe("rotation", () => {
 
   test("a key older than check values (never used), rotated with a grace: its old value still works, by argon2 alone", async () => {
     const k = await mintKey(t);
-    t.app.db.$client.run("UPDATE access_keys SET secret_check = NULL WHERE id = ?", [k.id]);
+    t.app.services.backend.db!.$client.run("UPDATE access_keys SET secret_check = NULL WHERE id = ?", [k.id]);
     const { data } = (await (await rotate(k.id, { grace_seconds: 60 })).json()) as { data: string };
-    const row = t.app.db.$client.query("SELECT previous_secret_check AS p, secret_check AS c FROM access_keys WHERE id = ?").get(k.id) as {
+    const row = t.app.services.backend
+      .db!.$client.query("SELECT previous_secret_check AS p, secret_check AS c FROM access_keys WHERE id = ?")
+      .get(k.id) as {
       p: string | null;
       c: string | null;
     };

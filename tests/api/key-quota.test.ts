@@ -29,7 +29,7 @@ test("beyond max_reports_per_day: 429 quota_exceeded with Retry-After until the 
   expect(body.message).toContain("2 reports per UTC day");
   const retry = Number(res.headers.get("retry-after"));
   expect(Math.abs(retry - secondsToMidnight())).toBeLessThanOrEqual(2);
-  const mine = t.app.db.$client.query("SELECT count(*) AS n FROM reports WHERE key_id = ?").get(k.id) as { n: number };
+  const mine = t.app.services.backend.db!.$client.query("SELECT count(*) AS n FROM reports WHERE key_id = ?").get(k.id) as { n: number };
   expect(mine.n).toBe(2);
   // Other keys of the account are not affected; reads still work for this one.
   expect((await submit(t.key)).status).toBe(202);
@@ -82,7 +82,7 @@ test("a quota given at creation over the API is kept and enforced", async () => 
 test("each report records the key that submitted it, kept after the key is deleted", async () => {
   const k = await mintKey(t);
   const { report_id } = (await (await submit(k.value)).json()) as { report_id: string };
-  await t.app.keys.delete(k.id);
-  const row = t.app.db.$client.query("SELECT key_id FROM reports WHERE id = ?").get(report_id) as { key_id: string };
+  await t.app.services.keys.delete(k.id);
+  const row = t.app.services.backend.db!.$client.query("SELECT key_id FROM reports WHERE id = ?").get(report_id) as { key_id: string };
   expect(row.key_id).toBe(k.id);
 });

@@ -3,8 +3,8 @@ import { expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { App } from "../../src/app";
-import { bootstrap } from "../../src/bootstrap";
+import type { App } from "../../src/app/app";
+import { bootstrap } from "../../src/app/bootstrap";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { createLogger } from "../../src/lib/logger";
@@ -20,7 +20,7 @@ test("keys, reports, files and links survive a restart on the same data dir", as
   try {
     const first = await bootstrap(configFor(dir), { logger: createLogger("error") });
     await first.start();
-    const key = (await first.keys.createForAccount("acme", "k")).value;
+    const key = (await first.services.keys.createForAccount("acme", "k")).value;
     const handle = (app: App, path: string, method = "GET", body?: unknown) =>
       app.http.handle(
         new Request(`http://localhost${path}`, {
@@ -35,9 +35,9 @@ test("keys, reports, files and links survive a restart on the same data dir", as
       report_id: string;
     };
     // Finish the first one with the first app's services.
-    const [claimed] = await first.queue.claim(Date.now(), 60_000);
-    await Bun.write(first.files.pathOf(report_id), FAKE_PDF);
-    await first.queue.succeed({
+    const [claimed] = await first.services.repos.queue.claim(Date.now(), 60_000);
+    await Bun.write(first.services.files.pathOf(report_id), FAKE_PDF);
+    await first.services.repos.queue.succeed({
       id: report_id,
       attempt: claimed!.attempts,
       sizeBytes: FAKE_PDF.length,
@@ -84,7 +84,7 @@ test("stop() is idempotent: a second call waits for the same shutdown, and the d
   expect(t.app.stop()).toBe(first);
   await first;
   await t.app.stop();
-  expect(() => t.app.db.$client.query("select 1").get()).toThrow();
+  expect(() => t.app.services.backend.db!.$client.query("select 1").get()).toThrow();
   await t.close();
 });
 
@@ -116,7 +116,7 @@ test("two Apps can run side by side in one process (e.g. two data dirs, or tests
     // Cron jobs are unnamed (src/jobs/scheduler.ts): croner's job names are process-global, so a named
     // "cleanup" job made the second start() throw "Tried to initialize new named job 'cleanup'".
     await apps[1]!.start();
-    const key = (await apps[1]!.keys.createForAccount("acme", "k")).value;
+    const key = (await apps[1]!.services.keys.createForAccount("acme", "k")).value;
     const res = await apps[1]!.http.handle(new Request("http://localhost/api/v1/reports", { headers: { "x-api-key": key } }));
     expect(res.status).toBe(200);
   } finally {

@@ -12,8 +12,8 @@ beforeAll(async () => (t = await createTestApp()));
 afterAll(() => t.close());
 
 /** The long polls' waits the service started: (report id, ms). */
-let waits: ReturnType<typeof spyOn<TestApp["app"]["reports"]["events"], "waitForFinish">>;
-beforeAll(() => (waits = spyOn(t.app.reports.events, "waitForFinish")));
+let waits: ReturnType<typeof spyOn<TestApp["app"]["services"]["reports"]["events"], "waitForFinish">>;
+beforeAll(() => (waits = spyOn(t.app.services.reports.events, "waitForFinish")));
 afterEach(() => waits.mockClear());
 
 /**
@@ -24,9 +24,9 @@ async function finishWhenWaited(id: string, polls: number, how: "succeeded" | "f
   while (waits.mock.calls.filter(([waited]) => waited === id).length < polls) await Bun.sleep(10);
   if (how === "succeeded") await succeed(t, id);
   else await fail(t, id, "template_error", "late failure");
-  const waited = t.app.reports.events.waitingIds().includes(id);
-  t.app.reports.events.finished(id);
-  return waited && !t.app.reports.events.waitingIds().includes(id);
+  const waited = t.app.services.reports.events.waitingIds().includes(id);
+  t.app.services.reports.events.finished(id);
+  return waited && !t.app.services.reports.events.waitingIds().includes(id);
 }
 
 describe("validation of wait", () => {
@@ -108,7 +108,7 @@ describe("status with wait", () => {
   });
 
   test("another account cannot wait on the report: 404 at once", async () => {
-    const other = (await t.app.keys.createForAccount("other", "k")).value;
+    const other = (await t.app.services.keys.createForAccount("other", "k")).value;
     const id = await submit(t);
     await expectError(await t.request("GET", `/api/v1/reports/${id}?wait=5`, { key: other }), 404, "not_found");
     await expectError(await t.request("GET", `/api/v1/reports/${id}/download?wait=5`, { key: other }), 404, "not_found");

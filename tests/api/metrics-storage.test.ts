@@ -48,7 +48,7 @@ describe("SQLite refuses the write", () => {
   });
 
   test("SQLITE_FULL on insert: 507 (not 500), nothing stored, accepted again once the database can grow", async () => {
-    const db = t.app.db.$client;
+    const db = t.app.services.backend.db!.$client;
     expect((await submit()).status).toBe(202);
     const pages = db.query<{ page_count: number }, []>("PRAGMA page_count").get()!.page_count;
     db.exec(`PRAGMA max_page_count = ${pages}`);
@@ -66,7 +66,7 @@ describe("SQLite refuses the write", () => {
   });
 
   test("read-only database: 503 storage_unavailable; recovers by itself", async () => {
-    const db = t.app.db.$client;
+    const db = t.app.services.backend.db!.$client;
     db.exec("PRAGMA query_only = ON");
     const res = await submit();
     expect(res.status).toBe(503);
@@ -78,9 +78,9 @@ describe("SQLite refuses the write", () => {
   });
 
   test("the cleanup job never throws on a storage fault, and still frees the space of expired PDFs", async () => {
-    const repo = t.app.reportsRepo;
+    const repo = t.app.services.repos.reports;
     const id = crypto.randomUUID();
-    const account = (await t.app.keys.authenticate(t.key))!.accountId;
+    const account = (await t.app.services.keys.authenticate(t.key))!.accountId;
     await repo.insert({
       id,
       accountId: account,
@@ -90,7 +90,7 @@ describe("SQLite refuses the write", () => {
       options: null,
       createdAt: Date.now() - 10_000,
     });
-    const [claimed] = await t.app.queue.claim(Date.now(), 60_000);
+    const [claimed] = await t.app.services.repos.queue.claim(Date.now(), 60_000);
     const done = {
       id,
       attempt: claimed!.attempts,
@@ -99,14 +99,14 @@ describe("SQLite refuses the write", () => {
       finishedAt: Date.now() - 5_000,
       expiresAt: Date.now() - 1_000,
     };
-    await t.app.queue.succeed(done);
-    writeFileSync(t.app.files.pathOf(id), "%PDF-1.4\n%%EOF\n");
-    t.app.db.$client.exec("PRAGMA query_only = ON");
+    await t.app.services.repos.queue.succeed(done);
+    writeFileSync(t.app.services.files.pathOf(id), "%PDF-1.4\n%%EOF\n");
+    t.app.services.backend.db!.$client.exec("PRAGMA query_only = ON");
     const r = await t.app.cleanup();
     expect(r.storageFault).toBe("read_only");
-    expect(existsSync(t.app.files.pathOf(id))).toBe(false);
+    expect(existsSync(t.app.services.files.pathOf(id))).toBe(false);
     expect((await repo.getForDownload(id))!.status).toBe("succeeded"); // marked by the next run
-    t.app.db.$client.exec("PRAGMA query_only = OFF");
+    t.app.services.backend.db!.$client.exec("PRAGMA query_only = OFF");
     expect(await t.app.cleanup()).toEqual({ expired: 1, orphansRemoved: 0 });
     expect((await repo.getForDownload(id))!.status).toBe("expired");
   });

@@ -13,7 +13,7 @@ afterAll(() => t.close());
 
 const gen = (options: unknown) => t.request("POST", "/api/v1/generate-pdf-async", { body: { ...RAW, options } });
 const merge = (body: unknown, key?: string) => t.request("POST", "/api/v1/reports/merge", { body, key });
-const queued = () => t.app.reportsRepo.countUnfinished();
+const queued = () => t.app.services.repos.reports.countUnfinished();
 const b64 = (s: string) => Buffer.from(s).toString("base64");
 const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 /** The layer conflict is found before the stamp's report is looked up. */
@@ -105,7 +105,7 @@ describe("bad post-processing options: 422 naming the field, nothing queued", ()
 
   test("a stamp report that is unknown or another account's is 404", async () => {
     await expectError(await gen({ stamp: { pdf_report_id: UNKNOWN } }), 404, "not_found");
-    const otherKey = (await t.app.keys.createForAccount("globex", "k")).value;
+    const otherKey = (await t.app.services.keys.createForAccount("globex", "k")).value;
     const theirs = await submit(t, RAW, otherKey);
     await succeed(t, theirs);
     await expectError(await gen({ stamp: { pdf_report_id: theirs } }), 404, "not_found");
@@ -129,14 +129,16 @@ describe("good options are queued, the passwords sealed", () => {
     });
     expect(res.status).toBe(202);
     const { report_id } = (await res.json()) as { report_id: string };
-    const row = t.app.db.$client.query<{ options: string }, [string]>("SELECT options FROM reports WHERE id = ?").get(report_id)!;
+    const row = t.app.services.backend
+      .db!.$client.query<{ options: string }, [string]>("SELECT options FROM reports WHERE id = ?")
+      .get(report_id)!;
     expect(row.options).not.toContain("user-pw-5531");
     expect(row.options).not.toContain("owner-pw-8812");
     const stored = JSON.parse(row.options);
     expect(stored.encryption.permissions).toEqual(["print", "copy"]);
-    expect(t.app.seal.open(report_id, stored.encryption.sealed)).toEqual({ user: "user-pw-5531", owner: "owner-pw-8812" });
+    expect(t.app.services.seal.open(report_id, stored.encryption.sealed)).toEqual({ user: "user-pw-5531", owner: "owner-pw-8812" });
     // Bound to its report: the seal does not open for another id.
-    expect(t.app.seal.open(stamp, stored.encryption.sealed)).toBeUndefined();
+    expect(t.app.services.seal.open(stamp, stored.encryption.sealed)).toBeUndefined();
   });
 });
 
@@ -156,7 +158,7 @@ describe("POST /reports/merge", () => {
   });
 
   test("another account's part is 404", async () => {
-    const otherKey = (await t.app.keys.createForAccount("initech", "k")).value;
+    const otherKey = (await t.app.services.keys.createForAccount("initech", "k")).value;
     const theirs = await submit(t, RAW, otherKey);
     await succeed(t, theirs);
     await expectError(await merge({ report_ids: [await succeededReport(), theirs] }), 404, "not_found");
@@ -214,6 +216,6 @@ test("a merge of more pages than --max-pages is 422 before it is queued", async 
     }
     const body = await expectValidation(await a.request("POST", "/api/v1/reports/merge", { body: { report_ids: parts } }), "report_ids");
     expect(JSON.stringify(body.details)).toContain("4 pages");
-    expect(await a.app.reportsRepo.countUnfinished()).toBe(0);
+    expect(await a.app.services.repos.reports.countUnfinished()).toBe(0);
   });
 });

@@ -31,15 +31,15 @@ describe("per-key request limits", () => {
       for (let i = 0; i < 2; i++) expect((await a.request("POST", "/api/v1/generate-pdf-async", submit)).status).toBe(202);
       const res = await a.request("POST", "/api/v1/generate-pdf-async", submit);
       expect((await expectError(res, 429, "rate_limited")).message).toContain("1 submissions per second");
-      expect(await a.app.reportsRepo.countUnfinished()).toBe(2);
+      expect(await a.app.services.repos.reports.countUnfinished()).toBe(2);
       for (let i = 0; i < 20; i++) expect((await a.request("GET", "/api/v1/reports")).status).toBe(200);
     });
   });
 
   test("the limit is per key: another key (same account or not) is unaffected", async () => {
     await withApp({ readRateLimit: 2 }, async (a) => {
-      const sameAccount = (await a.app.keys.createForAccount("acme", "second")).value;
-      const otherAccount = (await a.app.keys.createForAccount("other", "k")).value;
+      const sameAccount = (await a.app.services.keys.createForAccount("acme", "second")).value;
+      const otherAccount = (await a.app.services.keys.createForAccount("other", "k")).value;
       for (let i = 0; i < 4; i++) await a.request("GET", "/api/v1/reports");
       await expectError(await a.request("GET", "/api/v1/reports"), 429, "rate_limited");
       expect((await a.request("GET", "/api/v1/reports", { key: sameAccount })).status).toBe(200);
@@ -82,7 +82,7 @@ describe("failed authentications never lock out a valid key", () => {
         () => a.key.slice(0, -1) + (a.key.endsWith("x") ? "y" : "x"),
       ];
       for (let i = 0; i < 200; i++) await expectUnauthorized(await a.request("GET", "/api/v1/reports", { key: bad[i % bad.length]!() }));
-      const fresh = (await a.app.keys.createForAccount("acme", "fresh")).value;
+      const fresh = (await a.app.services.keys.createForAccount("acme", "fresh")).value;
       expect((await a.request("GET", "/api/v1/reports", { key: fresh })).status).toBe(200);
       expect((await a.request("GET", "/api/v1/reports")).status).toBe(200);
     });

@@ -25,7 +25,7 @@ let t: TestApp;
 let otherKey: string;
 async function open() {
   t = await createTestApp();
-  otherKey = (await t.app.keys.createForAccount("other", "k")).value;
+  otherKey = (await t.app.services.keys.createForAccount("other", "k")).value;
 }
 
 async function getReport(id: string, key?: string): Promise<ReportJson> {
@@ -145,7 +145,7 @@ describe("GET /reports/{reportID}", () => {
     const id = await submit(t);
     await expire(t, id);
     expect((await getReport(id)).status).toBe("expired");
-    expect(existsSync(t.app.files.pathOf(id))).toBe(false);
+    expect(existsSync(t.app.services.files.pathOf(id))).toBe(false);
   });
 
   const badIds = [
@@ -182,7 +182,7 @@ describe("GET /reports/{reportID}", () => {
       answers.push(await expectError(res, 404, "not_found"));
     }
     expect((await getReport(id)).status).toBe("succeeded");
-    expect(existsSync(t.app.files.pathOf(id))).toBe(true);
+    expect(existsSync(t.app.services.files.pathOf(id))).toBe(true);
     // Indistinguishable from a report that does not exist.
     const unknown = crypto.randomUUID();
     const missing = (await (await t.request("GET", `/api/v1/reports/${unknown}`, { key: otherKey })).json()) as {
@@ -199,7 +199,7 @@ describe("DELETE /reports/{reportID}", () => {
   test("200 {data: {report_id, deleted: true}}, then 404 everywhere and the file is gone", async () => {
     const id = await submit(t);
     await succeed(t, id);
-    const path = t.app.files.pathOf(id);
+    const path = t.app.services.files.pathOf(id);
     expect(existsSync(path)).toBe(true);
     const res = await t.request("DELETE", `/api/v1/reports/${id}`);
     expect(res.status).toBe(200);
@@ -227,7 +227,7 @@ describe("DELETE /reports/{reportID}", () => {
     await claim(t, id);
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
     const done = { id, attempt: 1, sizeBytes: 1, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 1000 };
-    expect(await t.app.queue.succeed(done)).toBe(false);
+    expect(await t.app.services.repos.queue.succeed(done)).toBe(false);
     await expectError(await t.request("GET", `/api/v1/reports/${id}`), 404, "not_found");
   });
 });
@@ -284,19 +284,19 @@ describe("GET /reports (list)", () => {
   });
 
   test("reports created in the same millisecond are paged without loss or duplicates", async () => {
-    const key = (await t.app.keys.createForAccount("tied", "k")).value;
-    const accountId = await t.app.keys.accountId("tied");
+    const key = (await t.app.services.keys.createForAccount("tied", "k")).value;
+    const accountId = await t.app.services.keys.accountId("tied");
     const createdAt = Date.now() - 10_000;
     const tied: string[] = [];
     for (let i = 0; i < 7; i++) {
       const id = crypto.randomUUID();
       tied.push(id);
-      await t.app.reportsRepo.insert({ id, accountId, engine: "raw", template: "x", data: null, options: null, createdAt });
+      await t.app.services.repos.reports.insert({ id, accountId, engine: "raw", template: "x", data: null, options: null, createdAt });
     }
     // One newer and one older around them.
     const newer = crypto.randomUUID();
     const older = crypto.randomUUID();
-    await t.app.reportsRepo.insert({
+    await t.app.services.repos.reports.insert({
       id: newer,
       accountId,
       engine: "raw",
@@ -305,7 +305,7 @@ describe("GET /reports (list)", () => {
       options: null,
       createdAt: createdAt + 1,
     });
-    await t.app.reportsRepo.insert({
+    await t.app.services.repos.reports.insert({
       id: older,
       accountId,
       engine: "raw",

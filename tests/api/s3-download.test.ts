@@ -36,7 +36,8 @@ async function readyReport(): Promise<{ id: string; link: string }> {
   expect(res.status).toBe(200);
   return { id, link: ((await res.json()) as { data: string }).data };
 }
-const pastRetention = (id: string) => t.app.db.$client.run("UPDATE reports SET expires_at = ? WHERE id = ?", [Date.now() - 1, id]);
+const pastRetention = (id: string) =>
+  t.app.services.backend.db!.$client.run("UPDATE reports SET expires_at = ? WHERE id = ?", [Date.now() - 1, id]);
 const open = (link: string) => t.app.http.handle(new Request(link));
 
 describe("the download link streams the PDF from the bucket", () => {
@@ -107,7 +108,7 @@ describe("deleting and retention remove the object", () => {
     expect(stopped.storageFault).toBe("bucket");
     expect(stopped.expired).toBe(0);
     s3().up();
-    await t.app.files.recovered();
+    await t.app.services.files.recovered();
     await t.app.cleanup();
     expect(await objects(id)).toEqual([]);
   });
@@ -131,7 +132,7 @@ describe("an unreachable bucket", () => {
     expect(await metric()).toBe("0");
     expect(await readyFiles()).toBe("s3: unavailable (reports wait)");
     s3().up();
-    await t.app.files.recovered();
+    await t.app.services.files.recovered();
     expect(await metric()).toBe("1");
     expect(await readyFiles()).toBe("s3: ok");
     const again = await open(link);
@@ -144,7 +145,7 @@ describe("an unreachable bucket", () => {
     await s3().down();
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
     s3().up();
-    await t.app.files.recovered();
+    await t.app.services.files.recovered();
     expect(await objects(id)).toEqual([`pdfs/${id}/1.pdf`]);
     await t.app.cleanup();
     expect(await objects(id)).toEqual([]);

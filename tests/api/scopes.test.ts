@@ -104,7 +104,7 @@ describe("granting scopes", () => {
 
   test("escalation is refused: 403 forbidden naming the scope the creator lacks, and no key is made", async () => {
     const creator = await mintKey(t, { scopes: ["keys:manage"], name: "manager" });
-    const before = (await t.app.keys.list()).length;
+    const before = (await t.app.services.keys.list()).length;
     const res = await t.request("POST", "/api/v1/access-keys", {
       key: creator.value,
       body: { name: "escalated", scopes: ["keys:manage", "reports:write"] },
@@ -114,7 +114,7 @@ describe("granting scopes", () => {
     expect(body.error).toBe("forbidden");
     expect(body.message).toContain("reports:write");
     expect(body.details.missing_scopes).toEqual(["reports:write"]);
-    expect((await t.app.keys.list()).length).toBe(before);
+    expect((await t.app.services.keys.list()).length).toBe(before);
   });
 
   test("an unknown scope is 422 with the list of valid ones", async () => {
@@ -158,10 +158,10 @@ describe("the dashboard holds a signed-in key to its scopes", () => {
     const keysPage = await noRedirect(t, "GET", "/dashboard/keys", { headers: { cookie: session! } });
     expect(keysPage.status).toBe(403);
     expect(await keysPage.text()).toContain("keys:manage");
-    const before = (await t.app.keys.list()).length;
+    const before = (await t.app.services.keys.list()).length;
     const create = await noRedirect(t, "POST", "/dashboard/keys", form(session!, { _csrf: csrf, name: "sneaky" }));
     expect(create.status).toBe(403);
-    expect((await t.app.keys.list()).length).toBe(before);
+    expect((await t.app.services.keys.list()).length).toBe(before);
     const render = await noRedirect(
       t,
       "POST",
@@ -180,7 +180,7 @@ describe("the dashboard holds a signed-in key to its scopes", () => {
     const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())![1]!;
     const create = await noRedirect(t, "POST", "/dashboard/keys", form(session!, { _csrf: csrf, name: "from dashboard" }));
     expect(create.status).toBe(201);
-    const made = (await t.app.keys.list()).find((k) => k.name === "from dashboard")!;
+    const made = (await t.app.services.keys.list()).find((k) => k.name === "from dashboard")!;
     expect(made.scopes).toBe("keys:manage");
   });
 });

@@ -18,7 +18,7 @@ let t: TestApp;
 let other: string;
 beforeAll(async () => {
   t = await createTestApp({ config: { templateMaxLength: 5000 } });
-  other = (await t.app.keys.createForAccount("other", "k")).value;
+  other = (await t.app.services.keys.createForAccount("other", "k")).value;
 });
 afterAll(() => t.close());
 
@@ -239,7 +239,9 @@ describe("DELETE /templates/{id}", () => {
     expect((await json("GET", `/api/v1/templates/${id}`)).status).toBe(404);
     expect((await json("GET", `/api/v1/templates/${id}/versions/1`)).status).toBe(404);
     expect((await json("DELETE", `/api/v1/templates/${id}`)).status).toBe(404);
-    const rows = t.app.db.$client.query("SELECT count(*) AS n FROM template_versions WHERE template_id = ?").get(id) as { n: number };
+    const rows = t.app.services.backend.db!.$client.query("SELECT count(*) AS n FROM template_versions WHERE template_id = ?").get(id) as {
+      n: number;
+    };
     expect(rows.n).toBe(0);
   });
 });

@@ -40,7 +40,7 @@ async function fromReports(): Promise<Totals> {
 
 beforeAll(async () => {
   t = await createTestApp();
-  other = (await t.app.keys.createForAccount("other", "k")).value;
+  other = (await t.app.services.keys.createForAccount("other", "k")).value;
   second = await seedUsage(t);
   // Another account's report is never counted in acme's usage.
   await succeed(t, await submit(t, undefined, other), { pageCount: 7 });

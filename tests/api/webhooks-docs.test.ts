@@ -62,9 +62,9 @@ async function deliveredEvent() {
     body: { engine: "raw", html_template: "<p>x</p>", webhook: { url: receiver.url } },
   });
   const { report_id } = (await r.json()) as { report_id: string };
-  const [claimed] = await t.app.queue.claim(Date.now(), 60_000);
-  await t.app.queue.fail(report_id, claimed!.attempts, "template_error", "boom", Date.now());
-  t.app.reports.events.finished(report_id);
+  const [claimed] = await t.app.services.repos.queue.claim(Date.now(), 60_000);
+  await t.app.services.repos.queue.fail(report_id, claimed!.attempts, "template_error", "boom", Date.now());
+  t.app.services.reports.events.finished(report_id);
   const [got] = await receiver.waitFor(1);
   const secret = ((await (await t.request("GET", "/api/v1/webhook-secret")).json()) as any).data.secret as string;
   return { got: got!, secret, report_id };

@@ -21,17 +21,17 @@ async function submit(t: TestApp, url: string, key?: string): Promise<string> {
 
 /** Finishes the oldest queued report as the processor would: status change, then the in-process event. */
 async function finish(t: TestApp, id: string, outcome: "succeeded" | "failed") {
-  const [claimed] = await t.app.queue.claim(Date.now(), 60_000);
+  const [claimed] = await t.app.services.repos.queue.claim(Date.now(), 60_000);
   expect(claimed?.id).toBe(id);
   const attempt = claimed!.attempts;
   const now = Date.now();
   if (outcome === "succeeded") {
-    writeFileSync(t.app.files.pathOf(id), "%PDF-1.4 test\n");
-    await t.app.queue.succeed({ id, attempt, sizeBytes: 14, pageCount: 1, finishedAt: now, expiresAt: now + 3_600_000 });
+    writeFileSync(t.app.services.files.pathOf(id), "%PDF-1.4 test\n");
+    await t.app.services.repos.queue.succeed({ id, attempt, sizeBytes: 14, pageCount: 1, finishedAt: now, expiresAt: now + 3_600_000 });
   } else {
-    await t.app.queue.fail(id, attempt, "template_error", "ReferenceError: total is not defined (line 3)", now);
+    await t.app.services.repos.queue.fail(id, attempt, "template_error", "ReferenceError: total is not defined (line 3)", now);
   }
-  t.app.reports.events.finished(id);
+  t.app.services.reports.events.finished(id);
 }
 
 async function reportOf(t: TestApp, id: string, key?: string) {
@@ -69,7 +69,7 @@ describe("webhook secret", () => {
   });
 
   test("each account has its own secret", async () => {
-    const other = (await t.app.keys.createForAccount("globex", "k")).value;
+    const other = (await t.app.services.keys.createForAccount("globex", "k")).value;
     expect(await secretOf(t, other)).not.toBe(await secretOf(t));
   });
 
@@ -115,7 +115,7 @@ describe("submission", () => {
     const b = (await r.json()) as any;
     expect(b.error).toBe("validation_failed");
     expect(b.details[0].field).toBe("webhook.url");
-    expect(await t.app.reportsRepo.countUnfinished()).toBe(0);
+    expect(await t.app.services.repos.reports.countUnfinished()).toBe(0);
   });
 
   test("unknown fields of webhook are refused", async () => {
@@ -252,7 +252,7 @@ describe("delivery", () => {
     expect(r.webhook.deliveries[0].attempts[0].error).toStartWith("connection failed");
     expect(r.webhook.deliveries[0].next_attempt_at).toBeString();
     expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200); // its deliveries go with it
-    expect(t.app.db.$client.query("SELECT 1 FROM webhook_deliveries WHERE report_id = ?").all(id)).toHaveLength(0);
+    expect(t.app.services.backend.db!.$client.query("SELECT 1 FROM webhook_deliveries WHERE report_id = ?").all(id)).toHaveLength(0);
   });
 });
 
@@ -301,7 +301,7 @@ test("pending deliveries survive a restart; a target the new policy refuses is g
     const b = await createTestApp({ dir, config: fast });
     try {
       // Not due for a minute: make it due now, as if the minute had passed.
-      b.app.db.$client.run("UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE status = 'pending'");
+      b.app.services.backend.db!.$client.run("UPDATE webhook_deliveries SET next_attempt_at = 0 WHERE status = 'pending'");
       b.app.webhookSender!.notify();
       const r = await settled(b, first);
       expect(r.webhook.deliveries[0].status).toBe("delivered");
@@ -313,7 +313,10 @@ test("pending deliveries survive a restart; a target the new policy refuses is g
     const c = await createTestApp({ dir, config: { ...fast, webhookAllowHosts: [] } });
     try {
       const second = await submit(c, "https://hooks.example.com/x");
-      c.app.db.$client.run("UPDATE report_webhooks SET url = ? WHERE report_id = ?", [`http://127.0.0.1:${receiver.port}/hook`, second]);
+      c.app.services.backend.db!.$client.run("UPDATE report_webhooks SET url = ? WHERE report_id = ?", [
+        `http://127.0.0.1:${receiver.port}/hook`,
+        second,
+      ]);
       finish(c, second, "failed");
       const r = await settled(c, second);
       expect(r.webhook.deliveries[0].status).toBe("failed");

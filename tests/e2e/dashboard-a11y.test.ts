@@ -123,7 +123,7 @@ test("reports of every status, and a report's own pages", async () => {
   const ok = await api(base, h.adminKey, "POST", "/generate-pdf-async", { engine: "raw", html_template: "<p>Fine</p>" });
   await finished(ok.body.report_id);
   // A slow report (its script holds the load event) keeps the one print page busy; the processor
-  // takes up to three reports at a time on two cores (src/app.ts, lanes), so of the five after it at
+  // takes up to three reports at a time on two cores (src/app/renderer.ts, lanes), so of the five after it at
   // least one waits queued.
   const slow = await api(base, h.adminKey, "POST", "/generate-pdf-async", {
     engine: "raw",

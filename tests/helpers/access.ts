@@ -7,7 +7,7 @@ export async function mintKey(
   t: TestApp,
   o: { scopes?: Scope[]; expiresAt?: string; maxReportsPerDay?: number; account?: string; name?: string } = {},
 ) {
-  return t.app.keys.createForAccount(o.account ?? "acme", o.name ?? "scoped", {
+  return t.app.services.keys.createForAccount(o.account ?? "acme", o.name ?? "scoped", {
     scopes: o.scopes,
     expires_at: o.expiresAt,
     max_reports_per_day: o.maxReportsPerDay,

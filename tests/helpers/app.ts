@@ -4,8 +4,8 @@ import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { App } from "../../src/app";
-import { bootstrap } from "../../src/bootstrap";
+import type { App } from "../../src/app/app";
+import { bootstrap } from "../../src/app/bootstrap";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { createLogger } from "../../src/lib/logger";
@@ -45,7 +45,7 @@ export async function createTestApp(
     mode: { render: opts.render ?? false, listen: opts.listen ?? false },
   });
   await app.start();
-  const key = (await app.keys.createForAccount("acme", "test")).value;
+  const key = (await app.services.keys.createForAccount("acme", "test")).value;
   const baseUrl = app.port ? `http://127.0.0.1:${app.port}` : "http://localhost";
   const request: TestApp["request"] = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };

@@ -41,13 +41,13 @@ export async function claim(t: TestApp, id: string, now = Date.now()): Promise<n
   const others: { id: string; attempts: number }[] = [];
   try {
     for (;;) {
-      const [c] = await t.app.queue.claim(now, 60_000);
+      const [c] = await t.app.services.repos.queue.claim(now, 60_000);
       if (!c) throw new Error(`report ${id} is not queued`);
       if (c.id === id) return c.attempts;
       others.push(c);
     }
   } finally {
-    for (const o of others) await t.app.queue.requeue(o.id, o.attempts, true);
+    for (const o of others) await t.app.services.repos.queue.requeue(o.id, o.attempts, true);
   }
 }
 
@@ -60,12 +60,12 @@ export async function succeed(
   const attempt = await claim(t, id);
   const bytes = opts.bytes ?? FAKE_PDF;
   const fence = fenceOf({ attempts: attempt });
-  await Bun.write(t.app.files.pathOf(id, fence), bytes);
-  await t.app.files.commit(id, fence);
+  await Bun.write(t.app.services.files.pathOf(id, fence), bytes);
+  await t.app.services.files.commit(id, fence);
   const now = Date.now();
   const size = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
   if (
-    !(await t.app.queue.succeed({
+    !(await t.app.services.repos.queue.succeed({
       id,
       attempt,
       sizeBytes: size,
@@ -81,7 +81,7 @@ export async function succeed(
 /** Ends report `id` failed with this code and message. */
 export async function fail(t: TestApp, id: string, code: string, message: string): Promise<void> {
   const attempt = await claim(t, id);
-  await t.app.queue.fail(id, attempt, code, message, Date.now());
+  await t.app.services.repos.queue.fail(id, attempt, code, message, Date.now());
 }
 
 /** Succeeds the report with an expiry in the past, then runs the retention job. */
@@ -90,7 +90,7 @@ export async function fail(t: TestApp, id: string, code: string, message: string
  * 2 by a second key (1 succeeds with 5 pages, 1 stays queued). Returns the second key.
  */
 export async function seedUsage(t: TestApp): Promise<{ id: string; value: string }> {
-  const second = await t.app.keys.createForAccount("acme", "second");
+  const second = await t.app.services.keys.createForAccount("acme", "second");
   const mine = [await submit(t), await submit(t), await submit(t)];
   const theirs = [await submit(t, undefined, second.value), await submit(t, undefined, second.value)];
   await succeed(t, mine[0]!, { pageCount: 3 });

@@ -3,7 +3,7 @@
 // bucket, the data dir's reports folder). What crosses between them is what crosses between machines:
 // the queue (FOR UPDATE SKIP LOCKED), LISTEN/NOTIFY wake-ups and completions, leases and the reaper.
 import { expect, test } from "bun:test";
-import { openBackend } from "../../src/db/open";
+import { openRepos } from "../../src/app/repos";
 import { usePostgres, usePostgresPair } from "../helpers/postgres";
 
 const pg = usePostgres();
@@ -41,7 +41,7 @@ test("a key created on one instance works on the other at once", async () => {
 test("the reports of a dead instance go back to the queue when its lease runs out, and are rendered by a live one", async () => {
   const { api, url, dir } = pair();
   // A third "instance" claims two reports with a 1 s lease and dies (never renews, never finishes).
-  const dead = await openBackend({ dataDir: dir, databaseUrl: url });
+  const dead = await openRepos({ dataDir: dir, databaseUrl: url });
   try {
     const ids: string[] = [];
     const account = await dead.repos.accounts.ensure("acme");
@@ -66,7 +66,7 @@ test("the reports of a dead instance go back to the queue when its lease runs ou
     const t0 = Date.now();
     for (const id of ids) {
       for (;;) {
-        const r = await api.app.reportsRepo.getForDownload(id);
+        const r = await api.app.services.repos.reports.getForDownload(id);
         if (r?.status === "succeeded") break;
         if (Date.now() - t0 > 30_000) throw new Error(`report ${id} is ${r?.status} after 30 s`);
         await Bun.sleep(100);
@@ -75,7 +75,7 @@ test("the reports of a dead instance go back to the queue when its lease runs ou
     // Taken back within lease (1 s) + reaper period (5 s) + a render.
     expect(Date.now() - t0).toBeLessThan(15_000);
     for (const c of claimed) {
-      const r = await api.app.reportsRepo.getForDownload(c.id);
+      const r = await api.app.services.repos.reports.getForDownload(c.id);
       expect(r?.attempts).toBe(2);
       // The dead instance's claim is fenced out for good.
       expect(
@@ -89,7 +89,7 @@ test("the reports of a dead instance go back to the queue when its lease runs ou
 
 test("the cleanup job runs in one instance at a time", async () => {
   const { api, url, dir } = pair();
-  const lease = await openBackend({ dataDir: dir, databaseUrl: url });
+  const lease = await openRepos({ dataDir: dir, databaseUrl: url });
   try {
     expect(await lease.repos.jobs.acquire("cleanup", "someone-else", Date.now(), 60_000)).toBe(true);
     expect((await api.app.cleanup()).skipped).toBe(true);

@@ -8,7 +8,7 @@ import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { databaseCheck, storageCheck } from "../../src/cli/doctor-backends";
-import type { DoctorContext } from "../../src/cli/doctor-checks";
+import type { DoctorContext } from "../../src/cli/doctor-types";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { PostgresSql } from "../../src/db/postgres";

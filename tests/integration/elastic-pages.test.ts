@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { settings } from "../../src/config/settings";
 import { commandLine } from "../../src/lib/process-tree";
+import { defaultPdfOptions } from "../../src/pdf/options";
 import { BrowserHost } from "../../src/render/browser";
-import { defaultPdfOptions } from "../../src/render/pdf-options";
 import { pageText } from "../helpers/pdf";
 import { descendants } from "../helpers/process";
 

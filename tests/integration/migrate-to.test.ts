@@ -22,14 +22,14 @@ let otherKey = "";
 beforeAll(async () => {
   url = await pg().createDatabase();
   single = await createTestApp();
-  otherKey = (await single.app.keys.createForAccount("beta", "second")).value;
+  otherKey = (await single.app.services.keys.createForAccount("beta", "second")).value;
   const a = await submit(single);
   const b = await submit(single);
   const c = await submit(single, { engine: "raw", html_template: "<p>w</p>", webhook: { url: "https://example.com/hook" } });
   await submit(single); // stays queued
   await succeed(single, a);
   await fail(single, c, "template_error", "boom");
-  await single.app.webhookSecrets.get((await single.app.keys.authenticate(single.key))!.accountId);
+  await single.app.services.webhookSecrets.get((await single.app.services.keys.authenticate(single.key))!.accountId);
   reportIds = [a, b, c];
   link = ((await (await single.request("GET", `/api/v1/reports/${a}/download`)).json()) as { data: string }).data;
   await single.request("POST", "/api/v1/generate-pdf-async", {
@@ -46,9 +46,9 @@ beforeAll(async () => {
   expect((await single.request("DELETE", `/api/v1/reports/${gone}`)).status).toBeLessThan(300);
   // Access control's tables and columns travel too: a rotation pending (the old value keeps working for
   // an hour), a quota, counter rows and audit events.
-  const me = (await single.app.keys.authenticate(single.key))!;
-  await single.app.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
-  await single.app.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
+  const me = (await single.app.services.keys.authenticate(single.key))!;
+  await single.app.services.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
+  await single.app.services.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
   // The source server is stopped before the copy, as the README says.
   await single.app.stop();
 }, 60_000);

@@ -120,7 +120,9 @@ describe("encryption", () => {
           return "";
         }
       });
-    const stored = t.app.db.$client.query<{ options: string | null }, [string]>("SELECT options FROM reports WHERE id = ?").get(report_id);
+    const stored = t.app.services.backend
+      .db!.$client.query<{ options: string | null }, [string]>("SELECT options FROM reports WHERE id = ?")
+      .get(report_id);
     if (stored?.options) {
       expect(stored.options).toContain('"sealed":"s1.');
       expect(stored.options).not.toContain(user);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { type Browser, type CDPSession, chromium, type Page } from "playwright-core";
 import { settings } from "../../src/config/settings";
-import { defaultPdfOptions, type PdfOptions } from "../../src/render/pdf-options";
+import { defaultPdfOptions, type PdfOptions } from "../../src/pdf/options";
 import { INLINE_PDF_MAX_HTML, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 import { generate, pdfInfo, type TestApp, useRenderApp } from "../helpers/app";
 import { pageText } from "../helpers/pdf";

@@ -8,9 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
 import { postgresMigrations } from "../../migrations/postgres/index";
+import { openRepos } from "../../src/app/repos";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-postgres";
-import { openBackend } from "../../src/db/open";
 import { PostgresSql } from "../../src/db/postgres";
 import { ALL_SCOPES } from "../../src/modules/keys/scopes";
 import { BACKENDS, newKey, useBackends } from "./repos-contract-harness";
@@ -32,7 +32,7 @@ describe("keys made before the access-control migration keep every scope", () =>
     );
     db.exec(OLD_KEY);
     db.close();
-    const b = await openBackend({ dataDir: dir, databaseUrl: "" });
+    const b = await openRepos({ dataDir: dir, databaseUrl: "" });
     opened.push(b);
     expect(b.migrated.applied).toContain("0011_access_control");
     const row = (await b.repos.keys.findSecret("oldkey000001"))!;
@@ -50,7 +50,7 @@ describe("keys made before the access-control migration keep every scope", () =>
     );
     await early.client.unsafe(OLD_KEY);
     await early.close();
-    const b = await openBackend({ dataDir: "", databaseUrl: url });
+    const b = await openRepos({ dataDir: "", databaseUrl: url });
     opened.push(b);
     expect(b.migrated.applied).toContain("0003_access_control");
     const row = (await b.repos.keys.findSecret("oldkey000001"))!;

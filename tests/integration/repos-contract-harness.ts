@@ -5,7 +5,7 @@ import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Backend, openBackend } from "../../src/db/open";
+import { type BackendWithRepos, openRepos } from "../../src/app/repos";
 import type { NewKey } from "../../src/modules/keys/repo";
 import type { NewReport } from "../../src/modules/reports/repo";
 import { usePostgres } from "../helpers/postgres";
@@ -20,7 +20,7 @@ export const BACKENDS = ["sqlite", "postgres"] as const;
 export function useBackends() {
   const pg = usePostgres();
   const dirs: string[] = [];
-  const opened: Backend[] = [];
+  const opened: BackendWithRepos[] = [];
   afterAll(async () => {
     for (const b of opened) await b.close().catch(() => {});
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
@@ -30,11 +30,11 @@ export function useBackends() {
   async function fresh(
     kind: "sqlite" | "postgres",
     reuse?: { dir?: string; url?: string; migrate?: boolean },
-  ): Promise<Backend & { dir: string; url: string }> {
+  ): Promise<BackendWithRepos & { dir: string; url: string }> {
     const dir = reuse?.dir ?? mkdtempSync(join(tmpdir(), "rg-contract-"));
     if (!reuse?.dir) dirs.push(dir);
     const url = kind === "postgres" ? (reuse?.url ?? (await pg().createDatabase())) : "";
-    const b = await openBackend({ dataDir: dir, databaseUrl: url }, { migrate: reuse?.migrate });
+    const b = await openRepos({ dataDir: dir, databaseUrl: url }, { migrate: reuse?.migrate });
     opened.push(b);
     return Object.assign(b, { dir, url });
   }

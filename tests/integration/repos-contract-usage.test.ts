@@ -6,9 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { migrations } from "../../migrations/index";
 import { postgresMigrations } from "../../migrations/postgres/index";
+import type { BackendWithRepos } from "../../src/app/repos";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-postgres";
-import type { Backend } from "../../src/db/open";
 import type { Sql } from "../../src/db/sql";
 import type { UsageTotals } from "../../src/modules/usage/repo";
 import { BACKENDS, useBackends, uuid } from "./repos-contract-harness";
@@ -45,7 +45,7 @@ async function fromReports(sql: Sql, accountId: string, by: "day" | "key"): Prom
   );
 }
 
-async function rollup(b: Backend, accountId: string, by: "day" | "key"): Promise<Truth[]> {
+async function rollup(b: BackendWithRepos, accountId: string, by: "day" | "key"): Promise<Truth[]> {
   if (by === "day") return (await b.repos.usage.byDay(accountId, 0, 100_000)).map(({ day, ...u }) => ({ group: day, ...u }));
   const rows = await b.repos.usage.byKey(accountId, 0, 100_000);
   return rows.map(({ keyId, ...u }) => ({ group: keyId, ...u })).sort((x, y) => String(x.group).localeCompare(String(y.group)));

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { postgresMigrations } from "../../migrations/postgres/index";
-import { openBackend } from "../../src/db/open";
+import { openRepos } from "../../src/app/repos";
 import { BACKENDS, done, newKey, newReport, useBackends, uuid } from "./repos-contract-harness";
 
 const { pg, dirs, opened, fresh } = useBackends();
@@ -264,7 +264,7 @@ describe("PostgreSQL only", () => {
     const url = await pg().createDatabase();
     const dir = mkdtempSync(join(tmpdir(), "rg-contract-"));
     dirs.push(dir);
-    const all = await Promise.all(Array.from({ length: 4 }, () => openBackend({ dataDir: dir, databaseUrl: url })));
+    const all = await Promise.all(Array.from({ length: 4 }, () => openRepos({ dataDir: dir, databaseUrl: url })));
     opened.push(...all);
     const applied = all.map((b) => b.migrated.applied.length);
     expect(applied.filter((n) => n > 0)).toHaveLength(1);
@@ -276,7 +276,7 @@ describe("PostgreSQL only", () => {
   test("a database migrated by a newer reportgen is refused", async () => {
     const b = await fresh("postgres");
     await b.sql.run("INSERT INTO schema_migrations (version, name, applied_at) VALUES (999, 'future', 0)");
-    await expect(openBackend({ dataDir: b.dir, databaseUrl: b.url })).rejects.toThrow(/version 999/);
+    await expect(openRepos({ dataDir: b.dir, databaseUrl: b.url })).rejects.toThrow(/version 999/);
   });
 
   test("shared secrets: every instance reads the value the first one stored", async () => {

@@ -50,15 +50,15 @@ test("while the upload is held up, the report is still processing: success is re
 
 test("an upload abandoned at its deadline spends its attempt: if it lands late it is under its own key, and downloads serve the winner", async () => {
   // Short deadlines for this test only (60 s and 10 s by default).
-  const store = t.app.files as unknown as { uploadTimeoutMs: number; requestTimeoutMs: number };
+  const store = t.app.services.files as unknown as { uploadTimeoutMs: number; requestTimeoutMs: number };
   const saved = { ...store };
   Object.assign(store, { uploadTimeoutMs: 500, requestTimeoutMs: 500 });
   try {
     s3().hang();
     const id = await submit(t, { engine: "raw", html_template: "<p>abandoned upload</p>" });
     const until = Date.now() + 20_000;
-    while (t.app.files.writable && Date.now() < until) await Bun.sleep(20);
-    expect(t.app.files.writable).toBe(false);
+    while (t.app.services.files.writable && Date.now() < until) await Bun.sleep(20);
+    expect(t.app.services.files.writable).toBe(false);
     s3().up();
     const report = await waitForReport(t, id);
     expect(report.status).toBe("succeeded");
@@ -112,7 +112,7 @@ describe("a bucket that fails", () => {
       expect(r.data.attempts).toBeLessThanOrEqual(1);
       await Bun.sleep(100);
     }
-    expect(t.app.files.writable).toBe(false);
+    expect(t.app.services.files.writable).toBe(false);
     s3().up();
     const report = await waitForReport(t, id);
     expect(report.status).toBe("succeeded");

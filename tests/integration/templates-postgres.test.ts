@@ -46,7 +46,7 @@ test("templates on PostgreSQL: versions, render by id (latest and pinned), schem
     expect(await pdfText(pdf)).toContain(text);
   }
 
-  const other = (await api.app.keys.createForAccount("other", "k")).value;
+  const other = (await api.app.services.keys.createForAccount("other", "k")).value;
   expect((await json(api, "GET", `/api/v1/templates/${id}`, undefined, other)).status).toBe(404);
   expect((await json(api, "GET", "/api/v1/templates", undefined, other)).body.data).toEqual([]);
 

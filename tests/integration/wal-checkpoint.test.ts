@@ -21,7 +21,7 @@ describe("in the running service", () => {
   afterAll(() => t.close());
 
   test("the main connection leaves checkpoints to the thread (its own threshold is only a fallback)", () => {
-    expect(autocheckpoint(t.app.db.$client)).toBe(10_000);
+    expect(autocheckpoint(t.app.services.backend.db!.$client)).toBe(10_000);
   });
 
   test("what submissions write to the log reaches the database file without the main connection checkpointing", async () => {

@@ -46,7 +46,7 @@ test("distinct wrong secrets for an existing key id run no argon2, and a new key
   const floods = Array.from({ length: 2000 }, (_, i) =>
     t.request("GET", "/api/v1/reports", { key: `rg_${id}_${String(i).padStart(43, "Z")}` }),
   );
-  const fresh = (await t.app.keys.createForAccount("acme", "during-flood")).value;
+  const fresh = (await t.app.services.keys.createForAccount("acme", "during-flood")).value;
   const f0 = performance.now();
   const res = await t.request("GET", "/api/v1/reports", { key: fresh });
   const firstMs = performance.now() - f0;
@@ -63,13 +63,13 @@ test("distinct wrong secrets for an existing key id run no argon2, and a new key
 });
 
 test("a key created before check values existed still works, and gets its check value on first use", async () => {
-  const created = await t.app.keys.createForAccount("acme", "legacy");
-  t.app.db.$client.run("UPDATE access_keys SET secret_check = NULL WHERE id = ?", [created.id]);
+  const created = await t.app.services.keys.createForAccount("acme", "legacy");
+  t.app.services.backend.db!.$client.run("UPDATE access_keys SET secret_check = NULL WHERE id = ?", [created.id]);
   const wrong = `rg_${created.id}_${"C".repeat(43)}`;
   expect((await t.request("GET", "/api/v1/reports", { key: wrong })).status).toBe(401);
   expect((await t.request("GET", "/api/v1/reports", { key: created.value })).status).toBe(200);
-  const row = t.app.db.$client
-    .query<{ c: string | null }, [string]>("SELECT secret_check AS c FROM access_keys WHERE id = ?")
+  const row = t.app.services.backend
+    .db!.$client.query<{ c: string | null }, [string]>("SELECT secret_check AS c FROM access_keys WHERE id = ?")
     .get(created.id);
   expect(row?.c).toMatch(/^[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}$/);
 });

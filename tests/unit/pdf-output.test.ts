@@ -1,8 +1,8 @@
 // Pure parts of PDF output: the Info dictionary rewrite, print defaults insertion, page ranges, fontconfig.
 import { describe, expect, test } from "bun:test";
+import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/pdf/options";
 import { fontconfigXml } from "../../src/render/fonts";
 import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
-import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/render/pdf-options";
 import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
 import { countPdfPages } from "../../src/render/print-pipeline";
 import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";

@@ -5,8 +5,9 @@ import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PasswordSeal } from "../../src/lib/seal";
+import type { PdfPermission } from "../../src/pdf/options";
 import { firstPageSize, jpegStampPdf, watermarkPdf } from "../../src/render/overlay-pdf";
-import { jpegSize, type PdfPermission, planPostProcessing, postOptionProblems, qpdfJob } from "../../src/render/post-process";
+import { jpegSize, planPostProcessing, postOptionProblems, qpdfJob } from "../../src/render/post-process";
 import { SMALL_JPEG_BASE64 } from "../helpers/pdf";
 
 const files = { input: "in.pdf", output: "out.pdf", watermark: "wm.pdf", stamp: "st.pdf", attachments: ["a0", "a1"] };

@@ -2,10 +2,10 @@
 // fetches and why the network policy refuses them, JSON Pointers as API field names, and how a
 // version's options and a request's are merged.
 import { describe, expect, test } from "bun:test";
-import { mergeOptions } from "../../src/modules/reports/template-form";
 import { missingGlyphs, parseCharsets, stringsOf } from "../../src/modules/templates/glyphs";
 import { fieldOf } from "../../src/modules/templates/json-schema";
 import { blockedResources, fetchedUrls, refusal } from "../../src/modules/templates/resources";
+import { mergeOptions } from "../../src/pdf/options";
 
 describe("glyph coverage", () => {
   test("fc-list charsets merge into sorted, non-overlapping ranges", () => {

@@ -2,7 +2,7 @@
 // shown in the page, the PDF in a frame served from the dashboard's own origin (/files).
 import type { Engine } from "../../db/schema";
 import type { ReportSummary } from "../../modules/reports/repo";
-import { type PaperFormat, paperFormats } from "../../render/pdf-options";
+import { type PaperFormat, paperFormats } from "../../pdf/options";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";

@@ -4,7 +4,7 @@ import { Elysia } from "elysia";
 import type { Engine } from "../../db/schema";
 import { AppError } from "../../lib/errors";
 import { requireScope } from "../../modules/keys/scopes";
-import { type PaperFormat, paperFormats } from "../../render/pdf-options";
+import { type PaperFormat, paperFormats } from "../../pdf/options";
 import { DASHBOARD, type DashboardDeps, type Form, type Guards } from "../guards";
 import type { Notice } from "../pages/common";
 import { exampleInput, type PlaygroundInput, playgroundPage, resultPanel } from "../pages/playground";

@@ -5,14 +5,8 @@ import { existsSync } from "node:fs";
 import { notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
-import {
-  type PdfPermission,
-  type PostOptions,
-  type PostPlan,
-  type Problem,
-  planPostProcessing,
-  postOptionProblems,
-} from "../../render/post-process";
+import type { PdfPermission, PostOptions } from "../../pdf/options";
+import { type PostPlan, type Problem, planPostProcessing, postOptionProblems } from "../../render/post-process";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import { isEncryptedPdf } from "./post-runner";
 import type { ReportsRepo } from "./repo";
@@ -24,11 +18,6 @@ export interface StoredEncryption {
 }
 
 export type StoredPostOptions = Omit<PostOptions, "encryption"> & { encryption?: StoredEncryption };
-
-/** The post-processing fields of `options` (the rest are print options). */
-const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
-
-export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);
 
 /**
  * Problems of a report another one uses (a merge part, a stamp): unknown or another account's is a

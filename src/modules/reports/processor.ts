@@ -11,6 +11,7 @@ import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import { asStorageRenderError, type StorageFault, storageFailureCode, storageFault } from "../../lib/storage";
+import { resolvePdfOptions } from "../../pdf/options";
 import { checkPdfLimits } from "../../render/pdf-limits";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
@@ -22,7 +23,6 @@ import { PostSteps } from "./post-steps";
 import type { ProcessorOptions } from "./processor-options";
 import { retryDelayMs } from "./processor-options";
 import type { ClaimedReport, ReportQueue } from "./queue";
-import { resolvePdfOptions } from "./service";
 
 export { type ProcessorOptions, retryDelayMs } from "./processor-options";
 

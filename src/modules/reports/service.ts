@@ -1,29 +1,21 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
 
-import type { Engine, ReportStatus } from "../../db/schema";
+import type { ReportStatus } from "../../db/schema";
 import { decodeCursor, pageOf } from "../../lib/cursor";
-import { AppError, notFound, retryLater, storageRefusal, validationFailed } from "../../lib/errors";
+import { AppError, notFound, retryLater, storageRefusal } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
-import {
-  defaultPdfOptions,
-  HEADER_FOOTER_MARGIN,
-  type PdfMetadata,
-  type PdfOptions,
-  pageRangesProblem,
-  type WaitFor,
-} from "../../render/pdf-options";
-import type { PostOptions } from "../../render/post-process";
+import { checkPdfOptions, hasPostOptions, type PostOptions, type StoredPdfOptions } from "../../pdf/options";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
 import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
-import { hasPostOptions, preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";
+import { preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
-import { templateForm } from "./template-form";
+import { type TemplateChoice, templateForm } from "./template-form";
 
 /** Who submits a report: its access key (recorded on the report) and that key's daily quota. */
 export interface Submitter {
@@ -33,13 +25,7 @@ export interface Submitter {
 }
 
 /** Inline (html_template + engine) or stored (template_id, template_version?): exactly one form. */
-export interface GenerateInput {
-  html_template?: string;
-  engine?: Engine;
-  template_id?: string;
-  template_version?: number;
-  data?: unknown;
-  options?: StoredPdfOptions & PostOptions;
+export interface GenerateInput extends TemplateChoice {
   webhook?: { url: string };
 }
 
@@ -55,25 +41,6 @@ export interface ReportWebhooks {
   check(url: string): string;
   /** Records a new report's webhook; runs in the report's insert transaction. */
   attach(reportId: string, url: string, linkOrigin: string): Promise<void>;
-}
-
-/** options as the client sends them, stored as JSON with the report. */
-export interface StoredPdfOptions {
-  format?: PdfOptions["format"];
-  landscape?: boolean;
-  print_background?: boolean;
-  scale?: number;
-  margin?: Partial<PdfOptions["margin"]>;
-  width?: string;
-  height?: string;
-  prefer_css_page_size?: boolean;
-  page_ranges?: string;
-  header_template?: string;
-  footer_template?: string;
-  tagged?: boolean;
-  outline?: boolean;
-  metadata?: PdfMetadata;
-  wait_for?: { selector: string } | { expression: string } | { delay_ms: number };
 }
 
 export interface ReportsServiceOptions {
@@ -300,58 +267,6 @@ export class ReportsService {
     }
   }
 }
-
-const DEFAULT_MARGIN = defaultPdfOptions.margin;
-
-/** What the schema cannot say about options: pairs that go together, ranges that run backwards. 422 naming the field. */
-export function checkPdfOptions(o: StoredPdfOptions): void {
-  const problems: { field: string; problem: string }[] = [];
-  if ((o.width === undefined) !== (o.height === undefined)) {
-    problems.push({
-      field: o.width === undefined ? "options.width" : "options.height",
-      problem: "width and height go together: give both, or neither",
-    });
-  }
-  for (const f of ["width", "height"] as const)
-    if (o[f] !== undefined && parseFloat(o[f]!) === 0) problems.push({ field: `options.${f}`, problem: "must be larger than 0" });
-  const ranges = o.page_ranges !== undefined ? pageRangesProblem(o.page_ranges) : undefined;
-  if (ranges) problems.push({ field: "options.page_ranges", problem: ranges });
-  if (problems.length)
-    throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
-}
-
-function resolveWaitFor(w: StoredPdfOptions["wait_for"]): WaitFor | undefined {
-  if (!w) return undefined;
-  if ("selector" in w) return { selector: w.selector };
-  if ("expression" in w) return { expression: w.expression };
-  return { delayMs: w.delay_ms };
-}
-
-/** Turns the stored request options into the renderer's complete options. */
-export function resolvePdfOptions(stored: string | null): PdfOptions {
-  const o = stored ? (JSON.parse(stored) as StoredPdfOptions) : undefined;
-  const headerFooter = o?.header_template !== undefined || o?.footer_template !== undefined;
-  // Chromium draws headers and footers inside the page margins: without room they are cut off or invisible.
-  const room = (side: "top" | "bottom", used: boolean) => o?.margin?.[side] ?? (used ? HEADER_FOOTER_MARGIN : DEFAULT_MARGIN[side]);
-  return {
-    format: o?.format ?? defaultPdfOptions.format,
-    landscape: o?.landscape ?? defaultPdfOptions.landscape,
-    printBackground: o?.print_background ?? defaultPdfOptions.printBackground,
-    scale: o?.scale ?? defaultPdfOptions.scale,
-    margin: { ...DEFAULT_MARGIN, ...o?.margin, top: room("top", headerFooter), bottom: room("bottom", headerFooter) },
-    width: o?.width,
-    height: o?.height,
-    preferCssPageSize: o?.prefer_css_page_size ?? defaultPdfOptions.preferCssPageSize,
-    pageRanges: o?.page_ranges?.replace(/\s+/g, "") ?? defaultPdfOptions.pageRanges,
-    headerTemplate: o?.header_template,
-    footerTemplate: o?.footer_template,
-    tagged: o?.tagged ?? defaultPdfOptions.tagged,
-    outline: o?.outline ?? defaultPdfOptions.outline,
-    metadata: o?.metadata ?? defaultPdfOptions.metadata,
-    waitFor: resolveWaitFor(o?.wait_for),
-  };
-}
-
 /** 429 quota_exceeded: the key has submitted its `max` reports of the UTC day of `now`. */
 function quotaExceeded(max: number, now: number) {
   const wait = secondsToNextUtcMidnight(now);

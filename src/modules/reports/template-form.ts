@@ -2,8 +2,18 @@
 // optionally template_version), exactly one; a stored version's options are defaults the request overrides.
 import type { Engine } from "../../db/schema";
 import { validationFailed } from "../../lib/errors";
+import { mergeOptions, type RequestOptions } from "../../pdf/options";
 import type { TemplateSource } from "../templates/service";
-import type { GenerateInput } from "./service";
+
+/** What a generation request says about its template, data and options (reports/service.ts's GenerateInput). */
+export interface TemplateChoice {
+  html_template?: string;
+  engine?: Engine;
+  template_id?: string;
+  template_version?: number;
+  data?: unknown;
+  options?: RequestOptions;
+}
 
 /**
  * The request's template: inline, or a stored version whose data is checked against its schema before
@@ -12,11 +22,11 @@ import type { GenerateInput } from "./service";
 export async function templateForm(
   templates: TemplateSource | undefined,
   accountId: string,
-  input: GenerateInput,
+  input: TemplateChoice,
 ): Promise<{
   engine: Engine;
   template: string;
-  options?: GenerateInput["options"];
+  options?: RequestOptions;
   templateId?: string;
   templateVersion?: number;
   /** The data as JSON text, when the stored version's schema check already produced it. */
@@ -57,20 +67,4 @@ export async function templateForm(
     templateVersion: t.version,
     dataJson: t.dataJson,
   };
-}
-
-type RequestOptions = NonNullable<GenerateInput["options"]>;
-/** Fields whose own fields are independent settings: merged one level deeper. */
-const NESTED = ["margin", "metadata"] as const;
-
-/**
- * A stored version's options as defaults, the request's on top, field by field: a field the request
- * gives wins whole, except margin and metadata, whose sides and entries are merged one by one.
- */
-export function mergeOptions(defaults: RequestOptions | undefined, request: RequestOptions | undefined): RequestOptions | undefined {
-  if (!defaults) return request;
-  if (!request) return defaults;
-  const out: RequestOptions = { ...defaults, ...request };
-  for (const k of NESTED) if (defaults[k] && request[k]) (out as Record<string, unknown>)[k] = { ...defaults[k], ...request[k] };
-  return out;
 }

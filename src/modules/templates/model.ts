@@ -1,15 +1,14 @@
 // Stored templates: the shapes services and routes share, and their snake_case JSON form.
 import type { Engine } from "../../db/schema";
 import { iso } from "../../lib/time";
-import type { PostOptions } from "../../render/post-process";
+import type { RequestOptions } from "../../pdf/options";
 import type { Actor as AuditActor } from "../audit/model";
-import type { StoredPdfOptions } from "../reports/service";
 
 /** Who changes a template: a key (API or dashboard) or the CLI, as the audit trail records it. */
 export type Actor = Exclude<AuditActor, { kind: "anonymous" }>;
 
 /** The print options a version stores as defaults (the `options` of a generation request, without webhook). */
-export type TemplateOptions = StoredPdfOptions & PostOptions;
+export type TemplateOptions = RequestOptions;
 
 /** A preflight finding: a stable code, a sentence saying what to change, and fields that depend on the code. */
 export interface Warning {

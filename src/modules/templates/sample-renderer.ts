@@ -2,10 +2,10 @@
 // PDF limits (the path `reportgen render` takes, src/cli/render.ts): the preflight's sample render and the
 // editor's live preview. The App hands one to TemplatesService when it runs a renderer.
 import type { Engine } from "../../db/schema";
+import { resolvePdfOptions } from "../../pdf/options";
 import { checkPdfLimits } from "../../render/pdf-limits";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
-import { resolvePdfOptions } from "../reports/service";
 import type { TemplateOptions } from "./model";
 
 export interface SampleRender {

@@ -9,7 +9,8 @@ import { Worker } from "node:worker_threads";
 import { retryLater, validationFailed } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import { entrypointUrl } from "../../lib/runtime";
-import { type Child, ChildRegistry, StartHandshake, Supervisor } from "../../lib/supervisor";
+import { type Child, ChildRegistry, Supervisor } from "../../lib/supervisor";
+import { StartHandshake } from "../../lib/supervisor-group";
 import type { SchemaVerdict } from "./json-schema";
 
 /**

@@ -2,7 +2,7 @@
 import { t } from "elysia";
 import { engines } from "../../db/schema";
 import { oneOf, pageQueryFields } from "../../http/schema";
-import { pdfOptionsSchema } from "../reports/model";
+import { pdfOptionsSchema } from "../../pdf/options-schema";
 import { warningCodes } from "./model";
 
 const INVOICE = `<h1>Invoice <%= number %></h1>

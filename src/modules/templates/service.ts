@@ -4,9 +4,9 @@ import type { Engine } from "../../db/schema";
 import { decodeCursor, pageOf } from "../../lib/cursor";
 import { AppError, notFound, RenderError, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
+import { checkPdfOptions } from "../../pdf/options";
 import type { AuditService } from "../audit/service";
 import { checkData, type DataLimits } from "../reports/input-limits";
-import { checkPdfOptions } from "../reports/service";
 import type {
   Actor,
   CreateTemplateInput,

@@ -1,27 +1,28 @@
-// App owns start-up and shut-down. bootstrap() (src/bootstrap.ts) opens the database and builds the
-// services; the constructor only wires the parts that run (HTTP, renderer, processor, webhooks, cron)
-// and does no I/O; start() runs its named steps in order, and stop() undoes them in reverse.
+// App owns start-up and shut-down. bootstrap() (app/bootstrap.ts) opens the database and builds the
+// services; the constructor only wires the parts that run (HTTP: app/routes.ts; the renderer and its
+// processor: app/renderer.ts; webhooks, cron) and does no I/O; start() runs its named steps in order, and
+// stop() undoes them in reverse. Callers reach the services through `services`.
 import { existsSync } from "node:fs";
-import { type Renderer, wireRenderer } from "./app-renderer";
-import type { Services } from "./bootstrap";
-import type { Config, ServeRole } from "./config/settings";
-import { WalCheckpointer } from "./db/checkpointer";
-import type { BodyLimits } from "./http/body";
-import { ConnectionGate } from "./http/connection-gate";
-import { errorResponse, rawResponse, serverBusy } from "./http/errors";
-import { createHttpApp, type HttpApp } from "./http/server";
-import { type RetentionResult, runRetention } from "./jobs/retention";
-import { checkCronPattern, Scheduler } from "./jobs/scheduler";
-import { StartupError } from "./lib/errors";
-import type { Logger } from "./lib/logger";
-import { MemoryTrim } from "./lib/memory-trim";
-import { ChildRegistry } from "./lib/supervisor";
-import { browserTempRoot, removeStaleBrowserTemp } from "./lib/temp";
-import { ServiceMetrics } from "./modules/health/metrics";
-import { listenForPeers } from "./modules/reports/peers";
-import { WebhookSender } from "./modules/webhooks/sender";
-import { writeFontconfig } from "./render/fonts";
-import { VERSION } from "./version";
+import type { Config, ServeRole } from "../config/settings";
+import { WalCheckpointer } from "../db/checkpointer";
+import { ConnectionGate } from "../http/connection-gate";
+import { errorResponse, rawResponse, serverBusy } from "../http/errors";
+import type { HttpApp } from "../http/server";
+import { type RetentionResult, runRetention } from "../jobs/retention";
+import { checkCronPattern, Scheduler } from "../jobs/scheduler";
+import { StartupError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import { MemoryTrim } from "../lib/memory-trim";
+import { ChildRegistry } from "../lib/supervisor";
+import { browserTempRoot, removeStaleBrowserTemp } from "../lib/temp";
+import { ServiceMetrics } from "../modules/health/metrics";
+import { listenForPeers } from "../modules/reports/peers";
+import { WebhookSender } from "../modules/webhooks/sender";
+import { writeFontconfig } from "../render/fonts";
+import { VERSION } from "../version";
+import { type Renderer, wireRenderer } from "./renderer";
+import { bodyLimits, httpApp } from "./routes";
+import type { Services } from "./services";
 
 /** What an App runs besides its services: the HTTP listener, and the renderer with its processor. */
 export interface AppMode {
@@ -45,7 +46,8 @@ export class App {
   /** The connection gate in front of the HTTP server (only when listening with --max-connections > 0). */
   readonly gate?: ConnectionGate;
   readonly webhookSender: WebhookSender;
-  private readonly renderer?: Renderer;
+  /** The EJS sandboxes, Chromium's pool and the report processor, when the App renders. */
+  readonly renderer?: Renderer;
   private readonly scheduler: Scheduler;
   /** Gives a burst's freed memory back once the service is quiet (lib/memory-trim.ts). */
   readonly memoryTrim: MemoryTrim;
@@ -72,40 +74,10 @@ export class App {
       rendererReady: () => (mode.role === "api" ? true : this.rendererReady()),
       // Waiting in the whole queue (every instance's, with PostgreSQL); being rendered here.
       queued: () => s.counts.statuses().queued ?? 0,
-      rendering: () => this.processor?.busy ?? 0,
+      rendering: () => this.renderer?.processor.busy ?? 0,
       refresh: s.counts.refresh,
     };
-    this.http = createHttpApp({
-      logger,
-      version: VERSION,
-      keys: s.keys,
-      reports: s.reports,
-      reportsRepo: s.reportsRepo,
-      files: s.files,
-      links: s.links,
-      health: probe,
-      guard: { body: bodyLimits(c), submitRateLimit: c.submitRateLimit, readRateLimit: c.readRateLimit, trustProxy: c.trustProxy },
-      maxRequests: c.maxRequests,
-      templateMaxLength: c.templateMaxLength,
-      publicUrl: c.publicUrl,
-      idempotency: s.idempotency,
-      webhooks: s.webhooks,
-      webhookSecrets: s.webhookSecrets,
-      templates: s.templates,
-      usage: s.usage,
-      audit: s.audit,
-      auditRetentionDays: Math.round(c.auditRetention / 86_400_000),
-      dashboard: { sessions: s.sessions, sessionMaxAgeMs: c.sessionMaxAge, signInFailLimit: c.signInFailLimit },
-      readiness: {
-        probeDatabaseWrite: () => s.health.probeWrite(Date.now()),
-        storage: s.storage,
-        files: s.files,
-        metrics: this.metrics,
-        metricsToken: c.metricsToken,
-      },
-      onStorageFault: (fault, cause) => s.storage.report(fault, cause),
-      probesOnly: mode.role === "worker",
-    });
+    this.http = httpApp(c, s, { logger, metrics: this.metrics, probe, probesOnly: mode.role === "worker" });
     this.metrics.bind({
       version: VERSION,
       reportsByStatus: () => s.counts.statuses(),
@@ -129,7 +101,7 @@ export class App {
       });
     }
     // Webhooks are sent with or without the renderer (deliveries left by an earlier run go out too).
-    this.webhookSender = new WebhookSender(s.webhooksRepo, s.reportsRepo, s.webhookSecrets, s.files, s.links, {
+    this.webhookSender = new WebhookSender(s.repos.webhooks, s.repos.reports, s.webhookSecrets, s.files, s.links, {
       allowHosts: c.webhookAllowHosts,
       timeoutMs: c.webhookTimeout,
       retryWindowMs: c.webhookRetryWindow,
@@ -161,7 +133,7 @@ export class App {
   /** With PostgreSQL, other instances' work reaches this one by NOTIFY (see modules/reports/peers.ts). */
   private async listenForPeers(): Promise<void> {
     const pg = this.services.backend.pg;
-    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.queue);
+    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.repos.queue);
   }
 
   private async listen(): Promise<void> {
@@ -220,61 +192,6 @@ export class App {
     r.processor.start();
   }
 
-  // Services, as the CLI, the dashboard and the tests reach them.
-  /** SQLite only (tests and the backup read it directly). */
-  get db() {
-    const db = this.services.backend.db;
-    if (!db) throw new Error("app.db is the SQLite database; this App runs on PostgreSQL");
-    return db;
-  }
-  get queue() {
-    return this.services.queue;
-  }
-  get keys() {
-    return this.services.keys;
-  }
-  get reports() {
-    return this.services.reports;
-  }
-  get reportsRepo() {
-    return this.services.reportsRepo;
-  }
-  get files() {
-    return this.services.files;
-  }
-  get links() {
-    return this.services.links;
-  }
-  get seal() {
-    return this.services.seal;
-  }
-  get idempotency() {
-    return this.services.idempotency;
-  }
-  get webhooksRepo() {
-    return this.services.webhooksRepo;
-  }
-  get webhooks() {
-    return this.services.webhooks;
-  }
-  get webhookSecrets() {
-    return this.services.webhookSecrets;
-  }
-  get sessions() {
-    return this.services.sessions;
-  }
-  get storage() {
-    return this.services.storage;
-  }
-  get templating() {
-    return this.renderer?.templating;
-  }
-  get pool() {
-    return this.renderer?.pool;
-  }
-  get processor() {
-    return this.renderer?.processor;
-  }
   /** The HTTP server, once listening. */
   get server() {
     return this.http.server ?? undefined;
@@ -285,7 +202,7 @@ export class App {
    * sandbox is up. /readyz answers 503 otherwise.
    */
   rendererReady(): boolean {
-    return (this.pool?.healthy ?? false) && (this.templating?.healthy ?? false);
+    return (this.renderer?.pool.healthy ?? false) && (this.renderer?.templating.healthy ?? false);
   }
 
   /** The retention job (jobs/retention.ts): once at a time across instances with PostgreSQL. */
@@ -309,10 +226,10 @@ export class App {
       this.gate?.close();
       this.scheduler.stop();
       this.memoryTrim.stop();
-      await this.processor?.stop(deadline);
+      await this.renderer?.processor.stop(deadline);
       await this.webhookSender.stop();
       await this.services.schemas.stop();
-      await Promise.all([this.pool?.stop(), this.templating?.stop()]);
+      await Promise.all([this.renderer?.pool.stop(), this.renderer?.templating.stop()]);
       await this.renderer?.egress?.close();
       await this.checkpointer?.stop();
       this.services.storage.stop();
@@ -323,9 +240,4 @@ export class App {
     })();
     return this.stopping;
   }
-}
-
-/** An over-limit body is read and discarded up to 4x the limit (at least 1 MB more), then cut off. */
-function bodyLimits(c: Config): BodyLimits {
-  return { limit: c.bodyLimit, discardLimit: Math.max(c.bodyLimit * 4, c.bodyLimit + 1024 ** 2), timeoutMs: c.bodyTimeout };
 }

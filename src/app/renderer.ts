@@ -1,22 +1,23 @@
 // The renderer's parts, wired for an App that renders: the EJS sandboxes, Chromium's render pool, qpdf,
-// the egress proxy, and the report processor that drives them. Wiring only: nothing starts here (App.start()).
+// the egress proxy, and the report processor that drives them. Wiring only: App.start() starts them and
+// App.stop() stops them (app/app.ts).
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
-import type { Services } from "./bootstrap";
-import type { Config } from "./config/settings";
-import type { Logger } from "./lib/logger";
-import type { ChildRegistry } from "./lib/supervisor";
-import { browserTempRoot } from "./lib/temp";
-import type { ServiceMetrics } from "./modules/health/metrics";
-import { PostRunner } from "./modules/reports/post-runner";
-import { ReportProcessor } from "./modules/reports/processor";
-import { LEASE_MS, REAP_EVERY_MS } from "./modules/reports/queue";
-import { sampleRenderer } from "./modules/templates/sample-renderer";
-import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
-import { fontconfigPath } from "./render/fonts";
-import { RenderPool } from "./render/pool";
-import { renderPoolOptions, templatingOptions } from "./render/standalone";
-import { TemplatingPool } from "./render/templating";
+import type { Config } from "../config/settings";
+import type { Logger } from "../lib/logger";
+import type { ChildRegistry } from "../lib/supervisor";
+import { browserTempRoot } from "../lib/temp";
+import type { ServiceMetrics } from "../modules/health/metrics";
+import { PostRunner } from "../modules/reports/post-runner";
+import { ReportProcessor } from "../modules/reports/processor";
+import { LEASE_MS, REAP_EVERY_MS } from "../modules/reports/queue";
+import { sampleRenderer } from "../modules/templates/sample-renderer";
+import { createEgressProxy, type EgressProxy } from "../render/egress-proxy";
+import { fontconfigPath } from "../render/fonts";
+import { RenderPool } from "../render/pool";
+import { renderPoolOptions, templatingOptions } from "../render/standalone";
+import { TemplatingPool } from "../render/templating";
+import type { Services } from "./services";
 
 /** The renderer's parts, present when the App renders. */
 export interface Renderer {
@@ -50,7 +51,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
   });
   const shared = s.backend.kind === "postgres";
-  const processor = new ReportProcessor(s.queue, s.files, templating, pool, s.reports.events, {
+  const processor = new ReportProcessor(s.repos.queue, s.files, templating, pool, s.reports.events, {
     // Enough lanes that the next report's templating and queue work overlap with printing.
     lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
     maxAttempts: c.maxAttempts,
@@ -60,18 +61,18 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
     storage: s.storage,
     metrics: d.metrics,
-    post: { runner: post, seal: s.seal, reports: s.reportsRepo },
+    post: { runner: post, seal: s.seal, reports: s.repos.reports },
     // Run by the processor before its first report, and again if the disk refused it. With SQLite this
     // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
     // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).
     resume: async () => {
-      const recovered = await s.queue.reap(c.maxAttempts, shared ? Date.now() : Number.POSITIVE_INFINITY);
+      const recovered = await s.repos.queue.reap(c.maxAttempts, shared ? Date.now() : Number.POSITIVE_INFINITY);
       if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
     },
     leaseMs: LEASE_MS,
     ...(shared && {
       reap: async () => {
-        const reaped = await s.queue.reap(c.maxAttempts, Date.now());
+        const reaped = await s.repos.queue.reap(c.maxAttempts, Date.now());
         if (reaped.requeued || reaped.failed) log.warn("took back the reports of an instance whose lease ran out", reaped);
       },
       reapEveryMs: REAP_EVERY_MS,

@@ -1,64 +1,36 @@
 // bootstrap(): the only place that opens the database, migrates it and reads the secrets. It builds the
-// services every entry point shares (HTTP, dashboard, CLI) and hands them to an App, whose constructor
-// does no I/O. Every CLI command goes through here, `migrate` included. The database is SQLite in the
-// data dir, or PostgreSQL with --database-url (db/open.ts); nothing past this file knows which.
+// repositories (app/repos.ts) and the services every entry point shares (HTTP, dashboard, CLI:
+// app/services.ts) and hands them to an App, whose constructor does no I/O. Every CLI command goes
+// through here, `migrate` included. The database is SQLite in the data dir, or PostgreSQL with
+// --database-url (db/open.ts); nothing past this file knows which.
 import { existsSync } from "node:fs";
+import type { Config } from "../config/settings";
+import { SessionsService } from "../dashboard/sessions";
+import { openBackend, redactUrl } from "../db/open";
+import { randomSecret } from "../lib/ids";
+import { createLogger, type Logger } from "../lib/logger";
+import { PasswordSeal } from "../lib/seal";
+import { StorageMonitor } from "../lib/storage";
+import { AuditService } from "../modules/audit/service";
+import { LinkSigner, loadLinkSecret } from "../modules/files/links";
+import type { PdfStore } from "../modules/files/pdf-store";
+import { S3PdfStore } from "../modules/files/s3-store";
+import { FileStore } from "../modules/files/store";
+import { ReportCounts } from "../modules/health/counts";
+import { IdempotencyService } from "../modules/idempotency/service";
+import { loadAuthPepper } from "../modules/keys/check";
+import { KeysService } from "../modules/keys/service";
+import { ReportEvents } from "../modules/reports/events";
+import { ReportsService } from "../modules/reports/service";
+import { SchemaValidator } from "../modules/templates/schema-validator";
+import { TemplatesService } from "../modules/templates/service";
+import { UsageService } from "../modules/usage/service";
+import { WebhookSecrets } from "../modules/webhooks/secrets";
+import { WebhooksService } from "../modules/webhooks/service";
+import { fontconfigPath } from "../render/fonts";
 import { App, type AppMode } from "./app";
-import type { Config } from "./config/settings";
-import { SessionsService } from "./dashboard/sessions";
-import type { MigrateResult } from "./db/migrate";
-import { type Backend, openBackend, redactUrl } from "./db/open";
-import { randomSecret } from "./lib/ids";
-import { createLogger, type Logger } from "./lib/logger";
-import { PasswordSeal } from "./lib/seal";
-import { StorageMonitor } from "./lib/storage";
-import { AuditService } from "./modules/audit/service";
-import { LinkSigner, loadLinkSecret } from "./modules/files/links";
-import type { PdfStore } from "./modules/files/pdf-store";
-import { S3PdfStore } from "./modules/files/s3-store";
-import { FileStore } from "./modules/files/store";
-import { ReportCounts } from "./modules/health/counts";
-import type { HealthRepo } from "./modules/health/repo";
-import { IdempotencyService } from "./modules/idempotency/service";
-import { loadAuthPepper } from "./modules/keys/check";
-import { KeysService } from "./modules/keys/service";
-import { ReportEvents } from "./modules/reports/events";
-import type { ReportQueue } from "./modules/reports/queue";
-import type { ReportsRepo } from "./modules/reports/repo";
-import { ReportsService } from "./modules/reports/service";
-import { SchemaValidator } from "./modules/templates/schema-validator";
-import { TemplatesService } from "./modules/templates/service";
-import { UsageService } from "./modules/usage/service";
-import type { WebhooksRepo } from "./modules/webhooks/repo";
-import { WebhookSecrets } from "./modules/webhooks/secrets";
-import { WebhooksService } from "./modules/webhooks/service";
-import { fontconfigPath } from "./render/fonts";
-
-/** What bootstrap() built: the database, the stores and the services over them. */
-export interface Services {
-  backend: Backend;
-  migration: MigrateResult;
-  files: PdfStore;
-  storage: StorageMonitor;
-  health: HealthRepo;
-  counts: ReportCounts;
-  reportsRepo: ReportsRepo;
-  queue: ReportQueue;
-  keys: KeysService;
-  reports: ReportsService;
-  links: LinkSigner;
-  seal: PasswordSeal;
-  idempotency: IdempotencyService;
-  webhooksRepo: WebhooksRepo;
-  webhooks: WebhooksService;
-  webhookSecrets: WebhookSecrets;
-  sessions: SessionsService;
-  templates: TemplatesService;
-  /** The data_schema thread: the App starts and stops it. */
-  schemas: SchemaValidator;
-  usage: UsageService;
-  audit: AuditService;
-}
+import { reposOver } from "./repos";
+import type { Services } from "./services";
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
 export const OFFLINE: AppMode = { listen: false, render: false };
@@ -80,7 +52,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       logger.warn(
         "--database-url without --storage-url: PDFs stay on this instance's disk, so other instances cannot serve them; set an s3:// --storage-url",
       );
-    const { repos } = backend;
+    const repos = reposOver(backend.sql, backend.owner);
     const files = openPdfStore(config, logger);
     const storage = new StorageMonitor(config.dataDir, config.minFreeSpace, logger);
     // The link-signing secret and the auth pepper must be the same on every instance of a cluster: with
@@ -117,19 +89,16 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
       backend,
+      repos,
       migration,
       files,
       storage,
-      health: repos.health,
       counts: new ReportCounts(repos.health),
-      reportsRepo: repos.reports,
-      queue: repos.queue,
       keys,
       reports,
       links,
       seal,
       idempotency: new IdempotencyService(repos.idempotency, linkSecret),
-      webhooksRepo: repos.webhooks,
       webhooks,
       templates,
       schemas,

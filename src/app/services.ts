@@ -1,0 +1,44 @@
+// What bootstrap() (app/bootstrap.ts) builds and the App, the CLI, the dashboard and the tests share:
+// the database, its repositories, the stores and the services over them. A type only: its construction
+// is bootstrap()'s.
+import type { SessionsService } from "../dashboard/sessions";
+import type { MigrateResult } from "../db/migrate";
+import type { Backend } from "../db/open";
+import type { PasswordSeal } from "../lib/seal";
+import type { StorageMonitor } from "../lib/storage";
+import type { AuditService } from "../modules/audit/service";
+import type { LinkSigner } from "../modules/files/links";
+import type { PdfStore } from "../modules/files/pdf-store";
+import type { ReportCounts } from "../modules/health/counts";
+import type { IdempotencyService } from "../modules/idempotency/service";
+import type { KeysService } from "../modules/keys/service";
+import type { ReportsService } from "../modules/reports/service";
+import type { SchemaValidator } from "../modules/templates/schema-validator";
+import type { TemplatesService } from "../modules/templates/service";
+import type { UsageService } from "../modules/usage/service";
+import type { WebhookSecrets } from "../modules/webhooks/secrets";
+import type { WebhooksService } from "../modules/webhooks/service";
+import type { Repos } from "./repos";
+
+export interface Services {
+  backend: Backend;
+  /** Every repository over the backend (app/repos.ts). */
+  repos: Repos;
+  migration: MigrateResult;
+  files: PdfStore;
+  storage: StorageMonitor;
+  counts: ReportCounts;
+  keys: KeysService;
+  reports: ReportsService;
+  links: LinkSigner;
+  seal: PasswordSeal;
+  idempotency: IdempotencyService;
+  webhooks: WebhooksService;
+  webhookSecrets: WebhookSecrets;
+  sessions: SessionsService;
+  templates: TemplatesService;
+  /** The data_schema thread: the App starts and stops it. */
+  schemas: SchemaValidator;
+  usage: UsageService;
+  audit: AuditService;
+}

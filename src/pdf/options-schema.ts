@@ -1,0 +1,210 @@
+// The TypeBox schema of a report's `options` (pdf/options.ts): what Elysia validates in generation and
+// merge requests and in stored templates, and what the OpenAPI document publishes. Its fields are
+// pdf/options.ts's StoredPdfOptions and PostOptions: an option is added to both.
+import { t } from "elysia";
+import { oneOf } from "../http/schema";
+import { CSS_LENGTH_RE, layerPositions, PAGE_RANGES_RE, paperFormats, pdfPermissions, WATERMARK_DEFAULTS } from "./options";
+
+const cssLengthOf = (description: string) =>
+  t.String({
+    pattern: CSS_LENGTH_RE.source,
+    error: "must be 0 or a number with px, in, cm or mm, e.g. 10mm",
+    description,
+    examples: ["10mm"],
+  });
+const cssLength = cssLengthOf("CSS length: 0, or a number with px, in, cm or mm");
+
+const text = (maxLength: number, description: string) => t.String({ maxLength, description });
+
+// Options of the PDF document itself: paper, headers and footers, metadata, structure, readiness.
+const pdfOutputOptions = {
+  width: t.Optional(cssLengthOf("Custom paper width (CSS length); give height too. Wins over format and landscape")),
+  height: t.Optional(cssLengthOf("Custom paper height (CSS length); give width too. Wins over format and landscape")),
+  prefer_css_page_size: t.Optional(
+    t.Boolean({ default: true, description: "A CSS @page size in the template wins over format, width and height" }),
+  ),
+  page_ranges: t.Optional(
+    t.String({
+      pattern: PAGE_RANGES_RE.source,
+      maxLength: 500,
+      error: "must be pages and ranges such as 1-3, 5 (pages from 1)",
+      description: 'Pages to keep, e.g. "1-3, 5"; all when absent',
+      examples: ["1-3, 5"],
+    }),
+  ),
+  header_template: t.Optional(
+    text(
+      100_000,
+      "HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it",
+    ),
+  ),
+  footer_template: t.Optional(
+    text(
+      100_000,
+      'HTML printed at the bottom of every page, as header_template; e.g. <div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div>',
+    ),
+  ),
+  tagged: t.Optional(t.Boolean({ default: false, description: "Tagged (accessible) PDF with its structure tree" })),
+  outline: t.Optional(t.Boolean({ default: false, description: "Bookmarks (outline) built from the document's headings" })),
+  metadata: t.Optional(
+    t.Object(
+      {
+        title: t.Optional(text(1000, "PDF Title; default: the document's <title>")),
+        author: t.Optional(text(1000, "PDF Author")),
+        subject: t.Optional(text(1000, "PDF Subject")),
+        keywords: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: "PDF Keywords" })),
+      },
+      { additionalProperties: false, description: "Document information of the PDF; its Creator is always reportgen" },
+    ),
+  ),
+  wait_for: t.Optional(
+    t.Union(
+      [
+        t.Object(
+          { selector: t.String({ minLength: 1, maxLength: 1000, description: "CSS selector of an element that must exist" }) },
+          { additionalProperties: false },
+        ),
+        t.Object(
+          {
+            expression: t.String({
+              minLength: 1,
+              maxLength: 5000,
+              description: "JavaScript expression that must become truthy, e.g. window.chartsReady === true",
+            }),
+          },
+          { additionalProperties: false },
+        ),
+        t.Object(
+          { delay_ms: t.Integer({ minimum: 0, maximum: 600_000, description: "Milliseconds to wait after the load event" }) },
+          { additionalProperties: false },
+        ),
+      ],
+      {
+        error: 'must be one of {"selector": "<css selector>"}, {"expression": "<javascript>"} or {"delay_ms": <whole number>}',
+        description:
+          "Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout",
+      },
+    ),
+  ),
+};
+
+const password = (description: string) => t.String({ minLength: 1, maxLength: 127, description });
+const position = (description: string) => t.Optional(oneOf(layerPositions, { description }));
+const opacity = (dflt: number) =>
+  t.Optional(t.Number({ minimum: 0.05, maximum: 1, default: dflt, description: "From 0.05 (faint) to 1 (opaque)" }));
+
+/**
+ * What happens to the PDF after the print, run by qpdf in one pass. Shared by generation and
+ * merge requests; each field is independent, so defaults and a request merge field by field.
+ */
+export const postOptions = {
+  encryption: t.Optional(
+    t.Object(
+      {
+        user_password: t.Optional(password("Needed to open the PDF; without it anyone may open it, with the permissions below")),
+        owner_password: password("Lifts every restriction; must differ from user_password"),
+        permissions: t.Optional(
+          t.Array(oneOf(pdfPermissions), {
+            uniqueItems: true,
+            maxItems: 4,
+            description: "What readers with the user password may do; anything not listed is refused (default: nothing)",
+          }),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Encrypt the PDF with AES-256. The passwords are never stored in clear: they wait sealed (AES-256-GCM, key derived from the server secret) until the PDF is made, then are deleted",
+      },
+    ),
+  ),
+  watermark: t.Optional(
+    t.Object(
+      {
+        text: t.String({
+          minLength: 1,
+          maxLength: 100,
+          description: "Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text",
+        }),
+        opacity: opacity(WATERMARK_DEFAULTS.opacity),
+        angle: t.Optional(
+          t.Number({ minimum: -180, maximum: 180, default: WATERMARK_DEFAULTS.angle, description: "Degrees, counter-clockwise" }),
+        ),
+        position: position("over (default): drawn above the content; under: behind it, hidden by opaque backgrounds"),
+      },
+      { additionalProperties: false, description: "Text across the centre of every page, as large as fits" },
+    ),
+  ),
+  stamp: t.Optional(
+    t.Union(
+      [
+        t.Object(
+          {
+            pdf_report_id: t.String({ format: "uuid", description: "A succeeded, unencrypted report of this account: its first page" }),
+            position: position("over (default) or under the content"),
+          },
+          { additionalProperties: false },
+        ),
+        t.Object(
+          {
+            image: t.Object(
+              {
+                content_base64: t.String({ minLength: 4, description: "The image, base64" }),
+                mime_type: t.Literal("image/jpeg", { description: "JPEG only (baseline or progressive)" }),
+              },
+              { additionalProperties: false },
+            ),
+            opacity: opacity(1),
+            position: position("over (default) or under the content"),
+          },
+          { additionalProperties: false },
+        ),
+      ],
+      {
+        error: 'must be {"pdf_report_id": "<uuid>"} or {"image": {"content_base64": "...", "mime_type": "image/jpeg"}}',
+        description:
+          "Laid on every page: the first page of another report (scaled to fit, centred), or a JPEG at its centre (96 dpi, shrunk to fit)",
+      },
+    ),
+  ),
+  attachments: t.Optional(
+    t.Array(
+      t.Object(
+        {
+          filename: t.String({ minLength: 1, maxLength: 255, description: "Name shown by PDF readers (no / or \\)" }),
+          content_base64: t.String({ description: "The file, base64" }),
+          mime_type: t.Optional(t.String({ maxLength: 255, description: "e.g. application/xml" })),
+        },
+        { additionalProperties: false },
+      ),
+      {
+        maxItems: 20,
+        description: "Files embedded in the PDF (e.g. an e-invoice's XML). They count against the request body limit",
+      },
+    ),
+  ),
+  linearize: t.Optional(
+    t.Boolean({ default: false, description: 'Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")' }),
+  ),
+};
+
+export const pdfOptionsSchema = t.Object(
+  {
+    format: t.Optional(oneOf(paperFormats, { description: "Paper size when the page's CSS sets no @page size", default: "A4" })),
+    landscape: t.Optional(t.Boolean({ default: false })),
+    print_background: t.Optional(t.Boolean({ default: true, description: "Print background colours and images" })),
+    scale: t.Optional(t.Number({ minimum: 0.1, maximum: 2, default: 1 })),
+    margin: t.Optional(
+      t.Object(
+        { top: t.Optional(cssLength), right: t.Optional(cssLength), bottom: t.Optional(cssLength), left: t.Optional(cssLength) },
+        { additionalProperties: false },
+      ),
+    ),
+    ...pdfOutputOptions,
+    ...postOptions,
+  },
+  {
+    additionalProperties: false,
+    description: "Optional print settings (reportgen extension). CSS @page rules in the template win over format.",
+  },
+);

@@ -1,0 +1,213 @@
+// The options of a report, in one module: what a client may set in `options` (the print settings and
+// the post-processing fields), the renderer's complete print settings with their defaults, and the
+// four things done with them: check (what the schema cannot say), merge (a stored template's defaults
+// under a request's), resolve (stored JSON to the renderer's PdfOptions) and hasPostOptions. The API,
+// stored templates, `reportgen render`, the processor and post-processing all import them from here;
+// the TypeBox schema of the same fields (the API's validation and OpenAPI) is options-schema.ts.
+import { validationFailed } from "../lib/errors";
+
+// The renderer's print settings.
+export const paperFormats = ["A3", "A4", "A5", "Letter", "Legal", "Tabloid"] as const;
+export type PaperFormat = (typeof paperFormats)[number];
+
+/** What must be true before the page is printed (options.wait_for); fonts are awaited in every case. */
+export type WaitFor = { selector: string } | { expression: string } | { delayMs: number };
+
+export interface PdfMetadata {
+  title?: string;
+  author?: string;
+  subject?: string;
+  keywords?: string[];
+}
+
+export interface PdfOptions {
+  format: PaperFormat;
+  landscape: boolean;
+  printBackground: boolean;
+  scale: number;
+  margin: { top: string; right: string; bottom: string; left: string };
+  /** Custom paper size (CSS lengths); both or neither. They win over format. */
+  width?: string;
+  height?: string;
+  /** A CSS @page size wins over format/width/height (default true, as before these options existed). */
+  preferCssPageSize: boolean;
+  /** "1-3, 5": pages to keep; empty keeps all. */
+  pageRanges: string;
+  /** HTML of the header/footer; either one turns both on (an absent one prints empty). */
+  headerTemplate?: string;
+  footerTemplate?: string;
+  /** Tagged (accessible) PDF, and an outline (bookmarks) built from the headings. */
+  tagged: boolean;
+  outline: boolean;
+  metadata: PdfMetadata;
+  waitFor?: WaitFor;
+}
+
+export const defaultPdfOptions: PdfOptions = {
+  format: "A4",
+  landscape: false,
+  printBackground: true,
+  scale: 1,
+  margin: { top: "0", right: "0", bottom: "0", left: "0" },
+  preferCssPageSize: true,
+  pageRanges: "",
+  tagged: false,
+  outline: false,
+  metadata: {},
+};
+
+/** Margin given to a header or footer when the client set none on that side: room for one line of small text. */
+export const HEADER_FOOTER_MARGIN = "15mm";
+
+/** A CSS length as Chromium's print settings accept it. */
+export const CSS_LENGTH_RE = /^(0|\d{1,4}(\.\d{1,3})?(px|in|cm|mm))$/;
+
+/** "1-5, 8, 11-13" as Chromium's pageRanges takes it: pages from 1, ranges in order. */
+export const PAGE_RANGES_RE = /^\s*\d{1,5}(\s*-\s*\d{1,5})?(\s*,\s*\d{1,5}(\s*-\s*\d{1,5})?){0,49}\s*$/;
+
+/** The problem with a page range list that its pattern cannot see (a range that runs backwards, page 0), or undefined. */
+export function pageRangesProblem(ranges: string): string | undefined {
+  for (const part of ranges.split(",")) {
+    const [a, b = a] = part.split("-").map((s) => Number(s.trim()));
+    if (a! < 1) return "pages are numbered from 1";
+    if (b! < a!) return `the range ${part.trim()} runs backwards`;
+  }
+  return undefined;
+}
+
+// `options` as a client sends it: print settings, then the post-processing fields.
+/** options as the client sends them, stored as JSON with the report. */
+export interface StoredPdfOptions {
+  format?: PdfOptions["format"];
+  landscape?: boolean;
+  print_background?: boolean;
+  scale?: number;
+  margin?: Partial<PdfOptions["margin"]>;
+  width?: string;
+  height?: string;
+  prefer_css_page_size?: boolean;
+  page_ranges?: string;
+  header_template?: string;
+  footer_template?: string;
+  tagged?: boolean;
+  outline?: boolean;
+  metadata?: PdfMetadata;
+  wait_for?: { selector: string } | { expression: string } | { delay_ms: number };
+}
+
+/** Who may do what with an encrypted PDF without the owner password. Everything not listed is refused. */
+export const pdfPermissions = ["print", "copy", "modify", "annotate"] as const;
+export type PdfPermission = (typeof pdfPermissions)[number];
+
+export const layerPositions = ["under", "over"] as const;
+export type LayerPosition = (typeof layerPositions)[number];
+
+/** The passwords as a client sends them: they never reach the database in this form (see PasswordSeal). */
+export interface EncryptionRequest {
+  user_password?: string;
+  owner_password: string;
+  permissions?: PdfPermission[];
+}
+
+export interface WatermarkRequest {
+  text: string;
+  opacity?: number;
+  angle?: number;
+  position?: LayerPosition;
+}
+
+export type StampRequest =
+  | { pdf_report_id: string; position?: LayerPosition }
+  | { image: { content_base64: string; mime_type: "image/jpeg" }; opacity?: number; position?: LayerPosition };
+
+export interface AttachmentRequest {
+  filename: string;
+  content_base64: string;
+  mime_type?: string;
+}
+
+/** The post-processing fields of `options`, as requested (encryption still in clear). */
+export interface PostOptions {
+  encryption?: EncryptionRequest;
+  watermark?: WatermarkRequest;
+  stamp?: StampRequest;
+  attachments?: AttachmentRequest[];
+  linearize?: boolean;
+}
+
+export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
+export const STAMP_DEFAULT_OPACITY = 1;
+
+/** `options` as a whole, as a client sends it (encryption still in clear) and as a stored template keeps it. */
+export type RequestOptions = StoredPdfOptions & PostOptions;
+
+/** The post-processing fields of `options` (the rest are print options). */
+const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
+
+export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);
+
+const DEFAULT_MARGIN = defaultPdfOptions.margin;
+
+/** What the schema cannot say about options: pairs that go together, ranges that run backwards. 422 naming the field. */
+export function checkPdfOptions(o: StoredPdfOptions): void {
+  const problems: { field: string; problem: string }[] = [];
+  if ((o.width === undefined) !== (o.height === undefined)) {
+    problems.push({
+      field: o.width === undefined ? "options.width" : "options.height",
+      problem: "width and height go together: give both, or neither",
+    });
+  }
+  for (const f of ["width", "height"] as const)
+    if (o[f] !== undefined && parseFloat(o[f]!) === 0) problems.push({ field: `options.${f}`, problem: "must be larger than 0" });
+  const ranges = o.page_ranges !== undefined ? pageRangesProblem(o.page_ranges) : undefined;
+  if (ranges) problems.push({ field: "options.page_ranges", problem: ranges });
+  if (problems.length)
+    throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
+}
+
+function resolveWaitFor(w: StoredPdfOptions["wait_for"]): WaitFor | undefined {
+  if (!w) return undefined;
+  if ("selector" in w) return { selector: w.selector };
+  if ("expression" in w) return { expression: w.expression };
+  return { delayMs: w.delay_ms };
+}
+
+/** Turns the stored request options into the renderer's complete options. */
+export function resolvePdfOptions(stored: string | null): PdfOptions {
+  const o = stored ? (JSON.parse(stored) as StoredPdfOptions) : undefined;
+  const headerFooter = o?.header_template !== undefined || o?.footer_template !== undefined;
+  // Chromium draws headers and footers inside the page margins: without room they are cut off or invisible.
+  const room = (side: "top" | "bottom", used: boolean) => o?.margin?.[side] ?? (used ? HEADER_FOOTER_MARGIN : DEFAULT_MARGIN[side]);
+  return {
+    format: o?.format ?? defaultPdfOptions.format,
+    landscape: o?.landscape ?? defaultPdfOptions.landscape,
+    printBackground: o?.print_background ?? defaultPdfOptions.printBackground,
+    scale: o?.scale ?? defaultPdfOptions.scale,
+    margin: { ...DEFAULT_MARGIN, ...o?.margin, top: room("top", headerFooter), bottom: room("bottom", headerFooter) },
+    width: o?.width,
+    height: o?.height,
+    preferCssPageSize: o?.prefer_css_page_size ?? defaultPdfOptions.preferCssPageSize,
+    pageRanges: o?.page_ranges?.replace(/\s+/g, "") ?? defaultPdfOptions.pageRanges,
+    headerTemplate: o?.header_template,
+    footerTemplate: o?.footer_template,
+    tagged: o?.tagged ?? defaultPdfOptions.tagged,
+    outline: o?.outline ?? defaultPdfOptions.outline,
+    metadata: o?.metadata ?? defaultPdfOptions.metadata,
+    waitFor: resolveWaitFor(o?.wait_for),
+  };
+}
+
+/** Fields whose own fields are independent settings: merged one level deeper. */
+const NESTED = ["margin", "metadata"] as const;
+
+/**
+ * A stored version's options as defaults, the request's on top, field by field: a field the request
+ * gives wins whole, except margin and metadata, whose sides and entries are merged one by one.
+ */
+export function mergeOptions(defaults: RequestOptions | undefined, request: RequestOptions | undefined): RequestOptions | undefined {
+  if (!defaults) return request;
+  if (!request) return defaults;
+  const out: RequestOptions = { ...defaults, ...request };
+  for (const k of NESTED) if (defaults[k] && request[k]) (out as Record<string, unknown>)[k] = { ...defaults[k], ...request[k] };
+  return out;
+}
