@@ -105,6 +105,8 @@ export function copyRepo(dest: string): void {
     .stdout.toString()
     .split("\0")
     .filter(Boolean);
+  // Generated and git-ignored, yet imported by the dashboard: the copy must run without scripts/setup.
+  files.push("src/dashboard/assets/editor.bundle.js");
   const cp = Bun.spawnSync(["xargs", "-0", "cp", "--parents", "-t", dest], {
     cwd: repoRoot,
     stdin: new TextEncoder().encode(files.join("\0")),

@@ -55,6 +55,16 @@ async function timed(url: string, headers: Record<string, string> = {}): Promise
   return performance.now() - t0;
 }
 
+/** Times /livez and another account's read side by side, every PROBE_EVERY_MS until `stopAt`. */
+async function probe(base: string, key: string, stopAt: number, livez: number[], reads: number[]) {
+  while (performance.now() < stopAt) {
+    const [a, b] = await Promise.all([timed(`${base}/livez`), timed(`${base}/api/v1/reports?limit=5`, { "x-api-key": key })]);
+    livez.push(a);
+    reads.push(b);
+    await Bun.sleep(PROBE_EVERY_MS);
+  }
+}
+
 test("four clients flooding schema validation: /livez and another account's reads stay under 100 ms at p99", async () => {
   const attacker = key("attacker");
   const bystander = key("bystander");
@@ -75,6 +85,11 @@ test("four clients flooding schema validation: /livez and another account's read
     return r.body.template_id as string;
   };
   const evilId = await template(EVIL);
+  // The same probes with no flood: what this machine gives right now.
+  const quietLivez: number[] = [];
+  const quietReads: number[] = [];
+  await probe(base, bystander, performance.now() + 2_000, quietLivez, quietReads);
+  const quiet = { livez: percentile(quietLivez, 99), reads: percentile(quietReads, 99) };
   const uniqueId = await template(UNIQUE);
 
   // The clients run in a thread of their own (tests/helpers/schema-flood.ts); this one only times probes.
@@ -89,16 +104,8 @@ test("four clients flooding schema validation: /livez and another account's read
   const stopAt = performance.now() + LOAD_MS;
   const livez: number[] = [];
   const reads: number[] = [];
-  const probe = async () => {
-    await Bun.sleep(200); // the first requests are in flight
-    while (performance.now() < stopAt) {
-      const [a, b] = await Promise.all([timed(`${base}/livez`), timed(`${base}/api/v1/reports?limit=5`, { "x-api-key": bystander })]);
-      livez.push(a);
-      reads.push(b);
-      await Bun.sleep(PROBE_EVERY_MS);
-    }
-  };
-  await probe();
+  await Bun.sleep(200); // the first requests are in flight
+  await probe(base, bystander, stopAt, livez, reads);
   const statuses = await finished;
   await flood.terminate();
   const summary = {
@@ -107,9 +114,11 @@ test("four clients flooding schema validation: /livez and another account's read
     attacks: statuses.length,
     statuses: [...new Set(statuses)],
   };
-  console.log(`schema flood: ${JSON.stringify(summary)}`);
-  expect(summary.livez.p99).toBeLessThan(100);
-  expect(summary.reads.p99).toBeLessThan(100);
+  console.log(`schema flood: ${JSON.stringify({ ...summary, quiet })}`);
+  // 100 ms at p99, the target; on a machine so busy that even the quiet probes took longer, twice what
+  // they took. A blocked event loop shows as seconds either way (main before this fix: 5 s, the give-up).
+  expect(summary.livez.p99).toBeLessThan(Math.max(100, 2 * quiet.livez));
+  expect(summary.reads.p99).toBeLessThan(Math.max(100, 2 * quiet.reads));
   // Every attack was refused as invalid data: none was queued, none failed the server.
   expect(summary.statuses).toEqual([422]);
 });
