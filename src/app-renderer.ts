@@ -8,10 +8,10 @@ import type { Logger } from "./lib/logger";
 import type { ChildRegistry } from "./lib/supervisor";
 import { browserTempRoot } from "./lib/temp";
 import type { ServiceMetrics } from "./modules/health/metrics";
-import { PostRunner } from "./modules/reports/post-runner";
 import { ReportProcessor } from "./modules/reports/processor";
 import { LEASE_MS, REAP_EVERY_MS } from "./modules/reports/queue";
 import { sampleRenderer } from "./modules/templates/sample-renderer";
+import { PdfPipeline } from "./pdf/pipeline";
 import { createEgressProxy, type EgressProxy } from "./render/egress-proxy";
 import { fontconfigPath } from "./render/fonts";
 import { RenderPool } from "./render/pool";
@@ -21,8 +21,8 @@ import { TemplatingPool } from "./render/templating";
 /** The renderer's parts, present when the App renders. */
 export interface Renderer {
   templating: TemplatingPool;
-  /** qpdf, for post-processing and merges. */
-  post: PostRunner;
+  /** The PDF pipeline, for post-processing and merges. */
+  post: PdfPipeline;
   pool: RenderPool;
   processor: ReportProcessor;
   egress?: EgressProxy;
@@ -42,7 +42,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
       proxy: egress,
     }),
   );
-  const post = new PostRunner({
+  const post = new PdfPipeline({
     qpdfPath: c.qpdfPath,
     timeoutMs: c.renderTimeout,
     nice: c.renderNice,
@@ -60,7 +60,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
     storage: s.storage,
     metrics: d.metrics,
-    post: { runner: post, seal: s.seal, reports: s.reportsRepo },
+    post: { pipeline: post, seal: s.seal, reports: s.reportsRepo },
     // Run by the processor before its first report, and again if the disk refused it. With SQLite this
     // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
     // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).

@@ -5,8 +5,8 @@ import { engines, reportStatuses } from "../../db/schema";
 import { oneOf, pageQueryFields } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
+import { layerPositions, pdfPermissions, WATERMARK_DEFAULTS } from "../../pdf/options";
 import { CSS_LENGTH_RE, PAGE_RANGES_RE, paperFormats } from "../../render/pdf-options";
-import { layerPositions, pdfPermissions, WATERMARK_DEFAULTS } from "../../render/post-process";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 import type { ReportSummary } from "./repo";
 

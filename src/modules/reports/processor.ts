@@ -18,7 +18,7 @@ import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-stor
 import type { ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
-import { PostSteps } from "./post-steps";
+import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
 import { retryDelayMs } from "./processor-options";
 import type { ClaimedReport, ReportQueue } from "./queue";
@@ -47,7 +47,7 @@ export class ReportProcessor {
   /** Renews our claims' leases while they render; with PostgreSQL, reaps dead instances' claims. */
   private readonly leases: LeaseKeeper;
   /** Post-processing and merges (qpdf). */
-  private readonly steps: PostSteps;
+  private readonly steps: PostStep;
 
   constructor(
     private readonly repo: ReportQueue,
@@ -57,7 +57,7 @@ export class ReportProcessor {
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {
-    this.steps = new PostSteps(opts.post, files);
+    this.steps = new PostStep(opts.post, files);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
     events.onQueued(this.notify);
   }

@@ -6,6 +6,7 @@ import { AppError, notFound, retryLater, storageRefusal, validationFailed } from
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
+import type { PostOptions } from "../../pdf/options";
 import {
   defaultPdfOptions,
   HEADER_FOOTER_MARGIN,
@@ -14,7 +15,6 @@ import {
   pageRangesProblem,
   type WaitFor,
 } from "../../render/pdf-options";
-import type { PostOptions } from "../../render/post-process";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";

@@ -1,7 +1,7 @@
 // Stored templates: the shapes services and routes share, and their snake_case JSON form.
 import type { Engine } from "../../db/schema";
 import { iso } from "../../lib/time";
-import type { PostOptions } from "../../render/post-process";
+import type { PostOptions } from "../../pdf/options";
 import type { Actor as AuditActor } from "../audit/model";
 import type { StoredPdfOptions } from "../reports/service";
 

@@ -1,8 +1,9 @@
-// What happens to a PDF after Chromium prints it: one plan, computed from the options, run by
-// qpdf in one invocation. The request options, a stored template's defaults and a merge all go through
-// the same two functions: postOptionProblems() (what a schema cannot check) and planPostProcessing().
-// Each option is a top-level field of `options`, replaced as a whole when defaults and a request are
-// merged field by field, so a plan never mixes two watermarks or two sets of passwords.
+// The post-processing options of a report (`options.watermark`, `stamp`, `attachments`, `linearize`,
+// `encryption`): their types as requested and as stored, and what a schema cannot check about them.
+// The request options, a stored template's defaults and a merge all go through postOptionProblems()
+// here and plan() (plan.ts). Each option is a top-level field of `options`, replaced as a whole when
+// defaults and a request are merged field by field, so a plan never mixes two watermarks or two sets
+// of passwords.
 
 /** Who may do what with an encrypted PDF without the owner password. Everything not listed is refused. */
 export const pdfPermissions = ["print", "copy", "modify", "annotate"] as const;
@@ -44,21 +45,23 @@ export interface PostOptions {
   linearize?: boolean;
 }
 
-export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
-export const STAMP_DEFAULT_OPACITY = 1;
-
-/** Everything qpdf is asked to do to one PDF, in the order it does it. Empty (`isEmpty`) when no option asks for work. */
-export interface PostPlan {
-  watermark?: { text: string; opacity: number; angle: number; position: LayerPosition };
-  stamp?:
-    | { kind: "report"; reportId: string; position: LayerPosition }
-    | { kind: "jpeg"; bytes: Uint8Array; opacity: number; position: LayerPosition };
-  attachments: { filename: string; bytes: Uint8Array; mimeType?: string }[];
-  encryption?: { userPassword: string; ownerPassword: string; permissions: PdfPermission[] };
-  linearize: boolean;
+/** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */
+export interface StoredEncryption {
+  sealed: string;
+  permissions?: PdfPermission[];
 }
 
-export const isEmptyPlan = (p: PostPlan) => !p.watermark && !p.stamp && !p.attachments.length && !p.encryption && !p.linearize;
+/** The post-processing options as a report row stores them: encryption sealed, the rest as requested. */
+export type StoredPostOptions = Omit<PostOptions, "encryption"> & { encryption?: StoredEncryption };
+
+/** The post-processing fields of `options` (the rest are print options). */
+const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
+
+/** Whether `options` asks for any post-processing. */
+export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);
+
+export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
+export const STAMP_DEFAULT_OPACITY = 1;
 
 /** WinAnsiEncoding's characters outside Latin-1, with their byte (PDF 32000, Annex D). */
 const WINANSI_EXTRA = new Map(
@@ -131,89 +134,6 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
     if (!decodeBase64(a.content_base64)) add(`attachments[${i}].content_base64`, "is not valid base64");
   });
   return problems;
-}
-
-/**
- * The plan for a PDF. `passwords` are the opened encryption passwords (the stored options hold only
- * their seal); without encryption in the options they are ignored.
- */
-export function planPostProcessing(
-  o: Omit<PostOptions, "encryption"> & { encryption?: { permissions?: PdfPermission[] } },
-  passwords?: { user: string; owner: string },
-): PostPlan {
-  const plan: PostPlan = { attachments: [], linearize: o.linearize ?? false };
-  if (o.watermark)
-    plan.watermark = {
-      text: o.watermark.text,
-      opacity: o.watermark.opacity ?? WATERMARK_DEFAULTS.opacity,
-      angle: o.watermark.angle ?? WATERMARK_DEFAULTS.angle,
-      position: o.watermark.position ?? WATERMARK_DEFAULTS.position,
-    };
-  const s = o.stamp;
-  if (s && "pdf_report_id" in s) plan.stamp = { kind: "report", reportId: s.pdf_report_id, position: s.position ?? "over" };
-  else if (s) {
-    plan.stamp = {
-      kind: "jpeg",
-      bytes: decodeBase64(s.image.content_base64)!,
-      opacity: s.opacity ?? STAMP_DEFAULT_OPACITY,
-      position: s.position ?? "over",
-    };
-  }
-  for (const a of o.attachments ?? [])
-    plan.attachments.push({ filename: a.filename, bytes: decodeBase64(a.content_base64)!, mimeType: a.mime_type });
-  if (o.encryption) {
-    if (!passwords) throw new Error("encryption planned without its passwords");
-    plan.encryption = { userPassword: passwords.user, ownerPassword: passwords.owner, permissions: o.encryption.permissions ?? [] };
-  }
-  return plan;
-}
-
-/** Files a plan needs on disk, made by the runner; qpdf reads them by path. */
-export interface PlanFiles {
-  input: string;
-  output: string;
-  watermark?: string;
-  stamp?: string;
-  /** One path per attachment, in the plan's order. */
-  attachments: string[];
-}
-
-/**
- * qpdf's job (its JSON job format, read from standard input) for a plan: the passwords never appear on
- * a command line (readable in /proc), and a password or file name that starts with "--" is a value, not
- * an option, which qpdf's positional --encrypt arguments cannot guarantee. `outline` is a qpdf JSON
- * update (a merge's bookmarks) applied to the input before the rest.
- */
-export function qpdfJob(plan: PostPlan, f: PlanFiles, outline?: string): Record<string, unknown> {
-  const job: Record<string, unknown> = { inputFile: f.input, outputFile: f.output, warningExit0: "", noWarn: "" };
-  if (outline) job.updateFromJson = outline;
-  const layer = (position: LayerPosition, file: string) => (job[position === "under" ? "underlay" : "overlay"] = { file, repeat: "1" });
-  if (plan.watermark) layer(plan.watermark.position, f.watermark!);
-  if (plan.stamp) layer(plan.stamp.position, f.stamp!);
-  if (plan.attachments.length)
-    job.addAttachment = plan.attachments.map((a, i) => ({
-      file: f.attachments[i]!,
-      key: a.filename,
-      filename: a.filename,
-      ...(a.mimeType ? { mimetype: a.mimeType } : {}),
-    }));
-  if (plan.linearize) job.linearize = "";
-  if (plan.encryption) {
-    const e = plan.encryption;
-    const allow = new Set(e.permissions);
-    job.encrypt = {
-      userPassword: e.userPassword,
-      ownerPassword: e.ownerPassword,
-      "256bit": {
-        print: allow.has("print") ? "full" : "none",
-        extract: allow.has("copy") ? "y" : "n",
-        // modify: assembling, forms and content; annotate (comments and form fields) comes with it.
-        modify: allow.has("modify") ? "all" : "none",
-        annotate: allow.has("annotate") || allow.has("modify") ? "y" : "n",
-      },
-    };
-  }
-  return job;
 }
 
 export function decodeBase64(s: string): Uint8Array | undefined {
