@@ -50,7 +50,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
   });
   const shared = s.backend.kind === "postgres";
-  const processor = new ReportProcessor(s.queue, s.files, templating, pool, s.reports.events, {
+  const processor = new ReportProcessor(s.queue, s.files, s.spool, templating, pool, s.reports.events, {
     // Enough lanes that the next report's templating and queue work overlap with printing.
     lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
     maxAttempts: c.maxAttempts,

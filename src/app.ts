@@ -146,6 +146,7 @@ export class App {
   async start(): Promise<void> {
     checkCronPattern(this.config.cleanupSchedule);
     await this.services.files.init();
+    this.services.spool.init();
     await this.checkpointer?.start();
     await this.listenForPeers();
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
@@ -240,6 +241,9 @@ export class App {
   }
   get files() {
     return this.services.files;
+  }
+  get spool() {
+    return this.services.spool;
   }
   get links() {
     return this.services.links;

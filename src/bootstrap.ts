@@ -3,6 +3,7 @@
 // does no I/O. Every CLI command goes through here, `migrate` included. The database is SQLite in the
 // data dir, or PostgreSQL with --database-url (db/open.ts); nothing past this file knows which.
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { App, type AppMode } from "./app";
 import type { Config } from "./config/settings";
 import { SessionsService } from "./dashboard/sessions";
@@ -16,6 +17,7 @@ import { AuditService } from "./modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "./modules/files/links";
 import type { PdfStore } from "./modules/files/pdf-store";
 import { S3PdfStore } from "./modules/files/s3-store";
+import { type PdfSpool, SpoolDir } from "./modules/files/spool";
 import { FileStore } from "./modules/files/store";
 import { ReportCounts } from "./modules/health/counts";
 import type { HealthRepo } from "./modules/health/repo";
@@ -38,6 +40,8 @@ export interface Services {
   backend: Backend;
   migration: MigrateResult;
   files: PdfStore;
+  /** Where this instance writes PDFs before `files` takes them (the processor's alone). */
+  spool: PdfSpool;
   storage: StorageMonitor;
   health: HealthRepo;
   counts: ReportCounts;
@@ -79,6 +83,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       );
     const { repos } = backend;
     const files = openPdfStore(config, logger);
+    const spool = openSpool(config, files);
     const storage = new StorageMonitor(config.dataDir, config.minFreeSpace, logger);
     // The link-signing secret and the auth pepper must be the same on every instance of a cluster: with
     // PostgreSQL they live in it (the first instance creates them), with SQLite they are files in the data dir.
@@ -114,6 +119,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       backend,
       migration,
       files,
+      spool,
       storage,
       health: repos.health,
       counts: new ReportCounts(repos.health),
@@ -141,5 +147,10 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
 /** Where PDFs go: the data dir, or the bucket of an s3:// --storage-url (nothing is contacted yet). */
 export function openPdfStore(config: Config, logger: Logger): PdfStore {
   if (!config.storageUrl) return new FileStore(config.dataDir);
-  return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, dataDir: config.dataDir, logger });
+  return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, logger });
+}
+
+/** Where this instance writes PDFs before the store takes them: on the data dir, the reports folder itself. */
+export function openSpool(config: Config, files: PdfStore): PdfSpool {
+  return files instanceof FileStore ? files : new SpoolDir(join(config.dataDir, "spool"));
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   const capture = (msg: string, fields?: unknown) => void logged.push({ msg, fields });
   const base = t.app.logger;
   const logger = { ...base, error: capture, child: (f: Record<string, unknown>) => ({ ...base.child(f), error: capture }) } as typeof base;
-  processor = new ReportProcessor(t.app.queue, t.app.files, templating, pool, t.app.reports.events, {
+  processor = new ReportProcessor(t.app.queue, t.app.files, t.app.spool, templating, pool, t.app.reports.events, {
     lanes: 1,
     maxPages: 2000,
     maxPdfSize: 200 * 1024 ** 2,

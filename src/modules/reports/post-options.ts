@@ -7,7 +7,8 @@ import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
 import { type PostOptions, type Problem, postOptionProblems, type StoredPostOptions } from "../../pdf/options";
-import { fenceOf, type PdfStore } from "../files/pdf-store";
+import type { PdfStore } from "../files/pdf-store";
+import { FileStore } from "../files/store";
 import type { ReportsRepo } from "./repo";
 
 export { hasPostOptions, type StoredPostOptions } from "../../pdf/options";
@@ -34,8 +35,8 @@ export async function usedReportProblem(
     };
   // On the data dir the file says at once whether it is there and protected; with a bucket, the
   // processor finds out when it fetches the part (part_unavailable), without a request to the bucket here.
-  if (files.kind === "local") {
-    const path = files.pathOf(id, fenceOf(r));
+  if (files instanceof FileStore) {
+    const path = files.pathOf(id);
     if (!existsSync(path)) return { problem: { field, problem: `report ${id} no longer has its PDF (expired): generate it again` } };
     if (isEncryptedPdf(path))
       return {

@@ -11,6 +11,7 @@ import type { PdfPipeline } from "../../pdf/pipeline";
 import { type PostPlan, paramsOf, storedPlan } from "../../pdf/plan";
 import { stamp } from "../../pdf/steps/stamp";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
+import type { PdfSpool } from "../files/spool";
 import type { ClaimedReport } from "./queue";
 import type { ReportsRepo } from "./repo";
 
@@ -25,6 +26,7 @@ export class PostStep {
   constructor(
     private readonly deps: PostDeps | undefined,
     private readonly files: PdfStore,
+    private readonly spool: PdfSpool,
   ) {}
 
   /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
@@ -42,7 +44,7 @@ export class PostStep {
     const printed = pipeline.printPath(job.id);
     await Bun.write(printed, pdf);
     const stampPath = await this.stampPath(job, plan);
-    return pipeline.apply(job.id, plan, { input: printed, output: this.files.pathOf(job.id, fence), stampPath });
+    return pipeline.apply(job.id, plan, { input: printed, output: this.spool.pathOf(job.id, fence), stampPath });
   }
 
   /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
@@ -60,10 +62,10 @@ export class PostStep {
       parts.push({ id, path: u.path });
       counts.push(u.pageCount);
     }
-    await this.files.reserve(job.id, fence);
+    await this.spool.reserve(job.id, fence);
     if (!(await stillWanted())) return undefined;
     const stampPath = await this.stampPath(job, plan);
-    const output = this.files.pathOf(job.id, fence);
+    const output = this.spool.pathOf(job.id, fence);
     const bytes = await this.post().pipeline.apply(job.id, plan, { output, stampPath, merge: { parts, pageCounts: counts } });
     return { pages: counts.reduce((a, b) => a + b, 0), bytes };
   }

@@ -15,6 +15,7 @@ import { checkPdfLimits } from "../../render/pdf-limits";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
+import type { PdfSpool } from "../files/spool";
 import type { ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
@@ -52,12 +53,13 @@ export class ReportProcessor {
   constructor(
     private readonly repo: ReportQueue,
     private readonly files: PdfStore,
+    private readonly spool: PdfSpool,
     private readonly templating: TemplatingPool,
     private readonly pool: RenderPool,
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {
-    this.steps = new PostStep(opts.post, files);
+    this.steps = new PostStep(opts.post, files, spool);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
     events.onQueued(this.notify);
   }
@@ -159,10 +161,10 @@ export class ReportProcessor {
     }
   }
 
-  /** Writes the PDF where the store commits it from (PdfStore.writePrinted); a disk fault is the service's. */
+  /** Writes the PDF where the store commits it from (the spool); a disk fault is the service's. */
   private storePdf(job: ClaimedReport, fence: string, pdf: Uint8Array): void {
     try {
-      this.files.writePrinted(job.id, fence, pdf);
+      this.spool.writePrinted(job.id, fence, pdf);
     } catch (e) {
       throw asStorageRenderError(e);
     }
@@ -192,7 +194,7 @@ export class ReportProcessor {
         // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
         // then the PDF's bytes (storePdf fsyncs them). The file is created while the sandbox renders,
         // not before, so its synchronous creation is off the report's critical path.
-        reserved = this.files.reserve(job.id, fence);
+        reserved = this.spool.reserve(job.id, fence);
         reserved.catch(() => {}); // awaited below, unless the report ends before
         const html = await templated;
         if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
@@ -221,7 +223,7 @@ export class ReportProcessor {
       if (!(await this.stillWanted(job))) return;
       await reserved;
       // Stored where every instance reads it before the success is recorded.
-      await this.files.commit(job.id, fence);
+      await this.files.commit(job.id, fence, this.spool.pathOf(job.id, fence));
       const now = Date.now();
       if (
         !(await this.repo.succeed({
@@ -276,7 +278,7 @@ export class ReportProcessor {
     } finally {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
       // and so does an upload whose success was not recorded (an attempt that lost its claim).
-      if (!succeeded) await this.files.discard(job.id, fence).catch((e) => this.cleanupFailed(e));
+      if (!succeeded) await this.discard(job.id, fence);
       if (printedApart || job.mergeParts) this.safely(() => this.steps.cleanUp(job.id));
     }
   }
@@ -362,6 +364,12 @@ export class ReportProcessor {
     this.opts.storage?.report(fault, e);
     this.stranded.set(job.id, job.attempts);
     log.warn("could not record the report's state (storage fault); it is re-queued once the disk takes writes", { fault });
+  }
+
+  /** Drops an attempt that did not succeed: its spool file and whatever of it reached the store. */
+  private async discard(reportId: string, fence: string): Promise<void> {
+    await this.safely(() => this.spool.drop(reportId, fence));
+    await this.files.discard(reportId, fence).catch((e) => this.cleanupFailed(e));
   }
 
   /** Runs a clean-up step whose failure must not hide the real outcome (e.g. rm on a read-only disk). */
