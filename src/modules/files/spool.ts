@@ -21,7 +21,7 @@ export interface PdfSpool {
    * (lib/durable-write.ts).
    */
   writePrinted(reportId: string, fence: string, pdf: Uint8Array): void;
-  /** Drops the attempt's file (the attempt failed or lost its claim). */
+  /** Drops the attempt's file (the attempt failed or lost its claim); called with the store's discard(). */
   drop(reportId: string, fence: string): void;
 }
 

@@ -58,9 +58,8 @@ export class FileStore implements PdfStore, PdfSpool {
     return this.remove(reportId);
   }
 
-  drop(reportId: string): void {
-    rmSync(this.pathOf(reportId), { force: true });
-  }
+  /** The spool's file is the stored file here: discard(), which the processor calls with drop(), removes it once. */
+  drop(): void {}
 
   async open(reportId: string): Promise<StoredPdf | undefined> {
     const size = this.sizeOf(reportId);

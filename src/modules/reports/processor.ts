@@ -66,8 +66,8 @@ export class ReportProcessor {
   private readonly stranded = new Map<string, number>();
   /** Renews our claims' leases while they render; with PostgreSQL, reaps dead instances' claims. */
   private readonly leases: LeaseKeeper;
-  /** Post-processing and merges (qpdf). */
-  private readonly steps: PostStep;
+  /** The post step: a report's plan, the reports it uses, the PDF pipeline (src/pdf/). */
+  private readonly postStep: PostStep;
 
   constructor(
     private readonly repo: ReportQueue,
@@ -78,7 +78,7 @@ export class ReportProcessor {
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {
-    this.steps = new PostStep(opts.post, files, spool);
+    this.postStep = new PostStep(opts.post, files, spool);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
     events.onQueued(this.notify);
   }
@@ -189,7 +189,7 @@ export class ReportProcessor {
     // The claim's attempt: it fences the outcome in the database and names the attempt's PDF in the store.
     const a: Attempt = { job, log, fence: fenceOf(job), started: performance.now(), reserved: Promise.resolve(), succeeded: false };
     try {
-      a.plan = this.steps.planOf(job);
+      a.plan = this.postStep.planOf(job);
       const out = job.mergeParts && a.plan ? await this.merge(a, a.plan) : await this.printed(a);
       if (out && (await this.store(a))) await this.record(a, out);
     } catch (e) {
@@ -198,7 +198,7 @@ export class ReportProcessor {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
       // and so does an upload whose success was not recorded (an attempt that lost its claim).
       if (!a.succeeded) await this.discard(job.id, a.fence);
-      if (a.postProcessed) this.safely(() => this.steps.cleanUp(job.id));
+      if (a.postProcessed) this.safely(() => this.postStep.cleanUp(job.id));
     }
   }
 
@@ -248,13 +248,13 @@ export class ReportProcessor {
       return size;
     }
     a.postProcessed = true;
-    return this.withinLimit({ pages: size.pages, bytes: await this.steps.apply(a.job, a.plan, pdf, a.fence) });
+    return this.withinLimit({ pages: size.pages, bytes: await this.postStep.apply(a.job, a.plan, pdf, a.fence) });
   }
 
   /** A merge: the parts' stored PDFs joined, then the plan, into the spool file (no template, no print). */
   private async merge(a: Attempt, plan: PostPlan): Promise<PdfSize | undefined> {
     a.postProcessed = true;
-    const merged = await this.steps.merge(a.job, plan, a.fence, () => this.stillWanted(a.job));
+    const merged = await this.postStep.merge(a.job, plan, a.fence, () => this.stillWanted(a.job));
     return merged && this.withinLimit(merged);
   }
 
