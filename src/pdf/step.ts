@@ -21,7 +21,7 @@ export interface StepContext {
   pageSize(): Promise<PageSize>;
   /** The stamp report's stored PDF as a local file, when the plan stamps with a report. */
   stampPath?: string;
-  /** The watermark page of `key`, written once into the work folder and shared by every report. */
+  /** The file of `key` (a watermark's page), written once into the work folder and shared by every report. */
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
 }
 
