@@ -76,7 +76,12 @@ export async function compile(o: CompileOptions): Promise<number> {
   const result = await Bun.build({
     // The worker threads are extra entrypoints, found at run time by src/lib/runtime.ts under their
     // path relative to src/ (the sandbox child is main.ts run with a hidden argument).
-    entrypoints: [join(root, "src/main.ts"), join(root, "src/render/worker.ts"), join(root, "src/db/checkpoint-worker.ts")],
+    entrypoints: [
+      join(root, "src/main.ts"),
+      join(root, "src/render/worker.ts"),
+      join(root, "src/db/checkpoint-worker.ts"),
+      join(root, "src/modules/templates/schema-worker.ts"),
+    ],
     compile: {
       outfile: o.outfile,
       ...(o.target ? { target: o.target } : {}),

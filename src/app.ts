@@ -148,6 +148,7 @@ export class App {
     await this.services.files.init();
     this.services.spool.init();
     await this.checkpointer?.start();
+    this.services.schemas.start(this.children);
     await this.listenForPeers();
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
     // answers 503 "starting" until the renderer is ready.
@@ -314,6 +315,7 @@ export class App {
       this.memoryTrim.stop();
       await this.processor?.stop(deadline);
       await this.webhookSender.stop();
+      await this.services.schemas.stop();
       await Promise.all([this.pool?.stop(), this.templating?.stop()]);
       await this.renderer?.egress?.close();
       await this.checkpointer?.stop();

@@ -28,6 +28,7 @@ import { ReportEvents } from "./modules/reports/events";
 import type { ReportQueue } from "./modules/reports/queue";
 import type { ReportsRepo } from "./modules/reports/repo";
 import { ReportsService } from "./modules/reports/service";
+import { SchemaValidator } from "./modules/templates/schema-validator";
 import { TemplatesService } from "./modules/templates/service";
 import { UsageService } from "./modules/usage/service";
 import type { WebhooksRepo } from "./modules/webhooks/repo";
@@ -57,6 +58,8 @@ export interface Services {
   webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
   templates: TemplatesService;
+  /** The data_schema thread: the App starts and stops it. */
+  schemas: SchemaValidator;
   usage: UsageService;
   audit: AuditService;
 }
@@ -97,12 +100,14 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const audit = new AuditService(repos.audit);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
+    const schemas = new SchemaValidator({ timeoutMs: config.schemaTimeout, nice: config.renderNice, logger });
     const templates = new TemplatesService(repos.templates, audit, {
       templateMaxLength: config.templateMaxLength,
       dataLimits,
       allowHosts: config.allowHosts,
       // Chromium's own fontconfig file once the renderer wrote it (App.startRenderer); else the system's.
       fontconfigFile: () => (existsSync(fontconfigPath(config.dataDir)) ? fontconfigPath(config.dataDir) : undefined),
+      schemas,
     });
     const reports = new ReportsService(repos.reports, files, links, new ReportEvents(), webhooks, {
       dataLimits,
@@ -133,6 +138,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       webhooksRepo: repos.webhooks,
       webhooks,
       templates,
+      schemas,
       webhookSecrets: new WebhookSecrets(repos.webhooks, audit),
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }, audit),
       usage: new UsageService(repos.usage, keyNames),

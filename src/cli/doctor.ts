@@ -7,10 +7,7 @@ import { join } from "node:path";
 import type { Config } from "../config/settings";
 import { createLogger } from "../lib/logger";
 import { VERSION } from "../version";
-import type { CommandOption } from "./args";
 import { CHECKS, type CheckResult, type Status } from "./doctor-checks";
-
-export const doctorOptions: CommandOption[] = [{ name: "json", help: "print the result as JSON", boolean: true }];
 
 const MARKS: Record<Status, string> = { ok: "✓", warn: "!", fail: "✗", skip: "-" };
 

@@ -1,134 +1,76 @@
-// Dispatches `reportgen <command>`; prints usage and maps failures to exit codes (2: usage, 1: error).
-import { ConfigError, settingsHelp } from "../config/load";
+// Dispatches `reportgen <command>` through the command table (commands.ts); `--help` or `-h` anywhere on a
+// command's line prints its usage. Maps failures to exit codes (2: usage, 1: error).
+import { ConfigError } from "../config/load";
 import { SchemaTooNewError } from "../db/migrate";
-import { StartupError } from "../lib/errors";
-import { VERSION } from "../version";
-import { type CommandOption, parseCommand, UsageError } from "./args";
+import { AppError, StartupError } from "../lib/errors";
+import { type Command, parseFor, UsageError, wantsHelp } from "./args";
+import { COMMANDS, GROUPS, membersOf, usageOf } from "./commands";
 
-const usage = `reportgen ${VERSION}: HTML/EJS to PDF reports over HTTP, in one executable.
+const named = (name: string) => COMMANDS.find((c) => c.name === name);
 
-Usage: reportgen <command> [flags]
-
-Commands:
-  serve                                   Run the HTTP service (the default when no command is given)
-  migrate                                 Apply database migrations and exit
-  migrate-to --database-url URL           Copy this install (SQLite) into PostgreSQL; resumable, verified
-  cleanup                                 Expire reports past retention and remove their PDFs, once
-  backup --to DIR                         Copy the database and PDFs, consistently, while the service runs
-  admin create-key --name NAME [--account ACCOUNT] [--scopes a,b] [--expires-at RFC3339] [--max-reports-per-day N]
-                                          Mint an access key (value alone on stdout; every scope unless
-                                          --scopes); creates the account
-  admin list-keys [--account ACCOUNT]     List keys (never their values)
-  admin delete-key ID                     Delete a key; it is rejected at once
-  admin webhook-secret [--account ACCOUNT] [--rotate]
-                                          Print the account's webhook signing secret (alone on stdout),
-                                          or replace it (the old one also signs for 24 h)
-  doctor [--json]                         Check this machine for what the service needs (Chromium, fonts,
-                                          sandbox, /dev/shm, data dir, port, file limit); exit 0 when all pass
-  render TEMPLATE [--data FILE|-] [--engine ejs|raw] [--options FILE] [-o OUT|-]
-                                          Print one PDF without a server, database or key (exit 0: a PDF,
-                                          2: the template's or input's fault, 1: the service's fault)
-  version                                 Print the version
-  help                                    This text
-
-Every setting is a flag and an environment variable (flags win):
-${settingsHelp()}
-`;
-
-const adminOptions: CommandOption[] = [
-  { name: "name", help: "key name" },
-  { name: "account", help: "account name" },
-  { name: "rotate", help: "replace the webhook secret", boolean: true },
-  { name: "scopes", help: "comma-separated scopes of a new key (default: all)" },
-  { name: "expires-at", help: "RFC 3339 time a new key stops working" },
-  { name: "max-reports-per-day", help: "a new key's daily report quota" },
-];
+/** The command argv names, and the rest of the line; a group's help is a command of its own. */
+function resolve(argv: string[]): { cmd: Command; rest: string[] } | { group: string; rest: string[] } {
+  const [first = "serve", ...rest] = argv;
+  if (first === "--help" || first === "-h") return { cmd: named("help")!, rest };
+  if (first === "--version") return { cmd: named("version")!, rest };
+  // Flags alone: `reportgen --port 8080` is `reportgen serve --port 8080`.
+  if (first.startsWith("--")) return { cmd: named("serve")!, rest: argv };
+  if (GROUPS[first] !== undefined) {
+    const sub = rest[0] === undefined ? undefined : named(`${first} ${rest[0]}`);
+    return sub ? { cmd: sub, rest: rest.slice(1) } : { group: first, rest };
+  }
+  const cmd = named(first);
+  if (!cmd) throw new UsageError(`unknown command ${JSON.stringify(first)}`);
+  return { cmd, rest };
+}
 
 export async function runCli(argv: string[]): Promise<number> {
-  const [command = "serve", ...rest] = argv;
+  let helpHint = "reportgen help";
   try {
-    switch (command) {
-      case "serve": {
-        const { config } = parseCommand(rest);
-        await (await import("./serve")).serve(config);
+    const r = resolve(argv);
+    if ("group" in r) {
+      helpHint = `reportgen ${r.group} --help`;
+      if (wantsHelp(r.rest)) {
+        console.log(usageOf(r.group));
         return 0;
       }
-      case "migrate":
-        await (await import("./migrate")).migrate(parseCommand(rest).config);
-        return 0;
-      case "migrate-to":
-        await (await import("./migrate-to")).migrateToCommand(parseCommand(rest).config);
-        return 0;
-      case "cleanup":
-        await (await import("./cleanup")).cleanup(parseCommand(rest).config);
-        return 0;
-      case "backup": {
-        const { config, values } = parseCommand(rest, [{ name: "to", help: "backup folder (new or empty)" }]);
-        (await import("./backup")).backup(config, values.to as string | undefined);
-        return 0;
-      }
-      case "admin": {
-        const [sub, ...args] = rest;
-        const { config, values, positionals } = parseCommand(args, adminOptions);
-        const admin = await import("./admin");
-        const name = values.name as string | undefined;
-        const account = values.account as string | undefined;
-        if (sub === "create-key")
-          await admin.createKey(config, name, account, {
-            scopes: values.scopes as string | undefined,
-            expiresAt: values["expires-at"] as string | undefined,
-            maxReportsPerDay: values["max-reports-per-day"] as string | undefined,
-          });
-        else if (sub === "list-keys") await admin.listKeys(config, account);
-        else if (sub === "delete-key") await admin.deleteKey(config, positionals[0]);
-        else if (sub === "webhook-secret") await admin.webhookSecret(config, account, values.rotate === true);
-        else
-          throw new UsageError(
-            `unknown admin command ${JSON.stringify(sub ?? "")}: use create-key, list-keys, delete-key or webhook-secret`,
-          );
-        return 0;
-      }
-      case "doctor": {
-        const { doctorOptions, doctor } = await import("./doctor");
-        const { config, values, positionals } = parseCommand(rest, doctorOptions);
-        if (positionals.length) throw new UsageError(`doctor takes no arguments, only flags: ${positionals.join(" ")}`);
-        return await doctor(config, { json: values.json === true });
-      }
-      case "render": {
-        const { renderOptions, render } = await import("./render");
-        const { config, values, positionals } = parseCommand(rest, renderOptions);
-        if (positionals.length > 1) throw new UsageError(`render takes one TEMPLATE, not ${positionals.length}: ${positionals.join(" ")}`);
-        const str = (k: string) => values[k] as string | undefined;
-        return await render(config, {
-          template: positionals[0],
-          data: str("data"),
-          engine: str("engine"),
-          options: str("options"),
-          output: str("output"),
-        });
-      }
-      case "version":
-      case "--version":
-        console.log(VERSION);
-        return 0;
-      case "help":
-      case "--help":
-      case "-h":
-        console.log(usage);
-        return 0;
-      default:
-        if (command.startsWith("--")) return runCli(["serve", ...argv]);
-        throw new UsageError(`unknown command ${JSON.stringify(command)}`);
+      const subs = membersOf(r.group).map((c) => c.name.slice(r.group.length + 1));
+      const list = `${subs.slice(0, -1).join(", ")} or ${subs.at(-1)}`;
+      throw new UsageError(
+        r.rest[0] === undefined
+          ? `${r.group} needs a command: ${list}`
+          : `unknown ${r.group} command ${JSON.stringify(r.rest[0])}: use ${list}`,
+      );
     }
+    const { cmd, rest } = r;
+    helpHint = cmd.name === "help" ? "reportgen help" : `reportgen ${cmd.name} --help`;
+    if (wantsHelp(rest)) {
+      console.log(usageOf(cmd.name));
+      return 0;
+    }
+    return await cmd.run(() => parseFor(cmd, rest), rest);
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
-      console.error(`reportgen: ${e.message}\nRun "reportgen help" for usage.`);
+      console.error(`reportgen: ${e.message}\nRun "${helpHint}" for usage.`);
       return 2;
     }
     if (e instanceof SchemaTooNewError || e instanceof StartupError) {
       console.error(`reportgen: ${e.message}`);
       return 1;
     }
-    throw e;
+    return refusal(e);
   }
+}
+
+/**
+ * Any other failure, as one readable message and exit 1. An uncaught error would make Bun print a stack
+ * trace, lines of the executable's minified source and its banner: kilobytes in which the one line that
+ * matters (a refused migration, a database that cannot be reached) is lost. The stack is still there for
+ * a bug report, with REPORTGEN_LOG_LEVEL=debug.
+ */
+function refusal(e: unknown): number {
+  const message = e instanceof AppError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e);
+  console.error(`reportgen: ${message.trim() || "failed"}`);
+  if (process.env.REPORTGEN_LOG_LEVEL === "debug" && e instanceof Error && e.stack) console.error(e.stack);
+  return 1;
 }

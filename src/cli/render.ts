@@ -13,14 +13,7 @@ import { checkData } from "../modules/reports/input-limits";
 import { checkPdfOptions, resolvePdfOptions, type StoredPdfOptions } from "../modules/reports/service";
 import { checkPdfLimits } from "../render/pdf-limits";
 import { StandaloneRenderer } from "../render/standalone";
-import { type CommandOption, UsageError } from "./args";
-
-export const renderOptions: CommandOption[] = [
-  { name: "data", help: "JSON file with the template's values, or - for stdin (EJS only; default {})" },
-  { name: "engine", help: "ejs or raw (default: from the extension: .ejs is ejs, .html/.htm is raw)" },
-  { name: "options", help: "JSON file with the print options of the API's `options` field" },
-  { name: "output", short: "o", help: "where the PDF goes, or - for stdout (default: stdout unless it is a terminal)" },
-];
+import { UsageError } from "./args";
 
 export interface RenderArgs {
   template?: string;

@@ -56,6 +56,15 @@ export const httpSettings = {
     parse: int(1),
     help: "Most keys and array items in data, counted over the whole object",
   }),
+  schemaTimeout: spec({
+    group: "Request limits",
+    flag: "schema-timeout",
+    env: "REPORTGEN_SCHEMA_TIMEOUT",
+    default: 2_000,
+    defaultText: "2s",
+    parse: duration(100),
+    help: "Deadline for compiling a template's data_schema or checking data against it (422 past it; the validator thread is replaced)",
+  }),
 
   // Abuse limits
   submitRateLimit: spec({

@@ -93,7 +93,7 @@ export const renderSettings = {
     env: "REPORTGEN_RENDER_NICE",
     default: 10,
     parse: int(0, 19),
-    help: "CPU priority (nice) of Chromium and the EJS sandboxes; above 0 keeps the API responsive while rendering saturates the CPU",
+    help: "CPU priority (nice) of Chromium, the EJS sandboxes and the data_schema thread; above 0 keeps the API responsive while they saturate the CPU",
   }),
   maxAttempts: spec({
     group: "Rendering",

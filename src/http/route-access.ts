@@ -39,6 +39,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /api/v1/docs": "public",
   "GET /docs-assets/swagger-ui-bundle.js": "public",
   "GET /docs-assets/swagger-ui.css": "public",
+  // The user guide (docs/*.md, served by the executable).
+  "GET /docs": "public",
+  "GET /docs/:page": "public",
+  "GET /docs/assets/:file": "public",
   "GET /healthz": "public",
   "GET /livez": "public",
   "GET /readyz": "public",

@@ -10,6 +10,7 @@ import type { AuditService } from "../modules/audit/service";
 import { filesRoutes } from "../modules/files/index";
 import type { LinkSigner } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
+import { guideRoutes } from "../modules/guide/index";
 import { type HealthProbe, healthRoutes, type ReadinessChecks } from "../modules/health/index";
 import type { IdempotencyService } from "../modules/idempotency/service";
 import { keysRoutes } from "../modules/keys/index";
@@ -105,6 +106,7 @@ function createFullHttpApp(d: HttpDeps) {
     .use(admission(d.maxRequests))
     .use(errorMapper(d.logger, d.guard.body, d.onStorageFault))
     .use(docs(d.version))
+    .use(guideRoutes())
     .use(healthRoutes(d.health, d.version, d.readiness))
     .use(filesRoutes(d.reportsRepo, d.files, d.links))
     .use(

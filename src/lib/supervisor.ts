@@ -1,18 +1,19 @@
 // One supervisor for every child process or thread (Chromium render workers, EJS sandboxes, the WAL
-// checkpoint thread), after Gotenberg's ProcessSupervisor: a start timeout, restarts with exponential
-// backoff up to a cap (reset once a child stayed healthy long enough), a real health probe with a
-// timeout and a failure threshold, a warning with the cause and restart count on every replacement,
-// and restart counts per kind for /metrics. Owners keep their own task queues and enforce each task's
-// deadline; when a deadline passes they call fail(), which kills the whole child and replaces it. A
-// planned replacement (replace(): a Chromium recycled after N renders) starts the next generation first
-// and retires the old one only once the new one is ready and the old one's work is done: no gap.
+// checkpoint thread, the data_schema validator thread), after Gotenberg's ProcessSupervisor: a start
+// timeout, restarts with exponential backoff up to a cap (reset once a child stayed healthy long
+// enough), a real health probe with a timeout and a failure threshold, a warning with the cause and
+// restart count on every replacement, and restart counts per kind for /metrics. Owners keep their own
+// task queues and enforce each task's deadline; when a deadline passes they call fail(), which kills
+// the whole child and replaces it. A planned replacement (replace(): a Chromium recycled after N
+// renders) starts the next generation first and retires the old one only once the new one is ready and
+// the old one's work is done: no gap.
 import type { ChildRegistry } from "./child-registry";
 import type { Logger } from "./logger";
 
 export { ChildRegistry, type KindStats } from "./child-registry";
 export { StartHandshake, SupervisorGroup } from "./supervisor-group";
 
-export type ChildKind = "chromium" | "sandbox" | "checkpointer";
+export type ChildKind = "chromium" | "sandbox" | "checkpointer" | "validator";
 
 /** One generation of a supervised child. A new one is created for every (re)start. */
 export interface Child {

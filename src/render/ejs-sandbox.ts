@@ -13,7 +13,8 @@
 //     library at start) and the kept body, and calls it as ejs.render(template, data, {}) would.
 // The compiled body depends on the template's text alone (the options are fixed), so sharing it between
 // reports that send the same template shares nothing else. tests/unit/ejs-sandbox.test.ts holds the
-// output and the error messages to the `ejs` package's own on EJS's fixtures, cached and not.
+// output to the `ejs` package's own on EJS's fixtures, cached and not; errors are worded by
+// template-error.ts.
 
 import variant from "@jitl/quickjs-singlefile-cjs-release-sync";
 import {
@@ -26,6 +27,7 @@ import {
 // The browser build of the ejs package: the very library, evaluated inside the sandbox.
 // @ts-expect-error: a .js file imported as text has no type declarations
 import ejsSource from "../../node_modules/ejs/ejs.min.js" with { type: "text" };
+import { formatTemplateError, type ThrownError } from "./template-error";
 
 export type EjsResult = { ok: true; html: string } | { ok: false; code: string; message: string };
 
@@ -166,11 +168,12 @@ export class EjsSandbox {
       const result = ctx.evalCode(
         "(function(){ var t = __template, RealFunction = Function, body; delete globalThis.__template;" +
           " globalThis.Function = function (params, b) { if (body === undefined) body = b; return RealFunction.apply(this, arguments); };" +
-          " try { ejs.compile(t, {}); } finally { globalThis.Function = RealFunction; }" +
+          // A body that does not compile is left behind: it maps a syntax error back to its template line.
+          " try { ejs.compile(t, {}); } catch (e) { globalThis.__failedBody = body; throw e; } finally { globalThis.Function = RealFunction; }" +
           " if (typeof body !== 'string') throw new TypeError('EJS compiled no function'); return body; })()",
         "compile.js",
       );
-      if (result.error) return failure(ctx, result.error, timedOut, timeoutMs);
+      if (result.error) return failure(ctx, result.error, timedOut, timeoutMs, failedBody(ctx));
       const body = ctx.getString(result.value);
       result.value.dispose();
       this.keep(template, body);
@@ -230,20 +233,27 @@ function readEjsRuntime(mod: QuickJSWASMModule): EjsRuntime {
   }
 }
 
-function failure(ctx: QuickJSContext, error: { dispose(): void }, timedOut: boolean, timeoutMs: number): EjsResult {
-  const err = ctx.dump(error as never) as { name?: string; message?: string } | string;
-  error.dispose();
-  if (timedOut) return { ok: false, code: "template_timeout", message: `the EJS template ran longer than its ${timeoutMs} ms deadline` };
-  return describeError(err);
+/** The function body EJS generated for a template that then failed to compile, if it got that far. */
+function failedBody(ctx: QuickJSContext): string | undefined {
+  const h = ctx.getProp(ctx.global, "__failedBody");
+  const body = ctx.typeof(h) === "string" ? ctx.getString(h) : undefined;
+  h.dispose();
+  return body;
 }
 
-function describeError(err: { name?: string; message?: string } | string): EjsResult {
-  const name = typeof err === "string" ? "Error" : (err.name ?? "Error");
-  const message = (typeof err === "string" ? err : (err.message ?? "unknown error")).slice(0, 2000);
+function failure(ctx: QuickJSContext, error: { dispose(): void }, timedOut: boolean, timeoutMs: number, body?: string): EjsResult {
+  const err = ctx.dump(error as never) as ThrownError | string;
+  error.dispose();
+  if (timedOut) return { ok: false, code: "template_timeout", message: `the EJS template ran longer than its ${timeoutMs} ms deadline` };
+  return describeError(err, body);
+}
+
+function describeError(err: ThrownError | string, body?: string): EjsResult {
+  const message = typeof err === "string" ? err : (err.message ?? "unknown error");
   if (/out of memory/i.test(message))
     return { ok: false, code: "template_memory_exceeded", message: "the EJS template used more memory than allowed" };
   if (/stack overflow/i.test(message))
     return { ok: false, code: "template_error", message: "the EJS template recursed too deeply (stack overflow)" };
   if (/interrupted/i.test(message)) return { ok: false, code: "template_timeout", message: "the EJS template ran past its deadline" };
-  return { ok: false, code: "template_error", message: `${name}: ${message}` };
+  return { ok: false, code: "template_error", message: formatTemplateError(err, body).slice(0, 2000) };
 }

@@ -183,7 +183,12 @@ describe("preflight warnings on save", () => {
       sample_data: {},
     });
     expect(c.status).toBe(201);
-    expect(c.body.warnings.find((x: any) => x.code === "sample_render_failed")).toMatchObject({ failure_code: "template_error" });
+    const warning = c.body.warnings.find((x: any) => x.code === "sample_render_failed");
+    expect(warning).toMatchObject({ failure_code: "template_error" });
+    // The cause on the first line, as a failed report's error.message says it.
+    expect(warning.message.split("\n")[0]).toBe(
+      "the sample did not render (a report with this data would fail the same way): template_error: ReferenceError: missing is not defined (template line 1)",
+    );
   }, 60_000);
 });
 

@@ -1,5 +1,5 @@
 // The documentation of webhooks and idempotency keys: the OpenAPI document describes them, and the
-// verification snippets in the README and in the OpenAPI description actually verify a real event.
+// verification snippets in the user guide (docs/webhooks.md) and in the OpenAPI description actually verify a real event.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -70,9 +70,9 @@ async function deliveredEvent() {
   return { got: got!, secret, report_id };
 }
 
-test("the README's and the OpenAPI description's TypeScript snippets verify a real event and reject a forged one", async () => {
-  const readmeFile = join(tmp, "readme-snippet.ts");
-  writeFileSync(readmeFile, snippet(readFileSync(join(repoRoot, "README.md"), "utf8"), "verifyReportgenEvent"));
+test("the guide's and the OpenAPI description's TypeScript snippets verify a real event and reject a forged one", async () => {
+  const readmeFile = join(tmp, "guide-snippet.ts");
+  writeFileSync(readmeFile, snippet(readFileSync(join(repoRoot, "docs", "webhooks.md"), "utf8"), "verifyReportgenEvent"));
   const openapiFile = join(tmp, "openapi-snippet.ts");
   writeFileSync(openapiFile, `${snippet(spec.info.description, "function verify")}\nexport { verify };\n`);
   const { verifyReportgenEvent } = await import(readmeFile);

@@ -1,6 +1,6 @@
 // Stored templates on the compiled executable, defaults only: a template with a JSON Schema (Ajv runs
-// inside the executable), the preflight's sample render through its Chromium, generation by id, and
-// data refused by the schema before anything is queued.
+// inside the executable, in its validator thread), the preflight's sample render through its Chromium,
+// generation by id, data refused by the schema before anything is queued, and patterns on RE2.
 import { expect, test } from "bun:test";
 import { api, useServer } from "./helpers";
 
@@ -52,3 +52,42 @@ test("create a template with a schema, render it by id, and have bad data refuse
   expect(text).toContain("Invoice for Grace");
   expect(text).toContain("Total 42.00");
 }, 120_000);
+
+test("the executable's schema thread: RE2 patterns decide at once, a backreference is refused at save naming its place", async () => {
+  const { server, key } = run;
+  const backref = await api(server, key, "POST", "/templates", {
+    name: "Backref",
+    engine: "ejs",
+    html_template: "x",
+    data_schema: { type: "object", properties: { a: { type: "string", pattern: "^(a)\\1$" } } },
+  });
+  expect(backref.status).toBe(422);
+  expect(((await backref.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual([
+    "data_schema.properties.a.pattern",
+  ]);
+  const unknown = await api(server, key, "POST", "/templates", {
+    name: "Meta",
+    engine: "ejs",
+    html_template: "x",
+    data_schema: { $schema: "http://127.0.0.1:1/meta.json" },
+  });
+  expect(unknown.status).toBe(422);
+  expect(((await unknown.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(["data_schema.$schema"]);
+
+  const evil = await api(server, key, "POST", "/templates", {
+    name: "Evil",
+    engine: "ejs",
+    html_template: "<%= rows.length %>",
+    data_schema: { type: "object", properties: { rows: { type: "array", items: { type: "string", pattern: "^(a+)+$" } } } },
+  });
+  expect(evil.status).toBe(201);
+  const id = ((await evil.json()) as { template_id: string }).template_id;
+  const started = performance.now();
+  const refused = await api(server, key, "POST", "/generate-pdf-async", {
+    template_id: id,
+    data: { rows: ["aaaa", `${"a".repeat(40)}!`] },
+  });
+  expect(performance.now() - started).toBeLessThan(2_000);
+  expect(refused.status).toBe(422);
+  expect(((await refused.json()) as { details: { field: string }[] }).details.map((d) => d.field)).toEqual(["data.rows[1]"]);
+}, 60_000);

@@ -2,7 +2,8 @@
 // phone width: signed out (sign-in, its refusal, 404), and signed in (overview, reports of every
 // status, a report's own pages (there is no detail page: its not-ready download, its deletion, an
 // unknown id), access keys, playground, 404). One server, one browser, in sequence.
-// The Templates pages are checked in templates.test.ts.
+// The Templates pages are checked in templates.test.ts. The user guide (/docs) is checked here too: it
+// is served under the dashboard's CSP, and its pages hold wide tables and code.
 import { afterAll, beforeAll, expect } from "bun:test";
 import { api } from "../helpers/process";
 import { type Harness, startHarness, test, Watched } from "./harness";
@@ -61,6 +62,24 @@ test("signed out: sign-in, its refusal, and a 404", async () => {
   await w.forgiveStatus(404);
   await checkBothWidths("404 signed out");
 }, 60_000);
+
+test("the user guide: its index, the longest pages, and a page that does not exist", async () => {
+  const { page } = w;
+  for (const path of [
+    "/docs",
+    "/docs/api",
+    "/docs/configuration-reference",
+    "/docs/errors-reference",
+    "/docs/benchmarks",
+    "/docs/cluster",
+  ]) {
+    await page.goto(path);
+    await checkBothWidths(`guide ${path}`);
+  }
+  await page.goto("/docs/no-such-page");
+  await w.forgiveStatus(404);
+  await checkBothWidths("guide, 404");
+}, 120_000);
 
 test("signed in, nothing yet: overview, reports, playground, 404", async () => {
   await w.signIn(h.adminKey);

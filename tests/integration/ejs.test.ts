@@ -1,13 +1,27 @@
-// Engine ejs end to end: HTTP submit → EJS sandbox → Chromium → stored PDF → signed link.
+// Engine ejs end to end: HTTP submit → EJS sandbox → Chromium → stored PDF → signed link; a template's
+// error as the API, the preview and `reportgen render` show it.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { fetchLink, generate, pdfInfo, pdfText, type TestApp, useRenderApp } from "../helpers/app";
+import { sourceCommand } from "../helpers/process";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
 let t: TestApp;
 useRenderApp((a) => (t = a));
+
+/** `reportgen render - --engine ejs` as a process, the template on stdin (no data dir, no key). */
+async function renderCli(template: string): Promise<{ code: number; stderr: string }> {
+  const p = Bun.spawn([...sourceCommand, "render", "-", "--engine", "ejs"], {
+    stdin: new TextEncoder().encode(template),
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { ...process.env, REPORTGEN_LOG_LEVEL: "error" },
+  });
+  const [stderr, code] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+  return { code, stderr };
+}
 
 /** pdftotext -layout spreads text; collapse runs of spaces so phrases compare simply. */
 const flat = (s: string) => s.replace(/[ \t]+/g, " ");
@@ -113,6 +127,32 @@ describe("engine ejs", () => {
     const dl = await t.request("GET", `/api/v1/reports/${report.report_id}/download`);
     expect(dl.status).toBe(409);
     expect(((await dl.json()) as { error: string }).error).toBe("report_failed");
+  });
+
+  test("a template error reads the same from the report, the preview and `reportgen render`: the cause and its line first", async () => {
+    const template = "<h1>Invoice</h1>\n<p>Total:</p>\n<p><%= customer.name %></p>\n";
+    const { report } = await generate(t, { engine: "ejs", html_template: template, data: {} });
+    const message: string = report.error.message;
+    expect(message.split("\n")[0]).toBe("ReferenceError: customer is not defined (template line 3)");
+    expect(message).toContain(" >> 3| <p><%= customer.name %></p>");
+
+    const preview = await t.app.services.templates.preview("a", { engine: "ejs", htmlTemplate: template, data: {} }).catch((e) => e);
+    expect(preview.code).toBe("template_render_failed");
+    expect(preview.details).toEqual({ code: "template_error", message });
+
+    const cli = await renderCli(template);
+    expect(cli.code).toBe(2);
+    expect(cli.stderr).toBe(`reportgen: render failed: template_error: ${message}\n`);
+  });
+
+  test("a syntax error names its line, without EJS's advice to the library's caller, the same both ways", async () => {
+    const template = "<p>a</p>\n<p><%= total +* 2 %></p>\n";
+    const { report } = await generate(t, { engine: "ejs", html_template: template, data: { total: 1 } });
+    expect(report.error).toEqual({ code: "template_error", message: "SyntaxError: unexpected token in expression: '*' (template line 2)" });
+    const cli = await renderCli(template);
+    expect(cli.stderr).toBe(`reportgen: render failed: template_error: ${report.error.message}\n`);
+    expect(cli.stderr).not.toContain("EJS-Lint");
+    expect(cli.stderr).not.toContain("async: true");
   });
 
   test("the sample invoice through ejs with empty data prints as one A4 page", async () => {

@@ -95,6 +95,12 @@ test("a target that differs from the source is refused, naming the table", async
     const r = migrateTo();
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("accounts differs after the copy");
+    // A refusal, not a crash: the migration's own lines, then one line saying why; no stack trace,
+    // source lines or runtime banner.
+    const lines = r.stderr.trim().split("\n");
+    expect(lines.at(-1)).toStartWith("reportgen: accounts differs after the copy");
+    expect(lines.filter((l) => !l.startsWith("migrate-to: ") && !l.startsWith("reportgen: "))).toEqual([]);
+    expect(r.stderr).not.toMatch(/\bat .*:\d+:\d+|Bun v\d|\^/);
     await target.sql.run("UPDATE accounts SET name = 'beta' WHERE name = 'tampered'");
   } finally {
     await target.close();

@@ -116,12 +116,23 @@ test("--options: the API's print options apply (landscape Letter); bad ones exit
 });
 
 test("exit 2 for the template's faults in the EJS sandbox, with the API's failure codes", async () => {
-  const thrown = await render(["-", "--engine", "ejs"], "<p><%= missing.field %></p>");
+  const thrown = await render(["-", "--engine", "ejs"], "<h1>Invoice</h1>\n<p>Total:</p>\n<p><%= customer.name %></p>\n");
   expect(thrown.code).toBe(2);
-  expect(thrown.stderr).toContain("render failed: template_error: ReferenceError");
-  expect(thrown.stderr).toContain("'missing' is not defined");
+  // The cause first, then EJS's context lines (tests/integration/ejs.test.ts: the API says the same).
+  expect(thrown.stderr.split("\n")[0]).toBe(
+    "reportgen: render failed: template_error: ReferenceError: customer is not defined (template line 3)",
+  );
+  expect(thrown.stderr).toContain(" >> 3| <p><%= customer.name %></p>");
   expect(thrown.stdout.length).toBe(0);
   expect(thrown.leftovers).toEqual([]);
+
+  const syntax = await render(["-", "--engine", "ejs"], "<p>a</p>\n<p><% if (x) { %></p>\n");
+  expect(syntax.code).toBe(2);
+  expect(syntax.stderr).toStartWith("reportgen: render failed: template_error: SyntaxError: ");
+  expect(syntax.stderr).toContain("at the end of the template");
+  expect(syntax.stderr).not.toContain("EJS-Lint");
+  expect(syntax.stderr).not.toContain("async: true");
+  expect(syntax.stderr.trim().split("\n")).toHaveLength(1);
 
   const slow = await render(["-", "--engine", "ejs", "--template-timeout", "200ms"], "<% while (true) {} %>");
   expect(slow.code).toBe(2);

@@ -77,28 +77,36 @@ describe("same output as the ejs package", () => {
   });
 });
 
-describe("errors read as EJS's", () => {
-  test("a runtime error names the template line, with EJS's context lines", async () => {
-    const r = await renderEveryWay("a\nb\n<%= nope.x %>\nc", {});
-    expect(r.ok).toBe(false);
-    if (r.ok) return;
-    expect(r.code).toBe("template_error");
-    expect(r.message).toStartWith("ReferenceError: ejs:3\n    1| a\n    2| b\n >> 3| <%= nope.x %>\n    4| c\n\n");
-    expect(r.message).toContain("nope");
+describe("errors name their cause and template line first (src/render/template-error.ts)", () => {
+  test("a runtime error: the cause and its line, then EJS's context lines", async () => {
+    expect(await renderEveryWay("a\nb\n<%= customer.name %>\nc", {})).toEqual({
+      ok: false,
+      code: "template_error",
+      message: "ReferenceError: customer is not defined (template line 3)\n\n    1| a\n    2| b\n >> 3| <%= customer.name %>\n    4| c",
+    });
   });
 
-  test("a syntax error says it happened while compiling", async () => {
+  test("a syntax error: its line, without EJS's advice to the library's caller", async () => {
+    const r = await renderEveryWay("a\n\n<%= 1 +* 2 %>\nd", {});
+    expect(r).toEqual({ ok: false, code: "template_error", message: "SyntaxError: unexpected token in expression: '*' (template line 3)" });
+  });
+
+  test("a block left open is found at the end of the template", async () => {
     const r = await renderEveryWay("<% if (x) { %>", { x: 1 });
     expect(r).toMatchObject({ ok: false, code: "template_error" });
-    expect((r as { message: string }).message).toStartWith("SyntaxError: ");
-    expect((r as { message: string }).message).toContain("while compiling ejs");
+    const message = (r as { message: string }).message;
+    expect(message).toStartWith("SyntaxError: ");
+    expect(message).toEndWith("(at the end of the template: check that each {, ( and [ is closed, once)");
+    expect(message).not.toContain("EJS-Lint");
+    expect(message).not.toContain("async");
+    expect(message).not.toContain("while compiling");
   });
 
-  test("include() finds no file, with EJS's message", async () => {
+  test("include() finds no file", async () => {
     expect(await renderEveryWay("<%- include('partial') %>", {})).toEqual({
       ok: false,
       code: "template_error",
-      message: "Error: ejs:1\n >> 1| <%- include('partial') %>\n\nCould not find the include file \"partial\"",
+      message: "Error: Could not find the include file \"partial\" (template line 1)\n\n >> 1| <%- include('partial') %>",
     });
   });
 

@@ -1,17 +1,13 @@
-// The README stays true: every setting is documented, and the quick start is the two commands
-// package.json actually provides.
+// The README stays a five-minute read that is true: the quick start is the two commands package.json
+// actually provides, it links every page of the user guide, and it stays short (the details live in docs/).
 import { expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import pkg from "../../package.json";
-import { settings } from "../../src/config/settings";
+import { COMMANDS } from "../../src/cli/commands";
 
-const readme = await Bun.file(join(import.meta.dir, "..", "..", "README.md")).text();
-
-test("every setting's flag and environment variable is in the README's configuration table", () => {
-  for (const s of Object.values(settings)) {
-    expect(readme).toContain(`| \`--${s.flag}\` | \`${s.env}\` |`);
-  }
-});
+const root = join(import.meta.dir, "..", "..");
+const readme = await Bun.file(join(root, "README.md")).text();
 
 test("the quick start is exactly `npm start` and `npm test`, and both scripts install what is missing first", () => {
   const quick = /## Quick start[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
@@ -22,4 +18,25 @@ test("the quick start is exactly `npm start` and `npm test`, and both scripts in
   expect(commands).toEqual(["npm start", "npm test"]);
   expect(pkg.scripts.start).toStartWith("bash scripts/setup && ");
   expect(pkg.scripts.test).toStartWith("bash scripts/setup --test && ");
+});
+
+test("the first key is minted with the npm form of `admin create-key`, which package.json provides", () => {
+  expect(readme).toContain("npm run --silent reportgen -- admin create-key --name");
+  expect(pkg.scripts.reportgen).toStartWith("bash scripts/setup && bun src/main.ts");
+});
+
+test("the README links every page of the user guide", () => {
+  const pages = readdirSync(join(root, "docs")).filter((f) => f.endsWith(".md") && f !== "README.md");
+  const missing = pages.filter((p) => !readme.includes(`(docs/${p})`) && !readme.includes(`(docs/${p}#`));
+  expect(missing).toEqual([]);
+});
+
+test("the README is short: at most 300 lines, and no dated measurements (they belong in docs/benchmarks.md)", () => {
+  expect(readme.split("\n").length).toBeLessThanOrEqual(300);
+  expect(readme).not.toMatch(/\b20\d\d-\d\d-\d\d(?!T)/);
+});
+
+test("every command of the command line is on the guide's CLI page", async () => {
+  const cli = await Bun.file(join(root, "docs", "cli.md")).text();
+  for (const c of COMMANDS) expect(cli).toContain(`reportgen ${c.name}`);
 });

@@ -68,7 +68,7 @@ describe("retry schedule", () => {
     expect(outcomeOf({ status: 500 }, 30, created, 86_400_000 - 3_600_000 + 1, opts, () => 1)).toEqual({ status: "failed" });
   });
 
-  test("the default schedule spans 24 h in 33 to 57 attempts (the README's figures)", () => {
+  test("the default schedule spans 24 h in 33 to 57 attempts (the figures of docs/webhooks.md)", () => {
     const attempts = (jitter: number) => {
       let t = 0;
       for (let n = 1; ; n++) {

@@ -234,7 +234,8 @@ export function generateBodySchema(templateMaxLength: number) {
         t.String({
           format: "uuid",
           description:
-            "A stored template of this account (POST /templates), instead of html_template; data is checked against its data_schema",
+            "A stored template of this account (POST /templates), instead of html_template; data is checked against its data_schema " +
+            "(422 when it does not match, or when the check takes longer than the server's --schema-timeout, 2 s by default)",
         }),
       ),
       template_version: t.Optional(

@@ -121,7 +121,7 @@ export class ReportsService {
         options = { ...rest, ...(await this.postOptions(id, accountId, form.options)) };
       }
     }
-    const data = form.engine === "ejs" ? checkData(input.data, this.opts.dataLimits) : null;
+    const data = form.engine === "ejs" ? (form.dataJson ?? checkData(input.data, this.opts.dataLimits)) : null;
     return this.enqueue(by, id, input.webhook, linkOrigin, {
       engine: form.engine,
       template: form.template,

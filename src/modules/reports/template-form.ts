@@ -13,7 +13,15 @@ export async function templateForm(
   templates: TemplateSource | undefined,
   accountId: string,
   input: GenerateInput,
-): Promise<{ engine: Engine; template: string; options?: GenerateInput["options"]; templateId?: string; templateVersion?: number }> {
+): Promise<{
+  engine: Engine;
+  template: string;
+  options?: GenerateInput["options"];
+  templateId?: string;
+  templateVersion?: number;
+  /** The data as JSON text, when the stored version's schema check already produced it. */
+  dataJson?: string;
+}> {
   const inline = input.html_template !== undefined;
   const stored = input.template_id !== undefined;
   if (inline === stored)
@@ -47,6 +55,7 @@ export async function templateForm(
     options: mergeOptions(t.options ?? undefined, input.options),
     templateId: t.templateId,
     templateVersion: t.version,
+    dataJson: t.dataJson,
   };
 }
 

@@ -1,4 +1,6 @@
-// data_schema: JSON Schema draft 2020-12, checked with Ajv 8 (ajv/dist/2020, allErrors).
+// data_schema: JSON Schema draft 2020-12, checked with Ajv 8 (ajv/dist/2020, allErrors). This module runs
+// in the schema thread (schema-worker.ts, driven by schema-validator.ts), never on the server's event loop:
+// compiling a schema and checking 150,000 strings against it cost CPU the API's other requests must not wait for.
 //
 // Why Ajv: it is the most used and most actively maintained JSON Schema validator for JavaScript, it
 // implements draft 2020-12 completely (unevaluatedProperties, $dynamicRef, prefixItems), it checks a
@@ -9,20 +11,31 @@
 // …) so that "format" is checked rather than ignored.
 //
 // Schemas come from API clients: Ajv never fetches a remote $ref (no loadSchema is configured, so one is
-// a compile error: 422), and since v7 its code generation escapes every value taken from a schema. Regular
-// expressions in `pattern` run in the server's realm with the `u` flag; data is bounded by the data limits.
+// a compile error: 422), and since v7 its code generation escapes every value taken from a schema.
+// `pattern` and `patternProperties` run on RE2 (schema-regexp.ts), in time linear in the data. What else
+// can be slow (uniqueItems compares every pair of items; ajv-formats' regular expressions) is bounded by the
+// thread's deadline.
 import Ajv2020, { type ErrorObject, type ValidateFunction } from "ajv/dist/2020";
 import addFormats from "ajv-formats";
-import { validationFailed } from "../../lib/errors";
+import { referencePlace, unusablePlaces } from "./schema-places";
+import { re2RegExp } from "./schema-regexp";
 
 // strict: false — the draft allows unknown keywords (annotations such as "example" or "x-…"); Ajv's strict
 // mode would refuse them. Meta-schema validation (validateSchema) still catches keywords of the wrong type.
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateSchema: true, addUsedSchema: false });
+const ajv = new Ajv2020({
+  allErrors: true,
+  strict: false,
+  validateSchema: true,
+  addUsedSchema: false,
+  code: { regExp: re2RegExp },
+});
 addFormats(ajv);
 
-/** Compiled validators by their schema's JSON text: a version's schema never changes. */
-const compiled = new Map<string, ValidateFunction>();
+/** Compiled validators by their schema's JSON text (a version's schema never changes), with the schema Ajv keeps. */
+const compiled = new Map<string, { fn: ValidateFunction; schema: object }>();
 const CACHE_MAX = 500;
+/** The most problems one answer lists: failing data of 150,000 items would otherwise answer 150,000 of them. */
+export const MAX_PROBLEMS = 100;
 
 export interface Problem {
   field: string;
@@ -30,6 +43,9 @@ export interface Problem {
   /** The failing place in the data as a JSON Pointer ("" for the whole document). */
   path?: string;
 }
+
+/** A check's answer: `problems` holds at most MAX_PROBLEMS of `total`. */
+export type SchemaVerdict = { ok: true } | { ok: false; message: string; problems: Problem[]; total: number };
 
 /** A JSON Pointer as the API names fields: /items/0/price → data.items[0].price. */
 export function fieldOf(root: string, pointer: string): string {
@@ -43,8 +59,8 @@ export function fieldOf(root: string, pointer: string): string {
 
 const describe = (e: ErrorObject) => (e.keyword === "required" ? "is required" : (e.message ?? e.keyword));
 
-function problemsOf(errors: ErrorObject[] | null | undefined, root: string): Problem[] {
-  return (errors ?? []).map((e) => {
+function problemsOf(errors: ErrorObject[], root: string): Problem[] {
+  return errors.slice(0, MAX_PROBLEMS).map((e) => {
     // A missing property is reported on its parent by Ajv: name the property itself.
     const pointer =
       e.keyword === "required" ? `${e.instancePath}/${String((e.params as { missingProperty: string }).missingProperty)}` : e.instancePath;
@@ -52,56 +68,80 @@ function problemsOf(errors: ErrorObject[] | null | undefined, root: string): Pro
   });
 }
 
-/** Compiles (once) a schema already known to be valid, or throws 422 naming `field`. */
-function compile(schema: unknown, field: string): ValidateFunction {
-  const key = JSON.stringify(schema);
-  const hit = compiled.get(key);
-  if (hit) return hit;
+const summarise = (p: Problem[], total: number) =>
+  p
+    .slice(0, 5)
+    .map((x) => `${x.field} ${x.problem}`)
+    .join("; ") + (total > 5 ? `; and ${total - 5} more` : "");
+
+function refused(message: (summary: string) => string, problems: Problem[], total = problems.length): SchemaVerdict {
+  return { ok: false, message: message(summarise(problems, total)), problems: problems.slice(0, MAX_PROBLEMS), total };
+}
+
+const invalid = (field: string) => (s: string) => `${field} is not a valid JSON Schema (draft 2020-12): ${s}; see details`;
+
+/** Compiles (once) the schema given as JSON text, or says why it cannot be used, naming the place in it. */
+function compile(schemaJson: string, field: string): ValidateFunction | SchemaVerdict {
+  const hit = compiled.get(schemaJson);
+  if (hit) return hit.fn;
+  const schema = JSON.parse(schemaJson) as unknown;
   if (typeof schema !== "object" || schema === null || Array.isArray(schema))
-    throw validationFailed(`${field} must be a JSON Schema (draft 2020-12) object`, [{ field, problem: "must be an object" }]);
-  if (!ajv.validateSchema(schema)) {
-    const problems = problemsOf(ajv.errors, field);
-    throw validationFailed(`${field} is not a valid JSON Schema (draft 2020-12): ${summarise(problems)}; see details`, problems);
+    return refused(() => `${field} must be a JSON Schema (draft 2020-12) object`, [{ field, problem: "must be an object" }]);
+  // Before the meta-schema: Ajv throws on a $schema it does not know instead of answering.
+  const places = unusablePlaces(schema);
+  if (places.length)
+    return refused(
+      invalid(field),
+      places.map((p) => ({ field: fieldOf(field, p.pointer), problem: p.problem })),
+    );
+  let valid: boolean;
+  try {
+    valid = ajv.validateSchema(schema) as boolean;
+  } catch (e) {
+    return refused(invalid(field), [{ field, problem: (e as Error).message }]);
   }
+  if (!valid) return refused(invalid(field), problemsOf(ajv.errors ?? [], field), ajv.errors?.length);
   let fn: ValidateFunction;
   try {
     fn = ajv.compile(schema);
   } catch (e) {
-    // An unresolvable $ref (remote ones are never fetched), an invalid regular expression, …
-    const why = (e as Error).message;
-    throw validationFailed(`${field} cannot be used: ${why}`, [{ field, problem: why }]);
+    // An unresolvable $ref (remote ones are never fetched), a $dynamicRef Ajv loops on (RangeError), …
+    const err = e as Error & { missingRef?: string };
+    const ref =
+      (e as { missingRef?: unknown }).missingRef !== undefined
+        ? /^can't resolve reference (.*) from id /.exec(err.message)?.[1]
+        : undefined;
+    const at =
+      ref !== undefined
+        ? referencePlace(schema, ref)
+        : e instanceof RangeError
+          ? (referencePlace(schema, undefined, ["$dynamicRef"]) ?? referencePlace(schema, undefined))
+          : undefined;
+    const why = e instanceof RangeError ? "a reference that cannot be resolved (it leads back to itself)" : err.message;
+    const place = at === undefined ? field : fieldOf(field, at);
+    ajv.removeSchema(schema);
+    return refused(() => `${field} cannot be used: ${place}: ${why}`, [{ field: place, problem: why }]);
   }
-  if (compiled.size >= CACHE_MAX) compiled.delete(compiled.keys().next().value!);
-  compiled.set(key, fn);
+  if (compiled.size >= CACHE_MAX) {
+    const [oldest, { schema: kept }] = compiled.entries().next().value!;
+    compiled.delete(oldest);
+    ajv.removeSchema(kept);
+  }
+  compiled.set(schemaJson, { fn, schema });
   return fn;
 }
 
-const summarise = (p: Problem[]) =>
-  p
-    .slice(0, 5)
-    .map((x) => `${x.field} ${x.problem}`)
-    .join("; ") + (p.length > 5 ? `; and ${p.length - 5} more` : "");
-
-/**
- * A schema's largest size as JSON. Compiling runs on the server's event loop, so it is bounded far below
- * the data limit: real schemas of large documents are tens of kilobytes.
- */
-export const SCHEMA_MAX_BYTES = 256 * 1024;
-
-/** Checks that a schema is a valid, usable draft 2020-12 schema; 422 validation_failed otherwise. */
-export function checkSchema(schema: unknown, field = "data_schema"): void {
-  const bytes = Buffer.byteLength(JSON.stringify(schema) ?? "");
-  if (bytes > SCHEMA_MAX_BYTES)
-    throw validationFailed(`${field} is ${bytes} bytes as JSON; a schema may have ${SCHEMA_MAX_BYTES}: use $defs and $ref to repeat less`, [
-      { field, problem: `over ${SCHEMA_MAX_BYTES} bytes` },
-    ]);
-  compile(schema, field);
+/** Whether the schema (JSON text) is a valid, usable draft 2020-12 schema; the problems name `field`'s places. */
+export function checkSchemaJson(schemaJson: string, field: string): SchemaVerdict {
+  const fn = compile(schemaJson, field);
+  return typeof fn === "function" ? { ok: true } : fn;
 }
 
-/** Checks data against a (valid) schema: 422 validation_failed whose details name every failing path. */
-export function checkAgainstSchema(schema: unknown, data: unknown, root = "data"): void {
-  const fn = compile(schema, "data_schema");
-  if (fn(data)) return;
-  const problems = problemsOf(fn.errors, root);
-  throw validationFailed(`${root} does not match the template's data_schema: ${summarise(problems)}; see details`, problems);
+/** Checks data (JSON text) against the schema (JSON text): the problems name every failing path under `root`. */
+export function validateJson(schemaJson: string, dataJson: string, root: string): SchemaVerdict {
+  const fn = compile(schemaJson, "data_schema");
+  if (typeof fn !== "function") return fn;
+  if (fn(JSON.parse(dataJson))) return { ok: true };
+  const errors = fn.errors ?? [];
+  return refused((s) => `${root} does not match the template's data_schema: ${s}; see details`, problemsOf(errors, root), errors.length);
 }

@@ -88,7 +88,8 @@ async function sampleRender(
     return {
       warning: {
         code: "sample_render_failed",
-        message: `the sample did not render: ${e.code}: ${e.message}. A report with this data would fail the same way`,
+        // The failure's own message last: its first line names the cause, and a template error's context lines follow it.
+        message: `the sample did not render (a report with this data would fail the same way): ${e.code}: ${e.message}`,
         failure_code: e.code,
       },
     };

@@ -75,7 +75,8 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
             "Creates a template with its version 1 and answers 201 with `template_id`, `version` and the preflight's `warnings`: characters no installed font has " +
             "(missing_glyphs), resources the network policy refuses (blocked_resource), and the page count and size of `sample_data` rendered through the same " +
             "sandbox and Chromium as a report (sample_render, or sample_render_failed). Warnings never refuse a save. " +
-            "`data_schema` (JSON Schema draft 2020-12) is checked itself and `sample_data` against it: 422 validation_failed otherwise. " +
+            "`data_schema` (JSON Schema draft 2020-12; `pattern` in RE2 syntax, without backreferences or lookaround) is checked itself and `sample_data` " +
+            "against it, each within the server's --schema-timeout (2 s by default): 422 validation_failed otherwise, naming the place. " +
             "`options` are the defaults of generation requests by this template (not `encryption`: its passwords are never stored). " +
             "With an `Idempotency-Key` header, a retry within 24 hours returns the same template instead of creating a second one.",
         },

@@ -29,7 +29,9 @@ const versionFields = (templateMaxLength: number) => ({
   data_schema: t.Optional(
     t.Any({
       description:
-        "JSON Schema (draft 2020-12) that the data of every generation request must match; checked when saved (an invalid schema is 422). engine ejs only",
+        "JSON Schema (draft 2020-12) that the data of every generation request must match; checked when saved (an invalid or unusable schema is 422, " +
+        "its details naming the place, e.g. data_schema.$schema). pattern and patternProperties use RE2 syntax: no backreferences or lookaround. " +
+        "Each check must finish within the server's --schema-timeout (2 s by default): past it, 422 naming data_schema. engine ejs only",
     }),
   ),
   sample_data: t.Optional(

@@ -7,7 +7,6 @@ import { newUuid, UUID_RE } from "../../lib/ids";
 import type { AuditService } from "../audit/service";
 import { checkData, type DataLimits } from "../reports/input-limits";
 import { checkPdfOptions } from "../reports/service";
-import { checkAgainstSchema, checkSchema } from "./json-schema";
 import type {
   Actor,
   CreateTemplateInput,
@@ -21,6 +20,7 @@ import type {
 import { type Preflight, preflightOf } from "./preflight";
 import type { NewVersion, TemplatesRepo } from "./repo";
 import type { SampleRenderer } from "./sample-renderer";
+import type { SchemaChecker } from "./schema-validator";
 
 export interface TemplatesServiceOptions {
   templateMaxLength: number;
@@ -29,6 +29,8 @@ export interface TemplatesServiceOptions {
   allowHosts: readonly string[];
   /** The fontconfig file Chromium renders with (glyph coverage is read through it), when there is one. */
   fontconfigFile?: () => string | undefined;
+  /** Compiles data_schema and checks data against it, off the event loop (the App starts and stops it). */
+  schemas: SchemaChecker;
 }
 
 /** What POST /generate-pdf-async needs of a stored template. */
@@ -38,6 +40,8 @@ export interface ResolvedTemplate {
   engine: Engine;
   htmlTemplate: string;
   options: TemplateOptions | null;
+  /** The data as JSON text, when it was checked against the version's data_schema (checkData already ran). */
+  dataJson?: string;
 }
 
 export interface TemplateSource {
@@ -169,8 +173,13 @@ export class TemplatesService implements TemplateSource {
     const n = version ?? t.latestVersion;
     const v = await this.repo.version(t.id, accountId, n);
     if (!v) throw notFound(`version ${n} of template`, templateId);
-    if (v.dataSchema !== null && t.engine === "ejs") checkAgainstSchema(v.dataSchema, data ?? null);
-    return { templateId: t.id, version: v.version, engine: t.engine, htmlTemplate: v.htmlTemplate, options: v.options };
+    let dataJson: string | undefined;
+    if (v.dataSchema !== null && t.engine === "ejs") {
+      // Within the data limits first: the schema thread is then handed at most --data-max-size of JSON.
+      dataJson = checkData(data, this.opts.dataLimits);
+      await this.opts.schemas.checkData(JSON.stringify(v.dataSchema), dataJson);
+    }
+    return { templateId: t.id, version: v.version, engine: t.engine, htmlTemplate: v.htmlTemplate, options: v.options, dataJson };
   }
 
   private async summary(accountId: string, id: string): Promise<TemplateSummary> {
@@ -199,10 +208,10 @@ export class TemplatesService implements TemplateSource {
     const schema = given(input.dataSchema) ? input.dataSchema : null;
     if (schema !== null) {
       this.checkJson(schema, "data_schema");
-      checkSchema(schema);
+      await this.opts.schemas.checkSchema(schema);
     }
     const sample = given(input.sampleData) ? this.checkJson(input.sampleData, "sample_data") : undefined;
-    if (schema !== null && sample !== undefined) checkAgainstSchema(schema, input.sampleData, "sample_data");
+    if (schema !== null && sample !== undefined) await this.opts.schemas.checkData(JSON.stringify(schema), sample, "sample_data");
     const { warnings } = await this.preflightRun(engine, input.htmlTemplate, sample, options);
     const createdAt = Date.now();
     const row: NewVersion = {
