@@ -118,6 +118,7 @@ export class App {
   async start(): Promise<void> {
     checkCronPattern(this.config.cleanupSchedule);
     await this.services.files.init();
+    this.services.spool.init();
     await this.checkpointer?.start();
     this.services.schemas.start(this.children);
     await this.listenForPeers();

@@ -4,6 +4,7 @@
 // through here, `migrate` included. The database is SQLite in the data dir, or PostgreSQL with
 // --database-url (db/open.ts); nothing past this file knows which.
 import { existsSync } from "node:fs";
+import { join } from "node:path";
 import type { Config } from "../config/settings";
 import { SessionsService } from "../dashboard/sessions";
 import { openBackend, redactUrl } from "../db/open";
@@ -15,6 +16,7 @@ import { AuditService } from "../modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
 import { S3PdfStore } from "../modules/files/s3-store";
+import { type PdfSpool, SpoolDir } from "../modules/files/spool";
 import { FileStore } from "../modules/files/store";
 import { ReportCounts } from "../modules/health/counts";
 import { IdempotencyService } from "../modules/idempotency/service";
@@ -54,6 +56,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       );
     const repos = reposOver(backend.sql, backend.owner);
     const files = openPdfStore(config, logger);
+    const spool = openSpool(config, files);
     const storage = new StorageMonitor(config.dataDir, config.minFreeSpace, logger);
     // The link-signing secret and the auth pepper must be the same on every instance of a cluster: with
     // PostgreSQL they live in it (the first instance creates them), with SQLite they are files in the data dir.
@@ -92,6 +95,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       repos,
       migration,
       files,
+      spool,
       storage,
       counts: new ReportCounts(repos.health),
       keys,
@@ -116,5 +120,10 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
 /** Where PDFs go: the data dir, or the bucket of an s3:// --storage-url (nothing is contacted yet). */
 export function openPdfStore(config: Config, logger: Logger): PdfStore {
   if (!config.storageUrl) return new FileStore(config.dataDir);
-  return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, dataDir: config.dataDir, logger });
+  return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, logger });
+}
+
+/** Where this instance writes PDFs before the store takes them: on the data dir, the reports folder itself. */
+export function openSpool(config: Config, files: PdfStore): PdfSpool {
+  return files instanceof FileStore ? files : new SpoolDir(join(config.dataDir, "spool"));
 }

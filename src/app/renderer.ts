@@ -8,10 +8,10 @@ import type { Logger } from "../lib/logger";
 import type { ChildRegistry } from "../lib/supervisor";
 import { browserTempRoot } from "../lib/temp";
 import type { ServiceMetrics } from "../modules/health/metrics";
-import { PostRunner } from "../modules/reports/post-runner";
 import { ReportProcessor } from "../modules/reports/processor";
 import { LEASE_MS, REAP_EVERY_MS } from "../modules/reports/queue";
 import { sampleRenderer } from "../modules/templates/sample-renderer";
+import { PdfPipeline } from "../pdf/pipeline";
 import { createEgressProxy, type EgressProxy } from "../render/egress-proxy";
 import { fontconfigPath } from "../render/fonts";
 import { RenderPool } from "../render/pool";
@@ -22,8 +22,8 @@ import type { Services } from "./services";
 /** The renderer's parts, present when the App renders. */
 export interface Renderer {
   templating: TemplatingPool;
-  /** qpdf, for post-processing and merges. */
-  post: PostRunner;
+  /** The PDF pipeline, for post-processing and merges. */
+  post: PdfPipeline;
   pool: RenderPool;
   processor: ReportProcessor;
   egress?: EgressProxy;
@@ -43,7 +43,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
       proxy: egress,
     }),
   );
-  const post = new PostRunner({
+  const post = new PdfPipeline({
     qpdfPath: c.qpdfPath,
     timeoutMs: c.renderTimeout,
     nice: c.renderNice,
@@ -51,7 +51,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
   });
   const shared = s.backend.kind === "postgres";
-  const processor = new ReportProcessor(s.repos.queue, s.files, templating, pool, s.reports.events, {
+  const processor = new ReportProcessor(s.repos.queue, s.files, s.spool, templating, pool, s.reports.events, {
     // Enough lanes that the next report's templating and queue work overlap with printing.
     lanes: pool.capacity + Math.max(2, Math.ceil(availableParallelism() / 2)),
     maxAttempts: c.maxAttempts,
@@ -61,7 +61,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
     storage: s.storage,
     metrics: d.metrics,
-    post: { runner: post, seal: s.seal, reports: s.repos.reports },
+    post: { pipeline: post, seal: s.seal, reports: s.repos.reports },
     // Run by the processor before its first report, and again if the disk refused it. With SQLite this
     // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
     // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).

@@ -9,6 +9,7 @@ import type { StorageMonitor } from "../lib/storage";
 import type { AuditService } from "../modules/audit/service";
 import type { LinkSigner } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
+import type { PdfSpool } from "../modules/files/spool";
 import type { ReportCounts } from "../modules/health/counts";
 import type { IdempotencyService } from "../modules/idempotency/service";
 import type { KeysService } from "../modules/keys/service";
@@ -26,6 +27,8 @@ export interface Services {
   repos: Repos;
   migration: MigrateResult;
   files: PdfStore;
+  /** Where this instance writes PDFs before `files` takes them (the processor's alone). */
+  spool: PdfSpool;
   storage: StorageMonitor;
   counts: ReportCounts;
   keys: KeysService;

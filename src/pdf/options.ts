@@ -2,8 +2,9 @@
 // the post-processing fields), the renderer's complete print settings with their defaults, and the
 // four things done with them: check (what the schema cannot say), merge (a stored template's defaults
 // under a request's), resolve (stored JSON to the renderer's PdfOptions) and hasPostOptions. The API,
-// stored templates, `reportgen render`, the processor and post-processing all import them from here;
-// the TypeBox schema of the same fields (the API's validation and OpenAPI) is options-schema.ts.
+// stored templates, `reportgen render`, the processor and the PDF pipeline (plan.ts, steps/) all import
+// them from here; the TypeBox schema of the same fields (the API's validation and OpenAPI) is
+// options-schema.ts, and what a schema cannot check about the post-processing fields is option-problems.ts.
 import { validationFailed } from "../lib/errors";
 
 // The renderer's print settings.
@@ -135,6 +136,15 @@ export interface PostOptions {
   linearize?: boolean;
 }
 
+/** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */
+export interface StoredEncryption {
+  sealed: string;
+  permissions?: PdfPermission[];
+}
+
+/** The post-processing options as a report row stores them: encryption sealed, the rest as requested. */
+export type StoredPostOptions = Omit<PostOptions, "encryption"> & { encryption?: StoredEncryption };
+
 export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
 export const STAMP_DEFAULT_OPACITY = 1;
 
@@ -144,6 +154,7 @@ export type RequestOptions = StoredPdfOptions & PostOptions;
 /** The post-processing fields of `options` (the rest are print options). */
 const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
 
+/** Whether `options` asks for any post-processing. */
 export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);
 
 const DEFAULT_MARGIN = defaultPdfOptions.margin;

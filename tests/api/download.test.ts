@@ -207,7 +207,7 @@ describe("default config", () => {
           const url = (await downloadLink(t, old)).data;
           await t.app.services.backend.db!.$client.run("UPDATE reports SET expires_at = ? WHERE id = ?", [Date.now() - 1, old]);
           await t.app.cleanup();
-          expect(existsSync(t.app.services.files.pathOf(old))).toBe(false);
+          expect(existsSync(t.app.services.spool.pathOf(old))).toBe(false);
           return url;
         },
       ],
@@ -225,7 +225,7 @@ describe("default config", () => {
         async () => {
           const failed = await submit(t);
           await fail(t, failed, "x", "y");
-          await Bun.write(t.app.services.files.pathOf(failed), "%PDF-stale");
+          await Bun.write(t.app.services.spool.pathOf(failed), "%PDF-stale");
           return new LinkSigner(linkSecret(t), 3_600_000).link(t.baseUrl, failed).url;
         },
       ],
@@ -257,7 +257,7 @@ describe("default config", () => {
     test("expired (after cleanup) → 410 report_expired, and the file is gone", async () => {
       const id = await submit(t);
       await expire(t, id);
-      expect(existsSync(t.app.services.files.pathOf(id))).toBe(false);
+      expect(existsSync(t.app.services.spool.pathOf(id))).toBe(false);
       await expectError(await t.request("GET", `/api/v1/reports/${id}/download`), 410, "report_expired");
     });
 
@@ -265,16 +265,16 @@ describe("default config", () => {
       const id = await submit(t);
       await succeed(t, id, { expiresAt: Date.now() + 60_000 });
       await t.app.cleanup();
-      expect(existsSync(t.app.services.files.pathOf(id))).toBe(true);
+      expect(existsSync(t.app.services.spool.pathOf(id))).toBe(true);
       expect((await t.request("GET", `/api/v1/reports/${id}/download`)).status).toBe(200);
     });
 
     test("the retention job removes files no report owns", async () => {
       const orphan = crypto.randomUUID();
-      await Bun.write(t.app.services.files.pathOf(orphan), "%PDF-orphan");
+      await Bun.write(t.app.services.spool.pathOf(orphan), "%PDF-orphan");
       const result = await t.app.cleanup();
       expect(result.orphansRemoved).toBeGreaterThanOrEqual(1);
-      expect(existsSync(t.app.services.files.pathOf(orphan))).toBe(false);
+      expect(existsSync(t.app.services.spool.pathOf(orphan))).toBe(false);
     });
   });
 

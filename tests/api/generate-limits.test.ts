@@ -147,7 +147,7 @@ describe("queue caps", () => {
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW, key: other })).status).toBe(202);
 
       // Once one finishes, there is room again.
-      await Bun.write(a.app.services.files.pathOf(first), "%PDF-1.4");
+      await Bun.write(a.app.services.spool.pathOf(first), "%PDF-1.4");
       const done = { id: first, attempt, sizeBytes: 8, pageCount: 1, finishedAt: Date.now(), expiresAt: Date.now() + 60_000 };
       expect(await a.app.services.repos.queue.succeed(done)).toBe(true);
       expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: RAW })).status).toBe(202);

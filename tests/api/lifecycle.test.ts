@@ -36,7 +36,7 @@ test("keys, reports, files and links survive a restart on the same data dir", as
     };
     // Finish the first one with the first app's services.
     const [claimed] = await first.services.repos.queue.claim(Date.now(), 60_000);
-    await Bun.write(first.services.files.pathOf(report_id), FAKE_PDF);
+    await Bun.write(first.services.spool.pathOf(report_id), FAKE_PDF);
     await first.services.repos.queue.succeed({
       id: report_id,
       attempt: claimed!.attempts,

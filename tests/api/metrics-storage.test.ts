@@ -100,11 +100,11 @@ describe("SQLite refuses the write", () => {
       expiresAt: Date.now() - 1_000,
     };
     await t.app.services.repos.queue.succeed(done);
-    writeFileSync(t.app.services.files.pathOf(id), "%PDF-1.4\n%%EOF\n");
+    writeFileSync(t.app.services.spool.pathOf(id), "%PDF-1.4\n%%EOF\n");
     t.app.services.backend.db!.$client.exec("PRAGMA query_only = ON");
     const r = await t.app.cleanup();
     expect(r.storageFault).toBe("read_only");
-    expect(existsSync(t.app.services.files.pathOf(id))).toBe(false);
+    expect(existsSync(t.app.services.spool.pathOf(id))).toBe(false);
     expect((await repo.getForDownload(id))!.status).toBe("succeeded"); // marked by the next run
     t.app.services.backend.db!.$client.exec("PRAGMA query_only = OFF");
     expect(await t.app.cleanup()).toEqual({ expired: 1, orphansRemoved: 0 });

@@ -28,14 +28,22 @@ beforeAll(async () => {
   const capture = (msg: string, fields?: unknown) => void logged.push({ msg, fields });
   const base = t.app.logger;
   const logger = { ...base, error: capture, child: (f: Record<string, unknown>) => ({ ...base.child(f), error: capture }) } as typeof base;
-  processor = new ReportProcessor(t.app.services.repos.queue, t.app.services.files, templating, pool, t.app.services.reports.events, {
-    lanes: 1,
-    maxPages: 2000,
-    maxPdfSize: 200 * 1024 ** 2,
-    maxAttempts: 3,
-    retentionMs: 60_000,
-    logger,
-  });
+  processor = new ReportProcessor(
+    t.app.services.repos.queue,
+    t.app.services.files,
+    t.app.services.spool,
+    templating,
+    pool,
+    t.app.services.reports.events,
+    {
+      lanes: 1,
+      maxPages: 2000,
+      maxPdfSize: 200 * 1024 ** 2,
+      maxAttempts: 3,
+      retentionMs: 60_000,
+      logger,
+    },
+  );
   processor.start();
 });
 

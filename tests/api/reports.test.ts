@@ -145,7 +145,7 @@ describe("GET /reports/{reportID}", () => {
     const id = await submit(t);
     await expire(t, id);
     expect((await getReport(id)).status).toBe("expired");
-    expect(existsSync(t.app.services.files.pathOf(id))).toBe(false);
+    expect(existsSync(t.app.services.spool.pathOf(id))).toBe(false);
   });
 
   const badIds = [
@@ -182,7 +182,7 @@ describe("GET /reports/{reportID}", () => {
       answers.push(await expectError(res, 404, "not_found"));
     }
     expect((await getReport(id)).status).toBe("succeeded");
-    expect(existsSync(t.app.services.files.pathOf(id))).toBe(true);
+    expect(existsSync(t.app.services.spool.pathOf(id))).toBe(true);
     // Indistinguishable from a report that does not exist.
     const unknown = crypto.randomUUID();
     const missing = (await (await t.request("GET", `/api/v1/reports/${unknown}`, { key: otherKey })).json()) as {
@@ -199,7 +199,7 @@ describe("DELETE /reports/{reportID}", () => {
   test("200 {data: {report_id, deleted: true}}, then 404 everywhere and the file is gone", async () => {
     const id = await submit(t);
     await succeed(t, id);
-    const path = t.app.services.files.pathOf(id);
+    const path = t.app.services.spool.pathOf(id);
     expect(existsSync(path)).toBe(true);
     const res = await t.request("DELETE", `/api/v1/reports/${id}`);
     expect(res.status).toBe(200);

@@ -26,7 +26,7 @@ async function finish(t: TestApp, id: string, outcome: "succeeded" | "failed") {
   const attempt = claimed!.attempts;
   const now = Date.now();
   if (outcome === "succeeded") {
-    writeFileSync(t.app.services.files.pathOf(id), "%PDF-1.4 test\n");
+    writeFileSync(t.app.services.spool.pathOf(id), "%PDF-1.4 test\n");
     await t.app.services.repos.queue.succeed({ id, attempt, sizeBytes: 14, pageCount: 1, finishedAt: now, expiresAt: now + 3_600_000 });
   } else {
     await t.app.services.repos.queue.fail(id, attempt, "template_error", "ReferenceError: total is not defined (line 3)", now);

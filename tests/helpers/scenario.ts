@@ -60,8 +60,9 @@ export async function succeed(
   const attempt = await claim(t, id);
   const bytes = opts.bytes ?? FAKE_PDF;
   const fence = fenceOf({ attempts: attempt });
-  await Bun.write(t.app.services.files.pathOf(id, fence), bytes);
-  await t.app.services.files.commit(id, fence);
+  const spooled = t.app.services.spool.pathOf(id, fence);
+  await Bun.write(spooled, bytes);
+  await t.app.services.files.commit(id, fence, spooled);
   const now = Date.now();
   const size = typeof bytes === "string" ? Buffer.byteLength(bytes) : bytes.byteLength;
   if (

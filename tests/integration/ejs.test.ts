@@ -47,7 +47,7 @@ describe("engine ejs", () => {
     expect(report.page_count).toBe(Number(info.Pages));
     expect(report.page_count).toBe(1);
     expect(report.size_bytes).toBe(pdf!.length);
-    expect(report.size_bytes).toBe(statSync(t.app.services.files.pathOf(report.report_id)).size);
+    expect(report.size_bytes).toBe(statSync(t.app.services.spool.pathOf(report.report_id)).size);
     expect(report.attempts).toBe(1);
     expect(report.engine).toBe("ejs");
     const finished = Date.parse(report.finished_at);

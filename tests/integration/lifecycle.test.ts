@@ -127,7 +127,7 @@ describe("runaway page JavaScript", () => {
 
 describe("deleting a report", () => {
   const filesOf = (id: string) => ({
-    stored: existsSync(t.app.services.files.pathOf(id)),
+    stored: existsSync(t.app.services.spool.pathOf(id)),
     reports: readdirSync(join(t.dir, "reports")).filter((f) => f.includes(id)),
   });
 
@@ -175,10 +175,10 @@ describe("deleting a report", () => {
   test("after it succeeded: the file and its link are gone", async () => {
     const { report, link } = await generate(t, { engine: "raw", html_template: "<p>to delete</p>" });
     expect(report.status).toBe("succeeded");
-    expect(existsSync(t.app.services.files.pathOf(report.report_id))).toBe(true);
+    expect(existsSync(t.app.services.spool.pathOf(report.report_id))).toBe(true);
     expect((await fetchLink(t, link!)).status).toBe(200);
     expect((await t.request("DELETE", `/api/v1/reports/${report.report_id}`)).status).toBe(200);
-    expect(existsSync(t.app.services.files.pathOf(report.report_id))).toBe(false);
+    expect(existsSync(t.app.services.spool.pathOf(report.report_id))).toBe(false);
     expect((await fetchLink(t, link!)).status).toBe(403);
   });
 });
@@ -191,18 +191,18 @@ describe("retention", () => {
     const keep = await generate(t, { engine: "raw", html_template: "<p>kept</p>" });
     expect(keep.report.status).toBe("succeeded");
     const id = report.report_id;
-    expect(existsSync(t.app.services.files.pathOf(id))).toBe(true);
+    expect(existsSync(t.app.services.spool.pathOf(id))).toBe(true);
 
     // Not due yet: cleanup leaves it alone.
     await t.app.cleanup();
     expect((await statusOf(id)).status).toBe("succeeded");
-    expect(existsSync(t.app.services.files.pathOf(id))).toBe(true);
+    expect(existsSync(t.app.services.spool.pathOf(id))).toBe(true);
 
     t.app.services.backend.db!.$client.run("UPDATE reports SET expires_at = 1 WHERE id = ?", [id]);
     const result = await t.app.cleanup();
     expect(result.expired).toBe(1);
     expect((await statusOf(id)).status).toBe("expired");
-    expect(existsSync(t.app.services.files.pathOf(id))).toBe(false);
+    expect(existsSync(t.app.services.spool.pathOf(id))).toBe(false);
     const dl = await t.request("GET", `/api/v1/reports/${id}/download`);
     expect(dl.status).toBe(410);
     expect(((await dl.json()) as { error: string }).error).toBe("report_expired");
@@ -212,7 +212,7 @@ describe("retention", () => {
 
     // The other report is untouched.
     expect((await statusOf(keep.report.report_id)).status).toBe("succeeded");
-    expect(existsSync(t.app.services.files.pathOf(keep.report.report_id))).toBe(true);
+    expect(existsSync(t.app.services.spool.pathOf(keep.report.report_id))).toBe(true);
     expect((await fetchLink(t, keep.link!)).status).toBe(200);
 
     // Running it again changes nothing.
@@ -229,7 +229,7 @@ describe("retention", () => {
     const result = await t.app.cleanup();
     expect(result.orphansRemoved).toBe(1);
     expect(existsSync(orphan)).toBe(false);
-    expect(existsSync(t.app.services.files.pathOf(live.report.report_id))).toBe(true);
+    expect(existsSync(t.app.services.spool.pathOf(live.report.report_id))).toBe(true);
     expect((await fetchLink(t, live.link!)).status).toBe(200);
   });
 });

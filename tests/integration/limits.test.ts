@@ -50,7 +50,7 @@ describe("page limit", () => {
     expect(report.error.code).toBe("too_many_pages");
     expect(report.error.message).toContain("2");
     expect(report.page_count).toBeNull();
-    expect(await Bun.file(t.app.services.files.pathOf(report.report_id)).exists()).toBe(false);
+    expect(await Bun.file(t.app.services.spool.pathOf(report.report_id)).exists()).toBe(false);
     const dl = await t.request("GET", `/api/v1/reports/${report.report_id}/download`);
     expect(dl.status).toBe(409);
     expect(((await dl.json()) as { error: string }).error).toBe("report_failed");

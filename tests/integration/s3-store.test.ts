@@ -9,12 +9,15 @@ import { S3Client } from "bun";
 import { createLogger } from "../../src/lib/logger";
 import { StoreUnavailableError } from "../../src/modules/files/pdf-store";
 import { S3PdfStore } from "../../src/modules/files/s3-store";
+import { SpoolDir } from "../../src/modules/files/spool";
 import { useS3 } from "../helpers/s3";
 
 const s3 = useS3();
 const dataDir = mkdtempSync(join(tmpdir(), "reportgen-s3-store-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 const stores: S3PdfStore[] = [];
+/** The instance's spool, where the processor writes a PDF before the store uploads it. */
+const spool = new SpoolDir(join(dataDir, "spool"));
 afterAll(() => {
   for (const s of stores) s.stop();
 });
@@ -24,13 +27,13 @@ function store(o: { prefix?: string; requestTimeoutMs?: number; uploadTimeoutMs?
   const st = new S3PdfStore({
     storageUrl: `s3://${s3().bucket}/${o.prefix ?? "t/"}`,
     access: access(),
-    dataDir,
     logger: createLogger("error"),
     probeEveryMs: 100,
     requestTimeoutMs: o.requestTimeoutMs,
     uploadTimeoutMs: o.uploadTimeoutMs,
   });
   st.init();
+  spool.init();
   stores.push(st);
   return st;
 }
@@ -39,8 +42,8 @@ const direct = () => new S3Client({ endpoint: s3().directEndpoint, bucket: s3().
 const keys = async (prefix: string) => ((await direct().list({ prefix })).contents ?? []).map((o) => o.key).sort();
 
 const pdf = (text: string) => new TextEncoder().encode(`%PDF-1.7\n${text}\n%%EOF\n`);
-/** What the render worker does: writes the attempt's PDF where the store says. */
-const render = (st: S3PdfStore, id: string, fence: string, bytes: Uint8Array) => writeFileSync(st.pathOf(id, fence), bytes);
+/** What the render worker does: writes the attempt's PDF into the spool. */
+const render = (_st: S3PdfStore, id: string, fence: string, bytes: Uint8Array) => writeFileSync(spool.pathOf(id, fence), bytes);
 const read = async (st: S3PdfStore, id: string, fence: string) => {
   const got = await st.open(id, fence);
   return got ? { size: got.size, bytes: new Uint8Array(await new Response(got.body).arrayBuffer()) } : undefined;
@@ -53,9 +56,9 @@ describe("stored where every instance reads it", () => {
     const st = store();
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("first"));
-    await st.commit(id, "1");
+    await st.commit(id, "1", spool.pathOf(id, "1"));
     expect(await keys(`t/${id}`)).toEqual([`t/${id}/1.pdf`]);
-    expect(existsSync(st.pathOf(id, "1"))).toBe(false);
+    expect(existsSync(spool.pathOf(id, "1"))).toBe(false);
     expect(await st.exists(id, "1")).toBe(true);
     const back = await read(st, id, "1");
     expect(back?.size).toBe(pdf("first").length);
@@ -69,9 +72,9 @@ describe("stored where every instance reads it", () => {
     const st = store();
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("one"));
-    await st.commit(id, "1");
+    await st.commit(id, "1", spool.pathOf(id, "1"));
     render(st, id, "1", pdf("one again, longer"));
-    await st.commit(id, "1");
+    await st.commit(id, "1", spool.pathOf(id, "1"));
     expect(new TextDecoder().decode((await read(st, id, "1"))?.bytes)).toContain("one again, longer");
     expect(await keys(`t/${id}`)).toEqual([`t/${id}/1.pdf`]);
     expect(await read(st, id, "2")).toBeUndefined();
@@ -83,7 +86,7 @@ describe("stored where every instance reads it", () => {
     const id = crypto.randomUUID();
     const big = crypto.getRandomValues(new Uint8Array(12 * 1024 * 1024));
     render(st, id, "1", big);
-    await st.commit(id, "1");
+    await st.commit(id, "1", spool.pathOf(id, "1"));
     const back = await read(st, id, "1");
     expect(back?.size).toBe(big.length);
     expect(Bun.hash(back!.bytes)).toBe(Bun.hash(big));
@@ -98,7 +101,7 @@ describe("stored where every instance reads it", () => {
       [b, "1"],
     ] as const) {
       render(st, id, fence, pdf(`${id} ${fence}`));
-      await st.commit(id, fence);
+      await st.commit(id, fence, spool.pathOf(id, fence));
     }
     await st.remove(a);
     expect(await keys(`t/${a}`)).toEqual([]);
@@ -111,7 +114,7 @@ describe("stored where every instance reads it", () => {
     const ids = Array.from({ length: 3 }, () => crypto.randomUUID());
     for (const id of ids) {
       render(st, id, "1", pdf(id));
-      await st.commit(id, "1");
+      await st.commit(id, "1", spool.pathOf(id, "1"));
     }
     await direct().write("list/not-a-report.txt", "x");
     await direct().write("elsewhere/00000000-0000-4000-8000-000000000000/1.pdf", "x");
@@ -121,9 +124,9 @@ describe("stored where every instance reads it", () => {
   });
 
   test("init empties the spool: what a crash left there was never recorded as stored", () => {
-    const st = store();
-    writeFileSync(st.pathOf(crypto.randomUUID(), "1"), "half");
-    st.init();
+    store();
+    writeFileSync(spool.pathOf(crypto.randomUUID(), "1"), "half");
+    spool.init();
     expect(readdirSync(join(dataDir, "spool"))).toEqual([]);
   });
 });
@@ -165,8 +168,8 @@ describe("fencing: an attempt that lost its claim cannot replace the winner's PD
     const id = crypto.randomUUID();
     render(a, id, "1", pdf("stale attempt 1"));
     render(b, id, "2", pdf("winning attempt 2"));
-    await b.commit(id, "2"); // the instance that took the report over finishes first
-    await a.commit(id, "1"); // the one that lost its lease uploads late
+    await b.commit(id, "2", spool.pathOf(id, "2")); // the instance that took the report over finishes first
+    await a.commit(id, "1", spool.pathOf(id, "1")); // the one that lost its lease uploads late
     expect(new TextDecoder().decode((await read(b, id, "2"))?.bytes)).toContain("winning attempt 2");
     // Its completion is refused (the row's fence is 2): the processor discards its upload.
     await a.discard(id, "1");
@@ -190,7 +193,7 @@ describe("a failing bucket is a service fault", () => {
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("during an outage"));
     await s3().down();
-    const e = await failure(st.commit(id, "1"));
+    const e = await failure(st.commit(id, "1", spool.pathOf(id, "1")));
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect((e as StoreUnavailableError).outage).toBe(true);
     expect((e as StoreUnavailableError).settled).toBe(true);
@@ -205,7 +208,7 @@ describe("a failing bucket is a service fault", () => {
     await waiting;
     expect(st.writable).toBe(true);
     render(st, id, "1", pdf("after the outage"));
-    await st.commit(id, "1");
+    await st.commit(id, "1", spool.pathOf(id, "1"));
     expect(new TextDecoder().decode((await read(st, id, "1"))?.bytes)).toContain("after the outage");
   });
 
@@ -214,7 +217,7 @@ describe("a failing bucket is a service fault", () => {
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("refused"));
     s3().refuseWrites(403);
-    const e = (await failure(st.commit(id, "1"))) as StoreUnavailableError;
+    const e = (await failure(st.commit(id, "1", spool.pathOf(id, "1")))) as StoreUnavailableError;
     expect(e.outage).toBe(true);
     expect(e.message).toContain("AccessDenied");
     s3().up();
@@ -227,7 +230,7 @@ describe("a failing bucket is a service fault", () => {
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("this one"));
     s3().refuseWrites(403, new RegExp(id));
-    const e = (await failure(st.commit(id, "1"))) as StoreUnavailableError;
+    const e = (await failure(st.commit(id, "1", spool.pathOf(id, "1")))) as StoreUnavailableError;
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect(e.outage).toBe(false);
     expect(e.message).toContain("refused a request");
@@ -239,7 +242,7 @@ describe("a failing bucket is a service fault", () => {
     const id = crypto.randomUUID();
     render(st, id, "1", pdf("hung"));
     s3().hang();
-    const e = (await failure(st.commit(id, "1"))) as StoreUnavailableError;
+    const e = (await failure(st.commit(id, "1", spool.pathOf(id, "1")))) as StoreUnavailableError;
     expect(e).toBeInstanceOf(StoreUnavailableError);
     expect(e.outage).toBe(true);
     expect(e.message).toContain("no answer from the bucket within 300 ms");

@@ -1,15 +1,19 @@
-// Pure parts of post-processing (issue 26): the plan, qpdf's arguments, the password seal, and the
+// Pure parts of the PDF pipeline (issue 26): the plan, qpdf's arguments, the password seal, and the
 // one-page overlay PDFs (checked with qpdf --check and pdftotext, as real files).
 import { describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PasswordSeal } from "../../src/lib/seal";
+import { jpegSize, postOptionProblems } from "../../src/pdf/option-problems";
 import type { PdfPermission } from "../../src/pdf/options";
-import { firstPageSize, jpegStampPdf, watermarkPdf } from "../../src/render/overlay-pdf";
-import { jpegSize, planPostProcessing, postOptionProblems, qpdfJob } from "../../src/render/post-process";
+import { firstPageSize, jpegStampPdf, watermarkPdf } from "../../src/pdf/overlay-pdf";
+import { paramsOf, plan as planPostProcessing } from "../../src/pdf/plan";
+import { qpdfJob } from "../../src/pdf/qpdf";
+import { watermark } from "../../src/pdf/steps/watermark";
 import { SMALL_JPEG_BASE64 } from "../helpers/pdf";
 
+// What each step's prepare() wrote, by step name.
 const files = { input: "in.pdf", output: "out.pdf", watermark: "wm.pdf", stamp: "st.pdf", attachments: ["a0", "a1"] };
 
 describe("qpdfJob", () => {
@@ -50,7 +54,21 @@ describe("qpdfJob", () => {
   });
 
   test("the defaults of a watermark: over, 45 degrees, opacity 0.25", () => {
-    expect(planPostProcessing({ watermark: { text: "X" } }).watermark).toEqual({ text: "X", opacity: 0.25, angle: 45, position: "over" });
+    expect(paramsOf(planPostProcessing({ watermark: { text: "X" } }), watermark)).toEqual({
+      text: "X",
+      opacity: 0.25,
+      angle: 45,
+      position: "over",
+    });
+  });
+
+  test("the plan names its steps in the pipeline's order, whatever the options' order; none without options", () => {
+    const plan = planPostProcessing(
+      { encryption: {}, linearize: true, attachments: [{ filename: "a", content_base64: "" }], watermark: { text: "X" } },
+      { user: "", owner: "o" },
+    );
+    expect(plan.steps.map((s) => s.name)).toEqual(["watermark", "attachments", "linearize", "encryption"]);
+    expect(planPostProcessing({ attachments: [], linearize: false }).steps).toEqual([]);
   });
 
   test("encryption planned without its passwords is a bug, not a PDF without protection", () => {

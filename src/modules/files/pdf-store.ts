@@ -1,6 +1,7 @@
-// Where finished PDFs live, behind one interface: the data dir (FileStore, store.ts) or an S3 bucket
-// (S3PdfStore, s3-store.ts). The processor, the download route, the reports service, webhooks and the
-// retention job see only this interface, so a behaviour cannot exist for one backend only.
+// Where finished PDFs live, durably, behind one interface: the data dir (FileStore, store.ts) or an S3
+// bucket (S3PdfStore, s3-store.ts). The processor, the download route, the reports service, webhooks and
+// the retention job see only this interface, so a behaviour cannot exist for one backend only. A PDF
+// being written on this instance is the spool's (spool.ts) until commit() takes it.
 //
 // A render is one attempt of a report. `fence` names the attempt (its claim): a bucket shared by N
 // instances keeps each attempt's PDF under its own key, and the report's row says which attempt won,
@@ -8,27 +9,19 @@
 
 export interface PdfStore {
   readonly kind: "local" | "s3";
-  /** Creates what the store needs (folders, a spool); removes what an earlier run left half-done. */
+  /** Creates what the store needs (its folder); removes what an earlier run left half-done. */
   init(): Promise<void> | void;
   /** False while the store cannot take new PDFs (a bucket outage): the processor's lanes wait. */
   readonly writable: boolean;
   /** Resolves once the store takes writes again (at once when it does now). */
   recovered(): Promise<void>;
-  /** Where this instance writes the attempt's PDF (the report processor, once Chromium has printed it). */
-  pathOf(reportId: string, fence?: string): string;
-  /** Prepares the attempt's file while the template renders (local: created and its folder synced). */
-  reserve(reportId: string, fence: string): Promise<void>;
   /**
-   * Writes an attempt's printed PDF into its file (pathOf), where commit() takes it from. Synchronous:
-   * for an invoice less than the round trips to libuv's pool that fs.promises makes (lib/durable-write.ts).
+   * Makes the attempt's PDF, written at `spooled` (the spool's file), durable where every instance's
+   * downloads read it; resolves before the success may be recorded. The spool's file is the store's
+   * from then on. Throws StoreUnavailableError when the store refused it.
    */
-  writePrinted(reportId: string, fence: string, pdf: Uint8Array): void;
-  /**
-   * Makes the rendered PDF durable where every instance's downloads read it; resolves before the
-   * success may be recorded. Throws StoreUnavailableError when the store refused it.
-   */
-  commit(reportId: string, fence: string): Promise<void>;
-  /** Drops the attempt's PDF, wherever it got to (the attempt failed, or lost its claim). */
+  commit(reportId: string, fence: string, spooled: string): Promise<void>;
+  /** Drops the attempt's stored PDF, if it got there (the attempt failed, or lost its claim). */
   discard(reportId: string, fence: string): Promise<void>;
   /**
    * A file on this machine holding the winning attempt's PDF, for post-processing that reads it from

@@ -9,16 +9,15 @@
 // removed by the loser (discard, when its completion is refused) or with the report (remove lists
 // the report's prefix). A retry of the same report leaves one object, as a failed attempt discards its own.
 //
-// The report processor writes the PDF to a spool file in the data dir (local to the instance); commit()
-// uploads it and deletes the spool file, before the processor records the success.
+// The report processor writes the PDF to a spool file in the data dir (local to the instance, spool.ts);
+// commit() uploads it and deletes the spool file, before the processor records the success.
 //
 // Every request has a deadline (Bun's client has none: a bucket that accepts the connection and never
 // answers would hold a lane forever). Any failure is a service fault (StoreUnavailableError): right
 // after one, a probe (a small PUT and DELETE) tells an outage from a refusal of this one PDF; during
 // an outage `writable` is false and the probe runs every second until the bucket takes writes again.
 
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { rmSync } from "node:fs";
 import { S3Client } from "bun";
 import type { S3Access } from "../../config/settings";
 import { randomSecret } from "../../lib/ids";
@@ -29,8 +28,6 @@ export interface S3StoreOptions {
   /** s3://bucket/prefix/ as the setting normalises it. */
   storageUrl: string;
   access: S3Access;
-  /** The instance's own data dir: the spool of PDFs waiting for upload lives there. */
-  dataDir: string;
   logger: Logger;
   /** Deadline of an upload (default 60 s) and of any other request (default 10 s). */
   uploadTimeoutMs?: number;
@@ -75,7 +72,6 @@ export class S3PdfStore implements PdfStore {
   readonly bucket: string;
   readonly prefix: string;
   private readonly client: S3Client;
-  private readonly spoolDir: string;
   private readonly uploadTimeoutMs: number;
   private readonly requestTimeoutMs: number;
   private readonly probeEveryMs: number;
@@ -86,7 +82,6 @@ export class S3PdfStore implements PdfStore {
   constructor(private readonly o: S3StoreOptions) {
     ({ bucket: this.bucket, prefix: this.prefix } = parseStorageUrl(o.storageUrl));
     this.client = s3Client(o.storageUrl, o.access);
-    this.spoolDir = join(o.dataDir, "spool");
     this.uploadTimeoutMs = o.uploadTimeoutMs ?? 60_000;
     this.requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
     this.probeEveryMs = o.probeEveryMs ?? 1_000;
@@ -94,11 +89,8 @@ export class S3PdfStore implements PdfStore {
     this.probeKey = `${this.prefix}.probe/${randomSecret().slice(0, 16)}`;
   }
 
-  /** The spool is this instance's alone: what a crash left there was never recorded as stored. */
-  init(): void {
-    rmSync(this.spoolDir, { recursive: true, force: true });
-    mkdirSync(this.spoolDir, { recursive: true, mode: 0o700 });
-  }
+  /** Nothing to create: the bucket is there or a request says so. */
+  init(): void {}
 
   keyOf(reportId: string, fence: string): string {
     return `${this.prefix}${reportId}/${fence}.pdf`;
@@ -112,20 +104,6 @@ export class S3PdfStore implements PdfStore {
     return this.outage ? new Promise((resolve) => this.waiters.push(resolve)) : Promise.resolve();
   }
 
-  pathOf(reportId: string, fence = "0"): string {
-    return join(this.spoolDir, `${reportId}.${fence}.pdf`);
-  }
-
-  /** Nothing to prepare: the worker creates the spool file, whose durability does not matter (the upload is what counts). */
-  reserve(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  /** The spool file the upload reads: no fsync, which would hold the thread for a flush that protects nothing. */
-  writePrinted(reportId: string, fence: string, pdf: Uint8Array): void {
-    writeFileSync(this.pathOf(reportId, fence), pdf, { mode: 0o600 });
-  }
-
   async localFile(reportId: string, fence: string, copyTo: string): Promise<string | undefined> {
     const stored = await this.open(reportId, fence);
     if (!stored) return undefined;
@@ -133,8 +111,8 @@ export class S3PdfStore implements PdfStore {
     return copyTo;
   }
 
-  async commit(reportId: string, fence: string): Promise<void> {
-    const spool = this.pathOf(reportId, fence);
+  /** Uploads the spool's file, and deletes it whatever the outcome (a retry prints again). */
+  async commit(reportId: string, fence: string, spool: string): Promise<void> {
     try {
       await this.deadline(
         this.client.write(this.keyOf(reportId, fence), Bun.file(spool), { type: "application/pdf" }),
@@ -167,7 +145,6 @@ export class S3PdfStore implements PdfStore {
   }
 
   async discard(reportId: string, fence: string): Promise<void> {
-    rmSync(this.pathOf(reportId, fence), { force: true });
     await this.request(`removing a discarded PDF of report ${reportId}`, () => this.client.delete(this.keyOf(reportId, fence)));
   }
 

@@ -1,4 +1,5 @@
-// Where PDFs live on disk: <data-dir>/reports/<report id>.pdf.
+// Where PDFs live on disk: <data-dir>/reports/<report id>.pdf. The store and this instance's spool at
+// once (spool.ts): a PDF is written where it is served from, so that nothing is copied.
 // A PDF is durable before its report is recorded succeeded: its file is created and the folder
 // fsync'ed when rendering starts (reserve), the report processor writes the PDF into it and fsyncs it,
 // and only then is the success committed. A file whose report has not succeeded is never served
@@ -8,8 +9,9 @@ import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { writeDurably } from "../../lib/durable-write";
 import type { PdfStore, StoredPdf } from "./pdf-store";
+import type { PdfSpool } from "./spool";
 
-export class FileStore implements PdfStore {
+export class FileStore implements PdfStore, PdfSpool {
   readonly kind = "local";
   /** Disk faults are the StorageMonitor's (src/lib/storage.ts): it pauses the processor itself. */
   readonly writable = true;
@@ -55,6 +57,9 @@ export class FileStore implements PdfStore {
   discard(reportId: string): Promise<void> {
     return this.remove(reportId);
   }
+
+  /** The spool's file is the stored file here: discard(), which the processor calls with drop(), removes it once. */
+  drop(): void {}
 
   async open(reportId: string): Promise<StoredPdf | undefined> {
     const size = this.sizeOf(reportId);

@@ -1,23 +1,16 @@
-// The post-processing options of a report between the request and qpdf: checked (422 naming the
-// field, or 404 for another account's report) before anything is queued, stored with the passwords
-// sealed, and turned back into a plan when the report is processed.
+// The post-processing options of a report between the request and its row: checked (422 naming the
+// field, or 404 for another account's report) before anything is queued, and stored with the passwords
+// sealed. The PDF pipeline (src/pdf/) turns them back into a plan when the report is processed.
 import { existsSync } from "node:fs";
 import { notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
-import type { PdfPermission, PostOptions } from "../../pdf/options";
-import { type PostPlan, type Problem, planPostProcessing, postOptionProblems } from "../../render/post-process";
-import { fenceOf, type PdfStore } from "../files/pdf-store";
-import { isEncryptedPdf } from "./post-runner";
+import { isEncryptedPdf } from "../../pdf/inspect";
+import { type Problem, postOptionProblems } from "../../pdf/option-problems";
+import type { PostOptions, StoredPostOptions } from "../../pdf/options";
+import type { PdfStore } from "../files/pdf-store";
+import { FileStore } from "../files/store";
 import type { ReportsRepo } from "./repo";
-
-/** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */
-export interface StoredEncryption {
-  sealed: string;
-  permissions?: PdfPermission[];
-}
-
-export type StoredPostOptions = Omit<PostOptions, "encryption"> & { encryption?: StoredEncryption };
 
 /**
  * Problems of a report another one uses (a merge part, a stamp): unknown or another account's is a
@@ -41,8 +34,8 @@ export async function usedReportProblem(
     };
   // On the data dir the file says at once whether it is there and protected; with a bucket, the
   // processor finds out when it fetches the part (part_unavailable), without a request to the bucket here.
-  if (files.kind === "local") {
-    const path = files.pathOf(id, fenceOf(r));
+  if (files instanceof FileStore) {
+    const path = files.pathOf(id);
     if (!existsSync(path)) return { problem: { field, problem: `report ${id} no longer has its PDF (expired): generate it again` } };
     if (isEncryptedPdf(path))
       return {
@@ -79,13 +72,4 @@ export async function preparePostOptions(
 export function throwProblems(problems: Problem[]): void {
   if (problems.length)
     throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
-}
-
-/** The plan of a stored report, its passwords opened; undefined when its passwords cannot be opened. */
-export function storedPlan(reportId: string, o: StoredPostOptions | undefined, seal: PasswordSeal): PostPlan | undefined {
-  if (!o) return planPostProcessing({});
-  if (!o.encryption) return planPostProcessing(o);
-  const secrets = seal.open(reportId, o.encryption.sealed);
-  if (!secrets) return undefined;
-  return planPostProcessing(o, { user: secrets.user ?? "", owner: secrets.owner ?? "" });
 }

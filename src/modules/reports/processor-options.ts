@@ -2,7 +2,7 @@
 import type { Logger } from "../../lib/logger";
 import type { StorageMonitor } from "../../lib/storage";
 import type { ServiceMetrics } from "../health/metrics";
-import type { PostDeps } from "./post-steps";
+import type { PostDeps } from "./post-step";
 
 /** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
 export function retryDelayMs(attempt: number): number {
@@ -20,7 +20,7 @@ export interface ProcessorOptions {
   storage?: StorageMonitor;
   metrics?: ServiceMetrics;
   /**
-   * Runs post-processing (qpdf) and merges; opens sealed PDF passwords; holds what they write to the
+   * Runs post-processing and merges (the PDF pipeline, src/pdf/); opens sealed PDF passwords; holds what they write to the
    * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
    */
   post?: PostDeps;

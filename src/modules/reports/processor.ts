@@ -10,18 +10,20 @@ import { isDatabaseUnreachable } from "../../db/errors";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import { asStorageRenderError, type StorageFault, storageFailureCode, storageFault } from "../../lib/storage";
+import { asStorageRenderError, storageFault } from "../../lib/storage";
 import { resolvePdfOptions } from "../../pdf/options";
+import type { PostPlan } from "../../pdf/plan";
 import { checkPdfLimits } from "../../render/pdf-limits";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
-import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
+import { fenceOf, type PdfStore } from "../files/pdf-store";
+import type { PdfSpool } from "../files/spool";
 import type { ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
-import { PostSteps } from "./post-steps";
+import { type Outcome, outcomeOf } from "./outcome";
+import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
-import { retryDelayMs } from "./processor-options";
 import type { ClaimedReport, ReportQueue } from "./queue";
 
 export { type ProcessorOptions, retryDelayMs } from "./processor-options";
@@ -31,10 +33,28 @@ const STORAGE_PAUSE_MS = 250;
 /** After an unexpected error in a lane itself, how long before it carries on. */
 const LANE_BACKOFF_MS = 1_000;
 
-const STORAGE_CODES = new Set(["storage_full", "storage_error"]);
-
 /** What ties a log line to its report and to the request that submitted it. */
 const logFields = (job: ClaimedReport) => ({ report_id: job.id, ...(job.requestId ? { request_id: job.requestId } : {}) });
+
+/** A PDF's pages and bytes. */
+type PdfSize = { pages: number; bytes: number };
+
+/** One attempt at a report, on its way through the steps. */
+interface Attempt {
+  job: ClaimedReport;
+  log: Logger;
+  /** The claim's attempt: it fences the outcome in the database and names the attempt's PDF in the store. */
+  fence: string;
+  started: number;
+  /** The report's post-processing plan; undefined when the print goes into its file as it is. */
+  plan?: PostPlan;
+  /** The spool file's reservation, made while the template renders. */
+  reserved: Promise<void>;
+  /** The PDF pipeline ran for it: its work folder is cleaned up after. */
+  postProcessed?: boolean;
+  /** Its success is recorded: its file stays. */
+  succeeded: boolean;
+}
 
 export class ReportProcessor {
   private readonly wakeups = new LaneWakeups();
@@ -46,18 +66,19 @@ export class ReportProcessor {
   private readonly stranded = new Map<string, number>();
   /** Renews our claims' leases while they render; with PostgreSQL, reaps dead instances' claims. */
   private readonly leases: LeaseKeeper;
-  /** Post-processing and merges (qpdf). */
-  private readonly steps: PostSteps;
+  /** The post step: a report's plan, the reports it uses, the PDF pipeline (src/pdf/). */
+  private readonly postStep: PostStep;
 
   constructor(
     private readonly repo: ReportQueue,
     private readonly files: PdfStore,
+    private readonly spool: PdfSpool,
     private readonly templating: TemplatingPool,
     private readonly pool: RenderPool,
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {
-    this.steps = new PostSteps(opts.post, files);
+    this.postStep = new PostStep(opts.post, files, spool);
     this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
     events.onQueued(this.notify);
   }
@@ -159,176 +180,134 @@ export class ReportProcessor {
     }
   }
 
-  /** Writes the PDF where the store commits it from (PdfStore.writePrinted); a disk fault is the service's. */
+  /**
+   * One attempt at a report, as named steps: template → print → post → store → record. Each step
+   * returns undefined when the report is no longer wanted (deleted, re-queued, taken over): the attempt
+   * then ends without an outcome. A failure anywhere is classified once (outcome.ts) and applied.
+   */
+  private async process(job: ClaimedReport, log: Logger): Promise<void> {
+    // The claim's attempt: it fences the outcome in the database and names the attempt's PDF in the store.
+    const a: Attempt = { job, log, fence: fenceOf(job), started: performance.now(), reserved: Promise.resolve(), succeeded: false };
+    try {
+      a.plan = this.postStep.planOf(job);
+      const out = job.mergeParts && a.plan ? await this.merge(a, a.plan) : await this.printed(a);
+      if (out && (await this.store(a))) await this.record(a, out);
+    } catch (e) {
+      await this.settle(a, outcomeOf(e, { attempts: job.attempts, maxAttempts: this.opts.maxAttempts, running: this.running }));
+    } finally {
+      // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
+      // and so does an upload whose success was not recorded (an attempt that lost its claim).
+      if (!a.succeeded) await this.discard(job.id, a.fence);
+      if (a.postProcessed) this.safely(() => this.postStep.cleanUp(job.id));
+    }
+  }
+
+  /** template → print → post: the report's PDF in its spool file. */
+  private async printed(a: Attempt): Promise<PdfSize | undefined> {
+    const html = await this.template(a);
+    if (html === undefined) return undefined;
+    const { pdf, size } = await this.print(a, html);
+    return this.post(a, pdf, size);
+  }
+
+  /** The HTML to print: the EJS sandbox's, or the raw template. The spool file is reserved meanwhile. */
+  private async template(a: Attempt): Promise<string | undefined> {
+    const { job } = a;
+    const t0 = performance.now();
+    const ejs = job.engine === "ejs";
+    const templated = ejs
+      ? this.templating.render(job.template ?? "", job.data ?? "{}", logFields(job))
+      : Promise.resolve(job.template ?? "");
+    templated.catch(() => {}); // awaited below, unless reserving the file fails first
+    // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
+    // then the PDF's bytes (storePdf fsyncs them). The file is created while the sandbox renders,
+    // not before, so its synchronous creation is off the report's critical path.
+    a.reserved = this.spool.reserve(job.id, a.fence);
+    a.reserved.catch(() => {}); // awaited later, unless the report ends before
+    const html = await templated;
+    if (ejs) this.opts.metrics?.templateSeconds.observe((performance.now() - t0) / 1000);
+    return (await this.stillWanted(job)) ? html : undefined;
+  }
+
+  /** Chromium's PDF of the HTML, held to the page and size limits (a template fault past them). */
+  private async print(a: Attempt, html: string): Promise<{ pdf: Uint8Array; size: PdfSize }> {
+    const t1 = performance.now();
+    const pdf = await this.pool.render({ html, options: resolvePdfOptions(a.job.options) }, logFields(a.job));
+    this.opts.metrics?.renderSeconds.observe((performance.now() - t1) / 1000);
+    return { pdf, size: checkPdfLimits(pdf, this.opts) };
+  }
+
+  /** The PDF pipeline on the print, into the spool file; a print without a plan goes there as it is. */
+  private async post(a: Attempt, pdf: Uint8Array, size: PdfSize): Promise<PdfSize | undefined> {
+    // Before post-processing (qpdf: worth not starting for a deleted report); a plain PDF is only
+    // written to its file, and the check before the commit covers it (one query less per report).
+    if (a.plan && !(await this.stillWanted(a.job))) return undefined;
+    await a.reserved;
+    if (!a.plan) {
+      this.storePdf(a.job, a.fence, pdf);
+      return size;
+    }
+    a.postProcessed = true;
+    return this.withinLimit({ pages: size.pages, bytes: await this.postStep.apply(a.job, a.plan, pdf, a.fence) });
+  }
+
+  /** A merge: the parts' stored PDFs joined, then the plan, into the spool file (no template, no print). */
+  private async merge(a: Attempt, plan: PostPlan): Promise<PdfSize | undefined> {
+    a.postProcessed = true;
+    const merged = await this.postStep.merge(a.job, plan, a.fence, () => this.stillWanted(a.job));
+    return merged && this.withinLimit(merged);
+  }
+
+  /** Post-processing grows a PDF (attachments, merges): the size limit holds for the result too. */
+  private withinLimit(size: PdfSize): PdfSize {
+    if (size.bytes > this.opts.maxPdfSize)
+      throw new RenderError(
+        "pdf_too_large",
+        `the PDF is ${size.bytes} bytes with its post-processing; the limit is ${this.opts.maxPdfSize}`,
+      );
+    return size;
+  }
+
+  /** Writes the PDF where the store commits it from (the spool); a disk fault is the service's. */
   private storePdf(job: ClaimedReport, fence: string, pdf: Uint8Array): void {
     try {
-      this.files.writePrinted(job.id, fence, pdf);
+      this.spool.writePrinted(job.id, fence, pdf);
     } catch (e) {
       throw asStorageRenderError(e);
     }
   }
 
-  private async process(job: ClaimedReport, log: Logger): Promise<void> {
-    const started = performance.now();
-    const fields = logFields(job);
-    // The claim's attempt: it fences the outcome in the database and names the attempt's PDF in the store.
-    const fence = fenceOf(job);
-    const m = this.opts.metrics;
-    let succeeded = false;
-    let reserved: Promise<void> = Promise.resolve();
-    let out: { pages: number; bytes: number };
-    let printedApart = false;
-    try {
-      const plan = this.steps.planOf(job);
-      if (job.mergeParts && plan) {
-        const merged = await this.steps.merge(job, plan, fence, () => this.stillWanted(job));
-        if (!merged) return;
-        out = merged;
-      } else {
-        const t0 = performance.now();
-        const ejs = job.engine === "ejs";
-        const templated = ejs ? this.templating.render(job.template ?? "", job.data ?? "{}", fields) : Promise.resolve(job.template ?? "");
-        templated.catch(() => {}); // awaited below, unless reserving the file fails first
-        // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),
-        // then the PDF's bytes (storePdf fsyncs them). The file is created while the sandbox renders,
-        // not before, so its synchronous creation is off the report's critical path.
-        reserved = this.files.reserve(job.id, fence);
-        reserved.catch(() => {}); // awaited below, unless the report ends before
-        const html = await templated;
-        if (ejs) m?.templateSeconds.observe((performance.now() - t0) / 1000);
-        if (!(await this.stillWanted(job))) return;
-        const t1 = performance.now();
-        const pdf = await this.pool.render({ html, options: resolvePdfOptions(job.options) }, fields);
-        m?.renderSeconds.observe((performance.now() - t1) / 1000);
-        out = checkPdfLimits(pdf, this.opts);
-        // Before post-processing (qpdf: worth not starting for a deleted report); a plain PDF is only
-        // written to its file, and the check before the commit below covers it (one query less per report).
-        if (plan && !(await this.stillWanted(job))) return;
-        await reserved;
-        if (plan) {
-          printedApart = true;
-          out = { pages: out.pages, bytes: await this.steps.apply(job, plan, pdf, fence) };
-        } else this.storePdf(job, fence, pdf);
-      }
-      if ((printedApart || job.mergeParts) && out.bytes > this.opts.maxPdfSize)
-        throw new RenderError(
-          "pdf_too_large",
-          `the PDF is ${out.bytes} bytes with its post-processing; the limit is ${this.opts.maxPdfSize}`,
-        );
-      // Deleted (or re-queued) while it rendered: the finally below drops the file. Otherwise, from the
-      // check to the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a
-      // DELETE meanwhile removes the row and the file, and the fenced success then finds no row.
-      if (!(await this.stillWanted(job))) return;
-      await reserved;
-      // Stored where every instance reads it before the success is recorded.
-      await this.files.commit(job.id, fence);
-      const now = Date.now();
-      if (
-        !(await this.repo.succeed({
-          id: job.id,
-          attempt: job.attempts,
-          sizeBytes: out.bytes,
-          pageCount: out.pages,
-          finishedAt: now,
-          expiresAt: now + this.opts.retentionMs,
-        }))
-      )
-        return;
-      succeeded = true;
-      this.events.finished(job.id);
-      m?.reportsSucceeded.inc();
-      log.debug("report rendered", { ms: Math.round(performance.now() - started), pages: out.pages, bytes: out.bytes });
-    } catch (e) {
-      if (isDatabaseUnreachable(e)) {
-        // Not the report's fault, and nothing can be recorded now: the claim's lease runs out and the
-        // reaper (here or on another instance) puts it back in the queue once the database answers.
-        log.warn("database unreachable while recording the report; it goes back to the queue when its lease runs out", { error: e });
-        return;
-      }
-      if (e instanceof StoreUnavailableError) return await this.storeFailed(job, log, e);
-      const fault =
-        storageFault(e) ??
-        (e instanceof RenderError && STORAGE_CODES.has(e.code) ? (e.code === "storage_full" ? "full" : "io") : undefined);
-      if (fault) return await this.storageFailed(job, log, fault, e);
-      // An unexpected exception is a bug, not an interruption: logged with its cause, failed as internal_error, not retried.
-      // The render worker reports its own unexpected exceptions as internal_error with their message:
-      // that message is logged here, and the client gets only the generic one.
-      const unexpected = !(e instanceof RenderError) || e.code === "internal_error";
-      if (unexpected) log.error("report processing failed unexpectedly", { error: e });
-      const err = unexpected ? new RenderError("internal_error", REPORT_FAILURES.internal_error) : e;
-      if (!this.running && err.code === "shutting_down") return; // stop() re-queues it
-      if (err.code === "renderer_unavailable") return await this.requeue(job, log, { refund: true }); // it never reached a renderer
-      if (err.retryable && job.attempts < this.opts.maxAttempts) {
-        const delay = retryDelayMs(job.attempts);
-        log.warn("report render interrupted; will retry", {
-          code: err.code,
-          attempt: job.attempts,
-          error: err.message,
-          retry_in_ms: delay,
-        });
-        m?.reportsRetried.inc({ cause: err.code });
-        await this.requeue(job, log, { notBefore: Date.now() + delay });
-      } else {
-        const message = err.retryable ? `${err.message} (gave up after ${job.attempts} attempts)` : err.message;
-        log.info("report failed", { code: err.code, error: message, attempt: job.attempts });
-        await this.finish(job, log, err.code, message);
-      }
-    } finally {
-      // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
-      // and so does an upload whose success was not recorded (an attempt that lost its claim).
-      if (!succeeded) await this.files.discard(job.id, fence).catch((e) => this.cleanupFailed(e));
-      if (printedApart || job.mergeParts) this.safely(() => this.steps.cleanUp(job.id));
-    }
+  /** The spool file made durable where every instance reads it, unless the report is no longer wanted. */
+  private async store(a: Attempt): Promise<boolean> {
+    // Deleted (or re-queued) while it rendered: process() drops the file. Otherwise, from the check to
+    // the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a DELETE
+    // meanwhile removes the row and the file, and the fenced success then finds no row.
+    if (!(await this.stillWanted(a.job))) return false;
+    await a.reserved;
+    await this.files.commit(a.job.id, a.fence, this.spool.pathOf(a.job.id, a.fence));
+    return true;
   }
 
-  /**
-   * The disk refused a write for this report. It goes back to the queue (the lanes pause until the
-   * disk recovers, so waiting costs no attempts); a report that keeps failing once space is back
-   * (its PDF alone does not fit) ends failed after its attempts.
-   */
-  private async storageFailed(job: ClaimedReport, log: Logger, fault: StorageFault, cause: unknown): Promise<void> {
-    this.opts.storage?.report(fault, cause);
-    if (job.attempts < this.opts.maxAttempts) {
-      log.warn("report interrupted by a storage fault; re-queued until the disk takes writes again", {
-        fault,
-        attempt: job.attempts,
-        error: cause,
-      });
-      this.opts.metrics?.reportsRetried.inc({ cause: storageFailureCode(fault) });
-      return await this.requeue(job, log);
-    }
-    const message =
-      fault === "full"
-        ? `the server's disk was full each of the ${job.attempts} times this report was rendered; submit it again once the operator has freed space`
-        : `the server could not write to its disk (read-only or failing) each of the ${job.attempts} times this report was rendered; submit it again later`;
-    await this.finish(job, log, storageFailureCode(fault), message);
+  /** The fenced success: nothing is recorded when another instance has taken the report over. */
+  private async record(a: Attempt, size: PdfSize): Promise<void> {
+    const now = Date.now();
+    const { job } = a;
+    const attempt = { id: job.id, attempt: job.attempts, sizeBytes: size.bytes, pageCount: size.pages, finishedAt: now };
+    if (!(await this.repo.succeed({ ...attempt, expiresAt: now + this.opts.retentionMs }))) return;
+    a.succeeded = true;
+    this.events.finished(job.id);
+    this.opts.metrics?.reportsSucceeded.inc();
+    a.log.debug("report rendered", { ms: Math.round(performance.now() - a.started), pages: size.pages, bytes: size.bytes });
   }
 
-  /**
-   * The file store refused the PDF: a service fault, never the template's. During an outage the report
-   * goes back to the queue with its attempt refunded (the lanes wait for the store, so this costs no
-   * attempts however long it lasts), unless its upload was abandoned unanswered; a store that works but
-   * refused this PDF is retried with backoff like any interruption, and after the last attempt the
-   * report ends storage_error.
-   */
-  private async storeFailed(job: ClaimedReport, log: Logger, e: StoreUnavailableError): Promise<void> {
-    this.opts.metrics?.reportsRetried.inc({ cause: "storage_error" });
-    if (e.outage && (e.settled || job.attempts < this.opts.maxAttempts)) {
-      log.warn("report waits in the queue: the file store is unavailable", { attempt: job.attempts, error: e.message });
-      // An upload abandoned at its deadline may still land under this attempt's key: that attempt is
-      // spent, so that no later attempt writes the same key.
-      await this.requeue(job, log, { refund: e.settled });
-    } else if (job.attempts < this.opts.maxAttempts) {
-      const delay = retryDelayMs(job.attempts);
-      log.warn("the file store refused the report's PDF; will retry", { attempt: job.attempts, error: e.message, retry_in_ms: delay });
-      await this.requeue(job, log, { notBefore: Date.now() + delay });
-    } else
-      await this.finish(
-        job,
-        log,
-        "storage_error",
-        `the file store refused this report's PDF each of the ${job.attempts} times it was rendered (${e.message}); submit it again later`,
-      );
+  /** Applies a failed attempt's outcome (outcome.ts): its log lines and counts, then the queue's write. */
+  private async settle(a: Attempt, o: Outcome): Promise<void> {
+    if (o.storage) this.opts.storage?.report(o.storage.fault, o.storage.cause);
+    if (o.retried) this.opts.metrics?.reportsRetried.inc({ cause: o.retried });
+    for (const n of o.notes) a.log[n.level](n.message, n.fields);
+    if (o.kind === "requeue")
+      await this.requeue(a.job, a.log, { refund: o.refund, ...(o.delayMs !== undefined && { notBefore: Date.now() + o.delayMs }) });
+    else if (o.kind === "fail") await this.finish(a.job, a.log, o.code, o.message);
   }
 
   /** Back to the queue; `refund` gives the attempt back, `notBefore` holds it back for a retry's backoff. */
@@ -362,6 +341,12 @@ export class ReportProcessor {
     this.opts.storage?.report(fault, e);
     this.stranded.set(job.id, job.attempts);
     log.warn("could not record the report's state (storage fault); it is re-queued once the disk takes writes", { fault });
+  }
+
+  /** Drops an attempt that did not succeed: its spool file and whatever of it reached the store. */
+  private async discard(reportId: string, fence: string): Promise<void> {
+    await this.safely(() => this.spool.drop(reportId, fence));
+    await this.files.discard(reportId, fence).catch((e) => this.cleanupFailed(e));
   }
 
   /** Runs a clean-up step whose failure must not hide the real outcome (e.g. rm on a read-only disk). */

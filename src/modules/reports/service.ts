@@ -6,14 +6,14 @@ import { AppError, notFound, retryLater, storageRefusal } from "../../lib/errors
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
-import { checkPdfOptions, hasPostOptions, type PostOptions, type StoredPdfOptions } from "../../pdf/options";
+import { checkPdfOptions, hasPostOptions, type PostOptions, type StoredPdfOptions, type StoredPostOptions } from "../../pdf/options";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
 import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
-import { preparePostOptions, type StoredPostOptions, throwProblems, usedReportProblem } from "./post-options";
+import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 import { type TemplateChoice, templateForm } from "./template-form";
 

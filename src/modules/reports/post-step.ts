@@ -1,29 +1,32 @@
-// The report processor's steps around qpdf: a report's post-processing plan, the reports it uses (merge
-// parts, a stamp) fetched as local files at their winning attempt, the merge, and applying the plan to a
-// print. Every fault of these steps that is the service's (qpdf, the store) is retried like any other.
+// The report processor's post step: a report's row turned into the PDF pipeline's plan and input
+// (src/pdf/), with the reports it uses (merge parts, a stamp) fetched as local files at their winning
+// attempt. Every fault of this step that is the service's (qpdf, the store) is retried like any other.
 import { join } from "node:path";
 import { REPORT_FAILURES } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { PasswordSeal } from "../../lib/seal";
-import { hasPostOptions } from "../../pdf/options";
-import { isEmptyPlan, type PostPlan } from "../../render/post-process";
+import { isEncryptedPdf } from "../../pdf/inspect";
+import { hasPostOptions, type StoredPostOptions } from "../../pdf/options";
+import type { PdfPipeline } from "../../pdf/pipeline";
+import { type PostPlan, paramsOf, storedPlan } from "../../pdf/plan";
+import { stamp } from "../../pdf/steps/stamp";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
-import { type StoredPostOptions, storedPlan } from "./post-options";
-import { isEncryptedPdf, type PostRunner } from "./post-runner";
+import type { PdfSpool } from "../files/spool";
 import type { ClaimedReport } from "./queue";
 import type { ReportsRepo } from "./repo";
 
 export interface PostDeps {
-  runner: PostRunner;
+  pipeline: PdfPipeline;
   seal: PasswordSeal;
   /** Where the reports a merge or a stamp uses are looked up. */
   reports: ReportsRepo;
 }
 
-export class PostSteps {
+export class PostStep {
   constructor(
     private readonly deps: PostDeps | undefined,
     private readonly files: PdfStore,
+    private readonly spool: PdfSpool,
   ) {}
 
   /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
@@ -32,15 +35,16 @@ export class PostSteps {
     if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
     const plan = storedPlan(job.id, stored, this.post().seal);
     if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
-    return isEmptyPlan(plan) && !job.mergeParts ? undefined : plan;
+    return plan.steps.length === 0 && !job.mergeParts ? undefined : plan;
   }
 
   /** Applies the plan to the printed PDF: the print goes to the work folder and qpdf writes the report's file. */
   async apply(job: ClaimedReport, plan: PostPlan, pdf: Uint8Array, fence: string): Promise<number> {
-    const runner = this.post().runner;
-    const printed = runner.printPath(job.id);
+    const pipeline = this.post().pipeline;
+    const printed = pipeline.printPath(job.id);
     await Bun.write(printed, pdf);
-    return runner.apply(job.id, plan, printed, this.files.pathOf(job.id, fence), await this.stampPath(job, plan));
+    const stampPath = await this.stampPath(job, plan);
+    return pipeline.apply(job.id, plan, { input: printed, output: this.spool.pathOf(job.id, fence), stampPath });
   }
 
   /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
@@ -58,22 +62,24 @@ export class PostSteps {
       parts.push({ id, path: u.path });
       counts.push(u.pageCount);
     }
-    await this.files.reserve(job.id, fence);
+    await this.spool.reserve(job.id, fence);
     if (!(await stillWanted())) return undefined;
-    const stamp = await this.stampPath(job, plan);
-    const bytes = await this.post().runner.merge(job.id, parts, counts, plan, this.files.pathOf(job.id, fence), stamp);
+    const stampPath = await this.stampPath(job, plan);
+    const output = this.spool.pathOf(job.id, fence);
+    const bytes = await this.post().pipeline.apply(job.id, plan, { output, stampPath, merge: { parts, pageCounts: counts } });
     return { pages: counts.reduce((a, b) => a + b, 0), bytes };
   }
 
   /** Removes what the report left in the work folder. */
   cleanUp(reportId: string): void {
-    this.deps?.runner.cleanUp(reportId);
+    this.deps?.pipeline.cleanUp(reportId);
   }
 
   /** The stored PDF of the plan's stamp report, as a local file; fails the report when that report is gone. */
   private async stampPath(job: ClaimedReport, plan: PostPlan): Promise<string | undefined> {
-    if (plan.stamp?.kind !== "report") return undefined;
-    return (await this.usable(job, plan.stamp.reportId)).path;
+    const s = paramsOf(plan, stamp);
+    if (s?.kind !== "report") return undefined;
+    return (await this.usable(job, s.reportId)).path;
   }
 
   /**
@@ -86,7 +92,7 @@ export class PostSteps {
     const gone = () =>
       new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
     if (r?.status !== "succeeded") throw gone();
-    const path = await this.files.localFile(id, fenceOf(r), join(this.post().runner.workPath(job.id), `${id}.pdf`));
+    const path = await this.files.localFile(id, fenceOf(r), join(this.post().pipeline.workPath(job.id), `${id}.pdf`));
     if (!path) throw gone();
     if (isEncryptedPdf(path))
       throw new RenderError(

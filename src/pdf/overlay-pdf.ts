@@ -3,8 +3,8 @@
 // microseconds, and the text is drawn as one string with its ActualText, so pdftotext reads the whole
 // watermark at any angle (poppler splits a diagonal line of glyphs into letters otherwise; measured
 // with Chromium's own rotated text: "FT A R D" at 45 degrees).
-import { pdfTextString } from "./pdf-metadata";
-import { winAnsiBytes } from "./post-process";
+import { pdfTextString } from "../render/pdf-metadata";
+import { winAnsiBytes } from "./option-problems";
 
 /** Widths of Helvetica-Bold (AFM, 1/1000 em) for the characters that differ most; others use the class average. */
 function glyphWidth(ch: string): number {

@@ -1,0 +1,106 @@
+// What a schema cannot check about the post-processing options (`options.watermark`, `stamp`,
+// `attachments`, `encryption`): postOptionProblems(), which the request options, a stored template's
+// defaults and a merge all go through, with the readers it shares with the steps that draw and attach
+// (WinAnsi text, base64, JPEG). Each option is a top-level field of `options`, replaced as a whole when
+// defaults and a request are merged field by field, so a plan never mixes two watermarks or two sets of
+// passwords. The options' types and defaults are options.ts.
+import { type PostOptions, WATERMARK_DEFAULTS } from "./options";
+
+/** WinAnsiEncoding's characters outside Latin-1, with their byte (PDF 32000, Annex D). */
+const WINANSI_EXTRA = new Map(
+  [..."€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ"].map((c, i) => [
+    c,
+    [
+      0x80, 0x82, 0x83, 0x84, 0x85, 0x86, 0x87, 0x88, 0x89, 0x8a, 0x8b, 0x8c, 0x8e, 0x91, 0x92, 0x93, 0x94, 0x95, 0x96, 0x97, 0x98, 0x99,
+      0x9a, 0x9b, 0x9c, 0x9e, 0x9f,
+    ][i]!,
+  ]),
+);
+
+/**
+ * `text` in WinAnsiEncoding, the encoding of the watermark's standard font (Helvetica-Bold), or
+ * undefined when it has a character that font cannot draw (anything outside Western European text).
+ */
+export function winAnsiBytes(text: string): Uint8Array | undefined {
+  const out: number[] = [];
+  for (const c of text) {
+    const code = c.codePointAt(0)!;
+    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff)) out.push(code);
+    else if (WINANSI_EXTRA.has(c)) out.push(WINANSI_EXTRA.get(c)!);
+    else return undefined;
+  }
+  return Uint8Array.from(out);
+}
+/** A file name shown in a PDF viewer's attachment list: no path, no control characters. */
+const FILENAME_RE = /^[^/\\\p{Cc}]{1,255}$/u;
+const MIME_RE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
+const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
+
+export interface Problem {
+  field: string;
+  problem: string;
+}
+
+/**
+ * What the schema cannot check about the post-processing options, each naming its field: text the
+ * watermark font cannot draw, base64 that does not decode, a stamp image that is not a JPEG, two
+ * attachments with one name, passwords that are the same. `prefix` is where the options sit ("options").
+ */
+export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[] {
+  const problems: Problem[] = [];
+  const add = (field: string, problem: string) => problems.push({ field: `${prefix}.${field}`, problem });
+  if (o.watermark && !winAnsiBytes(o.watermark.text))
+    add(
+      "watermark.text",
+      "may hold only Western European characters (WinAnsi: Latin-1 and € – — “ ” …), the characters of the standard Helvetica font it is drawn in",
+    );
+  if (o.encryption?.user_password !== undefined && o.encryption.user_password === o.encryption.owner_password)
+    add("encryption.user_password", "must differ from owner_password (with the same password every reader is the owner)");
+  const watermarkAt = o.watermark ? (o.watermark.position ?? WATERMARK_DEFAULTS.position) : undefined;
+  if (o.stamp && watermarkAt === (o.stamp.position ?? "over"))
+    add(
+      "stamp.position",
+      `is "${watermarkAt}", as the watermark's: one run of qpdf lays one layer over and one under the pages, so put one of them "${watermarkAt === "over" ? "under" : "over"}"`,
+    );
+  if (o.stamp && "image" in o.stamp) {
+    const bytes = decodeBase64(o.stamp.image.content_base64);
+    if (!bytes) add("stamp.image.content_base64", "is not valid base64");
+    else if (!jpegSize(bytes)) add("stamp.image.content_base64", "is not a JPEG image (baseline or progressive)");
+  }
+  const names = new Set<string>();
+  o.attachments?.forEach((a, i) => {
+    if (!FILENAME_RE.test(a.filename)) add(`attachments[${i}].filename`, "must be 1 to 255 characters without / \\ or control characters");
+    else if (names.has(a.filename)) add(`attachments[${i}].filename`, `${a.filename} is attached twice; give each file its own name`);
+    names.add(a.filename);
+    if (a.mime_type !== undefined && !MIME_RE.test(a.mime_type))
+      add(`attachments[${i}].mime_type`, "must be a media type such as application/xml");
+    if (!decodeBase64(a.content_base64)) add(`attachments[${i}].content_base64`, "is not valid base64");
+  });
+  return problems;
+}
+
+export function decodeBase64(s: string): Uint8Array | undefined {
+  const clean = s.replace(/\s+/g, "");
+  if (clean.length % 4 !== 0 || !BASE64_RE.test(clean)) return undefined;
+  return Buffer.from(clean, "base64");
+}
+
+/** Width, height and colour components of a baseline or progressive JPEG, or undefined. */
+export function jpegSize(b: Uint8Array): { width: number; height: number; components: number } | undefined {
+  if (b[0] !== 0xff || b[1] !== 0xd8) return undefined;
+  let i = 2;
+  while (i + 9 < b.length) {
+    if (b[i] !== 0xff) return undefined;
+    const marker = b[i + 1]!;
+    const len = (b[i + 2]! << 8) | b[i + 3]!;
+    // SOF0..SOF2: baseline, extended, progressive (Huffman): what PDF's DCTDecode reads.
+    if (marker >= 0xc0 && marker <= 0xc2) {
+      const height = (b[i + 5]! << 8) | b[i + 6]!;
+      const width = (b[i + 7]! << 8) | b[i + 8]!;
+      const components = b[i + 9]!;
+      return width && height && [1, 3, 4].includes(components) ? { width, height, components } : undefined;
+    }
+    i += 2 + len;
+  }
+  return undefined;
+}

@@ -1,0 +1,90 @@
+// qpdf, the tool most post-processing steps run in: one JSON job per run, bounded by the render
+// deadline (the whole process group is killed when it passes). Whatever goes wrong with the tool is a
+// service fault (postprocess_failed, retried by the processor), never the template's.
+import { readFile } from "node:fs/promises";
+import { RenderError } from "../lib/errors";
+import type { Logger } from "../lib/logger";
+import { runTool } from "../lib/run-tool";
+import { type PostPlan, stepNamed } from "./plan";
+
+export interface QpdfOptions {
+  qpdfPath: string;
+  /** Bound on each qpdf run (the render deadline). */
+  timeoutMs: number;
+  /** CPU priority of qpdf (the render nice value). */
+  nice: number;
+  logger: Logger;
+}
+
+const MESSAGE = "the PDF post-processing tool (qpdf) failed: a service fault, not the template's";
+
+/**
+ * qpdf's job (its JSON job format, read from standard input) for the qpdf steps of a plan: the
+ * passwords never appear on a command line (readable in /proc), and a password or file name that
+ * starts with "--" is a value, not an option, which qpdf's positional --encrypt arguments cannot
+ * guarantee. `files` holds, by step name, what each step's prepare() wrote. `outline` is a qpdf JSON
+ * update (a merge's bookmarks) applied to the input before the rest.
+ */
+export function qpdfJob(
+  plan: PostPlan,
+  files: { input: string; output: string } & Record<string, unknown>,
+  outline?: string,
+): Record<string, unknown> {
+  const job: Record<string, unknown> = { inputFile: files.input, outputFile: files.output, warningExit0: "", noWarn: "" };
+  if (outline) job.updateFromJson = outline;
+  for (const s of plan.steps) {
+    const step = stepNamed(s.name);
+    if (step.tool !== "qpdf") throw new Error(`${s.name} is not a qpdf step`);
+    Object.assign(job, step.job(s.params, files[s.name]));
+  }
+  return job;
+}
+
+/** The parts of qpdf's JSON (version 2) that a merge's outline needs. */
+export interface QpdfLayout {
+  pages: { object: string }[];
+  qpdf: [{ maxobjectid: number }, Record<string, { value: Record<string, unknown> }>];
+}
+
+export class Qpdf {
+  constructor(private readonly opts: QpdfOptions) {}
+
+  /** Runs a qpdf job given as JSON on standard input (it may hold the PDF passwords). */
+  job(job: Record<string, unknown>, reportId: string): Promise<void> {
+    return this.run(["--job-json-file=/dev/stdin"], reportId, JSON.stringify(job));
+  }
+
+  /** The layout of a PDF (its pages and objects), from qpdf's JSON. */
+  async layout(file: string, reportId: string): Promise<QpdfLayout> {
+    const out = `${file}.json`;
+    await this.run(["--json=2", "--json-key=pages", "--json-key=qpdf", file, out], reportId);
+    return JSON.parse(await readFile(out, "utf8")) as QpdfLayout;
+  }
+
+  async run(args: string[], reportId: string, stdin?: string): Promise<void> {
+    let run: Awaited<ReturnType<typeof runTool>>;
+    try {
+      run = await runTool([this.opts.qpdfPath, ...args], { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, stdin });
+    } catch (e) {
+      this.opts.logger.error("qpdf could not be started", { report_id: reportId, qpdf: this.opts.qpdfPath, error: e });
+      throw new RenderError("postprocess_failed", MESSAGE, true);
+    }
+    if (run.code === 0) return;
+    // The job is not logged: it holds the PDF passwords.
+    this.opts.logger.warn("qpdf failed", {
+      report_id: reportId,
+      exit_code: run.code,
+      signal: run.signal,
+      timed_out: run.timedOut,
+      ms: Math.round(run.ms),
+      stderr: run.stderr.trim().slice(-500),
+    });
+    throw new RenderError(
+      "postprocess_failed",
+      run.timedOut
+        ? `the PDF post-processing tool (qpdf) did not finish within ${this.opts.timeoutMs} ms: a service fault, not the template's`
+        : MESSAGE,
+      true,
+    );
+  }
+}

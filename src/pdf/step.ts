@@ -1,0 +1,52 @@
+// What a post-processing step is: a name, its part of the plan (pure, from the stored options) and how
+// it runs. Most steps are parts of one qpdf job, so that a report with a watermark, attachments and a
+// password is read and written once; a step that needs another tool (or code) runs on its own, from
+// one file to the next.
+
+import type { PdfPermission, PostOptions } from "./options";
+import type { PageSize } from "./overlay-pdf";
+
+/** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
+export interface PlanInput {
+  options: Omit<PostOptions, "encryption"> & { encryption?: { permissions?: PdfPermission[] } };
+  passwords?: { user: string; owner: string };
+}
+
+/** What a step may use while it runs on one report's PDF. */
+export interface StepContext {
+  reportId: string;
+  /** The report's own folder in the work folder, created on first use and removed after the run. */
+  dir(): string;
+  /** The size of the first page of the step's input (A4 when it cannot be read). */
+  pageSize(): Promise<PageSize>;
+  /** The stamp report's stored PDF as a local file, when the plan stamps with a report. */
+  stampPath?: string;
+  /** The file of `key` (a watermark's page), written once into the work folder and shared by every report. */
+  sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
+}
+
+/**
+ * A step qpdf runs: its keys of qpdf's JSON job. Consecutive qpdf steps share one run (one read and
+ * one write of the PDF), however many there are.
+ */
+export interface QpdfStep<P, F = undefined> {
+  readonly name: string;
+  readonly tool: "qpdf";
+  /** This step's part of the plan, or undefined when the options do not ask for it. Pure. */
+  plan(o: PlanInput): P | undefined;
+  /** Writes the files its job names (an overlay page, attachments); the job gets what it returns. */
+  prepare?(p: P, ctx: StepContext): Promise<F>;
+  /** Its keys of qpdf's JSON job. Pure: `files` is what prepare() returned. */
+  job(p: P, files: F): Record<string, unknown>;
+}
+
+/** A step that runs alone: reads `input`, writes `output` (another tool than qpdf, or code). */
+export interface FileStep<P> {
+  readonly name: string;
+  readonly tool: "file";
+  plan(o: PlanInput): P | undefined;
+  run(p: P, ctx: StepContext, input: string, output: string): Promise<void>;
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: a list of steps holds each with its own parameters
+export type Step = QpdfStep<any, any> | FileStep<any>;
