@@ -3,7 +3,7 @@
 // document. Totals and the VAT breakdown are computed from the lines (check.ts); a client may send them
 // too, and they are then checked against the computed figures (BR-CO-10 to BR-CO-16).
 
-import type { Static } from "@sinclair/typebox";
+import type { Static, TProperties } from "@sinclair/typebox";
 import { t } from "elysia";
 
 /**
@@ -87,7 +87,7 @@ const contact = t.Object(
   { additionalProperties: false, description: "Contact (BG-6 / BG-9)" },
 );
 
-const party = (who: "Seller" | "Buyer") =>
+const party = <Extra extends TProperties>(who: "Seller" | "Buyer", extra: Extra) =>
   t.Object(
     {
       name: text(200, `${who} name (${who === "Seller" ? "BT-27, BR-06" : "BT-44, BR-07"})`),
@@ -102,9 +102,7 @@ const party = (who: "Seller" | "Buyer") =>
           ["DE123456789"],
         ),
       ),
-      ...(who === "Seller"
-        ? { tax_registration_id: t.Optional(text(100, "Seller tax registration identifier, the local tax number (BT-32)")) }
-        : {}),
+      ...extra,
       address: addressOf(
         `${who} postal address (${who === "Seller" ? "BG-5, BR-08" : "BG-8, BR-10"}); country_code is required (${who === "Seller" ? "BR-09" : "BR-11"})`,
       ),
@@ -280,8 +278,10 @@ export const eInvoiceModelSchema = t.Object(
         { additionalProperties: false, description: "The invoice this one corrects or credits (BG-3)" },
       ),
     ),
-    seller: party("Seller"),
-    buyer: party("Buyer"),
+    seller: party("Seller", {
+      tax_registration_id: t.Optional(text(100, "Seller tax registration identifier, the local tax number (BT-32)")),
+    }),
+    buyer: party("Buyer", {}),
     delivery: t.Optional(
       t.Object(
         {
