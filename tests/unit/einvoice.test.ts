@@ -1,6 +1,7 @@
 // options.e_invoice is checked before queueing: each EN 16931 rule the model can break answers 422
 // e_invoice_invalid naming the rule and the exact JSON path. Table-driven: a valid invoice, one change.
 import { describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { checkEInvoice, ciiXml, escapeXml, facturXMetadata, profileOfGuideline } from "../../src/einvoice";
 import { format, parseDec } from "../../src/einvoice/decimal";
 import { AppError } from "../../src/lib/errors";
@@ -380,4 +381,15 @@ test("Factur-X XMP values per profile", () => {
   expect(profileOfGuideline("urn:cen.eu:en16931:2017")).toBe("en16931");
   expect(profileOfGuideline("urn:cen.eu:en16931:2017#conformant#urn:factur-x.eu:1p0:extended")).toBe("extended");
   expect(profileOfGuideline("urn:example")).toBeUndefined();
+});
+
+test("the complete example of docs/e-invoices.md passes as it is", async () => {
+  const doc = await Bun.file(join(import.meta.dir, "../../docs/e-invoices.md")).text();
+  const example = [...doc.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!)).find((j) => j.profile === "en16931");
+  expect(checkEInvoice(example).summary).toEqual({
+    number: "RE-2025-0042",
+    currency: "EUR",
+    grand_total: "1488.91",
+    due_payable: "1488.91",
+  });
 });
