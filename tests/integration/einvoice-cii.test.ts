@@ -1,7 +1,7 @@
 // The CII XML reportgen writes is checked by the official EN 16931 validation artefacts
 // (../shared/einvoice/validate-cii: the CII D16B XML Schema and the Schematron business rules): the
 // official examples re-expressed in our JSON model, and one invoice per VAT category we support.
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -28,7 +28,7 @@ const withValidator = (name: string, fn: () => Promise<void>) => (missing ? test
 const named = (name: string) => (missing ? `${name} (skipped: ${missing})` : name);
 
 const work = mkdtempSync(join(tmpdir(), "reportgen-einvoice-"));
-process.on("exit", () => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 /** Runs validate-cii on the XML; returns its exit code and output. */
 async function validate(name: string, xml: string): Promise<{ code: number; output: string }> {
