@@ -10,6 +10,7 @@ import configuration from "../../../docs/configuration.md" with { type: "text" }
 import configurationReference from "../../../docs/configuration-reference.md" with { type: "text" };
 import dashboard from "../../../docs/dashboard.md" with { type: "text" };
 import development from "../../../docs/development.md" with { type: "text" };
+import eInvoices from "../../../docs/e-invoices.md" with { type: "text" };
 import errorsReference from "../../../docs/errors-reference.md" with { type: "text" };
 import operating from "../../../docs/operating.md" with { type: "text" };
 import pdfOptions from "../../../docs/pdf-options.md" with { type: "text" };
@@ -29,6 +30,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "templates", markdown: templates },
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
+  { name: "e-invoices", markdown: eInvoices },
   { name: "webhooks", markdown: webhooks },
   { name: "access-control", markdown: accessControl },
   { name: "dashboard", markdown: dashboard },
