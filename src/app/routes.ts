@@ -15,6 +15,7 @@ import { keysRoutes } from "../modules/keys/index";
 import { reportsRoutes } from "../modules/reports/index";
 import { templatesRoutes } from "../modules/templates/routes";
 import { usageRoutes } from "../modules/usage/index";
+import { webhooksDescription, webhooksDocumentation } from "../modules/webhooks/docs";
 import { webhooksRoutes } from "../modules/webhooks/index";
 import { VERSION } from "../version";
 import type { Services } from "./services";
@@ -45,6 +46,7 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
     maxRequests: c.maxRequests,
     metrics: w.metrics,
     routes: w.probesOnly ? { probes, site: [], api: [] } : { probes, ...featureRoutes(c, s, w, body) },
+    docs: { description: webhooksDescription, webhooks: webhooksDocumentation },
     onStorageFault: (fault, cause) => s.storage.report(fault, cause),
     probesOnly: w.probesOnly,
   });
@@ -53,7 +55,7 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
 /** The user guide, downloads and the dashboard, then the /api/v1 routes behind the API key guard, in this order. */
 function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits): Omit<HttpRoutes, "probes"> {
   const guard = apiGuard(
-    s.keys,
+    (value) => s.keys.authenticate(value),
     { body, submitRateLimit: c.submitRateLimit, readRateLimit: c.readRateLimit, trustProxy: c.trustProxy },
     (p) => s.reports.checkQuota(p),
   );

@@ -2,10 +2,10 @@
 // The browser holds only that id (in an HttpOnly cookie); the server stores only its SHA-256, with
 // the key it came from, a CSRF token, and idle and absolute expiries.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import type { Principal } from "../access/principal";
 import type { Actor } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
 import { parseScopes } from "../modules/keys/scopes";
-import type { Principal } from "../modules/keys/service";
 import type { SessionsRepo } from "./sessions-repo";
 
 export interface Session extends Principal {

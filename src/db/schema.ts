@@ -1,4 +1,5 @@
-// Drizzle table definitions; they mirror migrations/*.sql (tests/unit/schema.test.ts keeps them in step).
+// Drizzle table definitions; they mirror migrations/*.sql and migrations/postgres/*.sql (tests/unit/schema.test.ts
+// and tests/unit/schema-postgres.test.ts keep the three in step). They type rows; queries are SQL (db/sql.ts).
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 export const accounts = sqliteTable("accounts", {

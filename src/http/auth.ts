@@ -2,14 +2,13 @@
 // unknown routes and bad bodies still answer 401 first), the optional per-key request limits, the
 // route's scope, the key's daily quota on submissions, then the Content-Type and body-size checks.
 // A key outside its scopes or over its quota learns nothing from the body it sent (not even that it was
-// malformed). Guessing keys is made cheap to refuse inside KeysService, not by refusing addresses: a
+// malformed). Guessing keys is made cheap to refuse inside `authenticate` (KeysService), not by refusing addresses: a
 // request with a valid key is never answered 429 for what others did.
 import { Elysia } from "elysia";
+import type { Authenticate, KeyActor, Principal } from "../access/principal";
+import { missingScope } from "../access/scopes";
 import { AppError, retryLater, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
-import type { Actor } from "../modules/audit/model";
-import { missingScope } from "../modules/keys/scopes";
-import type { KeysService, Principal } from "../modules/keys/service";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
 import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
@@ -37,7 +36,12 @@ const checked = new WeakSet<Request>();
 
 const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate * 2) : undefined);
 
-export function apiGuard(keys: KeysService, opts: GuardOptions, quota?: QuotaCheck) {
+/**
+ * The /api/v1 guard. `authenticate` turns an X-API-Key value into its principal (app/routes.ts passes
+ * KeysService's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
+ * no feature module.
+ */
+export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?: QuotaCheck) {
   // Separate budgets: polling one's reports must never use up the budget for submitting them.
   const submits = limiter(opts.submitRateLimit);
   const reads = limiter(opts.readRateLimit);
@@ -71,7 +75,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions, quota?: QuotaChe
         const path = url.slice(url.indexOf("/", url.indexOf("//") + 2)).split("?")[0]!;
         if (!(path === API_PREFIX || path.startsWith(`${API_PREFIX}/`)) || PUBLIC_API_PATHS.has(path)) return;
         try {
-          const principal = await keys.authenticate(request.headers.get("x-api-key"));
+          const principal = await authenticate(request.headers.get("x-api-key"));
           if (!principal) throw unauthorized();
           const reading = request.method === "GET" || request.method === "HEAD";
           const wait = (reading ? reads : submits)?.take(principal.keyId) ?? 0;
@@ -119,7 +123,7 @@ export function apiGuard(keys: KeysService, opts: GuardOptions, quota?: QuotaChe
           /** The caller as the audit trail records it (key and client address). */
           actor: (admitted
             ? { kind: "key", accountId: admitted.principal.accountId, keyId: admitted.principal.keyId, address: admitted.address }
-            : undefined) as Actor & { kind: "key" },
+            : undefined) as KeyActor,
         };
       })
   );

@@ -1,6 +1,6 @@
 // The part of the API description that records the decisions the interface specification leaves open.
+import { SCOPES } from "../access/scopes";
 import { API_ERRORS, REPORT_FAILURES } from "../lib/error-codes";
-import { SCOPES } from "../modules/keys/scopes";
 
 export const apiDescription = `
 Self-hosted HTML/EJS to PDF reports. Every \`/api/v1\` endpoint needs the \`X-API-Key\` header, except this

@@ -8,7 +8,6 @@ import uiScript from "../../node_modules/swagger-ui-dist/swagger-ui-bundle.js" w
 import { apiErrorCodes } from "../lib/error-codes";
 import { UUID_RE } from "../lib/ids";
 import { RFC3339_DATE_TIME } from "../lib/time";
-import { webhooksDescription, webhooksDocumentation } from "../modules/webhooks/docs";
 import { API_PREFIX } from "./auth";
 import { apiDescription } from "./openapi-description";
 
@@ -71,7 +70,16 @@ const docsPage = `<!doctype html>
 </html>
 `;
 
-export const docs = (version: string) =>
+/**
+ * What the features add to the OpenAPI document: app/routes.ts gathers it (http/ imports no feature
+ * module). `description` is appended to the API description; `webhooks` is OpenAPI 3.1's `webhooks`.
+ */
+export interface FeatureDocs {
+  description: string;
+  webhooks: Record<string, unknown>;
+}
+
+export const docs = (version: string, features: FeatureDocs) =>
   new Elysia({ name: "docs" })
     .use(
       openapi({
@@ -81,7 +89,7 @@ export const docs = (version: string) =>
         provider: null,
         exclude: { paths: [/^\/docs-assets/, `${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`] },
         documentation: {
-          info: { title: "reportgen", version, description: apiDescription + webhooksDescription },
+          info: { title: "reportgen", version, description: apiDescription + features.description },
           servers: [{ url: "/" }],
           tags: [
             { name: "Reports", description: "Generate PDFs and fetch them" },
@@ -93,7 +101,7 @@ export const docs = (version: string) =>
             { name: "Usage", description: "Reports, pages, bytes and render time per day or per key" },
           ],
           // The plugin's types cannot express a TypeBox schema inside an OpenAPI 3.1 webhook; the JSON is what counts.
-          webhooks: webhooksDocumentation as never,
+          webhooks: features.webhooks as never,
           components: { securitySchemes: { apiKey: { type: "apiKey", in: "header", name: "X-API-Key" } } },
           security: [{ apiKey: [] }],
         },

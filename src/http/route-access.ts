@@ -3,7 +3,7 @@
 // documentation, signed download links) or "dashboard" (its own session sign-in, src/dashboard).
 // apiGuard (http/auth.ts) enforces it on /api/v1; tests/api/scopes.test.ts fails when a route of the
 // running app is missing here (or listed here but gone), and calls every route with every scope.
-import type { Scope } from "../modules/keys/scopes";
+import type { Scope } from "../access/scopes";
 
 export type RouteAccess = Scope | "public" | "dashboard";
 

@@ -7,7 +7,7 @@ import type { StorageFault } from "../lib/storage";
 import { API_PREFIX } from "./auth";
 import { type BodyLimits, markArrival } from "./body";
 import { errorMapper, errorResponse, serverBusy } from "./errors";
-import { docs } from "./openapi";
+import { docs, type FeatureDocs } from "./openapi";
 import { type HttpMetrics, requestContext } from "./request-context";
 
 /** The route plugins, in the order they are mounted. */
@@ -29,6 +29,8 @@ export interface HttpDeps {
   /** Where the HTTP metrics per route go (the service's metrics, served by /metrics). */
   metrics: HttpMetrics;
   routes: HttpRoutes;
+  /** What the features add to the OpenAPI document (webhooks). */
+  docs: FeatureDocs;
   onStorageFault?: (fault: StorageFault, cause: unknown) => void;
   /** A worker instance (--role worker) answers only its probes: /livez, /readyz and /metrics. */
   probesOnly?: boolean;
@@ -67,7 +69,7 @@ function createFullHttpApp(d: HttpDeps) {
   let app = new Elysia({ normalize: false })
     .use(admission(d.maxRequests))
     .use(errorMapper(d.logger, d.body, d.onStorageFault))
-    .use(docs(d.version))
+    .use(docs(d.version, d.docs))
     .use(d.routes.probes) as AnyElysia;
   for (const routes of d.routes.site) app = app.use(routes);
   app = app.group(API_PREFIX, (api) => d.routes.api.reduce<AnyElysia>((group, routes) => group.use(routes), api));

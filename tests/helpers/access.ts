@@ -1,6 +1,6 @@
 // Helpers for access-control tests: keys with chosen scopes, expiry and quota (minted through the
 // same service as the CLI), and a real dashboard sign-in over HTTP.
-import type { Scope } from "../../src/modules/keys/scopes";
+import type { Scope } from "../../src/access/scopes";
 import type { TestApp } from "./app";
 
 export async function mintKey(

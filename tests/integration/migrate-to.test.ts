@@ -3,8 +3,8 @@
 // that differs is refused, and afterwards the old keys and download links work on PostgreSQL.
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { ALL_SCOPES } from "../../src/access/scopes";
 import { openBackend } from "../../src/db/open";
-import { ALL_SCOPES } from "../../src/modules/keys/scopes";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { usePostgres } from "../helpers/postgres";
 import { runCli, sourceCommand } from "../helpers/process";

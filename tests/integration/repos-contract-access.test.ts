@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
 import { postgresMigrations } from "../../migrations/postgres/index";
+import { ALL_SCOPES } from "../../src/access/scopes";
 import { openRepos } from "../../src/app/repos";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-postgres";
 import { PostgresSql } from "../../src/db/postgres";
-import { ALL_SCOPES } from "../../src/modules/keys/scopes";
 import { BACKENDS, newKey, useBackends } from "./repos-contract-harness";
 
 const { pg, dirs, opened, fresh } = useBackends();

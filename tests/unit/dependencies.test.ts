@@ -2,7 +2,9 @@
 // package's dependency (or peer) can vanish or change version with an update of that package. And
 // imports between the tree's parts go one way: tests/ may import scripts/ and src/, scripts/ may import
 // src/, src/ imports neither (what several of them need, e.g. scripts/lib's throwaway PostgreSQL and
-// S3 that the benches and the tests start, lives on the scripts/ side).
+// S3 that the benches and the tests start, lives on the scripts/ side). Inside src/, the frame imports
+// no feature: db/, http/ and access/ import nothing from modules/ (a feature reaches them through
+// app/, the one place that knows every feature, which passes what they need in as values).
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -63,6 +65,21 @@ test("src/ imports nothing from scripts/ or tests/, and scripts/ nothing from te
         if (!path.startsWith(".")) continue;
         const top = relative(root, resolve(dirname(file), path)).split("/")[0]!;
         if (others.includes(top)) wrong.push(`${relative(root, file)} imports ${path}`);
+      }
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+/** Where a relative specifier of `file` points, as a path from the root (undefined: a package or builtin). */
+const target = (file: string, spec: string) => (spec.startsWith(".") ? relative(root, resolve(dirname(file), spec)) : undefined);
+
+test("src/db/, src/http/ and src/access/ import nothing from src/modules/ (type-only imports included)", () => {
+  const wrong: string[] = [];
+  for (const dir of ["src/db", "src/http", "src/access"]) {
+    for (const file of sources(join(root, dir))) {
+      for (const path of specifiers(file)) {
+        if (target(file, path)?.startsWith("src/modules/")) wrong.push(`${relative(root, file)} imports ${path}`);
       }
     }
   }

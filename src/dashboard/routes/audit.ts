@@ -1,6 +1,6 @@
 // Audit log page: the account's audit events, a page at a time; needs keys:manage, as the API does.
 import { Elysia } from "elysia";
-import { requireScope } from "../../modules/keys/scopes";
+import { requireScope } from "../../access/scopes";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { AUDIT_PAGE_SIZE, auditPage } from "../pages/audit";
 import { htmlResponse } from "../security";

@@ -1,8 +1,8 @@
 // Access Keys: create (the value shown once), list, delete behind a confirmation.
 
 import { Elysia } from "elysia";
+import { requireScope } from "../../access/scopes";
 import { AppError } from "../../lib/errors";
-import { requireScope } from "../../modules/keys/scopes";
 import { dayRange } from "../../modules/usage/service";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";

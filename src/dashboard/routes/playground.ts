@@ -1,9 +1,9 @@
 // Playground: a template and data submitted like POST /generate-pdf-async, its result shown in the page.
 
 import { Elysia } from "elysia";
+import { requireScope } from "../../access/scopes";
 import type { Engine } from "../../db/schema";
 import { AppError } from "../../lib/errors";
-import { requireScope } from "../../modules/keys/scopes";
 import { type PaperFormat, paperFormats } from "../../pdf/options";
 import { DASHBOARD, type DashboardDeps, type Form, type Guards } from "../guards";
 import type { Notice } from "../pages/common";

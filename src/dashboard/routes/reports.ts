@@ -1,8 +1,8 @@
 // Reports: the list (filter, pages, live rows), download through a fresh signed link, delete.
 import { Elysia } from "elysia";
+import { requireScope } from "../../access/scopes";
 import { type ReportStatus, reportStatuses } from "../../db/schema";
 import { AppError } from "../../lib/errors";
-import { requireScope } from "../../modules/keys/scopes";
 import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import { confirmPage, errorPage, type Notice } from "../pages/common";

@@ -3,8 +3,8 @@
 // From the page's script it answers JSON (the PDF in base64, its pages, size and preflight warnings);
 // from the form without JavaScript ("Preview PDF"), the PDF itself.
 import { Elysia } from "elysia";
+import { requireScope } from "../../access/scopes";
 import { AppError, RenderError } from "../../lib/errors";
-import { requireScope } from "../../modules/keys/scopes";
 import type { TemplateVersion } from "../../modules/templates/model";
 import { type Ctx, DASHBOARD, type DashboardDeps, type Form, type Guards } from "../guards";
 import { errorPage } from "../pages/common";

@@ -1,8 +1,8 @@
 // Templates: list, create, edit (save as new version), delete; the preview and the diff are in
 // template-preview.ts. Every change goes through the same TemplatesService as the API.
 import { Elysia } from "elysia";
+import { requireScope } from "../../access/scopes";
 import { AppError } from "../../lib/errors";
-import { requireScope } from "../../modules/keys/scopes";
 import { type Ctx, DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import type { Viewer } from "../layout";

@@ -1,15 +1,13 @@
 // The audit trail's vocabulary: who acted (Actor), the closed list of event types, and the JSON shape.
 import { t } from "elysia";
+import type { KeyActor } from "../../access/principal";
 import { iso } from "../../lib/time";
 
 /**
- * Who did something: a request made with an access key (API or dashboard), the admin CLI, or nobody
- * known (a failed sign-in). `address` is the client's, as the rate limiter sees it (http/auth.ts clientAddress).
+ * Who did something: a request made with an access key (API or dashboard: src/access/principal.ts),
+ * the admin CLI, or nobody known (a failed sign-in).
  */
-export type Actor =
-  | { kind: "key"; accountId: string; keyId: string; address: string | null }
-  | { kind: "cli"; accountId: string }
-  | { kind: "anonymous"; accountId: string | null; address: string | null };
+export type Actor = KeyActor | { kind: "cli"; accountId: string } | { kind: "anonymous"; accountId: string | null; address: string | null };
 
 /** Every type an audit event can have. Add a type here, then record it where the change is made. */
 export const AUDIT_EVENT_TYPES = [

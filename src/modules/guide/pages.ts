@@ -3,6 +3,7 @@
 
 import accessControl from "../../../docs/access-control.md" with { type: "text" };
 import api from "../../../docs/api.md" with { type: "text" };
+import architecture from "../../../docs/architecture.md" with { type: "text" };
 import benchmarks from "../../../docs/benchmarks.md" with { type: "text" };
 import cli from "../../../docs/cli.md" with { type: "text" };
 import cluster from "../../../docs/cluster.md" with { type: "text" };
@@ -41,6 +42,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "security", markdown: security },
   { name: "cli", markdown: cli },
   { name: "development", markdown: development },
+  { name: "architecture", markdown: architecture },
   { name: "benchmarks", markdown: benchmarks },
 ];
 

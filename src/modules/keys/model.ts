@@ -1,9 +1,10 @@
 // Schemas of the access-key endpoints.
 import { t } from "elysia";
+import { ALL_SCOPES, SCOPES, type Scope } from "../../access/scopes";
 import { iso } from "../../lib/time";
 import { MAX_GRACE_SECONDS, MAX_REPORTS_PER_DAY_LIMIT } from "./options";
 import type { KeyRow } from "./repo";
-import { ALL_SCOPES, parseScopes, SCOPES, type Scope } from "./scopes";
+import { parseScopes } from "./scopes";
 import { KEY_NAME_MAX } from "./service";
 
 const scopeList = ALL_SCOPES.map((s) => `\`${s}\` (${SCOPES[s]})`).join("; ");

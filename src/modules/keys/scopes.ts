@@ -1,19 +1,7 @@
-// Scopes: what an access key may do. A closed list; every /api/v1 route names the one it needs in
-// src/http/route-access.ts (the one table, checked by tests/api/scopes.test.ts against the live routes).
+// A key's scopes as stored, and which ones a new key may be granted. The list itself (SCOPES, Scope)
+// is access control's vocabulary, in src/access/scopes.ts.
+import { ALL_SCOPES, isScope, type Scope } from "../../access/scopes";
 import { AppError, validationFailed } from "../../lib/errors";
-
-export const SCOPES = {
-  "reports:write": "Submit reports (generate and merge) and delete them.",
-  "reports:read": "Read reports: status, list, download links.",
-  "templates:write": "Create, change and delete stored templates.",
-  "templates:read": "Read stored templates.",
-  "keys:manage": "Manage access keys, the webhook signing secret, and read the audit trail.",
-} as const satisfies Record<string, string>;
-
-export type Scope = keyof typeof SCOPES;
-export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
-
-export const isScope = (s: string): s is Scope => Object.hasOwn(SCOPES, s);
 
 /** Scopes as stored (space-separated, in the closed list's order). */
 export const formatScopes = (scopes: readonly Scope[]): string => ALL_SCOPES.filter((s) => scopes.includes(s)).join(" ");
@@ -47,17 +35,4 @@ export function grantScopes(requested: unknown, creator: readonly Scope[]): Scop
     );
   }
   return ALL_SCOPES.filter((s) => (requested as Scope[]).includes(s));
-}
-
-/** 403 forbidden for a call outside the key's scopes, naming the one it needs. */
-export const missingScope = (scope: Scope, what: string) =>
-  new AppError(
-    "forbidden",
-    `this access key lacks the scope ${scope}, which ${what} needs; use a key that holds it (see GET /api/v1/access-keys for each key's scopes)`,
-    { required_scope: scope },
-  );
-
-/** Throws 403 forbidden unless `scopes` holds `scope` (the dashboard's checks; the API's are route-access.ts). */
-export function requireScope(scopes: readonly Scope[], scope: Scope, what: string): void {
-  if (!scopes.includes(scope)) throw missingScope(scope, what);
 }

@@ -3,6 +3,8 @@
 
 import { createHash } from "node:crypto";
 import { hash, type Options, verify } from "@node-rs/argon2";
+import type { Principal } from "../../access/principal";
+import { ALL_SCOPES, type Scope } from "../../access/scopes";
 import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { randomId, randomSecret } from "../../lib/ids";
 import { storageFault } from "../../lib/storage";
@@ -13,15 +15,7 @@ import { Argon2Gate } from "./argon2-gate";
 import { KeyChecker } from "./check";
 import { checkExpiresAt, checkGrace, checkQuota } from "./options";
 import type { KeyRow, KeySecret, KeysRepo } from "./repo";
-import { ALL_SCOPES, formatScopes, grantScopes, parseScopes, type Scope } from "./scopes";
-
-export interface Principal {
-  keyId: string;
-  accountId: string;
-  scopes: Scope[];
-  /** The key's daily quota (null: none), as stored when this request was authenticated. */
-  maxReportsPerDay: number | null;
-}
+import { formatScopes, grantScopes, parseScopes } from "./scopes";
 
 export interface CreatedKey {
   id: string;
