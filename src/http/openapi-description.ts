@@ -12,7 +12,7 @@ checked before anything else (validation, 404).
 2. \`GET /api/v1/reports/{reportID}\` → status: \`queued\` → \`processing\` → \`succeeded\` | \`failed\`; later \`expired\`.
 3. \`GET /api/v1/reports/{reportID}/download\` → **200** \`{"data": "<signed link>", "expires_at": ...}\` when ready;
    **202** \`{"status": "queued"|"processing", ...}\` with \`Retry-After\` while not ready; **409** \`report_failed\` with the reason;
-   **410** \`report_expired\` after the retention period. Add \`?wait=30\` to wait (long poll) until the report is
+   **410** \`report_expired\` after the retention period (\`pdf_missing\` if its PDF went missing from the store before then). Add \`?wait=30\` to wait (long poll) until the report is
    finished instead of polling; the status endpoint takes \`wait\` too.
 4. \`GET <link>\` (no key) → the PDF. Links are HMAC-signed and expire (default 1 hour); a bad or expired link → **403** \`link_invalid\`.
 

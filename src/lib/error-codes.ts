@@ -26,6 +26,10 @@ export const API_ERRORS = {
     fix: "The stored answer of this Idempotency-Key can no longer be read: retry with a new key.",
   },
   report_expired: { status: 410, fix: "The PDF was deleted after the retention period: submit the report again." },
+  pdf_missing: {
+    status: 410,
+    fix: "The report succeeded, but its PDF is no longer in the service's store (lost or removed outside reportgen, before its retention ended): submit the report again, and tell the operator.",
+  },
   payload_too_large: { status: 413, fix: "The body is larger than the server's body limit: send a smaller template or less data." },
   unsupported_media_type: { status: 415, fix: "Send the body as JSON with Content-Type: application/json." },
   validation_failed: { status: 422, fix: "A field is missing or invalid: see details (field, problem) and the OpenAPI document." },
@@ -100,6 +104,8 @@ export const REPORT_FAILURES = {
     "A report this one needs (a part of the merge, or the stamp's report) was deleted or expired before it was processed: submit it again with reports that exist.",
   passwords_unavailable:
     "The report's PDF passwords could no longer be opened (the server's secret changed after it was accepted): submit it again.",
+  pdf_missing:
+    "The report succeeded, but its PDF was later found missing from the service's store, before its retention ended (a service fault): submit the report again.",
   renderer_unavailable:
     "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;
@@ -118,6 +124,9 @@ export const SERVICE_FAULTS: readonly (keyof typeof REPORT_FAILURES)[] = [
   "renderer_unresponsive",
   "sandbox_crashed",
   "renderer_unavailable",
+  "postprocess_failed",
+  "passwords_unavailable",
+  "pdf_missing",
 ];
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

@@ -95,10 +95,16 @@ describe("default config", () => {
       expect(data).toStartWith(`${t.baseUrl}/files/`);
     });
 
-    test("a succeeded report whose file vanished → 410 report_expired", async () => {
+    test("a succeeded report whose file vanished → 410 pdf_missing (not expired), and the report says so", async () => {
       const id = await readyReport(t);
       t.app.services.files.remove(id);
-      await expectError(await t.request("GET", `/api/v1/reports/${id}/download`), 410, "report_expired");
+      await expectError(await t.request("GET", `/api/v1/reports/${id}/download`), 410, "pdf_missing");
+      const report = (await (await t.request("GET", `/api/v1/reports/${id}`)).json()) as {
+        data: { status: string; error: { code: string; message: string } | null };
+      };
+      expect(report.data.status).toBe("succeeded");
+      expect(report.data.error?.code).toBe("pdf_missing");
+      expect(report.data.error?.message).toContain("missing from the store");
     });
   });
 

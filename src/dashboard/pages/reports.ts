@@ -22,7 +22,7 @@ const renderTime = (r: ReportSummary) => (r.startedAt && r.finishedAt ? r.finish
 /** One row; while the report is unfinished it asks to be re-fetched (app.js). */
 export function reportRow(r: ReportSummary): Html {
   const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
-  const reason = r.status === "failed" ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
+  const reason = r.errorCode ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
   return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
   <td data-label="Report"><span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span></td>
   <td data-label="Status">${badge(r.status)}${reason}</td>

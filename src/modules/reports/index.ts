@@ -201,7 +201,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         detail: {
           summary: "A download link for the PDF",
           description:
-            "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period.",
+            "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period; 410 `pdf_missing` when a succeeded report's PDF is missing from the store before then (the report then carries that error too).",
         },
       },
     )

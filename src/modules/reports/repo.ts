@@ -130,6 +130,20 @@ export class ReportsRepo {
     );
   }
 
+  /**
+   * Notes on a succeeded report that its PDF is missing from the store (found by a download): the report
+   * stays succeeded, its error says what happened. Fenced by the attempt whose PDF went missing, so a
+   * report rendered again since is left alone. Returns whether the note was written.
+   */
+  async notePdfMissing(id: string, attempt: number, message: string): Promise<boolean> {
+    return (
+      (await this.sql.run(
+        `UPDATE reports SET error_code = 'pdf_missing', error_message = $3 WHERE id = $1 AND attempts = $2 AND status = 'succeeded'`,
+        [id, attempt, message],
+      )) > 0
+    );
+  }
+
   async markExpired(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
     await this.sql.run(`UPDATE reports SET status = 'expired' WHERE id IN ${jsonList(this.sql.dialect, "$1")} AND status = 'succeeded'`, [

@@ -260,8 +260,14 @@ export class ReportsService {
       case "expired":
         throw new AppError("report_expired", "the report's PDF was deleted after the retention period; generate it again");
       case "succeeded": {
-        if (!(await this.storedOrUnknown(r)))
-          throw new AppError("report_expired", "the report's PDF is no longer stored; generate it again");
+        if (!(await this.storedOrUnknown(r))) {
+          // Not past retention (that is `expired`): the object is gone from the store. Say so on the
+          // report too, so its status page and the dashboard tell what happened.
+          const message =
+            "the report succeeded, but its PDF is missing from the store (lost or removed outside reportgen); generate it again";
+          await this.repo.notePdfMissing(r.id, r.attempts, message);
+          throw new AppError("pdf_missing", message);
+        }
         return { ready: true, ...this.links.link(origin, r.id) };
       }
     }
