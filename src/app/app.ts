@@ -8,6 +8,7 @@ import { WalCheckpointer } from "../db/checkpointer";
 import { ConnectionGate } from "../http/connection-gate";
 import { errorResponse, rawResponse, serverBusy } from "../http/errors";
 import type { HttpApp } from "../http/server";
+import { Reaper } from "../jobs/reaper";
 import { type RetentionResult, runRetention } from "../jobs/retention";
 import { checkCronPattern, Scheduler } from "../jobs/scheduler";
 import { StartupError } from "../lib/errors";
@@ -49,6 +50,7 @@ export class App {
   /** The EJS sandboxes, Chromium's pool and the report processor, when the App renders. */
   readonly renderer?: Renderer;
   private readonly scheduler: Scheduler;
+  private readonly reaper?: Reaper;
   /** Gives a burst's freed memory back once the service is quiet (lib/memory-trim.ts). */
   readonly memoryTrim: MemoryTrim;
   /** SQLite only. */
@@ -112,6 +114,8 @@ export class App {
     });
     s.reports.events.onFinished(this.webhookSender.notify);
     this.scheduler = new Scheduler(logger);
+    // Every instance reaps, whatever its role (jobs/reaper.ts); with SQLite this process owns the queue.
+    if (s.backend.kind === "postgres") this.reaper = new Reaper(s.repos.queue, { maxAttempts: c.maxAttempts, logger });
   }
 
   /** Starts what the mode asks for: the steps run in this order, and stop() undoes them in reverse. */
@@ -127,6 +131,7 @@ export class App {
     if (this.mode.listen) await this.listen();
     if (this.renderer) await this.startRenderer(this.renderer);
     this.webhookSender.start();
+    this.reaper?.start();
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
     this.memoryTrim.start();
   }
@@ -226,6 +231,7 @@ export class App {
       await this.gate?.drain(2000);
       this.gate?.close();
       this.scheduler.stop();
+      this.reaper?.stop();
       this.memoryTrim.stop();
       await this.renderer?.processor.stop(deadline);
       await this.webhookSender.stop();

@@ -9,7 +9,7 @@ import type { ChildRegistry } from "../lib/supervisor";
 import { browserTempRoot } from "../lib/temp";
 import type { ServiceMetrics } from "../modules/health/metrics";
 import { ReportProcessor } from "../modules/reports/processor";
-import { LEASE_MS, REAP_EVERY_MS } from "../modules/reports/queue";
+import { LEASE_MS } from "../modules/reports/queue";
 import { sampleRenderer } from "../modules/templates/sample-renderer";
 import { PdfPipeline } from "../pdf/pipeline";
 import { createEgressProxy, type EgressProxy } from "../render/egress-proxy";
@@ -64,21 +64,14 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     post: { pipeline: post, seal: s.seal, reports: s.repos.reports },
     // Run by the processor before its first report, and again if the disk refused it. With SQLite this
     // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
-    // instances are rendering: only reports whose lease ran out are taken back (the reaper's job).
+    // instances are rendering: only reports whose lease ran out are taken back (as the reaper does, jobs/reaper.ts).
     resume: async () => {
       const recovered = await s.repos.queue.reap(c.maxAttempts, shared ? Date.now() : Number.POSITIVE_INFINITY);
       if (recovered.requeued || recovered.failed) log.info("recovered interrupted reports", recovered);
     },
     leaseMs: LEASE_MS,
-    ...(shared && {
-      reap: async () => {
-        const reaped = await s.repos.queue.reap(c.maxAttempts, Date.now());
-        if (reaped.requeued || reaped.failed) log.warn("took back the reports of an instance whose lease ran out", reaped);
-      },
-      reapEveryMs: REAP_EVERY_MS,
-      // Covers queue notifications missed while the connection was down (peers.ts).
-      pollMs: 2_000,
-    }),
+    // Covers queue notifications missed while the connection was down (peers.ts).
+    ...(shared && { pollMs: 2_000 }),
   });
   // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.
   s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }));

@@ -1,17 +1,18 @@
 // Keeps a processor's claims alive across instances: a heartbeat renews the leases of the reports it is
-// rendering (one statement for all), and with PostgreSQL a reaper re-queues the claims of instances that
-// died (their leases ran out). A missed beat is harmless until the lease runs out; the fence then stops
+// rendering (one statement for all). The reaper (jobs/reaper.ts, run by every instance) re-queues the
+// claims of instances that died. A missed beat is harmless until the lease runs out; the fence then stops
 // the late instance from recording anything.
 import type { Logger } from "../../lib/logger";
-import { LEASE_MS, REAP_EVERY_MS, type ReportQueue } from "./queue";
+import { LEASE_MS, type ReportQueue } from "./queue";
 
 export class LeaseKeeper {
   private timers: ReturnType<typeof setInterval>[] = [];
 
   constructor(
     private readonly queue: ReportQueue,
-    private readonly opts: { leaseMs?: number; reap?: () => Promise<void>; reapEveryMs?: number; logger: Logger },
-    private readonly inFlight: () => number,
+    private readonly opts: { leaseMs?: number; logger: Logger },
+    /** The ids of the reports the processor is working on now. */
+    private readonly inFlight: () => string[],
   ) {}
 
   /** How long a claim is leased; the heartbeat runs every third of it. */
@@ -21,11 +22,6 @@ export class LeaseKeeper {
 
   start(): void {
     this.timers.push(setInterval(() => this.heartbeat(), this.leaseMs / 3));
-    const reap = this.opts.reap;
-    if (reap) {
-      const run = () => void reap().catch((e) => this.opts.logger.warn("queue reaper failed", { error: e }));
-      this.timers.push(setInterval(run, this.opts.reapEveryMs ?? REAP_EVERY_MS));
-    }
   }
 
   stop(): void {
@@ -34,8 +30,9 @@ export class LeaseKeeper {
   }
 
   private heartbeat(): void {
-    if (this.inFlight() === 0) return;
-    this.queue.heartbeat(Date.now() + this.leaseMs).catch((e: unknown) => {
+    const ids = this.inFlight();
+    if (ids.length === 0) return;
+    this.queue.heartbeat(ids, Date.now() + this.leaseMs).catch((e: unknown) => {
       this.opts.logger.warn("lease heartbeat failed", { error: e });
     });
   }

@@ -28,9 +28,6 @@ export interface ProcessorOptions {
   resume?: () => Promise<void>;
   /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */
   leaseMs?: number;
-  /** With PostgreSQL: the reaper that re-queues dead instances' reports, run every `reapEveryMs`. */
-  reap?: () => Promise<void>;
-  reapEveryMs?: number;
   /**
    * The queue is looked at this often even without a wake-up (a missed NOTIFY), by one idle lane of
    * the instance at a time (lane-wakeups.ts).

@@ -64,7 +64,7 @@ export class ReportProcessor {
   private readonly inFlight = new Map<string, number>();
   /** Reports left `processing` because even re-queueing them failed (disk full): re-queued on recovery. */
   private readonly stranded = new Map<string, number>();
-  /** Renews our claims' leases while they render; with PostgreSQL, reaps dead instances' claims. */
+  /** Renews our claims' leases while they render. */
   private readonly leases: LeaseKeeper;
   /** The post step: a report's plan, the reports it uses, the PDF pipeline (src/pdf/). */
   private readonly postStep: PostStep;
@@ -79,7 +79,7 @@ export class ReportProcessor {
     private readonly opts: ProcessorOptions,
   ) {
     this.postStep = new PostStep(opts.post, files, spool);
-    this.leases = new LeaseKeeper(repo, opts, () => this.inFlight.size);
+    this.leases = new LeaseKeeper(repo, opts, () => [...this.inFlight.keys()]);
     events.onQueued(this.notify);
   }
 

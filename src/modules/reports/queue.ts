@@ -50,11 +50,18 @@ export class ReportQueue {
     );
   }
 
-  /** Renews every lease this process holds until `until`; returns how many it still holds. */
-  heartbeat(until: number): Promise<number> {
-    return this.sql.run("UPDATE reports SET lease_expires_at = $2 WHERE lease_owner = $1 AND status = 'processing'", [this.owner, until], {
-      durable: false,
-    });
+  /**
+   * Renews until `until` the leases of the claims this process is still working on (`ids`); returns how
+   * many it still holds. Only those: a claim whose completion could not be written (the database was
+   * down) has been let go by the processor, and renewing it by owner would keep it from the reaper.
+   */
+  heartbeat(ids: string[], until: number): Promise<number> {
+    if (ids.length === 0) return Promise.resolve(0);
+    return this.sql.run(
+      `UPDATE reports SET lease_expires_at = $2 WHERE id IN ${jsonList(this.sql.dialect, "$3")} AND lease_owner = $1 AND status = 'processing'`,
+      [this.owner, until, JSON.stringify(ids)],
+      { durable: false },
+    );
   }
 
   /** Whether this claim (report id + fence) still holds the report: false once it was deleted, re-queued or taken over. */
