@@ -127,6 +127,10 @@ export interface AttachmentRequest {
   mime_type?: string;
 }
 
+/** PDF/A conformance levels the pdfa step writes: PDF/A-2b, or PDF/A-3b (which may carry attachments). */
+export const pdfaLevels = ["2b", "3b"] as const;
+export type PdfaLevel = (typeof pdfaLevels)[number];
+
 /** The post-processing fields of `options`, as requested (encryption still in clear). */
 export interface PostOptions {
   encryption?: EncryptionRequest;
@@ -134,6 +138,7 @@ export interface PostOptions {
   stamp?: StampRequest;
   attachments?: AttachmentRequest[];
   linearize?: boolean;
+  pdfa?: PdfaLevel;
 }
 
 /** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */
@@ -152,7 +157,7 @@ export const STAMP_DEFAULT_OPACITY = 1;
 export type RequestOptions = StoredPdfOptions & PostOptions;
 
 /** The post-processing fields of `options` (the rest are print options). */
-const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
+const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize", "pdfa"] as const;
 
 /** Whether `options` asks for any post-processing. */
 export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);

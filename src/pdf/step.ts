@@ -23,6 +23,8 @@ export interface StepContext {
   stampPath?: string;
   /** The file of `key` (a watermark's page), written once into the work folder and shared by every report. */
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
+  /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
+  qpdf(args: string[]): Promise<void>;
 }
 
 /**

@@ -71,6 +71,7 @@ describe("GET /reports/{reportID}", () => {
       "expires_at",
       "finished_at",
       "page_count",
+      "pdfa",
       "report_id",
       "size_bytes",
       "started_at",
@@ -91,6 +92,7 @@ describe("GET /reports/{reportID}", () => {
       error: null,
       template_id: null,
       template_version: null,
+      pdfa: null,
     });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);

@@ -5,6 +5,7 @@ import { engines, reportStatuses } from "../../db/schema";
 import { oneOf, pageQueryFields } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
+import { type PdfaLevel, pdfaLevels } from "../../pdf/options";
 import { pdfOptionsSchema, postOptions } from "../../pdf/options-schema";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 import type { ReportSummary } from "./repo";
@@ -99,8 +100,16 @@ export const reportSchema = t.Object({
   ),
   template_id: t.Nullable(t.String({ format: "uuid", description: "The stored template it was made from; null for an inline template" })),
   template_version: t.Nullable(t.Integer({ description: "The version of template_id it was made from" })),
+  pdfa: t.Nullable(
+    oneOf(pdfaLevels, { description: "The PDF/A conformance level the PDF was made to (options.pdfa); null for a plain PDF" }),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
+
+/** What a report's PDF conforms to, as the reports row keeps it (JSON in its conformance column). */
+export interface ReportConformance {
+  pdfa?: PdfaLevel;
+}
 
 export function toReportJson(r: ReportSummary) {
   return {
@@ -117,5 +126,6 @@ export function toReportJson(r: ReportSummary) {
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? "" } : null,
     template_id: r.templateId,
     template_version: r.templateVersion,
+    pdfa: (r.conformance ? (JSON.parse(r.conformance) as ReportConformance).pdfa : undefined) ?? null,
   };
 }

@@ -2,11 +2,11 @@
 // field, or 404 for another account's report) before anything is queued, and stored with the passwords
 // sealed. The PDF pipeline (src/pdf/) turns them back into a plan when the report is processed.
 import { existsSync } from "node:fs";
-import { notFound, validationFailed } from "../../lib/errors";
+import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
-import { type Problem, postOptionProblems } from "../../pdf/option-problems";
+import { type Problem, pdfaConflicts, postOptionProblems } from "../../pdf/option-problems";
 import type { PostOptions, StoredPostOptions } from "../../pdf/options";
 import type { PdfStore } from "../files/pdf-store";
 import { FileStore } from "../files/store";
@@ -59,6 +59,8 @@ export async function preparePostOptions(
 ): Promise<StoredPostOptions> {
   // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
   throwProblems(postOptionProblems(o, prefix));
+  const conflicts = pdfaConflicts(o, prefix);
+  if (conflicts.length) throw new AppError("pdfa_conflict", conflicts.map((c) => `${c.field}: ${c.problem}`).join("; "), conflicts);
   if (o.stamp && "pdf_report_id" in o.stamp) {
     const { problem } = await usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
     if (problem) throwProblems([problem]);
