@@ -85,8 +85,28 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
  * DeviceCMYK under the sRGB output intent, which PDF/A forbids too.
  */
 export function pdfaConflicts(o: PostOptions, prefix = "options"): Problem[] {
-  if (!o.pdfa) return [];
   const problems: Problem[] = [];
+  // An e-invoice is a PDF/A-3b file: it forbids what PDF/A forbids, and PDF/A-2b.
+  if (o.e_invoice !== undefined) {
+    const at = `${prefix}.e_invoice`;
+    if (o.pdfa === "2b")
+      problems.push({
+        field: `${prefix}.pdfa`,
+        problem: `is "2b", but an e-invoice (${at}) is a PDF/A-3b file: leave ${prefix}.pdfa out or use "3b"`,
+      });
+    if (o.encryption)
+      problems.push({
+        field: `${prefix}.encryption`,
+        problem: `an e-invoice (${at}) is a PDF/A-3b file, which forbids encryption: drop one of them`,
+      });
+    if (o.attachments?.some((a) => a.filename === "factur-x.xml"))
+      problems.push({
+        field: `${prefix}.attachments`,
+        problem: `factur-x.xml is the name of the e-invoice's XML (${at}): give the attachment another name`,
+      });
+    if (problems.length) return problems;
+  }
+  if (!o.pdfa) return problems;
   const at = `${prefix}.pdfa`;
   if (o.encryption)
     problems.push({

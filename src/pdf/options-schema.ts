@@ -186,6 +186,17 @@ export const postOptions = {
   linearize: t.Optional(
     t.Boolean({ default: false, description: 'Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")' }),
   ),
+  e_invoice: t.Optional(
+    t.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'A Factur-X / ZUGFeRD e-invoice: {"profile": "en16931" | "extended", "invoice": {...}} or {"xml_base64": "..."}, embedded as factur-x.xml in a PDF/A-3b file. ' +
+          "Checked before the report is queued by EN 16931's rules (422 e_invoice_invalid naming each rule); see docs/e-invoices.md for the invoice's fields",
+      },
+    ),
+  ),
   pdfa: t.Optional(
     oneOf(pdfaLevels, {
       description:

@@ -61,6 +61,8 @@ export interface PdfaInput {
   /** Producer and creator of a document without any (a merge: qpdf's join has no Info). */
   tool: string;
   extensions?: XmpExtension[];
+  /** /AFRelationship of embedded files by their name (e.g. Factur-X's Alternative); Unspecified otherwise. */
+  relationships?: Record<string, string>;
 }
 
 export const SRGB_CONDITION = "sRGB IEC61966-2.1";
@@ -134,8 +136,9 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
     const when = `u:${pdfDate(input.now)}`;
     for (const ref of files) {
       const spec = { ...(value(ref) as Record<string, unknown>) };
-      spec["/AFRelationship"] ??= DEFAULT_AF_RELATIONSHIP;
       const name = spec["/UF"] ?? spec["/F"];
+      const given = input.relationships?.[pdfString(name) ?? ""];
+      spec["/AFRelationship"] = given ? `/${given}` : (spec["/AFRelationship"] ?? DEFAULT_AF_RELATIONSHIP);
       if (name !== undefined) {
         spec["/UF"] ??= name;
         spec["/F"] ??= name;

@@ -3,6 +3,7 @@
 // and good ones are queued with the passwords sealed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { example1 } from "../helpers/einvoice-examples";
 import { expectError, expectValidation, RAW, submit, succeed, withApp } from "../helpers/scenario";
 
 let t: TestApp;
@@ -151,6 +152,39 @@ describe("pdfa conflicts: 422 pdfa_conflict naming both fields, nothing queued",
   test("pdfa 3b with attachments is accepted", async () => {
     const res = await gen({ pdfa: "3b", attachments: [{ filename: "a.xml", content_base64: b64("<a/>") }] });
     expect(res.status).toBe(202);
+  });
+});
+
+describe("options.e_invoice is checked before anything is queued", () => {
+  const invoice = (totals: Record<string, string>) => ({ profile: "en16931", invoice: { ...example1.invoice, totals } });
+  test("a wrong grand total is 422 e_invoice_invalid naming BR-CO-15; nothing queued (generation and merge)", async () => {
+    const before = await queued();
+    const wrong = { e_invoice: invoice({ grand_total: "1.00" }) };
+    for (const res of [await gen(wrong), await merge({ report_ids: [await succeededReport(), await succeededReport()], options: wrong })]) {
+      const body = await expectError(res, 422, "e_invoice_invalid");
+      expect(body.details.map((d: { rule: string }) => d.rule)).toContain("BR-CO-15");
+      expect(body.details[0].field).toStartWith("options.e_invoice.invoice");
+    }
+    expect(await queued()).toBe(before);
+  });
+
+  test("a missing required field keeps its BR rule id (the request schema is loose on purpose)", async () => {
+    const { number: _n, ...rest } = example1.invoice;
+    const body = await expectError(await gen({ e_invoice: { profile: "en16931", invoice: rest } }), 422, "e_invoice_invalid");
+    expect(body.details.map((d: { rule: string }) => d.rule)).toContain("BR-02");
+  });
+
+  test("with pdfa 2b or encryption: 422 pdfa_conflict naming both fields; nothing queued", async () => {
+    const before = await queued();
+    for (const [extra, field] of [
+      [{ pdfa: "2b" }, "options.pdfa"],
+      [{ encryption: { owner_password: "o" } }, "options.encryption"],
+    ] as const) {
+      const body = await expectError(await gen({ e_invoice: invoice({}), ...extra }), 422, "pdfa_conflict");
+      expect(body.details[0].field).toBe(field);
+      expect(body.message).toContain("options.e_invoice");
+    }
+    expect(await queued()).toBe(before);
   });
 });
 

@@ -66,6 +66,7 @@ describe("GET /reports/{reportID}", () => {
     expect(Object.keys(r).sort()).toEqual([
       "attempts",
       "created_at",
+      "e_invoice",
       "engine",
       "error",
       "expires_at",
@@ -93,6 +94,7 @@ describe("GET /reports/{reportID}", () => {
       template_id: null,
       template_version: null,
       pdfa: null,
+      e_invoice: null,
     });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);

@@ -103,12 +103,29 @@ export const reportSchema = t.Object({
   pdfa: t.Nullable(
     oneOf(pdfaLevels, { description: "The PDF/A conformance level the PDF was made to (options.pdfa); null for a plain PDF" }),
   ),
+  e_invoice: t.Nullable(
+    t.Object(
+      {
+        profile: t.String({ description: "Factur-X profile of the embedded XML, e.g. en16931" }),
+        invoice_number: t.String({ description: "BT-1" }),
+        grand_total: t.String({ description: "BT-112, total with VAT, as a decimal string" }),
+        currency: t.String({ description: "BT-5" }),
+      },
+      { description: "The Factur-X e-invoice embedded as factur-x.xml (options.e_invoice); null when none" },
+    ),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
 
 /** What a report's PDF conforms to, as the reports row keeps it (JSON in its conformance column). */
 export interface ReportConformance {
   pdfa?: PdfaLevel;
+  e_invoice?: { profile: string; invoice_number: string; grand_total: string; currency: string };
+}
+
+function conformanceJson(stored: string | null) {
+  const c = stored ? (JSON.parse(stored) as ReportConformance) : {};
+  return { pdfa: c.pdfa ?? null, e_invoice: c.e_invoice ?? null };
 }
 
 export function toReportJson(r: ReportSummary) {
@@ -126,6 +143,6 @@ export function toReportJson(r: ReportSummary) {
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? "" } : null,
     template_id: r.templateId,
     template_version: r.templateVersion,
-    pdfa: (r.conformance ? (JSON.parse(r.conformance) as ReportConformance).pdfa : undefined) ?? null,
+    ...conformanceJson(r.conformance),
   };
 }

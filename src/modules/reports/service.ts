@@ -85,7 +85,7 @@ export class ReportsService {
     if (form.options) {
       checkPdfOptions(form.options);
       if (hasPostOptions(form.options)) {
-        const { encryption: _inClear, ...rest } = form.options;
+        const { encryption: _inClear, e_invoice: _unchecked, ...rest } = form.options;
         options = { ...rest, ...(await this.postOptions(id, accountId, form.options)) };
       }
     }
@@ -274,6 +274,10 @@ export class ReportsService {
 function conformanceOf(o: StoredPostOptions | undefined): string | null {
   const c: ReportConformance = {};
   if (o?.pdfa) c.pdfa = o.pdfa;
+  if (o?.e_invoice) {
+    const { number, grand_total, currency } = o.e_invoice.summary;
+    c.e_invoice = { profile: o.e_invoice.profile, invoice_number: number, grand_total, currency };
+  }
   return Object.keys(c).length ? JSON.stringify(c) : null;
 }
 
