@@ -68,6 +68,7 @@ export const COPIED_TABLES: CopiedTable[] = [
       "template_id",
       "template_version",
       "key_id",
+      "conformance",
     ],
   },
   {

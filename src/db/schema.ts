@@ -107,6 +107,8 @@ export const reports = sqliteTable("reports", {
   templateVersion: integer("template_version"),
   /** The submitting access key (migration 0011); no foreign key, so a deleted key keeps its history. */
   keyId: text("key_id"),
+  /** What the PDF conforms to, as JSON ({"pdfa": "3b"}; migration 0013); kept after the report finishes. */
+  conformance: text("conformance"),
 });
 
 /** Jobs run by one holder at a time across instances (migration 0009). */

@@ -41,6 +41,10 @@ export const API_ERRORS = {
     status: 422,
     fix: "options.e_invoice breaks an EN 16931 rule: each entry of details names the rule (e.g. BR-CO-15), the JSON path (field) and the problem; fix those values (docs/e-invoices.md lists the rules checked).",
   },
+  pdfa_conflict: {
+    status: 422,
+    fix: "options.pdfa cannot go with the option the message names (encryption; attachments or an e-invoice need pdfa 3b): drop one of them, or use 3b.",
+  },
   idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
   rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
   quota_exceeded: {

@@ -79,6 +79,56 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
   return problems;
 }
 
+/**
+ * What options.pdfa cannot go with, each naming both fields: PDF/A forbids encryption, and only
+ * PDF/A-3 may embed files that are not themselves PDF/A (attachments). A CMYK JPEG stamp would be
+ * DeviceCMYK under the sRGB output intent, which PDF/A forbids too.
+ */
+export function pdfaConflicts(o: PostOptions, prefix = "options"): Problem[] {
+  const problems: Problem[] = [];
+  // An e-invoice is a PDF/A-3b file: it forbids what PDF/A forbids, and PDF/A-2b.
+  if (o.e_invoice !== undefined) {
+    const at = `${prefix}.e_invoice`;
+    if (o.pdfa === "2b")
+      problems.push({
+        field: `${prefix}.pdfa`,
+        problem: `is "2b", but an e-invoice (${at}) is a PDF/A-3b file: leave ${prefix}.pdfa out or use "3b"`,
+      });
+    if (o.encryption)
+      problems.push({
+        field: `${prefix}.encryption`,
+        problem: `an e-invoice (${at}) is a PDF/A-3b file, which forbids encryption: drop one of them`,
+      });
+    if (o.attachments?.some((a) => a.filename === "factur-x.xml"))
+      problems.push({
+        field: `${prefix}.attachments`,
+        problem: `factur-x.xml is the name of the e-invoice's XML (${at}): give the attachment another name`,
+      });
+    if (problems.length) return problems;
+  }
+  if (!o.pdfa) return problems;
+  const at = `${prefix}.pdfa`;
+  if (o.encryption)
+    problems.push({
+      field: `${prefix}.encryption`,
+      problem: `PDF/A (${at}) forbids encryption: drop one of ${at} and ${prefix}.encryption`,
+    });
+  if (o.attachments?.length && o.pdfa === "2b")
+    problems.push({
+      field: `${prefix}.attachments`,
+      problem: `PDF/A-2b (${at}: "2b") may not embed files: use ${at}: "3b" with ${prefix}.attachments`,
+    });
+  if (o.stamp && "image" in o.stamp) {
+    const bytes = decodeBase64(o.stamp.image.content_base64);
+    if (bytes && jpegSize(bytes)?.components === 4)
+      problems.push({
+        field: `${prefix}.stamp.image`,
+        problem: `is a CMYK JPEG, which PDF/A (${at}) with its sRGB output intent forbids: use an RGB or greyscale JPEG`,
+      });
+  }
+  return problems;
+}
+
 export function decodeBase64(s: string): Uint8Array | undefined {
   const clean = s.replace(/\s+/g, "");
   if (clean.length % 4 !== 0 || !BASE64_RE.test(clean)) return undefined;

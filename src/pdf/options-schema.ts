@@ -3,7 +3,7 @@
 // pdf/options.ts's StoredPdfOptions and PostOptions: an option is added to both.
 import { t } from "elysia";
 import { oneOf } from "../http/schema";
-import { CSS_LENGTH_RE, layerPositions, PAGE_RANGES_RE, paperFormats, pdfPermissions, WATERMARK_DEFAULTS } from "./options";
+import { CSS_LENGTH_RE, layerPositions, PAGE_RANGES_RE, paperFormats, pdfaLevels, pdfPermissions, WATERMARK_DEFAULTS } from "./options";
 
 const cssLengthOf = (description: string) =>
   t.String({
@@ -185,6 +185,24 @@ export const postOptions = {
   ),
   linearize: t.Optional(
     t.Boolean({ default: false, description: 'Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")' }),
+  ),
+  e_invoice: t.Optional(
+    t.Object(
+      {},
+      {
+        additionalProperties: true,
+        description:
+          'A Factur-X / ZUGFeRD e-invoice: {"profile": "en16931" | "extended", "invoice": {...}} or {"xml_base64": "..."}, embedded as factur-x.xml in a PDF/A-3b file. ' +
+          "Checked before the report is queued by EN 16931's rules (422 e_invoice_invalid naming each rule); see docs/e-invoices.md for the invoice's fields",
+      },
+    ),
+  ),
+  pdfa: t.Optional(
+    oneOf(pdfaLevels, {
+      description:
+        "Make the PDF PDF/A-2b or PDF/A-3b (archival): XMP metadata matching the document information, an sRGB output intent, a file identifier, embedded fonts. " +
+        "Not with encryption; attachments need 3b. See docs/post-processing.md#pdfa for what is and is not checked",
+    }),
   ),
 };
 

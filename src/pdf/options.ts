@@ -127,6 +127,10 @@ export interface AttachmentRequest {
   mime_type?: string;
 }
 
+/** PDF/A conformance levels the pdfa step writes: PDF/A-2b, or PDF/A-3b (which may carry attachments). */
+export const pdfaLevels = ["2b", "3b"] as const;
+export type PdfaLevel = (typeof pdfaLevels)[number];
+
 /** The post-processing fields of `options`, as requested (encryption still in clear). */
 export interface PostOptions {
   encryption?: EncryptionRequest;
@@ -134,6 +138,18 @@ export interface PostOptions {
   stamp?: StampRequest;
   attachments?: AttachmentRequest[];
   linearize?: boolean;
+  pdfa?: PdfaLevel;
+  /** options.e_invoice as sent: checked by src/einvoice's checkEInvoice, which names EN 16931's rules. */
+  e_invoice?: unknown;
+}
+
+/** options.e_invoice as a report row stores it: the checked XML to embed, its profile and its summary. */
+export interface StoredEInvoice {
+  /** A Factur-X profile (facturXProfiles in src/einvoice/facturx.ts). */
+  profile: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+  /** The CII XML to embed as factur-x.xml: reportgen's, or the client's bytes unchanged. */
+  xml_base64: string;
+  summary: { number: string; currency: string; grand_total: string };
 }
 
 /** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */
@@ -143,7 +159,10 @@ export interface StoredEncryption {
 }
 
 /** The post-processing options as a report row stores them: encryption sealed, the rest as requested. */
-export type StoredPostOptions = Omit<PostOptions, "encryption"> & { encryption?: StoredEncryption };
+export type StoredPostOptions = Omit<PostOptions, "encryption" | "e_invoice"> & {
+  encryption?: StoredEncryption;
+  e_invoice?: StoredEInvoice;
+};
 
 export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
 export const STAMP_DEFAULT_OPACITY = 1;
@@ -152,7 +171,7 @@ export const STAMP_DEFAULT_OPACITY = 1;
 export type RequestOptions = StoredPdfOptions & PostOptions;
 
 /** The post-processing fields of `options` (the rest are print options). */
-const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize"] as const;
+const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize", "pdfa", "e_invoice"] as const;
 
 /** Whether `options` asks for any post-processing. */
 export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);

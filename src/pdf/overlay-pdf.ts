@@ -5,6 +5,7 @@
 // with Chromium's own rotated text: "FT A R D" at 45 degrees).
 import { pdfTextString } from "../render/pdf-metadata";
 import { winAnsiBytes } from "./option-problems";
+import { type EmbeddedFont, FIRST_CHAR, LAST_CHAR } from "./watermark-font";
 
 /** Widths of Helvetica-Bold (AFM, 1/1000 em) for the characters that differ most; others use the class average. */
 function glyphWidth(ch: string): number {
@@ -63,10 +64,15 @@ export const A4: PageSize = { width: 595.28, height: 841.89 };
 
 /**
  * A page of `size` with `text` across its centre at `angle` degrees (counter-clockwise), in red-grey
- * Helvetica-Bold at `opacity`, as large as fits along the diagonal.
+ * Helvetica-Bold at `opacity`, as large as fits along the diagonal. With `font` (a PDF/A), the text is
+ * drawn in that embedded font (Liberation Sans Bold, with Helvetica Bold's metrics) instead.
  */
-export function watermarkPdf(w: { text: string; opacity: number; angle: number }, size: PageSize = A4): Uint8Array {
-  const em = [...w.text].reduce((s, c) => s + glyphWidth(c), 0) / 1000;
+export function watermarkPdf(w: { text: string; opacity: number; angle: number }, size: PageSize = A4, font?: EmbeddedFont): Uint8Array {
+  const width = (c: string) => {
+    const code = winAnsiBytes(c)?.[0];
+    return font && code !== undefined && code >= FIRST_CHAR ? font.widths[code - FIRST_CHAR]! : glyphWidth(c);
+  };
+  const em = [...w.text].reduce((s, c) => s + width(c), 0) / 1000;
   const rad = (w.angle * Math.PI) / 180;
   const cos = Math.cos(rad);
   const sin = Math.sin(rad);
@@ -83,9 +89,17 @@ export function watermarkPdf(w: { text: string; opacity: number; angle: number }
     "<< /Type /Catalog /Pages 2 0 R >>",
     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
     `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${num(size.width)} ${num(size.height)}] /Resources << /Font << /F1 4 0 R >> /ExtGState << /GS1 5 0 R >> >> /Contents 6 0 R >>`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
+    font
+      ? `<< /Type /Font /Subtype /TrueType /BaseFont /${font.baseFont} /FirstChar ${FIRST_CHAR} /LastChar ${LAST_CHAR} /Widths [${font.widths.join(" ")}] /Encoding /WinAnsiEncoding /FontDescriptor 7 0 R >>`
+      : "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>",
     `<< /Type /ExtGState /ca ${num(w.opacity)} /CA ${num(w.opacity)} >>`,
     stream("", content),
+    ...(font
+      ? [
+          `<< /Type /FontDescriptor /FontName /${font.baseFont} /Flags 32 /FontBBox [${font.bbox.join(" ")}] /ItalicAngle ${num(font.italicAngle)} /Ascent ${font.ascent} /Descent ${font.descent} /CapHeight ${font.capHeight} /StemV 140 /FontWeight 700 /FontFile2 8 0 R >>`,
+          stream(`/Filter /FlateDecode /Length1 ${font.length1}`, font.program),
+        ]
+      : []),
   ]);
 }
 

@@ -133,6 +133,7 @@ export class PdfPipeline {
       pageSize: () => (size ??= readPageSize(input)),
       stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
+      qpdf: (args) => this.qpdf.run(args, reportId),
     };
   }
 

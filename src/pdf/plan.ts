@@ -1,22 +1,25 @@
 // The plan of a report's post-processing: from its stored options, the ordered list of named steps
 // to run on its PDF. Pure: the same options always give the same plan, and nothing runs here.
 import type { PasswordSeal } from "../lib/seal";
-import type { PdfPermission, PostOptions, StoredPostOptions } from "./options";
+import type { PdfPermission, PostOptions, StoredEInvoice, StoredPostOptions } from "./options";
 import type { PlanInput, Step } from "./step";
 import { attachments } from "./steps/attachments";
 import { encryption } from "./steps/encryption";
+import { facturx } from "./steps/facturx";
 import { linearize } from "./steps/linearize";
+import { pdfa } from "./steps/pdfa";
 import { stamp } from "./steps/stamp";
 import { watermark } from "./steps/watermark";
 
 /**
  * Every step, in the order it runs. A new step is one file in steps/ and one line here:
  * - layers first (they draw on the printed pages), then what adds to the document (attachments);
- * - PDF/A and e-invoice (Factur-X) conversions go after the attachments, before linearize;
+ * - PDF/A and e-invoice (Factur-X) conversions go after the attachments (and a merge's join), before
+ *   linearize: PDF/A lists every embedded file and describes the document as it finally reads;
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
  * - a signature covers the bytes as they finally are: it is always last.
  */
-export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, linearize, encryption];
+export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, facturx, pdfa, linearize, encryption];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {
@@ -46,7 +49,7 @@ export function paramsOf<P>(plan: PostPlan, step: { name: string; plan(o: PlanIn
  * their seal); without encryption in the options they are ignored.
  */
 export function plan(
-  options: Omit<PostOptions, "encryption"> & { encryption?: { permissions?: PdfPermission[] } },
+  options: Omit<PostOptions, "encryption" | "e_invoice"> & { encryption?: { permissions?: PdfPermission[] }; e_invoice?: StoredEInvoice },
   passwords?: { user: string; owner: string },
 ): PostPlan {
   const input: PlanInput = { options, passwords };

@@ -35,7 +35,9 @@ export function qpdfJob(
   for (const s of plan.steps) {
     const step = stepNamed(s.name);
     if (step.tool !== "qpdf") throw new Error(`${s.name} is not a qpdf step`);
-    Object.assign(job, step.job(s.params, files[s.name]));
+    // Two steps may add to one list of the job (attachments and factur-x.xml: addAttachment).
+    for (const [k, v] of Object.entries(step.job(s.params, files[s.name])))
+      job[k] = Array.isArray(job[k]) && Array.isArray(v) ? [...(job[k] as unknown[]), ...v] : v;
   }
   return job;
 }

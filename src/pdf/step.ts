@@ -3,12 +3,12 @@
 // password is read and written once; a step that needs another tool (or code) runs on its own, from
 // one file to the next.
 
-import type { PdfPermission, PostOptions } from "./options";
+import type { PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
-  options: Omit<PostOptions, "encryption"> & { encryption?: { permissions?: PdfPermission[] } };
+  options: Omit<PostOptions, "encryption" | "e_invoice"> & { encryption?: { permissions?: PdfPermission[] }; e_invoice?: StoredEInvoice };
   passwords?: { user: string; owner: string };
 }
 
@@ -23,6 +23,8 @@ export interface StepContext {
   stampPath?: string;
   /** The file of `key` (a watermark's page), written once into the work folder and shared by every report. */
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
+  /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
+  qpdf(args: string[]): Promise<void>;
 }
 
 /**

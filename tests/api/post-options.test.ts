@@ -3,6 +3,7 @@
 // and good ones are queued with the passwords sealed.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { example1 } from "../helpers/einvoice-examples";
 import { expectError, expectValidation, RAW, submit, succeed, withApp } from "../helpers/scenario";
 
 let t: TestApp;
@@ -93,6 +94,7 @@ const badOptions: BadCase[] = [
     field: "options.stamp.position",
   },
   { name: "linearize not a boolean", options: { linearize: "yes" }, field: "options.linearize" },
+  { name: "pdfa not 2b or 3b", options: { pdfa: "1b" }, field: "options.pdfa" },
 ];
 
 describe("bad post-processing options: 422 naming the field, nothing queued", () => {
@@ -114,6 +116,75 @@ describe("bad post-processing options: 422 naming the field, nothing queued", ()
   test("a stamp report that has not succeeded yet is 422", async () => {
     const pending = await submit(t);
     await expectValidation(await gen({ stamp: { pdf_report_id: pending } }), "options.stamp.pdf_report_id");
+  });
+});
+
+describe("pdfa conflicts: 422 pdfa_conflict naming both fields, nothing queued", () => {
+  const cases: { name: string; options: unknown; field: string; names: string }[] = [
+    {
+      name: "pdfa with encryption",
+      options: { pdfa: "3b", encryption: { owner_password: "o" } },
+      field: "options.encryption",
+      names: "options.pdfa",
+    },
+    {
+      name: "pdfa 2b with attachments",
+      options: { pdfa: "2b", attachments: [{ filename: "a.xml", content_base64: b64("<a/>") }] },
+      field: "options.attachments",
+      names: "options.pdfa",
+    },
+  ];
+  for (const c of cases)
+    for (const via of ["generate", "merge"] as const)
+      test(`${c.name} (${via})`, async () => {
+        const before = await queued();
+        const res =
+          via === "generate"
+            ? await gen(c.options)
+            : await merge({ report_ids: [await succeededReport(), await succeededReport()], options: c.options });
+        const body = await expectError(res, 422, "pdfa_conflict");
+        expect(body.details[0].field).toBe(c.field);
+        expect(body.message).toContain(c.field);
+        expect(body.message).toContain(c.names);
+        expect(await queued()).toBe(before);
+      });
+
+  test("pdfa 3b with attachments is accepted", async () => {
+    const res = await gen({ pdfa: "3b", attachments: [{ filename: "a.xml", content_base64: b64("<a/>") }] });
+    expect(res.status).toBe(202);
+  });
+});
+
+describe("options.e_invoice is checked before anything is queued", () => {
+  const invoice = (totals: Record<string, string>) => ({ profile: "en16931", invoice: { ...example1.invoice, totals } });
+  test("a wrong grand total is 422 e_invoice_invalid naming BR-CO-15; nothing queued (generation and merge)", async () => {
+    const before = await queued();
+    const wrong = { e_invoice: invoice({ grand_total: "1.00" }) };
+    for (const res of [await gen(wrong), await merge({ report_ids: [await succeededReport(), await succeededReport()], options: wrong })]) {
+      const body = await expectError(res, 422, "e_invoice_invalid");
+      expect(body.details.map((d: { rule: string }) => d.rule)).toContain("BR-CO-15");
+      expect(body.details[0].field).toStartWith("options.e_invoice.invoice");
+    }
+    expect(await queued()).toBe(before);
+  });
+
+  test("a missing required field keeps its BR rule id (the request schema is loose on purpose)", async () => {
+    const { number: _n, ...rest } = example1.invoice;
+    const body = await expectError(await gen({ e_invoice: { profile: "en16931", invoice: rest } }), 422, "e_invoice_invalid");
+    expect(body.details.map((d: { rule: string }) => d.rule)).toContain("BR-02");
+  });
+
+  test("with pdfa 2b or encryption: 422 pdfa_conflict naming both fields; nothing queued", async () => {
+    const before = await queued();
+    for (const [extra, field] of [
+      [{ pdfa: "2b" }, "options.pdfa"],
+      [{ encryption: { owner_password: "o" } }, "options.encryption"],
+    ] as const) {
+      const body = await expectError(await gen({ e_invoice: invoice({}), ...extra }), 422, "pdfa_conflict");
+      expect(body.details[0].field).toBe(field);
+      expect(body.message).toContain("options.e_invoice");
+    }
+    expect(await queued()).toBe(before);
   });
 });
 
@@ -199,7 +270,7 @@ test("the OpenAPI document has the merge route and every post-processing option,
   const optionsOf = (op: any) => resolve(resolve(op.requestBody.content["application/json"].schema).properties.options);
   for (const op of [merge, spec.paths["/api/v1/generate-pdf-async"].post]) {
     const props = optionsOf(op).properties;
-    for (const f of ["encryption", "watermark", "stamp", "attachments", "linearize"]) expect(props).toHaveProperty(f);
+    for (const f of ["encryption", "watermark", "stamp", "attachments", "linearize", "pdfa"]) expect(props).toHaveProperty(f);
     for (const w of ["owner_password", "permissions", "annotate", "AES-256"]) expect(JSON.stringify(props.encryption)).toContain(w);
   }
   const codes = JSON.stringify(spec);

@@ -66,11 +66,13 @@ describe("GET /reports/{reportID}", () => {
     expect(Object.keys(r).sort()).toEqual([
       "attempts",
       "created_at",
+      "e_invoice",
       "engine",
       "error",
       "expires_at",
       "finished_at",
       "page_count",
+      "pdfa",
       "report_id",
       "size_bytes",
       "started_at",
@@ -91,6 +93,8 @@ describe("GET /reports/{reportID}", () => {
       error: null,
       template_id: null,
       template_version: null,
+      pdfa: null,
+      e_invoice: null,
     });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);

@@ -59,6 +59,7 @@ describe("qpdfJob", () => {
       opacity: 0.25,
       angle: 45,
       position: "over",
+      embedFont: false,
     });
   });
 

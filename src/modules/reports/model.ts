@@ -5,6 +5,7 @@ import { engines, reportStatuses } from "../../db/schema";
 import { oneOf, pageQueryFields } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
+import { type PdfaLevel, pdfaLevels } from "../../pdf/options";
 import { pdfOptionsSchema, postOptions } from "../../pdf/options-schema";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 import type { ReportSummary } from "./repo";
@@ -99,8 +100,33 @@ export const reportSchema = t.Object({
   ),
   template_id: t.Nullable(t.String({ format: "uuid", description: "The stored template it was made from; null for an inline template" })),
   template_version: t.Nullable(t.Integer({ description: "The version of template_id it was made from" })),
+  pdfa: t.Nullable(
+    oneOf(pdfaLevels, { description: "The PDF/A conformance level the PDF was made to (options.pdfa); null for a plain PDF" }),
+  ),
+  e_invoice: t.Nullable(
+    t.Object(
+      {
+        profile: t.String({ description: "Factur-X profile of the embedded XML, e.g. en16931" }),
+        invoice_number: t.String({ description: "BT-1" }),
+        grand_total: t.String({ description: "BT-112, total with VAT, as a decimal string" }),
+        currency: t.String({ description: "BT-5" }),
+      },
+      { description: "The Factur-X e-invoice embedded as factur-x.xml (options.e_invoice); null when none" },
+    ),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
+
+/** What a report's PDF conforms to, as the reports row keeps it (JSON in its conformance column). */
+export interface ReportConformance {
+  pdfa?: PdfaLevel;
+  e_invoice?: { profile: string; invoice_number: string; grand_total: string; currency: string };
+}
+
+function conformanceJson(stored: string | null) {
+  const c = stored ? (JSON.parse(stored) as ReportConformance) : {};
+  return { pdfa: c.pdfa ?? null, e_invoice: c.e_invoice ?? null };
+}
 
 export function toReportJson(r: ReportSummary) {
   return {
@@ -117,5 +143,6 @@ export function toReportJson(r: ReportSummary) {
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? "" } : null,
     template_id: r.templateId,
     template_version: r.templateVersion,
+    ...conformanceJson(r.conformance),
   };
 }

@@ -2,12 +2,13 @@
 // field, or 404 for another account's report) before anything is queued, and stored with the passwords
 // sealed. The PDF pipeline (src/pdf/) turns them back into a plan when the report is processed.
 import { existsSync } from "node:fs";
-import { notFound, validationFailed } from "../../lib/errors";
+import { checkEInvoice, ciiXml } from "../../einvoice";
+import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
-import { type Problem, postOptionProblems } from "../../pdf/option-problems";
-import type { PostOptions, StoredPostOptions } from "../../pdf/options";
+import { type Problem, pdfaConflicts, postOptionProblems } from "../../pdf/option-problems";
+import type { PostOptions, StoredEInvoice, StoredPostOptions } from "../../pdf/options";
 import type { PdfStore } from "../files/pdf-store";
 import { FileStore } from "../files/store";
 import type { ReportsRepo } from "./repo";
@@ -59,14 +60,34 @@ export async function preparePostOptions(
 ): Promise<StoredPostOptions> {
   // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
   throwProblems(postOptionProblems(o, prefix));
+  // The invoice's own rules first (422 e_invoice_invalid naming each EN 16931 rule), then how it combines.
+  if (o.e_invoice !== undefined) checkEInvoice(o.e_invoice, `${prefix}.e_invoice`);
+  const conflicts = pdfaConflicts(o, prefix);
+  if (conflicts.length) throw new AppError("pdfa_conflict", conflicts.map((c) => `${c.field}: ${c.problem}`).join("; "), conflicts);
   if (o.stamp && "pdf_report_id" in o.stamp) {
     const { problem } = await usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
     if (problem) throwProblems([problem]);
   }
-  const { encryption, ...rest } = o;
+  const { encryption, e_invoice, ...others } = o;
+  const rest: StoredPostOptions =
+    e_invoice === undefined ? others : { ...others, pdfa: "3b", e_invoice: storedEInvoice(e_invoice, prefix) };
   if (!encryption) return rest;
   const sealed = ctx.seal.seal(ctx.reportId, { user: encryption.user_password ?? "", owner: encryption.owner_password });
   return { ...rest, encryption: { sealed, ...(encryption.permissions ? { permissions: encryption.permissions } : {}) } };
+}
+
+/**
+ * options.e_invoice as stored: the XML to embed (reportgen's CII from the checked invoice, or the
+ * client's bytes unchanged), its profile and summary. Throws 422 e_invoice_invalid.
+ */
+export function storedEInvoice(input: unknown, prefix = "options"): StoredEInvoice {
+  const checked = checkEInvoice(input, `${prefix}.e_invoice`);
+  const xml_base64 =
+    checked.source === "xml"
+      ? String((input as { xml_base64: string }).xml_base64).replace(/\s+/g, "")
+      : Buffer.from(ciiXml(checked), "utf8").toString("base64");
+  const { number, currency, grand_total } = checked.summary;
+  return { profile: checked.profile, xml_base64, summary: { number, currency, grand_total } };
 }
 
 export function throwProblems(problems: Problem[]): void {

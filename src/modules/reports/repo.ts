@@ -20,6 +20,8 @@ export interface NewReport {
   /** The stored template and version the report was made from (template then holds that version's text). */
   templateId?: string | null;
   templateVersion?: number | null;
+  /** What the PDF will conform to, as JSON (see ReportConformance); null for a plain PDF. */
+  conformance?: string | null;
 }
 
 export interface ListQuery {
@@ -38,7 +40,7 @@ export type ReportSummary = Omit<
 /** Columns for reading a report without its (possibly large) input, named as in ReportSummary. */
 const summary = `id, account_id AS "accountId", engine, status, attempts, error_code AS "errorCode", error_message AS "errorMessage",
   size_bytes AS "sizeBytes", page_count AS "pageCount", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt",
-  expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion"`;
+  expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion", conformance`;
 
 export class ReportsRepo {
   constructor(private readonly sql: Sql) {}
@@ -51,8 +53,8 @@ export class ReportsRepo {
   async insert(r: NewReport): Promise<void> {
     await this.sql.run(
       `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
-         template_id, template_version, key_id)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12)`,
+         template_id, template_version, key_id, conformance)
+       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12, $13)`,
       [
         r.id,
         r.accountId,
@@ -66,6 +68,7 @@ export class ReportsRepo {
         r.templateId ?? null,
         r.templateVersion ?? null,
         r.keyId ?? null,
+        r.conformance ?? null,
       ],
     );
   }

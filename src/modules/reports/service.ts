@@ -13,6 +13,7 @@ import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
 import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { checkData, type DataLimits } from "./input-limits";
+import type { ReportConformance } from "./model";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 import { type TemplateChoice, templateForm } from "./template-form";
@@ -84,7 +85,7 @@ export class ReportsService {
     if (form.options) {
       checkPdfOptions(form.options);
       if (hasPostOptions(form.options)) {
-        const { encryption: _inClear, ...rest } = form.options;
+        const { encryption: _inClear, e_invoice: _unchecked, ...rest } = form.options;
         options = { ...rest, ...(await this.postOptions(id, accountId, form.options)) };
       }
     }
@@ -97,6 +98,7 @@ export class ReportsService {
       requestId: requestId ?? null,
       templateId: form.templateId ?? null,
       templateVersion: form.templateVersion ?? null,
+      conformance: conformanceOf(options),
     });
   }
 
@@ -122,6 +124,7 @@ export class ReportsService {
       options: options ? JSON.stringify(options) : null,
       requestId: requestId ?? null,
       mergeParts: JSON.stringify(input.report_ids),
+      conformance: conformanceOf(options),
     });
   }
 
@@ -273,6 +276,17 @@ export class ReportsService {
     }
   }
 }
+/** What a report's PDF will conform to, kept with the report (GET /reports/{id} shows it); null for a plain PDF. */
+function conformanceOf(o: StoredPostOptions | undefined): string | null {
+  const c: ReportConformance = {};
+  if (o?.pdfa) c.pdfa = o.pdfa;
+  if (o?.e_invoice) {
+    const { number, grand_total, currency } = o.e_invoice.summary;
+    c.e_invoice = { profile: o.e_invoice.profile, invoice_number: number, grand_total, currency };
+  }
+  return Object.keys(c).length ? JSON.stringify(c) : null;
+}
+
 /** 429 quota_exceeded: the key has submitted its `max` reports of the UTC day of `now`. */
 function quotaExceeded(max: number, now: number) {
   const wait = secondsToNextUtcMidnight(now);

@@ -1,0 +1,71 @@
+// options.pdfa: the PDF made PDF/A-2b or PDF/A-3b (pdfa.ts says what that adds). qpdf shows the
+// objects as JSON (no stream data), pdfaUpdate() computes the change, and a second qpdf run writes it
+// (with a trailer /ID, as qpdf always writes one).
+import { readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import srgbPath from "../icc/sRGB.icc" with { type: "file" };
+import type { PdfaLevel } from "../options";
+import { pdfaUpdate, type QpdfObjects, type XmpExtension } from "../pdfa";
+import type { FileStep } from "../step";
+import { facturXParams } from "./facturx";
+
+export interface PdfaParams {
+  level: PdfaLevel;
+  extensions?: XmpExtension[];
+  /** /AFRelationship of embedded files by name (others: Unspecified). */
+  relationships?: Record<string, string>;
+}
+
+/** Producer and creator of a merged PDF (qpdf's join of the parts has no document information). */
+const TOOL = "reportgen";
+
+let icc: Promise<Uint8Array> | undefined;
+/** The embedded sRGB profile (src/pdf/icc/README.md), read once from the executable. */
+export const srgbProfile = () => (icc ??= Bun.file(srgbPath).bytes());
+
+export const pdfa: FileStep<PdfaParams> = {
+  name: "pdfa",
+  tool: "file",
+  plan: ({ options: o }) => {
+    if (!o.e_invoice) return o.pdfa ? { level: o.pdfa } : undefined;
+    // A Factur-X invoice is PDF/A-3b with the fx: extension schema (Factur-X 1.0, section 6.2).
+    const { meta } = facturXParams(o.e_invoice);
+    const property = (name: string, description: string, value: string) =>
+      ({ name, valueType: "Text", category: "external", description, value }) as const;
+    return {
+      level: "3b",
+      relationships: { [meta.documentFileName]: meta.afRelationship },
+      extensions: [
+        {
+          schema: "Factur-X PDFA Extension Schema",
+          namespaceUri: meta.namespaceUri,
+          prefix: meta.prefix,
+          properties: [
+            property("DocumentFileName", "The name of the embedded XML document", meta.documentFileName),
+            property("DocumentType", "The type of the hybrid document in capital letters, e.g. INVOICE or ORDER", meta.documentType),
+            property("Version", "The actual version of the standard applying to the embedded XML document", meta.version),
+            property("ConformanceLevel", "The conformance level of the embedded XML document", meta.conformanceLevel),
+          ],
+        },
+      ],
+    };
+  },
+  run: async (p, ctx, input, output) => {
+    const dir = ctx.dir();
+    const json = join(dir, "pdfa-objects.json");
+    await ctx.qpdf(["--json=2", "--json-key=qpdf", input, json]);
+    const objects = (JSON.parse(await readFile(json, "utf8")) as { qpdf: QpdfObjects }).qpdf;
+    const { update } = pdfaUpdate(objects, {
+      level: p.level,
+      icc: await srgbProfile(),
+      now: new Date(),
+      tool: TOOL,
+      extensions: p.extensions,
+      relationships: p.relationships,
+    });
+    const updatePath = join(dir, "pdfa-update.json");
+    await writeFile(updatePath, JSON.stringify(update));
+    // Paths are ours (the work folder): nothing in them reads as an option.
+    await ctx.qpdf(["--warning-exit-0", "--no-warn", `--update-from-json=${updatePath}`, input, output]);
+  },
+};

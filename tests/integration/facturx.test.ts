@@ -1,0 +1,94 @@
+// options.e_invoice through the API with real Chromium: a Factur-X PDF/A-3b file whose factur-x.xml
+// passes the EC's EN 16931 validator (../shared/einvoice/validate-cii, skipped when absent), listed by
+// pdfdetach, described in the XMP (pdfinfo -meta: fx: entries, pdfaid part 3); the client's own XML
+// embedded byte for byte.
+import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { generate, type TestApp, useRenderApp } from "../helpers/app";
+import { example1 } from "../helpers/einvoice-examples";
+
+setDefaultTimeout(60_000);
+
+let t: TestApp;
+useRenderApp((a) => (t = a));
+
+const shared = join(import.meta.dir, "../../../shared/einvoice");
+const validator = join(shared, "validate-cii");
+const missing = !existsSync(validator)
+  ? `${validator} is absent`
+  : !Bun.which("java") || !Bun.which("xmllint")
+    ? "java or xmllint is missing: bash scripts/setup --test installs them"
+    : undefined;
+if (missing) console.warn(`facturx: skipping validate-cii: ${missing}`);
+
+const work = mkdtempSync(join(tmpdir(), "reportgen-facturx-"));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+const pdfFile = (pdf: Uint8Array) => {
+  const f = join(work, `${Math.random().toString(36).slice(2)}.pdf`);
+  writeFileSync(f, pdf);
+  return f;
+};
+const run = (cmd: string[]) => {
+  const p = Bun.spawnSync(cmd);
+  return { code: p.exitCode, out: p.stdout.toString() + p.stderr.toString() };
+};
+
+function embeddedXml(file: string): Buffer {
+  const out = join(work, `x-${Math.random().toString(36).slice(2)}.xml`);
+  expect(run(["pdfdetach", "-savefile", "factur-x.xml", "-o", out, file]).code).toBe(0);
+  return readFileSync(out);
+}
+
+test("an EN 16931 invoice: factur-x.xml passes validate-cii, pdfdetach lists it, the XMP has fx: and pdfaid part 3", async () => {
+  const { pdf, report } = await generate(t, {
+    engine: "raw",
+    html_template: "<title>Invoice 471102</title><h1>Invoice</h1>",
+    options: { e_invoice: { profile: "en16931", invoice: example1.invoice } },
+  });
+  expect(report.error).toBeNull();
+  expect(report.pdfa).toBe("3b");
+  expect(report.e_invoice).toEqual({
+    profile: "en16931",
+    invoice_number: example1.invoice.number,
+    grand_total: example1.expected.grand_total,
+    currency: example1.invoice.currency,
+  });
+  const file = pdfFile(pdf!);
+  expect(run(["pdfdetach", "-list", file]).out).toContain("factur-x.xml");
+  const xmp = run(["pdfinfo", "-meta", file]).out;
+  expect(xmp).toContain("<pdfaid:part>3</pdfaid:part>");
+  for (const v of [
+    "<fx:DocumentType>INVOICE</fx:DocumentType>",
+    "<fx:DocumentFileName>factur-x.xml</fx:DocumentFileName>",
+    "<fx:Version>1.0</fx:Version>",
+    "<fx:ConformanceLevel>EN 16931</fx:ConformanceLevel>",
+    "<pdfaSchema:namespaceURI>urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#</pdfaSchema:namespaceURI>",
+  ])
+    expect(xmp).toContain(v);
+  const objects = JSON.parse(run(["qpdf", "--json=2", "--json-key=qpdf", file]).out).qpdf[1];
+  const catalog = objects[`obj:${objects.trailer.value["/Root"]}`].value;
+  const spec = objects[`obj:${catalog["/AF"][0]}`].value;
+  expect(spec).toMatchObject({ "/AFRelationship": "/Alternative", "/UF": "u:factur-x.xml", "/F": "u:factur-x.xml" });
+  expect(spec["/Desc"]).toBe("u:Factur-X invoice, profile EN 16931");
+  const ef = objects[`obj:${spec["/EF"]["/F"]}`].stream.dict;
+  expect(ef["/Subtype"]).toBe("/text/xml");
+  expect(ef["/Params"]["/ModDate"]).toBeDefined();
+  expect(embeddedXml(file).toString()).toContain(`<ram:ID>${example1.invoice.number}</ram:ID>`);
+  if (!missing) {
+    const v = run([validator, file]);
+    expect({ code: v.code, out: v.out.slice(-2000) }).toMatchObject({ code: 0 });
+  }
+});
+
+test("xml_base64: the official CII_example1.xml is embedded unchanged", async () => {
+  const original = readFileSync(join(shared, "examples", "CII_example1.xml"));
+  const { pdf, report } = await generate(t, {
+    engine: "raw",
+    html_template: "<title>Their invoice</title><p>x</p>",
+    options: { e_invoice: { xml_base64: original.toString("base64") } },
+  });
+  expect(report.error).toBeNull();
+  expect(embeddedXml(pdfFile(pdf!)).equals(original)).toBe(true);
+});
