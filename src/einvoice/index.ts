@@ -7,3 +7,4 @@ export { ciiXml, escapeXml } from "./cii";
 export { CII_NS, checkCustomerXml } from "./customer-xml";
 export { type FacturXMetadata, type FacturXProfile, facturXMetadata, GUIDELINE_IDS, profileOfGuideline } from "./facturx";
 export { type EInvoiceInput, type EInvoiceModel, eInvoiceModelSchema, eInvoiceSchema, modelProfiles, vatCategories } from "./model";
+export { type EInvoiceTemplateData, templateInvoice } from "./template-data";

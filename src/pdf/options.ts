@@ -5,6 +5,7 @@
 // stored templates, `reportgen render`, the processor and the PDF pipeline (plan.ts, steps/) all import
 // them from here; the TypeBox schema of the same fields (the API's validation and OpenAPI) is
 // options-schema.ts, and what a schema cannot check about the post-processing fields is option-problems.ts.
+import type { EInvoiceTemplateData } from "../einvoice/template-data";
 import { validationFailed } from "../lib/errors";
 
 // The renderer's print settings.
@@ -150,6 +151,11 @@ export interface StoredEInvoice {
   /** The CII XML to embed as factur-x.xml: reportgen's, or the client's bytes unchanged. */
   xml_base64: string;
   summary: { number: string; currency: string; grand_total: string };
+  /**
+   * The `e_invoice` variable an EJS template gets (src/einvoice/template-data.ts): the checked JSON
+   * invoice with its computed figures. Absent for the client's own XML.
+   */
+  template_data?: EInvoiceTemplateData;
 }
 
 /** How `options.encryption` is stored: the passwords sealed for this report, the permissions as given. */

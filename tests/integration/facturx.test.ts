@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { generate, type TestApp, useRenderApp } from "../helpers/app";
-import { example1 } from "../helpers/einvoice-examples";
+import { example1, example2 } from "../helpers/einvoice-examples";
 
 setDefaultTimeout(60_000);
 
@@ -91,4 +91,38 @@ test("xml_base64: the official CII_example1.xml is embedded unchanged", async ()
   });
   expect(report.error).toBeNull();
   expect(embeddedXml(pdfFile(pdf!)).equals(original)).toBe(true);
+});
+
+test("engine ejs: the template prints the totals from e_invoice, and they equal the XML's (validate-cii passes)", async () => {
+  const template = `<title>Invoice <%= e_invoice.number %></title><h1><%= greeting %> <%= e_invoice.number %></h1>
+<table><% e_invoice.lines.forEach(function (l) { %><tr><td><%= l.name %></td><td>Line net <%= l.net_amount %></td></tr><% }) %></table>
+<% e_invoice.vat_breakdown.forEach(function (g) { %><p>VAT <%= g.category %> <%= g.rate %> %: <%= g.tax_amount %> on <%= g.taxable_amount %></p><% }) %>
+<p>Without VAT <%= e_invoice.totals.tax_basis_total %></p>
+<p>Grand total: <%= e_invoice.totals.grand_total %> <%= e_invoice.currency %></p>
+<p>Amount due: <%= e_invoice.totals.due_payable %></p>`;
+  const { pdf, report } = await generate(t, {
+    engine: "ejs",
+    html_template: template,
+    // A key e_invoice of the data is replaced by the checked invoice.
+    data: { greeting: "Invoice", e_invoice: { number: "not this one" } },
+    options: { e_invoice: { profile: "en16931", invoice: example2.invoice } },
+  });
+  expect(report.error).toBeNull();
+  const file = pdfFile(pdf!);
+  const xml = embeddedXml(file).toString();
+  const xmlTotal = /<ram:GrandTotalAmount>([^<]+)<\/ram:GrandTotalAmount>/.exec(xml)?.[1];
+  const xmlDue = /<ram:DuePayableAmount>([^<]+)<\/ram:DuePayableAmount>/.exec(xml)?.[1];
+  expect(xmlTotal).toBe(example2.expected.grand_total);
+  const text = run(["pdftotext", "-layout", file, "-"]).out;
+  expect(text).toContain(`Invoice ${example2.invoice.number}`);
+  expect(/Grand total: (\S+) /.exec(text)?.[1]).toBe(xmlTotal);
+  expect(/Amount due: (\S+)/.exec(text)?.[1]).toBe(xmlDue);
+  const lineAmounts = [...xml.matchAll(/<ram:LineTotalAmount>([^<]+)</g)].map((m) => m[1]);
+  const printed = [...text.matchAll(/Line net (\S+)/g)].map((m) => m[1]);
+  expect(printed).toEqual(lineAmounts.slice(0, printed.length));
+  expect(printed.length).toBe(example2.invoice.lines.length);
+  if (!missing) {
+    const v = run([validator, file]);
+    expect({ code: v.code, out: v.out.slice(-2000) }).toMatchObject({ code: 0 });
+  }
 });

@@ -2,9 +2,11 @@
 // e_invoice_invalid naming the rule and the exact JSON path. Table-driven: a valid invoice, one change.
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { checkEInvoice, ciiXml, escapeXml, facturXMetadata, profileOfGuideline } from "../../src/einvoice";
+import { checkEInvoice, ciiXml, escapeXml, facturXMetadata, profileOfGuideline, templateInvoice } from "../../src/einvoice";
 import { format, parseDec } from "../../src/einvoice/decimal";
 import { AppError } from "../../src/lib/errors";
+import { storedEInvoice, withEInvoiceData } from "../../src/modules/reports/post-options";
+import { example1 } from "../helpers/einvoice-examples";
 
 const P = "options.e_invoice.invoice";
 
@@ -392,4 +394,33 @@ test("the complete example of docs/e-invoices.md passes as it is", async () => {
     grand_total: "1488.91",
     due_payable: "1488.91",
   });
+});
+
+test("the template's e_invoice: the checked invoice with the XML's figures as decimal strings", () => {
+  const checked = checkEInvoice({ profile: "en16931", invoice: example1.invoice });
+  if (checked.source !== "model") throw new Error("expected a model invoice");
+  const view = templateInvoice(checked);
+  const xml = ciiXml(checked);
+  expect(view.number).toBe(example1.invoice.number);
+  expect(view.profile).toBe("en16931");
+  expect(view.type_code).toBe("380");
+  expect(view.totals.grand_total).toBe(example1.expected.grand_total);
+  expect(xml).toContain(`<ram:GrandTotalAmount>${view.totals.grand_total}</ram:GrandTotalAmount>`);
+  expect(xml).toContain(`<ram:DuePayableAmount>${view.totals.due_payable}</ram:DuePayableAmount>`);
+  for (const l of view.lines) expect(xml).toContain(`<ram:LineTotalAmount>${l.net_amount}</ram:LineTotalAmount>`);
+  expect(
+    view.vat_breakdown.map((g) => ({ category: g.category as string, rate: g.rate, taxable: g.taxable_amount, tax: g.tax_amount })),
+  ).toEqual(example1.expected.vat);
+});
+
+test("withEInvoiceData: data as given, plus e_invoice for a JSON invoice only", () => {
+  const data = JSON.stringify({ a: 1, e_invoice: "mine" });
+  const model = storedEInvoice({ profile: "en16931", invoice: example1.invoice });
+  const merged = JSON.parse(withEInvoiceData(data, JSON.stringify({ pdfa: "3b", e_invoice: model })));
+  expect(merged.a).toBe(1);
+  expect(merged.e_invoice.totals.grand_total).toBe(example1.expected.grand_total);
+  const xml = storedEInvoice({ xml_base64: Buffer.from(ciiXml(checkEInvoice({ invoice: example1.invoice }))).toString("base64") });
+  expect(xml.template_data).toBeUndefined();
+  expect(withEInvoiceData(data, JSON.stringify({ e_invoice: xml }))).toBe(data);
+  expect(withEInvoiceData(null, null)).toBe("{}");
 });

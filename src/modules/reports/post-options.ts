@@ -2,7 +2,7 @@
 // field, or 404 for another account's report) before anything is queued, and stored with the passwords
 // sealed. The PDF pipeline (src/pdf/) turns them back into a plan when the report is processed.
 import { existsSync } from "node:fs";
-import { checkEInvoice, ciiXml } from "../../einvoice";
+import { checkEInvoice, ciiXml, templateInvoice } from "../../einvoice";
 import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
@@ -78,7 +78,8 @@ export async function preparePostOptions(
 
 /**
  * options.e_invoice as stored: the XML to embed (reportgen's CII from the checked invoice, or the
- * client's bytes unchanged), its profile and summary. Throws 422 e_invoice_invalid.
+ * client's bytes unchanged), its profile and summary, and for a JSON invoice the template's `e_invoice`
+ * variable, made from the same check. Throws 422 e_invoice_invalid.
  */
 export function storedEInvoice(input: unknown, prefix = "options"): StoredEInvoice {
   const checked = checkEInvoice(input, `${prefix}.e_invoice`);
@@ -87,10 +88,25 @@ export function storedEInvoice(input: unknown, prefix = "options"): StoredEInvoi
       ? String((input as { xml_base64: string }).xml_base64).replace(/\s+/g, "")
       : Buffer.from(ciiXml(checked), "utf8").toString("base64");
   const { number, currency, grand_total } = checked.summary;
-  return { profile: checked.profile, xml_base64, summary: { number, currency, grand_total } };
+  const stored: StoredEInvoice = { profile: checked.profile, xml_base64, summary: { number, currency, grand_total } };
+  // The same checked figures as the XML's, for the template (see withEInvoiceData).
+  if (checked.source === "model") stored.template_data = templateInvoice(checked);
+  return stored;
 }
 
 export function throwProblems(problems: Problem[]): void {
   if (problems.length)
     throw validationFailed(`the request body is invalid (${problems.map((p) => p.field).join(", ")}); see details`, problems);
+}
+
+/**
+ * The data an EJS template is rendered with: the report's `data` as given, plus `e_invoice` (the
+ * checked invoice with its computed figures) when the report embeds a JSON e-invoice. A key
+ * `e_invoice` of the data itself is replaced. The data JSON is re-parsed only for such reports.
+ */
+export function withEInvoiceData(dataJson: string | null, optionsJson: string | null): string {
+  const data = dataJson ?? "{}";
+  if (!optionsJson?.includes('"template_data"')) return data;
+  const invoice = (JSON.parse(optionsJson) as StoredPostOptions).e_invoice?.template_data;
+  return invoice ? JSON.stringify({ ...(JSON.parse(data) as object), e_invoice: invoice }) : data;
 }

@@ -22,6 +22,7 @@ import type { ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
+import { withEInvoiceData } from "./post-options";
 import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
 import type { ClaimedReport, ReportQueue } from "./queue";
@@ -216,7 +217,7 @@ export class ReportProcessor {
     const t0 = performance.now();
     const ejs = job.engine === "ejs";
     const templated = ejs
-      ? this.templating.render(job.template ?? "", job.data ?? "{}", logFields(job))
+      ? this.templating.render(job.template ?? "", withEInvoiceData(job.data, job.options), logFields(job))
       : Promise.resolve(job.template ?? "");
     templated.catch(() => {}); // awaited below, unless reserving the file fails first
     // Durable before it is recorded: the file's folder entry (fsync'ed while the report renders),

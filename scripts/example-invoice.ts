@@ -1,0 +1,46 @@
+#!/usr/bin/env bun
+// Makes docs/examples/invoice-facturx.pdf: runs the first example of docs/e-invoices.md (the e-invoice
+// printed from a template) with bash against a fresh `reportgen serve` of this checkout, as a reader would,
+// and saves the PDF the service made. Usage: bun scripts/example-invoice.ts [OUT]
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+const out = process.argv[2] ?? join(root, "docs/examples/invoice-facturx.pdf");
+const main = join(root, "src/main.ts");
+const dir = mkdtempSync(join(tmpdir(), "reportgen-example-"));
+
+const doc = await Bun.file(join(root, "docs/e-invoices.md")).text();
+const block = /```sh test\n([\s\S]*?)```/.exec(doc)?.[1];
+if (!block?.includes("INVOICE_ID=")) throw new Error("docs/e-invoices.md: the first sh test block no longer sets INVOICE_ID");
+
+const key = Bun.spawnSync([process.execPath, main, "admin", "create-key", "--name", "example", "--data-dir", dir]);
+if (key.exitCode !== 0) throw new Error(`create-key failed: ${key.stderr}`);
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const base = `http://127.0.0.1:${port}`;
+const server = Bun.spawn([process.execPath, main, "serve", "--data-dir", dir, "--host", "127.0.0.1", "--port", String(port)], {
+  stdout: "ignore",
+  stderr: "inherit",
+});
+try {
+  for (let i = 0; ; i++) {
+    if ((await fetch(`${base}/healthz`).catch(() => undefined))?.ok) break;
+    if (i > 600) throw new Error("the server did not become healthy in 60 s");
+    await Bun.sleep(100);
+  }
+  const env = { PATH: process.env.PATH ?? "", REPORTGEN_URL: base, KEY: key.stdout.toString().trim() };
+  const run = Bun.spawnSync(["bash", "-c", `set -euo pipefail\n${block}\necho "$INVOICE_ID" >&2`], { env });
+  if (run.exitCode !== 0) throw new Error(`the example failed: ${run.stderr}`);
+  const id = run.stderr.toString().trim().split("\n").pop()!;
+  const link = (await (await fetch(`${base}/api/v1/reports/${id}/download?wait=30`, { headers: { "x-api-key": env.KEY } })).json()) as {
+    data: string;
+  };
+  const pdf = new Uint8Array(await (await fetch(link.data)).arrayBuffer());
+  writeFileSync(out, pdf);
+  console.log(`wrote ${out} (${pdf.length} bytes, report ${id})`);
+} finally {
+  server.kill();
+  await server.exited;
+  rmSync(dir, { recursive: true, force: true });
+}
