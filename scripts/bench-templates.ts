@@ -6,12 +6,16 @@
 //                $BENCH_INVOICE) with its fields and item rows turned into EJS tags; the data holds
 //                the fixture's own values, so it prints the same one A4 page as the fixture.
 //   invoice-raw  the same fixture, engine "raw" (no templating); not measured by default.
+//   invoice-pdfa     the invoice with options.pdfa "3b" (PDF/A-3b: XMP, output intent, fonts checked).
+//   invoice-facturx  the invoice as a Factur-X e-invoice: the same fixture's figures as an EN 16931 invoice
+//                in options.e_invoice, the template printing its total from the `e_invoice` variable.
 //   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
 //
 // No template loads anything from the network: the fixture's remote logo is replaced by the same-sized
 // inline (data:) image. A remote URL would be refused at once by the service's Chromium but waited for
 // by a plain playwright page, which would make the floor slower than it really is.
 import { existsSync, readFileSync } from "node:fs";
+import { checkEInvoice, templateInvoice } from "../src/einvoice";
 
 export interface BenchTemplate {
   name: string;
@@ -26,6 +30,8 @@ export interface BenchTemplate {
   byDefault: boolean;
   /** options of the generation request (the floors print the same HTML without them). */
   options?: Record<string, unknown>;
+  /** The data the floors render the template with, when the service adds to `data` (the e_invoice variable). */
+  floorData?: Record<string, unknown>;
   /** A template measured in the same run whose machine CPU per PDF this one's is held against (with the limit). */
   baseline?: { name: string; maxRatio: number };
 }
@@ -148,9 +154,45 @@ export function reportData(rows: number): Record<string, unknown> {
   };
 }
 
+/**
+ * The fixture's invoice as an EN 16931 invoice (options.e_invoice.invoice): the same parties and items,
+ * zero-rated (Z), so its grand total is the fixture's $385.00.
+ */
+function benchEInvoice(data: ReturnType<typeof invoiceEjs>["data"]): Record<string, unknown> {
+  const items = data.items as { name: string; price: number }[];
+  return {
+    number: String(data.invoiceNo),
+    issue_date: "2023-01-01",
+    due_date: "2023-02-01",
+    currency: "USD",
+    seller: {
+      name: "Sparksuite, Inc.",
+      vat_id: "US123456789",
+      address: { line1: "12345 Sunny Road", city: "Sunnyville", postal_code: "12345", country_code: "US" },
+    },
+    buyer: { name: "Acme Corp.", address: { city: "Springfield", country_code: "US" } },
+    payment: { means_code: "30", iban: "DE02120300000000202051" },
+    lines: items.map((i) => ({
+      name: i.name,
+      quantity: "1",
+      unit_code: "C62",
+      net_price: i.price.toFixed(2),
+      vat: { category: "Z", rate: "0" },
+    })),
+  };
+}
+
+/** What the service renders an e-invoice's template with: the data plus the checked invoice as e_invoice. */
+function withEInvoice(data: Record<string, unknown>, eInvoice: unknown): Record<string, unknown> {
+  const checked = checkEInvoice(eInvoice);
+  if (checked.source !== "model") throw new Error("bench: expected a JSON e-invoice");
+  return { ...data, e_invoice: templateInvoice(checked) };
+}
+
 export function benchTemplates(): BenchTemplate[] {
   const fixture = loadInvoice();
   const inv = invoiceEjs(fixture);
+  const eInvoice = { profile: "en16931", invoice: benchEInvoice(inv.data) };
   return [
     { name: "invoice-ejs", engine: "ejs", html_template: inv.template, data: inv.data, count: 64, quickCount: 24, byDefault: true },
     { name: "invoice-raw", engine: "raw", html_template: fixture, count: 64, quickCount: 24, byDefault: false },
@@ -169,6 +211,31 @@ export function benchTemplates(): BenchTemplate[] {
         encryption: { user_password: "bench-user", owner_password: "bench-owner", permissions: ["print"] },
       },
       baseline: { name: "invoice-ejs", maxRatio: 1.15 },
+    },
+    // The same invoice as PDF/A-3b, and as a Factur-X e-invoice (PDF/A-3b with factur-x.xml, its total
+    // printed from the e_invoice variable): machine CPU per PDF at most 25% above the plain invoice's.
+    {
+      name: "invoice-pdfa",
+      engine: "ejs",
+      html_template: inv.template,
+      data: inv.data,
+      count: 64,
+      quickCount: 24,
+      byDefault: false,
+      options: { pdfa: "3b" },
+      baseline: { name: "invoice-ejs", maxRatio: 1.25 },
+    },
+    {
+      name: "invoice-facturx",
+      engine: "ejs",
+      html_template: replaceOnce(inv.template, /Total: \$<%= items\.reduce\([^%]*%>/, "Total: $<%= e_invoice.totals.grand_total %>"),
+      data: inv.data,
+      count: 64,
+      quickCount: 24,
+      byDefault: false,
+      options: { e_invoice: eInvoice },
+      floorData: withEInvoice(inv.data, eInvoice),
+      baseline: { name: "invoice-ejs", maxRatio: 1.25 },
     },
     {
       name: "report-1000",

@@ -6,7 +6,8 @@
 //   --quick            2 rounds of fewer PDFs (about 4 minutes on 2 cores)
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
-//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, report-1000 (default invoice-ejs,report-1000)
+//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa,
+//                      invoice-facturx, report-1000 (default invoice-ejs,report-1000)
 //   --poll-ms N        interval of the polling client (default 50)
 //   --floor-nice N     nice value of the floor's Chromium (default 10, the service's --render-nice default)
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`
@@ -119,7 +120,7 @@ async function main(): Promise<number> {
   const stopSampler = startPssSampler(svc.proc.pid);
 
   const tpls = TEMPLATES.map((t) => {
-    const rendered = t.engine === "ejs" ? ejs.render(t.html_template, t.data!, {}) : t.html_template;
+    const rendered = t.engine === "ejs" ? ejs.render(t.html_template, t.floorData ?? t.data!, {}) : t.html_template;
     return {
       name: t.name,
       // The document the service prints: the rendered template with the print defaults stylesheet.
