@@ -87,6 +87,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       storage,
       seal,
       maxPages: config.maxPages,
+      qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
     });
     const keys = new KeysService(repos.keys, repos.accounts, audit, pepper);
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));

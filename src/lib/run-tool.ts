@@ -10,6 +10,8 @@ export interface ToolRun {
   /** The last 4 KB of its standard error, for the log. */
   stderr: string;
   ms: number;
+  /** Its standard output, when asked for (`stdout: true`). */
+  stdout?: Uint8Array;
 }
 
 /**
@@ -20,11 +22,11 @@ export interface ToolRun {
  */
 export async function runTool(
   cmd: string[],
-  o: { timeoutMs: number; nice?: number; signal?: AbortSignal; stdin?: string },
+  o: { timeoutMs: number; nice?: number; signal?: AbortSignal; stdin?: string; stdout?: boolean },
 ): Promise<ToolRun> {
   const started = performance.now();
   const stdin = o.stdin === undefined ? "ignore" : new Blob([o.stdin]);
-  const p = Bun.spawn({ cmd, detached: true, stdin, stdout: "ignore", stderr: "pipe" });
+  const p = Bun.spawn({ cmd, detached: true, stdin, stdout: o.stdout ? "pipe" : "ignore", stderr: "pipe" });
   if (o.nice) {
     try {
       setPriority(p.pid, o.nice);
@@ -46,8 +48,10 @@ export async function runTool(
   }, o.timeoutMs);
   o.signal?.addEventListener("abort", killGroup, { once: true });
   try {
-    const [stderr] = await Promise.all([new Response(p.stderr).text(), p.exited]);
+    const out = o.stdout ? new Response(p.stdout as ReadableStream<Uint8Array>).arrayBuffer() : undefined;
+    const [stderr, stdout] = await Promise.all([new Response(p.stderr).text(), out, p.exited]);
     return {
+      ...(stdout ? { stdout: new Uint8Array(stdout) } : {}),
       code: p.exitCode,
       signal: p.signalCode ? String(p.signalCode) : null,
       timedOut,

@@ -48,6 +48,22 @@ export interface QpdfLayout {
   qpdf: [{ maxobjectid: number }, Record<string, { value: Record<string, unknown> }>];
 }
 
+/**
+ * The embedded file `name` of a PDF (qpdf --show-attachment), or undefined when the PDF has none by
+ * that name. Throws when qpdf cannot run or read the file.
+ */
+export async function showAttachment(
+  qpdfPath: string,
+  file: string,
+  name: string,
+  o: { timeoutMs: number; nice?: number },
+): Promise<Uint8Array | undefined> {
+  const run = await runTool([qpdfPath, `--show-attachment=${name}`, "--", file], { ...o, stdout: true });
+  if (run.code === 0) return run.stdout;
+  if (run.code === 2 && /attachment/i.test(run.stderr)) return undefined;
+  throw new Error(`qpdf --show-attachment failed (exit ${run.code ?? run.signal}${run.timedOut ? ", timed out" : ""}): ${run.stderr}`);
+}
+
 export class Qpdf {
   constructor(private readonly opts: QpdfOptions) {}
 

@@ -1,5 +1,6 @@
 // Reports: newest first, filtered by status, paginated, with unfinished rows refreshed live.
 import { type ReportStatus, reportStatuses } from "../../db/schema";
+import type { ReportConformance } from "../../modules/reports/model";
 import type { ReportSummary } from "../../modules/reports/repo";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
@@ -17,6 +18,20 @@ const labels: Record<ReportStatus, string> = {
 
 export const badge = (s: ReportStatus) => html`<span class="badge ${s}">${labels[s]}</span>`;
 
+/** What the report's PDF conforms to (its conformance column): "PDF/A-3b" and the e-invoice's summary. */
+function conformance(r: ReportSummary): Html | string {
+  if (!r.conformance) return "";
+  const c = JSON.parse(r.conformance) as ReportConformance;
+  const pdfa = c.pdfa ? html` <span class="sub">PDF/A-${c.pdfa}</span>` : "";
+  const e = c.e_invoice;
+  const invoice = e
+    ? html`<p class="sub">E-invoice <span class="mono">${e.invoice_number}</span>, ${e.grand_total} ${e.currency} (${e.profile === "en16931" ? "EN 16931" : e.profile})</p>`
+    : "";
+  return html`${pdfa}${invoice}`;
+}
+
+const hasEInvoice = (r: ReportSummary) => !!r.conformance && (JSON.parse(r.conformance) as ReportConformance).e_invoice !== undefined;
+
 const renderTime = (r: ReportSummary) => (r.startedAt && r.finishedAt ? r.finishedAt - r.startedAt : null);
 
 /** One row; while the report is unfinished it asks to be re-fetched (app.js). */
@@ -24,7 +39,7 @@ export function reportRow(r: ReportSummary): Html {
   const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
   const reason = r.errorCode ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
   return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
-  <td data-label="Report"><span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span></td>
+  <td data-label="Report"><span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span>${conformance(r)}</td>
   <td data-label="Status">${badge(r.status)}${reason}</td>
   <td data-label="Created">${fmt.time(r.createdAt)}</td>
   <td data-label="Finished">${r.finishedAt ? fmt.time(r.finishedAt) : html`<span class="sub">—</span>`}</td>
@@ -33,7 +48,11 @@ export function reportRow(r: ReportSummary): Html {
   <td data-label="Render time" class="num">${fmt.duration(renderTime(r))}</td>
   <td data-label="Actions"><div class="actions">${
     r.status === "succeeded"
-      ? html`<a href="/dashboard/reports/${r.id}/download" aria-label="Download report ${r.id.slice(0, 8)}">Download</a>`
+      ? html`<a href="/dashboard/reports/${r.id}/download" aria-label="Download report ${r.id.slice(0, 8)}">Download</a>${
+          hasEInvoice(r)
+            ? html`<a href="/dashboard/reports/${r.id}/factur-x.xml" download aria-label="Download the e-invoice XML of report ${r.id.slice(0, 8)}">Invoice XML</a>`
+            : ""
+        }`
       : ""
   }<a href="/dashboard/reports/${r.id}/delete" aria-label="Delete report ${r.id.slice(0, 8)}">Delete</a></div></td>
 </tr>`;

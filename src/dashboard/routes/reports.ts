@@ -7,7 +7,7 @@ import { DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import { confirmPage, errorPage, type Notice } from "../pages/common";
 import { goneRow, reportRow, reportsPage } from "../pages/reports";
-import { htmlResponse, redirect } from "../security";
+import { htmlResponse, pageHeaders, redirect } from "../security";
 
 export function reportsRoutes(d: DashboardDeps, g: Guards) {
   return new Elysia({ name: "dashboard-reports" })
@@ -50,6 +50,31 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
             409,
           );
         return redirect(answer.url);
+      }),
+    )
+    .get(
+      `${DASHBOARD}/reports/:id/factur-x.xml`,
+      g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "reports:read", "downloading an e-invoice's XML");
+        const xml = await d.reports.embeddedInvoiceXml(s.accountId, id);
+        if (!xml)
+          return htmlResponse(
+            errorPage({
+              title: "Not ready yet",
+              message: "The report is not finished. Its e-invoice XML can be downloaded once it has succeeded.",
+              viewer: await g.viewerOf(s),
+              section: "reports",
+              back: { href: `${DASHBOARD}/reports`, label: "Back to reports" },
+            }),
+            409,
+          );
+        // The bytes embedded in the PDF, as a file to save (never shown inline under the dashboard's origin).
+        return new Response(Buffer.from(xml), {
+          headers: pageHeaders({
+            "content-type": "application/xml; charset=utf-8",
+            "content-disposition": 'attachment; filename="factur-x.xml"',
+          }),
+        });
       }),
     )
     .get(

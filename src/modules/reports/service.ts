@@ -1,5 +1,8 @@
 // Reports: accepting generation requests, status, listing, deletion and download links.
 
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ReportStatus } from "../../db/schema";
 import { decodeCursor, pageOf } from "../../lib/cursor";
 import { AppError, notFound, retryLater, storageRefusal } from "../../lib/errors";
@@ -7,6 +10,7 @@ import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
 import { checkPdfOptions, hasPostOptions, type PostOptions, type StoredPdfOptions, type StoredPostOptions } from "../../pdf/options";
+import { showAttachment } from "../../pdf/qpdf";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
@@ -56,6 +60,8 @@ export interface ReportsServiceOptions {
   maxPages?: number;
   /** Stored templates, for requests with template_id. */
   templates?: TemplateSource;
+  /** qpdf, to read an e-invoice's factur-x.xml back out of its stored PDF (the dashboard's download). */
+  qpdf?: { path: string; timeoutMs: number };
 }
 
 export type DownloadAnswer =
@@ -243,6 +249,30 @@ export class ReportsService {
       if (e instanceof StoreUnavailableError) return true;
       throw e;
     });
+  }
+
+  /**
+   * The factur-x.xml embedded in a succeeded e-invoice report's PDF, read out of the stored file: the
+   * bytes the PDF carries. 404 for a report without an e-invoice; the download's errors otherwise
+   * (failed, expired, PDF missing); undefined while the report is unfinished.
+   */
+  async embeddedInvoiceXml(accountId: string, reportId: string): Promise<Uint8Array | undefined> {
+    const r = await this.get(accountId, reportId);
+    const c = r.conformance ? (JSON.parse(r.conformance) as ReportConformance) : {};
+    if (!c.e_invoice) throw notFound("e-invoice of report", reportId);
+    const answer = await this.download(accountId, reportId, "");
+    if (!answer.ready) return undefined;
+    if (!this.opts.qpdf) throw new Error("qpdf is not configured");
+    const dir = await mkdtemp(join(tmpdir(), "reportgen-xml-"));
+    try {
+      const file = await this.files.localFile(r.id, fenceOf(r), join(dir, "report.pdf"));
+      if (!file) throw new AppError("pdf_missing", "the report's PDF is missing from the store; generate it again");
+      const xml = await showAttachment(this.opts.qpdf.path, file, "factur-x.xml", { timeoutMs: this.opts.qpdf.timeoutMs });
+      if (!xml) throw notFound("factur-x.xml in report", reportId);
+      return xml;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   }
 
   async download(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
