@@ -52,6 +52,32 @@ export function canonicalJson(v: unknown): string {
   return JSON.stringify(v) ?? "null";
 }
 
+/** What `run` needs to know of a request. */
+export interface IdempotentRequest {
+  accountId: string;
+  accessKeyId: string;
+  /** The Idempotency-Key header, if sent. */
+  key: string | undefined;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** The idempotent request of a route's context: the caller's key, its Idempotency-Key, the POST and its body. */
+export const idempotentRequest = (c: {
+  principal: { accountId: string; keyId: string };
+  headers: Record<string, string | undefined>;
+  request: Request;
+  body: unknown;
+}): IdempotentRequest => ({
+  accountId: c.principal.accountId,
+  accessKeyId: c.principal.keyId,
+  key: c.headers["idempotency-key"],
+  method: "POST",
+  path: new URL(c.request.url).pathname,
+  body: c.body,
+});
+
 export class IdempotencyService {
   constructor(
     private readonly repo: IdempotencyRepo,
@@ -65,7 +91,7 @@ export class IdempotencyService {
    * stores the response. Without an Idempotency-Key it simply runs both.
    */
   async run<P, B>(
-    req: { accountId: string; accessKeyId: string; key: string | undefined; method: string; path: string; body: unknown },
+    req: IdempotentRequest,
     prepare: () => Promise<P> | P,
     commit: (prepared: P) => Promise<StoredResponse<B>>,
   ): Promise<IdempotentResult<B>> {

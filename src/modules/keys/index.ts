@@ -4,7 +4,7 @@ import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { iso } from "../../lib/time";
 import { idempotencyHeaders } from "../idempotency/model";
-import type { IdempotencyService } from "../idempotency/service";
+import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
 import { createdKeySchema, createKeyBody, keyIdParams, keySchema, rotateKeyBody, toKeyJson, updateKeyBody } from "./model";
 import type { KeysService } from "./service";
 
@@ -15,14 +15,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
       "/access-keys",
       async ({ principal, actor, body, set, headers, request }) => {
         const r = await idempotency.run(
-          {
-            accountId: principal.accountId,
-            accessKeyId: principal.keyId,
-            key: headers["idempotency-key"],
-            method: "POST",
-            path: new URL(request.url).pathname,
-            body,
-          },
+          idempotentRequest({ principal, headers, request, body }),
           () => keys.prepare(principal.accountId, body, principal.scopes),
           async (prepared) => {
             const k = await keys.commit(prepared, actor);

@@ -6,7 +6,7 @@ import { noteReport, requestIdOf } from "../../http/request-context";
 import { pageQuery, pageSchema, queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { idempotencyHeaders } from "../idempotency/model";
-import type { IdempotencyService } from "../idempotency/service";
+import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
 import type { WebhooksService } from "../webhooks/service";
 import { generateBodySchema, listQuerySchema, mergeBodySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
@@ -43,14 +43,7 @@ async function queueIdempotently(
 ) {
   const { principal, body, set, headers, request } = ctx;
   const r = await opts.idempotency.run(
-    {
-      accountId: principal.accountId,
-      accessKeyId: principal.keyId,
-      key: headers["idempotency-key"],
-      method: "POST",
-      path: new URL(request.url).pathname,
-      body,
-    },
+    idempotentRequest({ principal, headers, request, body }),
     () => undefined,
     async () => {
       const { reportId } = await submit();

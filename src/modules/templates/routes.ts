@@ -5,7 +5,7 @@ import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { pageQuery, pageSchema } from "../../http/schema";
 import { idempotencyHeaders } from "../idempotency/model";
-import type { IdempotencyService } from "../idempotency/service";
+import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
 import { type TemplateOptions, toTemplateJson, toVersionJson } from "./model";
 import {
   createdSchema,
@@ -34,14 +34,7 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
       "/templates",
       async ({ principal, actor, body, set, headers, request }) => {
         const r = await opts.idempotency.run(
-          {
-            accountId: principal.accountId,
-            accessKeyId: principal.keyId,
-            key: headers["idempotency-key"],
-            method: "POST",
-            path: new URL(request.url).pathname,
-            body,
-          },
+          idempotentRequest({ principal, headers, request, body }),
           () => undefined,
           async () => {
             const c = await templates.create(actor, {
