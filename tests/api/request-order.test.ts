@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ALL_SCOPES } from "../../src/access/scopes";
 import { ROUTE_ACCESS } from "../../src/http/route-access";
-import { mintKey } from "../helpers/access";
+import { concrete, mintKey } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -13,13 +13,6 @@ beforeAll(async () => {
   t = await createTestApp({ listen: true });
 });
 afterAll(() => t.close());
-
-const concrete = (path: string) =>
-  path
-    .replace(":reportID", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e")
-    .replace(":accessKeyID", "abcdefghijkm")
-    .replace(":templateID", "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f")
-    .replace(":version", "1");
 
 const scoped = Object.entries(ROUTE_ACCESS).filter(([r, a]) => r.split(" ")[1]!.startsWith("/api/v1/") && a !== "public");
 const withBody = scoped.filter(([r]) => /^(POST|PATCH|DELETE) /.test(r));

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ALL_SCOPES, type Scope } from "../../src/access/scopes";
 import { ROUTE_ACCESS } from "../../src/http/route-access";
-import { mintKey, noRedirect, signIn } from "../helpers/access";
+import { concrete, mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -34,14 +34,6 @@ test("only documentation is public under /api/v1, and nothing outside /api/v1 ta
     if (path.startsWith("/dashboard")) expect(access).toBe("dashboard");
   }
 });
-
-/** A concrete request for a route pattern: placeholder ids, and `{}` as the body of POST and PATCH. */
-const concrete = (path: string) =>
-  path
-    .replace(":reportID", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e")
-    .replace(":accessKeyID", "abcdefghijkm")
-    .replace(":templateID", "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f")
-    .replace(":version", "1");
 
 describe("every /api/v1 route × every scope", () => {
   const apiRoutes = Object.entries(ROUTE_ACCESS).filter(([r, a]) => r.split(" ")[1]!.startsWith("/api/v1/") && a !== "public");

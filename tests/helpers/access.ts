@@ -47,3 +47,11 @@ export function noRedirect(t: TestApp, method: string, path: string, o: { header
   const req = new Request(t.baseUrl + path, { method, headers: o.headers, body: o.body, redirect: "manual" });
   return t.app.server ? fetch(req) : t.app.http.handle(req);
 }
+
+/** A concrete request path for a route pattern of route-access.ts: placeholder ids that name nothing. */
+export const concrete = (path: string) =>
+  path
+    .replace(":reportID", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e")
+    .replace(":accessKeyID", "abcdefghijkm")
+    .replace(":templateID", "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f")
+    .replace(":version", "1");
