@@ -9,8 +9,9 @@ import { checkCustomerXml, checkEInvoice, ciiXml, type EInvoiceModel } from "../
 import { find, parseXml, type XmlElement } from "../../src/einvoice/customer-xml";
 import { format, parseDec } from "../../src/einvoice/decimal";
 import { examples } from "../helpers/einvoice-examples";
+import { EINVOICE_ARTEFACTS } from "../helpers/shared";
 
-const shared = join(import.meta.dir, "../../../shared/einvoice");
+const shared = EINVOICE_ARTEFACTS;
 const validator = join(shared, "validate-cii");
 
 /** Why the validator cannot run here, or undefined when it can. */
