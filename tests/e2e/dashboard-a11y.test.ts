@@ -5,6 +5,7 @@
 // The Templates pages are checked in templates.test.ts. The user guide (/docs) is checked here too: it
 // is served under the dashboard's CSP, and its pages hold wide tables and code.
 import { afterAll, beforeAll, expect } from "bun:test";
+import { example1 } from "../helpers/einvoice-examples";
 import { api } from "../helpers/process";
 import { type Harness, startHarness, test, Watched } from "./harness";
 import { expectNoAxeViolations } from "./page-checks";
@@ -158,6 +159,22 @@ test("reports of every status, and a report's own pages", async () => {
   await finished(slow.body.report_id);
   for (const id of waiting) await finished(id);
 }, 120_000);
+
+test("an e-invoice report: its PDF/A and invoice figures in the row, and the XML link", async () => {
+  const { page } = w;
+  const r = await api(base, h.adminKey, "POST", "/generate-pdf-async", {
+    engine: "raw",
+    html_template: "<h1>Invoice</h1>",
+    options: { e_invoice: { profile: "en16931", invoice: example1.invoice } },
+  });
+  expect(r.status).toBe(202);
+  await finished(r.body.report_id);
+  await page.goto("/dashboard/reports");
+  const row = page.locator("tbody tr", { hasText: example1.invoice.number });
+  await row.getByText("PDF/A-3b").waitFor();
+  await row.getByRole("link", { name: /e-invoice XML/ }).waitFor();
+  await checkBothWidths("reports, an e-invoice");
+}, 60_000);
 
 test("access keys: list, a refused name, a new key shown once, delete confirmation, deleted", async () => {
   const { page } = w;
