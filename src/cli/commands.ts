@@ -142,7 +142,11 @@ export const COMMANDS: readonly Command[] = [
     options: [
       { name: "data", value: "FILE|-", help: "JSON file with the template's values, or - for stdin (EJS only; default {})" },
       { name: "engine", value: "ejs|raw", help: "default: from the extension (.ejs is ejs, .html/.htm is raw)" },
-      { name: "options", value: "FILE", help: "JSON file with the print options of the API's `options` field" },
+      {
+        name: "options",
+        value: "FILE",
+        help: "JSON file with the print options of the API's `options` field (post-processing such as pdfa or watermark: API only)",
+      },
       { name: "output", short: "o", value: "OUT|-", help: "where the PDF goes, or - for stdout (default: stdout unless it is a terminal)" },
     ],
     run: async (parse) => {

@@ -10,7 +10,7 @@ import { SERVICE_FAULTS } from "../lib/error-codes";
 import { AppError, RenderError, StartupError } from "../lib/errors";
 import { createLogger } from "../lib/logger";
 import { checkData } from "../modules/reports/input-limits";
-import { checkPdfOptions, resolvePdfOptions, type StoredPdfOptions } from "../pdf/options";
+import { checkPdfOptions, POST_FIELDS, resolvePdfOptions, type StoredPdfOptions } from "../pdf/options";
 import { checkPdfLimits } from "../render/pdf-limits";
 import { StandaloneRenderer } from "../render/standalone";
 import { UsageError } from "./args";
@@ -91,6 +91,15 @@ async function readOptions(path: string): Promise<StoredPdfOptions> {
     }));
     throw new InputFault("validation_failed", `the options are invalid (${[...new Set(details.map((d) => d.field))].join(", ")})`, details);
   }
+  // Post-processing needs the service (stored reports, sealed passwords, the e-invoice checks' answer):
+  // refused by name rather than printed without it.
+  const post = POST_FIELDS.filter((f) => (raw as Record<string, unknown>)[f] !== undefined);
+  if (post.length)
+    throw new InputFault(
+      "validation_failed",
+      `render prints only; ${post.map((f) => `options.${f}`).join(", ")} ${post.length === 1 ? "is" : "are"} post-processing, which runs in the service: submit the report with POST /api/v1/generate-pdf-async`,
+      post.map((f) => ({ field: `options.${f}`, problem: "post-processing: not run by render (use the API)" })),
+    );
   return raw as StoredPdfOptions;
 }
 

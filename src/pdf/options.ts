@@ -177,7 +177,7 @@ export const STAMP_DEFAULT_OPACITY = 1;
 export type RequestOptions = StoredPdfOptions & PostOptions;
 
 /** The post-processing fields of `options` (the rest are print options). */
-const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize", "pdfa", "e_invoice"] as const;
+export const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize", "pdfa", "e_invoice"] as const;
 
 /** Whether `options` asks for any post-processing. */
 export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);

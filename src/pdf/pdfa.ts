@@ -61,8 +61,19 @@ export interface PdfaInput {
   /** Producer and creator of a document without any (a merge: qpdf's join has no Info). */
   tool: string;
   extensions?: XmpExtension[];
-  /** /AFRelationship of embedded files by their name (e.g. Factur-X's Alternative); Unspecified otherwise. */
-  relationships?: Record<string, string>;
+  /** Files to embed (Factur-X's XML), each listed in /AF with its relationship. Others get Unspecified. */
+  embed?: NewEmbeddedFile[];
+}
+
+/** A file the update embeds itself, so that PDF/A with Factur-X is one qpdf read and one write. */
+export interface NewEmbeddedFile {
+  name: string;
+  data: Uint8Array;
+  /** A MIME type, e.g. text/xml (the embedded file's /Subtype). */
+  mimeType: string;
+  description: string;
+  /** /AFRelationship without the slash, e.g. Alternative. */
+  relationship: string;
 }
 
 export const SRGB_CONDITION = "sRGB IEC61966-2.1";
@@ -122,23 +133,52 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
   delete catalog["/AA"];
   const open = value(catalog["/OpenAction"]) as Record<string, unknown> | undefined;
   if (open && !Array.isArray(open) && ["/JavaScript", "/Launch"].includes(open["/S"] as string)) delete catalog["/OpenAction"];
-  const names = value(catalog["/Names"]) as Record<string, unknown> | undefined;
-  if (names?.["/JavaScript"]) {
-    const { "/JavaScript": _js, ...rest } = names;
-    if (typeof catalog["/Names"] === "string") update[`obj:${catalog["/Names"]}`] = { value: rest };
-    else catalog["/Names"] = rest;
-  }
+  const namesRef = typeof catalog["/Names"] === "string" ? (catalog["/Names"] as string) : undefined;
+  const names = { ...((value(catalog["/Names"]) as Record<string, unknown> | undefined) ?? {}) };
+  delete names["/JavaScript"];
 
   // Embedded files: PDF/A-3 lists them in /AF with their relationship; PDF/A-2 may embed none
-  // (attachments with 2b are refused before a report is queued).
-  const files = embeddedFiles(names?.["/EmbeddedFiles"], value);
+  // (attachments with 2b are refused before a report is queued). Files to embed join the name tree,
+  // rewritten as one sorted /Names array (a tree with /Kids is flattened; the keys stay unique).
+  const when = `u:${pdfDate(input.now)}`;
+  let pairs = namePairs(names["/EmbeddedFiles"], value);
+  const relationship = new Map<string, string>();
+  for (const e of input.embed ?? []) {
+    const file = newRef();
+    update[`obj:${file}`] = {
+      stream: {
+        dict: { "/Type": "/EmbeddedFile", "/Subtype": pdfName(e.mimeType), "/Params": { "/ModDate": when, "/Size": e.data.length } },
+        data: Buffer.from(e.data).toString("base64"),
+      },
+    };
+    const spec = newRef();
+    update[`obj:${spec}`] = {
+      value: {
+        "/Type": "/Filespec",
+        "/F": `u:${e.name}`,
+        "/UF": `u:${e.name}`,
+        "/Desc": `u:${e.description}`,
+        "/EF": { "/F": file, "/UF": file },
+      },
+    };
+    relationship.set(spec, `/${e.relationship}`);
+    pairs = [...pairs.filter(([name]) => pdfString(name) !== e.name), [`u:${e.name}`, spec]];
+  }
+  if (input.embed?.length) {
+    pairs.sort(([a], [b]) => ((pdfString(a) ?? "") < (pdfString(b) ?? "") ? -1 : 1));
+    names["/EmbeddedFiles"] = { "/Names": pairs.flat() };
+  }
+  if (namesRef) update[`obj:${namesRef}`] = { value: names };
+  else if (Object.keys(names).length) catalog["/Names"] = names;
+  else delete catalog["/Names"];
+
+  const files = pairs.map(([, spec]) => spec);
   if (input.level === "3b" && files.length) {
-    const when = `u:${pdfDate(input.now)}`;
     for (const ref of files) {
+      if (relationship.has(ref)) continue;
       const spec = { ...(value(ref) as Record<string, unknown>) };
       const name = spec["/UF"] ?? spec["/F"];
-      const given = input.relationships?.[pdfString(name) ?? ""];
-      spec["/AFRelationship"] = given ? `/${given}` : (spec["/AFRelationship"] ?? DEFAULT_AF_RELATIONSHIP);
+      spec["/AFRelationship"] ??= DEFAULT_AF_RELATIONSHIP;
       if (name !== undefined) {
         spec["/UF"] ??= name;
         spec["/F"] ??= name;
@@ -157,6 +197,10 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
         update[`obj:${fileRef}`] = { stream: { dict } };
       }
     }
+    for (const [ref, rel] of relationship) {
+      const spec = update[`obj:${ref}`] as { value: Record<string, unknown> };
+      spec.value["/AFRelationship"] = rel;
+    }
     catalog["/AF"] = files;
   }
   update[`obj:${rootRef}`] = { value: catalog };
@@ -174,19 +218,24 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
   return { update: { qpdf: [header, update] }, info };
 }
 
-/** The file specifications of an /EmbeddedFiles name tree (references only, as qpdf and PDF writers make them). */
-function embeddedFiles(node: unknown, value: (ref: unknown) => unknown, depth = 0): string[] {
+/** The (key, file specification) pairs of an /EmbeddedFiles name tree (references, as PDF writers make them). */
+function namePairs(node: unknown, value: (ref: unknown) => unknown, depth = 0): [unknown, string][] {
   const n = value(node) as Record<string, unknown> | undefined;
   if (!n || depth > 32) return [];
-  const out: string[] = [];
-  const pairs = (n["/Names"] as unknown[] | undefined) ?? [];
-  for (let i = 1; i < pairs.length; i += 2) {
-    const spec = pairs[i];
+  const out: [unknown, string][] = [];
+  const flat = (n["/Names"] as unknown[] | undefined) ?? [];
+  for (let i = 1; i < flat.length; i += 2) {
+    const spec = flat[i];
     if (typeof spec !== "string") throw new Error("an embedded file's specification is not an indirect object");
-    out.push(spec);
+    out.push([flat[i - 1], spec]);
   }
-  for (const kid of (n["/Kids"] as unknown[] | undefined) ?? []) out.push(...embeddedFiles(kid, value, depth + 1));
+  for (const kid of (n["/Kids"] as unknown[] | undefined) ?? []) out.push(...namePairs(kid, value, depth + 1));
   return out;
+}
+
+/** A PDF name in qpdf's JSON for any text (a MIME type's "/" written #2F). */
+function pdfName(s: string): string {
+  return `/${s.replace(/[^A-Za-z0-9._-]/g, (c) => `#${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`)}`;
 }
 
 /** The document information to write: the Info dictionary's values, normalised, with dates it lacks. */

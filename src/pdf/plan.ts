@@ -5,7 +5,6 @@ import type { PdfPermission, PostOptions, StoredEInvoice, StoredPostOptions } fr
 import type { PlanInput, Step } from "./step";
 import { attachments } from "./steps/attachments";
 import { encryption } from "./steps/encryption";
-import { facturx } from "./steps/facturx";
 import { linearize } from "./steps/linearize";
 import { pdfa } from "./steps/pdfa";
 import { stamp } from "./steps/stamp";
@@ -14,12 +13,12 @@ import { watermark } from "./steps/watermark";
 /**
  * Every step, in the order it runs. A new step is one file in steps/ and one line here:
  * - layers first (they draw on the printed pages), then what adds to the document (attachments);
- * - PDF/A and e-invoice (Factur-X) conversions go after the attachments (and a merge's join), before
+ * - PDF/A (with a Factur-X invoice's XML) goes after the attachments (and a merge's join), before
  *   linearize: PDF/A lists every embedded file and describes the document as it finally reads;
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
  * - a signature covers the bytes as they finally are: it is always last.
  */
-export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, facturx, pdfa, linearize, encryption];
+export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, pdfa, linearize, encryption];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {

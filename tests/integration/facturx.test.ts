@@ -127,3 +127,33 @@ test("engine ejs: the template prints the totals from e_invoice, and they equal 
     expect({ code: v.code, out: v.out.slice(-2000) }).toMatchObject({ code: 0 });
   }
 });
+
+test("with the client's own attachments: both embedded, each in /AF, factur-x.xml Alternative and the others Unspecified", async () => {
+  const csv = Buffer.from("line,amount\n1,10.00\n");
+  const { pdf, report } = await generate(t, {
+    engine: "raw",
+    html_template: "<title>Invoice with annex</title><p>x</p>",
+    options: {
+      attachments: [{ filename: "annex.csv", content_base64: csv.toString("base64") }],
+      e_invoice: { profile: "en16931", invoice: example1.invoice },
+    },
+  });
+  expect(report.error).toBeNull();
+  const file = pdfFile(pdf!);
+  const listed = run(["pdfdetach", "-list", file]).out;
+  expect(listed).toContain("annex.csv");
+  expect(listed).toContain("factur-x.xml");
+  const objects = JSON.parse(run(["qpdf", "--json=2", "--json-key=qpdf", file]).out).qpdf[1];
+  const catalog = objects[`obj:${objects.trailer.value["/Root"]}`].value;
+  const specs = (catalog["/AF"] as string[]).map((ref) => objects[`obj:${ref}`].value);
+  expect(Object.fromEntries(specs.map((s) => [s["/UF"], s["/AFRelationship"]]))).toEqual({
+    "u:annex.csv": "/Unspecified",
+    "u:factur-x.xml": "/Alternative",
+  });
+  // One name tree, its keys sorted as PDF name trees must be.
+  const names = objects[`obj:${catalog["/Names"]}`]?.value ?? catalog["/Names"];
+  const tree = names["/EmbeddedFiles"]["/Names"] ?? objects[`obj:${names["/EmbeddedFiles"]}`].value["/Names"];
+  expect(tree.filter((_: unknown, i: number) => i % 2 === 0)).toEqual(["u:annex.csv", "u:factur-x.xml"]);
+  expect(run(["qpdf", "--check", file]).code).toBe(0);
+  if (!missing) expect(run([validator, file]).code).toBe(0);
+});

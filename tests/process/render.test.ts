@@ -113,6 +113,13 @@ test("--options: the API's print options apply (landscape Letter); bad ones exit
   expect(bad.stderr).toContain("validation_failed");
   expect(bad.stderr).toContain("options.scale");
   expect(bad.stdout.length).toBe(0);
+
+  // Post-processing runs in the service only: named and refused, never a PDF printed without it.
+  writeFileSync(join(work, "post-options.json"), JSON.stringify({ pdfa: "3b", watermark: { text: "DRAFT" } }));
+  const post = await render([invoice, "--options", join(work, "post-options.json")]);
+  expect(post.code).toBe(2);
+  expect(post.stderr).toContain("options.watermark, options.pdfa are post-processing");
+  expect(post.stdout.length).toBe(0);
 });
 
 test("exit 2 for the template's faults in the EJS sandbox, with the API's failure codes", async () => {

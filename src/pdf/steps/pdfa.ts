@@ -3,17 +3,17 @@
 // (with a trailer /ID, as qpdf always writes one).
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { facturXMetadata } from "../../einvoice/facturx";
 import srgbPath from "../icc/sRGB.icc" with { type: "file" };
 import type { PdfaLevel } from "../options";
-import { pdfaUpdate, type QpdfObjects, type XmpExtension } from "../pdfa";
+import { type NewEmbeddedFile, pdfaUpdate, type QpdfObjects, type XmpExtension } from "../pdfa";
 import type { FileStep } from "../step";
-import { facturXParams } from "./facturx";
 
 export interface PdfaParams {
   level: PdfaLevel;
   extensions?: XmpExtension[];
-  /** /AFRelationship of embedded files by name (others: Unspecified). */
-  relationships?: Record<string, string>;
+  /** Files the step embeds itself (Factur-X's XML), in its one write. */
+  embed?: NewEmbeddedFile[];
 }
 
 /** Producer and creator of a merged PDF (qpdf's join of the parts has no document information). */
@@ -28,13 +28,23 @@ export const pdfa: FileStep<PdfaParams> = {
   tool: "file",
   plan: ({ options: o }) => {
     if (!o.e_invoice) return o.pdfa ? { level: o.pdfa } : undefined;
-    // A Factur-X invoice is PDF/A-3b with the fx: extension schema (Factur-X 1.0, section 6.2).
-    const { meta } = facturXParams(o.e_invoice);
+    // A Factur-X invoice is PDF/A-3b with the XML embedded as factur-x.xml and the fx: extension
+    // schema (Factur-X 1.0, section 6.2). Embedding it here, rather than in a qpdf run of its own before,
+    // saves a qpdf process (~9 ms of CPU, most of it the tool's start) per invoice.
+    const meta = facturXMetadata(o.e_invoice.profile);
     const property = (name: string, description: string, value: string) =>
       ({ name, valueType: "Text", category: "external", description, value }) as const;
     return {
       level: "3b",
-      relationships: { [meta.documentFileName]: meta.afRelationship },
+      embed: [
+        {
+          name: meta.documentFileName,
+          data: Buffer.from(o.e_invoice.xml_base64, "base64"),
+          mimeType: meta.mimeType,
+          description: meta.description,
+          relationship: meta.afRelationship,
+        },
+      ],
       extensions: [
         {
           schema: "Factur-X PDFA Extension Schema",
@@ -61,7 +71,7 @@ export const pdfa: FileStep<PdfaParams> = {
       now: new Date(),
       tool: TOOL,
       extensions: p.extensions,
-      relationships: p.relationships,
+      embed: p.embed,
     });
     const updatePath = join(dir, "pdfa-update.json");
     await writeFile(updatePath, JSON.stringify(update));
