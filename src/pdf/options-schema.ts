@@ -57,6 +57,13 @@ const pdfOutputOptions = {
       { additionalProperties: false, description: "Document information of the PDF; its Creator is always reportgen" },
     ),
   ),
+  paged_media: t.Optional(
+    t.Boolean({
+      default: false,
+      description:
+        "CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md",
+    }),
+  ),
   wait_for: t.Optional(
     t.Union(
       [

@@ -43,6 +43,8 @@ export interface PdfOptions {
   outline: boolean;
   metadata: PdfMetadata;
   waitFor?: WaitFor;
+  /** CSS Paged Media through Paged.js (src/render/paged-media.ts). */
+  pagedMedia: boolean;
 }
 
 export const defaultPdfOptions: PdfOptions = {
@@ -56,6 +58,7 @@ export const defaultPdfOptions: PdfOptions = {
   tagged: false,
   outline: false,
   metadata: {},
+  pagedMedia: false,
 };
 
 /** Margin given to a header or footer when the client set none on that side: room for one line of small text. */
@@ -95,6 +98,7 @@ export interface StoredPdfOptions {
   outline?: boolean;
   metadata?: PdfMetadata;
   wait_for?: { selector: string } | { expression: string } | { delay_ms: number };
+  paged_media?: boolean;
 }
 
 /** Who may do what with an encrypted PDF without the owner password. Everything not listed is refused. */
@@ -195,6 +199,14 @@ export function checkPdfOptions(o: StoredPdfOptions): void {
   }
   for (const f of ["width", "height"] as const)
     if (o[f] !== undefined && parseFloat(o[f]!) === 0) problems.push({ field: `options.${f}`, problem: "must be larger than 0" });
+  // Paged.js draws the page furniture itself (the @page margin boxes); Chromium's header and footer would print over it.
+  if (o.paged_media)
+    for (const f of ["header_template", "footer_template"] as const)
+      if (o[f] !== undefined)
+        problems.push({
+          field: `options.${f}`,
+          problem: `cannot go with options.paged_media: put the ${f === "header_template" ? "header" : "footer"} in a CSS @page margin box (e.g. @${f === "header_template" ? "top" : "bottom"}-center { content: counter(page) }) instead`,
+        });
   const ranges = o.page_ranges !== undefined ? pageRangesProblem(o.page_ranges) : undefined;
   if (ranges) problems.push({ field: "options.page_ranges", problem: ranges });
   if (problems.length)
@@ -230,6 +242,7 @@ export function resolvePdfOptions(stored: string | null): PdfOptions {
     outline: o?.outline ?? defaultPdfOptions.outline,
     metadata: o?.metadata ?? defaultPdfOptions.metadata,
     waitFor: resolveWaitFor(o?.wait_for),
+    pagedMedia: o?.paged_media ?? defaultPdfOptions.pagedMedia,
   };
 }
 
