@@ -7,19 +7,23 @@ import { attachments } from "./steps/attachments";
 import { encryption } from "./steps/encryption";
 import { facturx } from "./steps/facturx";
 import { linearize } from "./steps/linearize";
+import { pageNumbers } from "./steps/page-numbers";
 import { pdfa } from "./steps/pdfa";
 import { stamp } from "./steps/stamp";
+import { toc } from "./steps/toc";
 import { watermark } from "./steps/watermark";
 
 /**
  * Every step, in the order it runs. A new step is one file in steps/ and one line here:
+ * - the table of contents first (it adds pages, which the page numbers then count, and reads the
+ *   outline, which a merge's join has just written), then the page numbers;
  * - layers first (they draw on the printed pages), then what adds to the document (attachments);
  * - PDF/A and e-invoice (Factur-X) conversions go after the attachments (and a merge's join), before
  *   linearize: PDF/A lists every embedded file and describes the document as it finally reads;
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
  * - a signature covers the bytes as they finally are: it is always last.
  */
-export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, facturx, pdfa, linearize, encryption];
+export const STEP_ORDER: readonly Step[] = [toc, pageNumbers, watermark, stamp, attachments, facturx, pdfa, linearize, encryption];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {

@@ -6,6 +6,9 @@ import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { runTool } from "../lib/run-tool";
 import { type PostPlan, stepNamed } from "./plan";
+import type { QpdfLayout } from "./qpdf-layout";
+
+export type { QpdfLayout } from "./qpdf-layout";
 
 export interface QpdfOptions {
   qpdfPath: string;
@@ -40,12 +43,6 @@ export function qpdfJob(
       job[k] = Array.isArray(job[k]) && Array.isArray(v) ? [...(job[k] as unknown[]), ...v] : v;
   }
   return job;
-}
-
-/** The parts of qpdf's JSON (version 2) that a merge's outline needs. */
-export interface QpdfLayout {
-  pages: { object: string }[];
-  qpdf: [{ maxobjectid: number }, Record<string, { value: Record<string, unknown> }>];
 }
 
 /**

@@ -3,8 +3,9 @@
 // password is read and written once; a step that needs another tool (or code) runs on its own, from
 // one file to the next.
 
-import type { PdfPermission, PostOptions, StoredEInvoice } from "./options";
+import type { PdfOptions, PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
+import type { QpdfLayout } from "./qpdf-layout";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
@@ -25,6 +26,10 @@ export interface StepContext {
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
+  /** The pages and objects of a PDF (qpdf's JSON). */
+  layout(file: string): Promise<QpdfLayout>;
+  /** Prints HTML in the render pool (a table of contents' page); absent where nothing renders. */
+  print?: (html: string, options: PdfOptions) => Promise<Uint8Array>;
 }
 
 /**
@@ -47,7 +52,8 @@ export interface FileStep<P> {
   readonly name: string;
   readonly tool: "file";
   plan(o: PlanInput): P | undefined;
-  run(p: P, ctx: StepContext, input: string, output: string): Promise<void>;
+  /** Resolves with the number of pages it added (a table of contents), if any. */
+  run(p: P, ctx: StepContext, input: string, output: string): Promise<number | undefined>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of steps holds each with its own parameters

@@ -249,7 +249,8 @@ export class ReportProcessor {
       return size;
     }
     a.postProcessed = true;
-    return this.withinLimit({ pages: size.pages, bytes: await this.postStep.apply(a.job, a.plan, pdf, a.fence) });
+    const { bytes, addedPages } = await this.postStep.apply(a.job, a.plan, pdf, a.fence);
+    return this.withinLimit({ pages: size.pages + addedPages, bytes });
   }
 
   /** A merge: the parts' stored PDFs joined, then the plan, into the spool file (no template, no print). */
