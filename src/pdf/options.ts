@@ -45,6 +45,8 @@ export interface PdfOptions {
   waitFor?: WaitFor;
   /** CSS Paged Media through Paged.js (src/render/paged-media.ts). */
   pagedMedia: boolean;
+  /** A table of contents laid out with a paged document (without paged media, the toc step inserts one). */
+  toc?: { title: string; levels: number };
 }
 
 export const defaultPdfOptions: PdfOptions = {
@@ -205,6 +207,12 @@ const POST_FIELDS = ["toc", "page_numbers", "encryption", "watermark", "stamp", 
 export const hasPostOptions = (o: object | undefined) =>
   !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined && !(f === "toc" && (o as PostOptions).toc === false));
 
+/** A table of contents' title and deepest level, defaults filled in. */
+export function tocSettings(t: TocRequest): { title: string; levels: number } {
+  const o = typeof t === "object" ? t : {};
+  return { title: o.title ?? TOC_DEFAULTS.title, levels: o.levels ?? TOC_DEFAULTS.levels };
+}
+
 /** Whether options ask for a table of contents: it reads the headings from the outline Chromium writes (tagged PDFs only). */
 const wantsToc = (o: { toc?: TocRequest } | undefined) => o?.toc !== undefined && o.toc !== false;
 
@@ -272,6 +280,7 @@ export function resolvePdfOptions(stored: string | null): PdfOptions {
     metadata: o?.metadata ?? defaultPdfOptions.metadata,
     waitFor: resolveWaitFor(o?.wait_for),
     pagedMedia: o?.paged_media ?? defaultPdfOptions.pagedMedia,
+    toc: o?.paged_media && wantsToc(o) ? tocSettings(o.toc!) : undefined,
   };
 }
 

@@ -1,7 +1,7 @@
 // The plan of a report's post-processing: from its stored options, the ordered list of named steps
 // to run on its PDF. Pure: the same options always give the same plan, and nothing runs here.
 import type { PasswordSeal } from "../lib/seal";
-import type { PdfPermission, PostOptions, StoredEInvoice, StoredPostOptions } from "./options";
+import type { StoredPostOptions } from "./options";
 import type { PlanInput, Step } from "./step";
 import { attachments } from "./steps/attachments";
 import { encryption } from "./steps/encryption";
@@ -52,10 +52,7 @@ export function paramsOf<P>(plan: PostPlan, step: { name: string; plan(o: PlanIn
  * The plan for a PDF. `passwords` are the opened encryption passwords (the stored options hold only
  * their seal); without encryption in the options they are ignored.
  */
-export function plan(
-  options: Omit<PostOptions, "encryption" | "e_invoice"> & { encryption?: { permissions?: PdfPermission[] }; e_invoice?: StoredEInvoice },
-  passwords?: { user: string; owner: string },
-): PostPlan {
+export function plan(options: PlanInput["options"], passwords?: { user: string; owner: string }): PostPlan {
   const input: PlanInput = { options, passwords };
   const steps: PlannedStep[] = [];
   for (const step of STEP_ORDER) {

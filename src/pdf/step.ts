@@ -9,7 +9,12 @@ import type { QpdfLayout } from "./qpdf-layout";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
-  options: Omit<PostOptions, "encryption" | "e_invoice"> & { encryption?: { permissions?: PdfPermission[] }; e_invoice?: StoredEInvoice };
+  /** The stored options: post-processing fields, and paged_media, which decides where a TOC is made. */
+  options: Omit<PostOptions, "encryption" | "e_invoice"> & {
+    encryption?: { permissions?: PdfPermission[] };
+    e_invoice?: StoredEInvoice;
+    paged_media?: boolean;
+  };
   passwords?: { user: string; owner: string };
 }
 

@@ -52,15 +52,83 @@ export function pagedPrintParameters(p: PrintParameters): PrintParameters {
 
 const LINKED = "reportgen:linked-stylesheet";
 
-/** The script run in the isolated world: checks, adds the default @page, lays out; answers the page count. */
+/**
+ * The CSS of a table of contents laid out with the document: each entry's page number is
+ * target-counter() of its heading, right-aligned after a dotted leader.
+ */
+const TOC_CSS =
+  "nav.reportgen-toc{break-before:page;break-after:page}nav.reportgen-toc ol{list-style:none;margin:0;padding:0}" +
+  "nav.reportgen-toc li{margin:0 0 2.2mm;break-inside:avoid}nav.reportgen-toc a{display:flex;align-items:baseline;color:inherit;text-decoration:none}" +
+  "nav.reportgen-toc .d{flex:1 1 auto;border-bottom:1px dotted #888;margin:0 2mm;min-width:8mm}" +
+  "nav.reportgen-toc a::after{content:target-counter(attr(href), page);flex:0 0 auto}nav.reportgen-toc .l1{font-weight:bold}" +
+  [2, 3, 4, 5, 6].map((l) => `nav.reportgen-toc .l${l}{padding-left:${(l - 1) * 6}mm}`).join("");
+
+/**
+ * The script run in the isolated world: checks, adds the default @page, lays out; answers the page
+ * count. With a table of contents, the document is laid out twice: once to learn which element is the
+ * first to start after page 1, then again with the TOC (a <nav> of links whose numbers are
+ * target-counter()) inserted before it, so that every counter (the TOC's own pages included) is Paged.js's.
+ */
 function layoutScript(o: PdfOptions): string {
+  const toc = o.toc ? { ...o.toc, css: TOC_CSS } : null;
   return `${pagedSource};(async () => {
   if (document.querySelector('link[rel~="stylesheet" i]')) throw new Error(${JSON.stringify(LINKED)});
+  const toc = ${JSON.stringify(toc)};
   const style = document.createElement("style");
   style.textContent = ${JSON.stringify(defaultPageCss(o))};
   document.head.prepend(style);
-  const flow = await new PagedModule.Previewer().preview();
-  return flow.total;
+  const sheets = new PagedModule.Previewer().removeStyles();
+  let entries = [];
+  if (toc) {
+    const selector = Array.from({ length: toc.levels }, (_, i) => "h" + (i + 1)).join(",");
+    entries = Array.from(document.body.querySelectorAll(selector)).map((h, i) => {
+      if (!h.id) h.id = "reportgen-toc-" + i;
+      return { id: h.id, level: Number(h.tagName[1]), title: h.textContent.replace(/\\s+/g, " ").trim() };
+    });
+    document.body.querySelectorAll("*").forEach((e, i) => e.setAttribute("data-rg-n", String(i)));
+  }
+  const source = document.body.innerHTML;
+  const first = await new PagedModule.Previewer().preview(undefined, sheets);
+  if (!toc) return first.total;
+  const pages = document.querySelectorAll(".pagedjs_page");
+  const onFirst = new Set(Array.from(pages[0] ? pages[0].querySelectorAll("[data-rg-n]") : [], (e) => e.getAttribute("data-rg-n")));
+  const fresh = document.createElement("template");
+  fresh.innerHTML = source;
+  // The first element outside page 1, not inside a table (a TOC cannot sit between rows), as high up as
+  // it starts after page 1: the TOC goes before it, or at the end of a document that fits on one page.
+  let at = null;
+  for (const e of fresh.content.querySelectorAll("[data-rg-n]")) {
+    if (onFirst.has(e.getAttribute("data-rg-n")) || e.parentElement?.closest("table")) continue;
+    at = e;
+    while (at.parentElement && !onFirst.has(at.parentElement.getAttribute("data-rg-n")) && at.parentElement.hasAttribute("data-rg-n")) at = at.parentElement;
+    break;
+  }
+  const nav = document.createElement("nav");
+  nav.className = "reportgen-toc";
+  const h = document.createElement("h1");
+  h.textContent = toc.title;
+  h.className = "reportgen-toc-title";
+  const list = document.createElement("ol");
+  for (const entry of entries) {
+    const li = document.createElement("li");
+    li.className = "l" + entry.level;
+    const a = document.createElement("a");
+    a.href = "#" + entry.id;
+    const t = document.createElement("span");
+    t.textContent = entry.title || "(untitled)";
+    const d = document.createElement("span");
+    d.className = "d";
+    a.append(t, d);
+    li.append(a);
+    list.append(li);
+  }
+  nav.append(h, list);
+  if (at) at.before(nav);
+  else fresh.content.append(nav);
+  for (const s of document.querySelectorAll("style")) s.remove();
+  document.body.replaceChildren(fresh.content);
+  const second = await new PagedModule.Previewer().preview(undefined, [...sheets, { "reportgen-toc": toc.css }]);
+  return second.total;
 })()`;
 }
 

@@ -152,9 +152,22 @@ describe("guarantees", () => {
   });
 });
 
-describe("with the template's scripts off (--javascript=false)", () => {
+describe("with the template's scripts off (--javascript=false) and a short render deadline", () => {
   let off: TestApp;
-  useRenderApp((a) => (off = a), { javascript: false });
+  useRenderApp((a) => (off = a), { javascript: false, renderTimeout: 4_000 });
+
+  test("the layout counts against the render deadline: a document too long for it fails with render_timeout, and the next one prints", async () => {
+    const long = await generate(off, {
+      engine: "raw",
+      html_template: `<style>@page{margin:10mm}</style>${"<p>a line of a very long document</p>".repeat(40_000)}`,
+      options: { paged_media: true },
+    });
+    expect(long.report.status).toBe("failed");
+    expect(long.report.error.code).toBe("render_timeout");
+    const next = await generate(off, { engine: "raw", html_template: "<p>NEXT</p>", options: { paged_media: true } });
+    expect(next.report.status).toBe("succeeded");
+    expect(text(next.pdf!, 1)).toContain("NEXT");
+  });
 
   test("no handler of the template runs when Paged.js clones its elements into the pages", async () => {
     const r = await generate(off, {

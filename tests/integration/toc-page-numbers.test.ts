@@ -37,11 +37,21 @@ function linkTargets(pdf: Uint8Array, n: number): number[] {
   const objects = j.qpdf[1];
   const pageIndex = new Map(j.pages.map((p, i) => [p.object, i + 1]));
   const annots = (objects[`obj:${j.pages[n - 1]!.object}`]!.value["/Annots"] as string[] | undefined) ?? [];
+  const root = objects[`obj:${(objects.trailer!.value as { "/Root": string })["/Root"]}`]!.value;
+  const dests = (typeof root["/Dests"] === "string" ? objects[`obj:${root["/Dests"]}`]!.value : (root["/Dests"] ?? {})) as Record<
+    string,
+    unknown
+  >;
   return annots
     .map((ref) => objects[`obj:${ref}`]!.value)
     .filter((a) => a["/Subtype"] === "/Link")
     .sort((a, b) => (b["/Rect"] as number[])[3]! - (a["/Rect"] as number[])[3]!)
-    .map((a) => pageIndex.get((a["/Dest"] as string[] | undefined)?.[0] ?? "") ?? -1);
+    .map((a) => {
+      // Chromium links an in-document #fragment by name, through the catalog's /Dests.
+      let dest = a["/Dest"] ?? (a["/A"] as Record<string, unknown> | undefined)?.["/D"];
+      if (typeof dest === "string") dest = dests[`/${dest.replace(/^(u:|\/)/, "")}`];
+      return pageIndex.get((dest as string[] | undefined)?.[0] ?? "") ?? -1;
+    });
 }
 
 /** pdftotext -layout of page `n`: a TOC line keeps its title and number on one line. */
@@ -109,16 +119,25 @@ describe("options.toc", () => {
     expect(outline.find((o) => o.title === "Alpha chapter")?.destpageposfrom1).toBe(lines[0]![1]);
   });
 
-  test("with paged_media too", async () => {
-    const html = DOC.replace("</style>", "@page { margin: 15mm; @bottom-center { content: counter(page); } }</style>");
+  test("with paged_media: the TOC is laid out with the pages, and every counter counts it", async () => {
+    const html = DOC.replace(
+      "</style>",
+      '@page { margin: 15mm; @bottom-center { content: "P" counter(page) "/" counter(pages); } }</style>',
+    );
     const r = await generate(t, { engine: "raw", html_template: html, options: { toc: true, paged_media: true } });
     expect(r.report.error).toBeNull();
     const pdf = r.pdf!;
     const pages = Number((await pdfInfo(pdf)).Pages);
+    expect(r.report.page_count).toBe(pages);
+    expect(flat(pageText(pdf, 1))).toContain("COVERPAGE");
+    expect(pageText(pdf, 2)).toContain("Contents");
     const lines = tocLines(pdf, 2);
-    expect(lines.length).toBeGreaterThanOrEqual(8);
+    // levels defaults to 3: "Beta deep" is listed.
+    expect(lines.map(([title]) => title)).toContain("Beta deep");
+    expect(lines).toHaveLength(8);
     for (const [title, n] of lines) expect(pageOf(pdf, pages, title, 3)).toBe(n);
     expect(linkTargets(pdf, 2)).toEqual(lines.map(([, n]) => n));
+    for (let n = 1; n <= pages; n++) expect(flat(pageText(pdf, n))).toContain(`P${n}/${pages}`);
   });
 
   test("tagged or outline false with a TOC is refused, naming the fields", async () => {

@@ -7,7 +7,7 @@ import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { countPdfPages } from "../../render/print-pipeline";
 import { outlineEntries } from "../layout-read";
-import { defaultPdfOptions, TOC_DEFAULTS } from "../options";
+import { defaultPdfOptions, tocSettings } from "../options";
 import type { FileStep } from "../step";
 import { linkUpdate, tocHtml } from "../toc-page";
 
@@ -22,11 +22,8 @@ const MAX_PRINTS = 4;
 export const toc: FileStep<TocParams> = {
   name: "toc",
   tool: "file",
-  plan: ({ options: { toc: t } }) => {
-    if (t === undefined || t === false) return undefined;
-    const o = t === true ? {} : t;
-    return { title: o.title ?? TOC_DEFAULTS.title, levels: o.levels ?? TOC_DEFAULTS.levels };
-  },
+  // A paged document lays its TOC out with its pages (render/paged-media.ts), its counters included.
+  plan: ({ options: { toc: t, paged_media } }) => (t === undefined || t === false || paged_media ? undefined : tocSettings(t)),
   run: async (p, ctx, input, output) => {
     if (!ctx.print) throw new Error("a table of contents needs the render pool, which this pipeline was made without");
     const dir = ctx.dir();
