@@ -140,7 +140,7 @@ export class PdfPipeline {
       stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
       qpdf: (args) => this.qpdf.run(args, reportId),
-      layout: (file) => this.qpdf.layout(file, reportId),
+      json: (file, keys, objects) => this.qpdf.json(file, reportId, keys, objects),
       print: this.opts.print,
     };
   }

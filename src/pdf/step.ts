@@ -5,7 +5,6 @@
 
 import type { PdfOptions, PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
-import type { QpdfLayout } from "./qpdf-layout";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
@@ -31,8 +30,8 @@ export interface StepContext {
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
-  /** The pages and objects of a PDF (qpdf's JSON). */
-  layout(file: string): Promise<QpdfLayout>;
+  /** qpdf's JSON of a PDF: only `keys`, and with "qpdf" only `objects` (see Qpdf.json). */
+  json(file: string, keys: string[], objects?: string[]): Promise<Record<string, unknown>>;
   /** Prints HTML in the render pool (a table of contents' page); absent where nothing renders. */
   print?: (html: string, options: PdfOptions) => Promise<Uint8Array>;
 }

@@ -15,14 +15,14 @@ const escapeHtml = (s: string) => s.replace(/[&<>"]/g, (c) => `&${{ "&": "amp", 
  * The TOC's HTML: the title, then one line per entry, indented by level, with its page number
  * right-aligned after a dotted leader. `numbers` are the page numbers to print, one per entry.
  */
-export function tocHtml(title: string, entries: OutlineEntry[], numbers: number[], lang?: string): string {
+export function tocHtml(title: string, entries: OutlineEntry[], numbers: number[]): string {
   const lines = entries
     .map(
       (e, i) =>
         `<li class="l${e.level}"><a href="${TOC_LINK}${i}"><span class="t">${escapeHtml(e.title || "(untitled)")}</span><span class="d"></span><span class="n">${numbers[i]}</span></a></li>`,
     )
     .join("");
-  return `<!doctype html><html${lang ? ` lang="${escapeHtml(lang)}"` : ""}><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>
+  return `<!doctype html><html><head><meta charset="utf-8"><title>${escapeHtml(title)}</title><style>
 body{font-family:sans-serif;font-size:11pt;margin:0}h1{font-size:18pt;margin:0 0 8mm}ol{list-style:none;margin:0;padding:0}
 li{margin:0 0 2.2mm;break-inside:avoid}a{display:flex;align-items:baseline;color:inherit;text-decoration:none}
 .t{flex:0 1 auto}.d{flex:1 1 auto;border-bottom:1px dotted #888;margin:0 2mm;min-width:8mm}.n{flex:0 0 auto;font-variant-numeric:tabular-nums}

@@ -11,8 +11,8 @@
 // the main world may not, which is what makes this work on a page without scripts.
 //
 // Paged.js re-reads the document's stylesheets: <style> elements are read from the DOM; a <link>
-// stylesheet would be fetched, which the closed network refuses, so such a document fails with
-// paged_media_failed saying so, rather than printing without its CSS.
+// stylesheet or an @import would be fetched, which the closed network refuses, so such a document fails
+// with paged_media_failed saying so, rather than printing without its CSS.
 import type { CDPSession } from "playwright-core";
 // The browser build of Paged.js, evaluated in the page's isolated world: embedded in the executable.
 // @ts-expect-error: a .js file imported as text has no type declarations
@@ -72,7 +72,8 @@ const TOC_CSS =
 function layoutScript(o: PdfOptions): string {
   const toc = o.toc ? { ...o.toc, css: TOC_CSS } : null;
   return `${pagedSource};(async () => {
-  if (document.querySelector('link[rel~="stylesheet" i]')) throw new Error(${JSON.stringify(LINKED)});
+  if (document.querySelector('link[rel~="stylesheet" i]') || Array.from(document.querySelectorAll("style")).some((s) => /@import/i.test(s.textContent)))
+    throw new Error(${JSON.stringify(LINKED)});
   const toc = ${JSON.stringify(toc)};
   const style = document.createElement("style");
   style.textContent = ${JSON.stringify(defaultPageCss(o))};
@@ -150,7 +151,7 @@ export async function layOutPages(cdp: CDPSession, frameId: string, o: PdfOption
     if (text.includes(LINKED))
       throw new RenderError(
         "paged_media_failed",
-        'options.paged_media reads the document\'s stylesheets itself, and a <link rel="stylesheet"> would need the network, which reports never have: put that CSS in a <style> element',
+        'options.paged_media reads the document\'s stylesheets itself, and a <link rel="stylesheet"> or an @import would need the network, which reports never have: put that CSS in a <style> element',
       );
     throw new RenderError("paged_media_failed", `options.paged_media could not lay out the document: ${text}`);
   }

@@ -134,11 +134,16 @@ describe("guarantees", () => {
     expect(text(r.pdf!, 1)).toContain("P1");
   });
 
-  test("a <link> stylesheet fails clearly: paged media reads CSS from <style> only", async () => {
-    const r = await paged(`<link rel="stylesheet" href="https://example.com/a.css"><p>x</p>`);
-    expect(r.report.status).toBe("failed");
-    expect(r.report.error.code).toBe("paged_media_failed");
-    expect(r.report.error.message).toContain("<style>");
+  test("a <link> stylesheet or an @import fails clearly: paged media reads CSS from <style> only", async () => {
+    for (const html of [
+      `<link rel="stylesheet" href="https://example.com/a.css"><p>x</p>`,
+      `<style>@import url("https://example.com/a.css");</style><p>x</p>`,
+    ]) {
+      const r = await paged(html);
+      expect(r.report.status).toBe("failed");
+      expect(r.report.error.code).toBe("paged_media_failed");
+      expect(r.report.error.message).toContain("<style>");
+    }
   });
 
   test("header_template and footer_template are refused with paged_media, naming the field", async () => {

@@ -9,19 +9,12 @@ import type { QpdfLayout } from "../../src/pdf/qpdf-layout";
 import { pageNumberText } from "../../src/pdf/steps/page-numbers";
 import { linkUpdate, TOC_LINK, tocHtml } from "../../src/pdf/toc-page";
 
-/** A document of 3 pages with a nested outline: A (page 1) > A.1 (page 2), then B by name (page 3). */
+/** A document of 3 pages as readPages() gives it: page objects, and the annotations of page 2. */
 const layout: QpdfLayout = {
   pages: [{ object: "10 0 R" }, { object: "11 0 R" }, { object: "12 0 R" }],
   qpdf: [
     { maxobjectid: 40 },
     {
-      trailer: { value: { "/Root": "1 0 R" } },
-      "obj:1 0 R": { value: { "/Outlines": "2 0 R", "/Dests": "9 0 R" } },
-      "obj:2 0 R": { value: { "/First": "3 0 R" } },
-      "obj:3 0 R": { value: { "/Title": "u:A", "/Dest": ["10 0 R", "/XYZ", 0, 700, 0], "/First": "4 0 R", "/Next": "5 0 R" } },
-      "obj:4 0 R": { value: { "/Title": "b:feff00410031", "/Dest": ["11 0 R", "/Fit"] } },
-      "obj:5 0 R": { value: { "/Title": "u:B", "/Dest": "u:b" } },
-      "obj:9 0 R": { value: { "/b": ["12 0 R", "/XYZ", 0, 500, 0] } },
       "obj:10 0 R": { value: { "/MediaBox": [0, 0, 595, 842] } },
       "obj:11 0 R": { value: { "/MediaBox": [0, 0, 842, 595], "/Annots": ["20 0 R", "21 0 R"] } },
       "obj:20 0 R": { value: { "/Subtype": "/Link", "/Rect": [0, 0, 1, 1], "/A": { "/S": "/URI", "/URI": `u:${TOC_LINK}1` } } },
@@ -31,13 +24,23 @@ const layout: QpdfLayout = {
 };
 
 describe("reading qpdf's JSON", () => {
-  test("the outline in reading order, with levels, pages (named destinations too) and tops", () => {
-    expect(outlineEntries(layout, 6)).toEqual([
+  test("the outline in reading order, with levels, pages and tops; an entry without a page is left out", () => {
+    const outlines = [
+      {
+        title: "A",
+        dest: ["10 0 R", "/XYZ", 0, 700, 0],
+        destpageposfrom1: 1,
+        kids: [{ title: " A\n1 ", dest: ["11 0 R", "/Fit"], destpageposfrom1: 2, kids: [] }],
+      },
+      { title: "nowhere", dest: null, destpageposfrom1: null, kids: [] },
+      { title: "B", dest: "/b", destpageposfrom1: 3, kids: [] },
+    ];
+    expect(outlineEntries(outlines, 6)).toEqual([
       { title: "A", level: 1, page: 0, top: 700 },
-      { title: "A1", level: 2, page: 1, top: undefined },
-      { title: "B", level: 1, page: 2, top: 500 },
+      { title: "A 1", level: 2, page: 1, top: undefined },
+      { title: "B", level: 1, page: 2, top: undefined },
     ]);
-    expect(outlineEntries(layout, 1).map((e) => e.title)).toEqual(["A", "B"]);
+    expect(outlineEntries(outlines, 1).map((e) => e.title)).toEqual(["A", "B"]);
   });
 
   test("page sizes, with the fallback for a page whose box is not its own", () => {

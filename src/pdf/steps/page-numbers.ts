@@ -3,7 +3,7 @@
 // One overlay page per page, each with its own number, laid over page for page by qpdf.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { pageSizes } from "../layout-read";
+import { pageSizes, readPages } from "../layout-read";
 import { PAGE_NUMBER_DEFAULTS, type PageNumberPosition } from "../options";
 import { pageNumbersPdf } from "../overlay-pdf";
 import type { FileStep } from "../step";
@@ -30,7 +30,7 @@ export const pageNumbers: FileStep<PageNumbersParams> = {
       embedFont: o.pdfa !== undefined || o.e_invoice !== undefined,
     },
   run: async (p, ctx, input, output) => {
-    const layout = await ctx.layout(input);
+    const layout = await readPages(ctx.json, input);
     const sizes = pageSizes(layout, await ctx.pageSize());
     const texts = sizes.map((_, i) => pageNumberText(p.template, i + 1, sizes.length));
     const font = p.embedFont ? await watermarkFont() : undefined;

@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { countPdfPages } from "../../render/print-pipeline";
-import { outlineEntries } from "../layout-read";
+import { readOutline, readPages } from "../layout-read";
 import { defaultPdfOptions, tocSettings } from "../options";
 import type { FileStep } from "../step";
 import { linkUpdate, tocHtml } from "../toc-page";
@@ -27,9 +27,7 @@ export const toc: FileStep<TocParams> = {
   run: async (p, ctx, input, output) => {
     if (!ctx.print) throw new Error("a table of contents needs the render pool, which this pipeline was made without");
     const dir = ctx.dir();
-    const layout = await ctx.layout(input);
-    const total = layout.pages.length;
-    const entries = outlineEntries(layout, p.levels);
+    const { entries, pages: total } = await readOutline(ctx.json, input, p.levels);
     const size = await ctx.pageSize();
     const options = {
       ...defaultPdfOptions,
@@ -61,10 +59,11 @@ export const toc: FileStep<TocParams> = {
     // The input is the primary file: its outline, structure and named destinations stay. Paths are ours.
     const rest = total > 1 ? [input, "2-z"] : [];
     await ctx.qpdf(["--warning-exit-0", "--no-warn", input, "--pages", input, "1", tocFile, "1-z", ...rest, "--", joined]);
-    const after = await ctx.layout(joined);
+    const tocPages = Array.from({ length: added }, (_, i) => i + 1);
+    const after = await readPages(ctx.json, joined, tocPages, true);
     const update = linkUpdate(
       after,
-      Array.from({ length: added }, (_, i) => i + 1),
+      tocPages,
       entries.map((e) => ({ page: shifted(e.page, added), top: e.top })),
     );
     if (!update) {
