@@ -210,3 +210,18 @@ describe("merges", () => {
     expect(body.details.map((d) => d.field)).toEqual(["options.page_numbers.template"]);
   });
 });
+
+describe("limits", () => {
+  let small: TestApp;
+  useRenderApp((a) => (small = a), { maxPages: 3 });
+
+  test("a TOC that takes a report past --max-pages fails it with too_many_pages", async () => {
+    const html = `<p>COVER</p>${["A", "B"].map((h) => `<h1 style="break-before:page">${h}</h1>`).join("")}`;
+    const plain = await generate(small, { engine: "raw", html_template: html });
+    expect(plain.report.page_count).toBe(3);
+    const r = await generate(small, { engine: "raw", html_template: html, options: { toc: true } });
+    expect(r.report.status).toBe("failed");
+    expect(r.report.error.code).toBe("too_many_pages");
+    expect(r.report.error.message).toContain("table of contents");
+  });
+});
