@@ -49,6 +49,8 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     nice: c.renderNice,
     workDir: join(c.dataDir, "post"),
     logger: log,
+    // A table of contents is printed like any report: the same Chromium, network policy and deadline.
+    print: (html, options) => pool.render({ html, options }),
   });
   const shared = s.backend.kind === "postgres";
   const processor = new ReportProcessor(s.repos.queue, s.files, s.spool, templating, pool, s.reports.events, {

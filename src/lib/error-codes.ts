@@ -88,6 +88,8 @@ export const REPORT_FAILURES = {
   readiness_timeout:
     "options.wait_for did not hold before the render deadline (or cannot: it does not parse, or the delay is longer than the deadline): make the page ready sooner or fix the condition.",
   invalid_page_ranges: "options.page_ranges asks for pages the document does not have: ask for fewer pages.",
+  paged_media_failed:
+    "options.paged_media could not lay out the document (a <link> stylesheet, which it cannot read without the network, or a layout error the message names): put the CSS in <style> elements, or fix what the message names.",
   too_many_pages: "The PDF has more pages than allowed: render less data or split the report.",
   pdf_too_large: "The PDF is larger than allowed: use fewer or smaller images, or split the report.",
   renderer_crashed: "The renderer crashed repeatedly while printing this report (a service fault): submit it again later.",

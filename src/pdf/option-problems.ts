@@ -54,6 +54,11 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
       "watermark.text",
       "may hold only Western European characters (WinAnsi: Latin-1 and € – — “ ” …), the characters of the standard Helvetica font it is drawn in",
     );
+  if (o.page_numbers?.template !== undefined && !winAnsiBytes(o.page_numbers.template))
+    add(
+      "page_numbers.template",
+      "may hold only Western European characters (WinAnsi: Latin-1 and € – — “ ” …), the characters of the standard Helvetica font it is drawn in",
+    );
   if (o.encryption?.user_password !== undefined && o.encryption.user_password === o.encryption.owner_password)
     add("encryption.user_password", "must differ from owner_password (with the same password every reader is the owner)");
   const watermarkAt = o.watermark ? (o.watermark.position ?? WATERMARK_DEFAULTS.position) : undefined;

@@ -3,7 +3,18 @@
 // pdf/options.ts's StoredPdfOptions and PostOptions: an option is added to both.
 import { t } from "elysia";
 import { oneOf } from "../http/schema";
-import { CSS_LENGTH_RE, layerPositions, PAGE_RANGES_RE, paperFormats, pdfaLevels, pdfPermissions, WATERMARK_DEFAULTS } from "./options";
+import {
+  CSS_LENGTH_RE,
+  layerPositions,
+  PAGE_NUMBER_DEFAULTS,
+  PAGE_RANGES_RE,
+  pageNumberPositions,
+  paperFormats,
+  pdfaLevels,
+  pdfPermissions,
+  TOC_DEFAULTS,
+  WATERMARK_DEFAULTS,
+} from "./options";
 
 const cssLengthOf = (description: string) =>
   t.String({
@@ -57,6 +68,13 @@ const pdfOutputOptions = {
       { additionalProperties: false, description: "Document information of the PDF; its Creator is always reportgen" },
     ),
   ),
+  paged_media: t.Optional(
+    t.Boolean({
+      default: false,
+      description:
+        "CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md",
+    }),
+  ),
   wait_for: t.Optional(
     t.Union(
       [
@@ -98,6 +116,54 @@ const opacity = (dflt: number) =>
  * merge requests; each field is independent, so defaults and a request merge field by field.
  */
 export const postOptions = {
+  toc: t.Optional(
+    t.Union(
+      [
+        t.Boolean(),
+        t.Object(
+          {
+            title: t.Optional(
+              t.String({ minLength: 1, maxLength: 200, default: TOC_DEFAULTS.title, description: "The TOC page's heading" }),
+            ),
+            levels: t.Optional(
+              t.Integer({
+                minimum: 1,
+                maximum: 6,
+                default: TOC_DEFAULTS.levels,
+                description: "Deepest heading level listed (1: <h1> only, 6: all)",
+              }),
+            ),
+          },
+          { additionalProperties: false },
+        ),
+      ],
+      {
+        error: 'must be true, or {"title": "...", "levels": 1 to 6}',
+        description:
+          "A table of contents inserted after the first page: the document's headings (a merge: each part by its title), each with the page it prints on, right-aligned, and a link to it. Turns options.tagged and options.outline on (Chromium writes the headings' outline only into a tagged PDF). See docs/long-documents.md",
+      },
+    ),
+  ),
+  page_numbers: t.Optional(
+    t.Object(
+      {
+        template: t.Optional(
+          t.String({
+            minLength: 1,
+            maxLength: 100,
+            default: PAGE_NUMBER_DEFAULTS.template,
+            description: "Western European text (WinAnsi); {page} and {pages} are replaced by the page's number and the page count",
+          }),
+        ),
+        position: t.Optional(oneOf(pageNumberPositions, { default: PAGE_NUMBER_DEFAULTS.position, description: "Where on the page" })),
+      },
+      {
+        additionalProperties: false,
+        description:
+          'Page numbers stamped on every page as real text, counted across the whole PDF (a merge\'s parts continuously, a table of contents included), e.g. {"template": "Page {page} of {pages}", "position": "bottom-right"}',
+      },
+    ),
+  ),
   encryption: t.Optional(
     t.Object(
       {

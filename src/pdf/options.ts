@@ -43,6 +43,10 @@ export interface PdfOptions {
   outline: boolean;
   metadata: PdfMetadata;
   waitFor?: WaitFor;
+  /** CSS Paged Media through Paged.js (src/render/paged-media.ts). */
+  pagedMedia: boolean;
+  /** A table of contents laid out with a paged document (without paged media, the toc step inserts one). */
+  toc?: { title: string; levels: number };
 }
 
 export const defaultPdfOptions: PdfOptions = {
@@ -56,6 +60,7 @@ export const defaultPdfOptions: PdfOptions = {
   tagged: false,
   outline: false,
   metadata: {},
+  pagedMedia: false,
 };
 
 /** Margin given to a header or footer when the client set none on that side: room for one line of small text. */
@@ -95,6 +100,7 @@ export interface StoredPdfOptions {
   outline?: boolean;
   metadata?: PdfMetadata;
   wait_for?: { selector: string } | { expression: string } | { delay_ms: number };
+  paged_media?: boolean;
 }
 
 /** Who may do what with an encrypted PDF without the owner password. Everything not listed is refused. */
@@ -132,8 +138,26 @@ export interface AttachmentRequest {
 export const pdfaLevels = ["2b", "3b"] as const;
 export type PdfaLevel = (typeof pdfaLevels)[number];
 
+export const pageNumberPositions = ["top-left", "top-center", "top-right", "bottom-left", "bottom-center", "bottom-right"] as const;
+export type PageNumberPosition = (typeof pageNumberPositions)[number];
+
+export interface PageNumbersRequest {
+  /** WinAnsi text; {page} and {pages} are filled in. */
+  template?: string;
+  position?: PageNumberPosition;
+}
+
+export const PAGE_NUMBER_DEFAULTS = { template: "Page {page} of {pages}", position: "bottom-center" as PageNumberPosition };
+
+/** options.toc: true, or its title and the deepest heading level it lists. */
+export type TocRequest = boolean | { title?: string; levels?: number };
+
+export const TOC_DEFAULTS = { title: "Contents", levels: 3 };
+
 /** The post-processing fields of `options`, as requested (encryption still in clear). */
 export interface PostOptions {
+  toc?: TocRequest;
+  page_numbers?: PageNumbersRequest;
   encryption?: EncryptionRequest;
   watermark?: WatermarkRequest;
   stamp?: StampRequest;
@@ -177,16 +201,43 @@ export const STAMP_DEFAULT_OPACITY = 1;
 export type RequestOptions = StoredPdfOptions & PostOptions;
 
 /** The post-processing fields of `options` (the rest are print options). */
-export const POST_FIELDS = ["encryption", "watermark", "stamp", "attachments", "linearize", "pdfa", "e_invoice"] as const;
+export const POST_FIELDS = [
+  "toc",
+  "page_numbers",
+  "encryption",
+  "watermark",
+  "stamp",
+  "attachments",
+  "linearize",
+  "pdfa",
+  "e_invoice",
+] as const;
 
 /** Whether `options` asks for any post-processing. */
-export const hasPostOptions = (o: object | undefined) => !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined);
+export const hasPostOptions = (o: object | undefined) =>
+  !!o && POST_FIELDS.some((f) => (o as Record<string, unknown>)[f] !== undefined && !(f === "toc" && (o as PostOptions).toc === false));
+
+/** A table of contents' title and deepest level, defaults filled in. */
+export function tocSettings(t: TocRequest): { title: string; levels: number } {
+  const o = typeof t === "object" ? t : {};
+  return { title: o.title ?? TOC_DEFAULTS.title, levels: o.levels ?? TOC_DEFAULTS.levels };
+}
+
+/** Whether options ask for a table of contents: it reads the headings from the outline Chromium writes (tagged PDFs only). */
+const wantsToc = (o: { toc?: TocRequest } | undefined) => o?.toc !== undefined && o.toc !== false;
 
 const DEFAULT_MARGIN = defaultPdfOptions.margin;
 
 /** What the schema cannot say about options: pairs that go together, ranges that run backwards. 422 naming the field. */
-export function checkPdfOptions(o: StoredPdfOptions): void {
+export function checkPdfOptions(o: StoredPdfOptions & { toc?: TocRequest }): void {
   const problems: { field: string; problem: string }[] = [];
+  // Chromium writes the outline only into a tagged PDF.
+  for (const f of ["tagged", "outline"] as const)
+    if (o[f] === false && wantsToc(o))
+      problems.push({
+        field: `options.${f}`,
+        problem: `is false, but options.toc reads the document's headings from the outline Chromium writes into a tagged PDF: leave options.${f} out (or true) with a table of contents`,
+      });
   if ((o.width === undefined) !== (o.height === undefined)) {
     problems.push({
       field: o.width === undefined ? "options.width" : "options.height",
@@ -195,6 +246,14 @@ export function checkPdfOptions(o: StoredPdfOptions): void {
   }
   for (const f of ["width", "height"] as const)
     if (o[f] !== undefined && parseFloat(o[f]!) === 0) problems.push({ field: `options.${f}`, problem: "must be larger than 0" });
+  // Paged.js draws the page furniture itself (the @page margin boxes); Chromium's header and footer would print over it.
+  if (o.paged_media)
+    for (const f of ["header_template", "footer_template"] as const)
+      if (o[f] !== undefined)
+        problems.push({
+          field: `options.${f}`,
+          problem: `cannot go with options.paged_media: put the ${f === "header_template" ? "header" : "footer"} in a CSS @page margin box (e.g. @${f === "header_template" ? "top" : "bottom"}-center { content: counter(page) }) instead`,
+        });
   const ranges = o.page_ranges !== undefined ? pageRangesProblem(o.page_ranges) : undefined;
   if (ranges) problems.push({ field: "options.page_ranges", problem: ranges });
   if (problems.length)
@@ -210,7 +269,7 @@ function resolveWaitFor(w: StoredPdfOptions["wait_for"]): WaitFor | undefined {
 
 /** Turns the stored request options into the renderer's complete options. */
 export function resolvePdfOptions(stored: string | null): PdfOptions {
-  const o = stored ? (JSON.parse(stored) as StoredPdfOptions) : undefined;
+  const o = stored ? (JSON.parse(stored) as StoredPdfOptions & { toc?: TocRequest }) : undefined;
   const headerFooter = o?.header_template !== undefined || o?.footer_template !== undefined;
   // Chromium draws headers and footers inside the page margins: without room they are cut off or invisible.
   const room = (side: "top" | "bottom", used: boolean) => o?.margin?.[side] ?? (used ? HEADER_FOOTER_MARGIN : DEFAULT_MARGIN[side]);
@@ -226,10 +285,12 @@ export function resolvePdfOptions(stored: string | null): PdfOptions {
     pageRanges: o?.page_ranges?.replace(/\s+/g, "") ?? defaultPdfOptions.pageRanges,
     headerTemplate: o?.header_template,
     footerTemplate: o?.footer_template,
-    tagged: o?.tagged ?? defaultPdfOptions.tagged,
-    outline: o?.outline ?? defaultPdfOptions.outline,
+    tagged: o?.tagged ?? (wantsToc(o) || defaultPdfOptions.tagged),
+    outline: o?.outline ?? (wantsToc(o) || defaultPdfOptions.outline),
     metadata: o?.metadata ?? defaultPdfOptions.metadata,
     waitFor: resolveWaitFor(o?.wait_for),
+    pagedMedia: o?.paged_media ?? defaultPdfOptions.pagedMedia,
+    toc: o?.paged_media && wantsToc(o) ? tocSettings(o.toc!) : undefined,
   };
 }
 

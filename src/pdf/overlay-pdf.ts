@@ -5,6 +5,7 @@
 // with Chromium's own rotated text: "FT A R D" at 45 degrees).
 import { pdfTextString } from "../render/pdf-metadata";
 import { winAnsiBytes } from "./option-problems";
+import type { PageNumberPosition } from "./options";
 import { type EmbeddedFont, FIRST_CHAR, LAST_CHAR } from "./watermark-font";
 
 /** Widths of Helvetica-Bold (AFM, 1/1000 em) for the characters that differ most; others use the class average. */
@@ -129,6 +130,50 @@ export function jpegStampPdf(
     ),
     `<< /Type /ExtGState /ca ${num(opacity)} /CA ${num(opacity)} >>`,
     stream("", `q /GS1 gs ${num(w)} 0 0 ${num(h)} ${num((size.width - w) / 2)} ${num((size.height - h) / 2)} cm /Im1 Do Q`),
+  ]);
+}
+
+/** Distance of a page number's line from the page's edges, in points (10 mm across, 8 mm to the baseline). */
+const EDGE_X = 28.35;
+const EDGE_Y = 22.7;
+const NUMBER_SIZE = 9;
+
+/**
+ * One page per text, each of its own size, with the text on one line at `position` in dark grey
+ * Helvetica-Bold 9 pt (or the embedded font of a PDF/A): qpdf lays page i of it over page i of a document.
+ * Texts are WinAnsi (checked by postOptionProblems).
+ */
+export function pageNumbersPdf(texts: string[], sizes: PageSize[], position: PageNumberPosition, font?: EmbeddedFont): Uint8Array {
+  const width = (c: string) => {
+    const code = winAnsiBytes(c)?.[0];
+    return font && code !== undefined && code >= FIRST_CHAR ? font.widths[code - FIRST_CHAR]! : glyphWidth(c);
+  };
+  const [v, h] = position.split("-") as ["top" | "bottom", "left" | "center" | "right"];
+  const fontObjects = font
+    ? [
+        `<< /Type /Font /Subtype /TrueType /BaseFont /${font.baseFont} /FirstChar ${FIRST_CHAR} /LastChar ${LAST_CHAR} /Widths [${font.widths.join(" ")}] /Encoding /WinAnsiEncoding /FontDescriptor 4 0 R >>`,
+        `<< /Type /FontDescriptor /FontName /${font.baseFont} /Flags 32 /FontBBox [${font.bbox.join(" ")}] /ItalicAngle ${num(font.italicAngle)} /Ascent ${font.ascent} /Descent ${font.descent} /CapHeight ${font.capHeight} /StemV 140 /FontWeight 700 /FontFile2 5 0 R >>`,
+        stream(`/Filter /FlateDecode /Length1 ${font.length1}`, font.program),
+      ]
+    : ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold /Encoding /WinAnsiEncoding >>"];
+  const first = 3 + fontObjects.length;
+  const pages: (string | Uint8Array)[] = [];
+  texts.forEach((text, i) => {
+    const size = sizes[i] ?? sizes[sizes.length - 1] ?? A4;
+    const w = ([...text].reduce((s, c) => s + width(c), 0) / 1000) * NUMBER_SIZE;
+    const x = h === "left" ? EDGE_X : h === "right" ? size.width - EDGE_X - w : (size.width - w) / 2;
+    const y = v === "top" ? size.height - EDGE_Y - NUMBER_SIZE * 0.7 : EDGE_Y;
+    pages.push(
+      `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${num(size.width)} ${num(size.height)}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${first + 2 * i + 1} 0 R >>`,
+      stream("", `q 0.25 0.25 0.25 rg BT /F1 ${NUMBER_SIZE} Tf ${num(x)} ${num(y)} Td ${winAnsiHex(text)} Tj ET Q`),
+    );
+  });
+  const kids = texts.map((_, i) => `${first + 2 * i} 0 R`).join(" ");
+  return assemble([
+    "<< /Type /Catalog /Pages 2 0 R >>",
+    `<< /Type /Pages /Kids [${kids}] /Count ${texts.length} >>`,
+    ...fontObjects,
+    ...pages,
   ]);
 }
 

@@ -31,6 +31,8 @@ export interface PdfPipelineOptions {
   /** A folder of its own for intermediate files; emptied at start. */
   workDir: string;
   logger: Logger;
+  /** Prints HTML in the render pool: a table of contents' pages (options.toc). */
+  print?: StepContext["print"];
 }
 
 /** What one apply() reads and writes. */
@@ -84,8 +86,11 @@ export class PdfPipeline {
     rmSync(join(this.opts.workDir, reportId), { recursive: true, force: true });
   }
 
-  /** Runs the plan's steps in order from `io.input` (or the joined parts) into `io.output`; returns its size in bytes. */
-  async apply(reportId: string, plan: PostPlan, io: PipelineInput): Promise<number> {
+  /**
+   * Runs the plan's steps in order from `io.input` (or the joined parts) into `io.output`; returns its
+   * size in bytes and the pages the steps added (a table of contents).
+   */
+  async apply(reportId: string, plan: PostPlan, io: PipelineInput): Promise<{ bytes: number; addedPages: number }> {
     // A folder of its own only when a step writes files of this report (attachments, a JPEG stamp, a
     // merge): creating and removing files costs ~0.5 ms of CPU each here, a third of the server's share of a run.
     const dir = join(this.opts.workDir, reportId);
@@ -104,6 +109,7 @@ export class PdfPipeline {
       } else if (io.input) input = io.input;
       else throw new Error("a pipeline run needs a printed PDF or parts to merge");
       const runs = runsOf(plan);
+      let addedPages = 0;
       // A merge's outline rides in a qpdf run, even when the plan has no qpdf step first.
       if (outline && runs[0]?.tool !== "qpdf") runs.unshift({ tool: "qpdf", steps: [] });
       for (const [i, run] of runs.entries()) {
@@ -116,10 +122,10 @@ export class PdfPipeline {
             if (step.tool === "qpdf" && step.prepare) files[s.name] = await step.prepare(s.params, ctx);
           }
           await this.qpdf.job(qpdfJob({ steps: run.steps }, { input, output, ...files }, i === 0 ? outline : undefined), reportId);
-        } else await (stepNamed(run.step.name) as FileStep<unknown>).run(run.step.params, ctx, input, output);
+        } else addedPages += (await (stepNamed(run.step.name) as FileStep<unknown>).run(run.step.params, ctx, input, output)) ?? 0;
         input = output;
       }
-      return await flush(io.output);
+      return { bytes: await flush(io.output), addedPages };
     } finally {
       if (own) rmSync(dir, { recursive: true, force: true });
     }
@@ -134,6 +140,8 @@ export class PdfPipeline {
       stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
       qpdf: (args) => this.qpdf.run(args, reportId),
+      json: (file, keys, objects) => this.qpdf.json(file, reportId, keys, objects),
+      print: this.opts.print,
     };
   }
 

@@ -1,24 +1,28 @@
 // The plan of a report's post-processing: from its stored options, the ordered list of named steps
 // to run on its PDF. Pure: the same options always give the same plan, and nothing runs here.
 import type { PasswordSeal } from "../lib/seal";
-import type { PdfPermission, PostOptions, StoredEInvoice, StoredPostOptions } from "./options";
+import type { StoredPostOptions } from "./options";
 import type { PlanInput, Step } from "./step";
 import { attachments } from "./steps/attachments";
 import { encryption } from "./steps/encryption";
 import { linearize } from "./steps/linearize";
+import { pageNumbers } from "./steps/page-numbers";
 import { pdfa } from "./steps/pdfa";
 import { stamp } from "./steps/stamp";
+import { toc } from "./steps/toc";
 import { watermark } from "./steps/watermark";
 
 /**
  * Every step, in the order it runs. A new step is one file in steps/ and one line here:
+ * - the table of contents first (it adds pages, which the page numbers then count, and reads the
+ *   outline, which a merge's join has just written), then the page numbers;
  * - layers first (they draw on the printed pages), then what adds to the document (attachments);
  * - PDF/A (with a Factur-X invoice's XML) goes after the attachments (and a merge's join), before
  *   linearize: PDF/A lists every embedded file and describes the document as it finally reads;
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
  * - a signature covers the bytes as they finally are: it is always last.
  */
-export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, pdfa, linearize, encryption];
+export const STEP_ORDER: readonly Step[] = [toc, pageNumbers, watermark, stamp, attachments, pdfa, linearize, encryption];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {
@@ -47,10 +51,7 @@ export function paramsOf<P>(plan: PostPlan, step: { name: string; plan(o: PlanIn
  * The plan for a PDF. `passwords` are the opened encryption passwords (the stored options hold only
  * their seal); without encryption in the options they are ignored.
  */
-export function plan(
-  options: Omit<PostOptions, "encryption" | "e_invoice"> & { encryption?: { permissions?: PdfPermission[] }; e_invoice?: StoredEInvoice },
-  passwords?: { user: string; owner: string },
-): PostPlan {
+export function plan(options: PlanInput["options"], passwords?: { user: string; owner: string }): PostPlan {
   const input: PlanInput = { options, passwords };
   const steps: PlannedStep[] = [];
   for (const step of STEP_ORDER) {

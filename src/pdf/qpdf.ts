@@ -1,11 +1,14 @@
 // qpdf, the tool most post-processing steps run in: one JSON job per run, bounded by the render
 // deadline (the whole process group is killed when it passes). Whatever goes wrong with the tool is a
 // service fault (postprocess_failed, retried by the processor), never the template's.
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import { runTool } from "../lib/run-tool";
 import { type PostPlan, stepNamed } from "./plan";
+import type { QpdfLayout } from "./qpdf-layout";
+
+export type { QpdfLayout } from "./qpdf-layout";
 
 export interface QpdfOptions {
   qpdfPath: string;
@@ -42,12 +45,6 @@ export function qpdfJob(
   return job;
 }
 
-/** The parts of qpdf's JSON (version 2) that a merge's outline needs. */
-export interface QpdfLayout {
-  pages: { object: string }[];
-  qpdf: [{ maxobjectid: number }, Record<string, { value: Record<string, unknown> }>];
-}
-
 /**
  * The embedded file `name` of a PDF (qpdf --show-attachment), or undefined when the PDF has none by
  * that name. Throws when qpdf cannot run or read the file.
@@ -77,6 +74,21 @@ export class Qpdf {
     const out = `${file}.json`;
     await this.run(["--json=2", "--json-key=pages", "--json-key=qpdf", file, out], reportId);
     return JSON.parse(await readFile(out, "utf8")) as QpdfLayout;
+  }
+
+  /**
+   * qpdf's JSON (version 2) of a PDF, only the `keys` asked for, and with "qpdf" only the `objects`
+   * given ("12 0 R"): a long tagged report holds hundreds of thousands of objects its steps never read.
+   */
+  async json(file: string, reportId: string, keys: string[], objects: string[] = []): Promise<Record<string, unknown>> {
+    const out = `${file}.${keys.join("-")}.json`;
+    const only = objects.map((ref) => `--json-object=${ref.replace(/^(\d+) (\d+) R$/, "$1,$2")}`);
+    await this.run(["--json=2", ...keys.map((k) => `--json-key=${k}`), ...only, file, out], reportId);
+    try {
+      return JSON.parse(await readFile(out, "utf8")) as Record<string, unknown>;
+    } finally {
+      await rm(out, { force: true });
+    }
   }
 
   async run(args: string[], reportId: string, stdin?: string): Promise<void> {

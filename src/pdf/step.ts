@@ -3,12 +3,17 @@
 // password is read and written once; a step that needs another tool (or code) runs on its own, from
 // one file to the next.
 
-import type { PdfPermission, PostOptions, StoredEInvoice } from "./options";
+import type { PdfOptions, PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
-  options: Omit<PostOptions, "encryption" | "e_invoice"> & { encryption?: { permissions?: PdfPermission[] }; e_invoice?: StoredEInvoice };
+  /** The stored options: post-processing fields, and paged_media, which decides where a TOC is made. */
+  options: Omit<PostOptions, "encryption" | "e_invoice"> & {
+    encryption?: { permissions?: PdfPermission[] };
+    e_invoice?: StoredEInvoice;
+    paged_media?: boolean;
+  };
   passwords?: { user: string; owner: string };
 }
 
@@ -25,6 +30,10 @@ export interface StepContext {
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
+  /** qpdf's JSON of a PDF: only `keys`, and with "qpdf" only `objects` (see Qpdf.json). */
+  json(file: string, keys: string[], objects?: string[]): Promise<Record<string, unknown>>;
+  /** Prints HTML in the render pool (a table of contents' page); absent where nothing renders. */
+  print?: (html: string, options: PdfOptions) => Promise<Uint8Array>;
 }
 
 /**
@@ -47,7 +56,8 @@ export interface FileStep<P> {
   readonly name: string;
   readonly tool: "file";
   plan(o: PlanInput): P | undefined;
-  run(p: P, ctx: StepContext, input: string, output: string): Promise<void>;
+  /** Resolves with the number of pages it added (a table of contents), if any. */
+  run(p: P, ctx: StepContext, input: string, output: string): Promise<number | undefined>;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a list of steps holds each with its own parameters

@@ -4,6 +4,7 @@
 import { RenderError } from "../lib/errors";
 import type { PdfOptions } from "../pdf/options";
 import type { Slot } from "./page-slots";
+import { layOutPages, pagedPrintParameters } from "./paged-media";
 import { rewritePdfInfo } from "./pdf-metadata";
 import { type Deadline, needsReadinessCheck, waitUntilReady, withPrintDefaults } from "./print-page";
 import { printParameters, printToPdf } from "./print-to-pdf";
@@ -47,14 +48,16 @@ export async function printReport(slot: Slot, job: RenderJob, settings: PrintSet
 /** Loads the report, waits until it is ready, prints it and sets its document information. */
 async function load(slot: Slot, job: RenderJob, settings: PrintSettings, deadline: Deadline): Promise<Uint8Array> {
   const o = job.options;
-  await setContent(slot, withPrintDefaults(job.html, !slot.scripts));
-  const params = printParameters(o);
+  // Paged.js measures the document on the screen: a paged document keeps its screen layout.
+  await setContent(slot, withPrintDefaults(job.html, !slot.scripts && !o.pagedMedia));
+  const params = o.pagedMedia ? pagedPrintParameters(printParameters(o)) : printParameters(o);
   // The header's "title" class shows document.title: let options.metadata.title stand in for a missing <title>.
   const titleBeforePrint = params.displayHeaderFooter && !!o.metadata.title;
   // Undefined when nothing can change after the load event: the title is then read from the PDF.
-  const title = needsReadinessCheck(job.html, { scripts: slot.scripts, waitFor: o.waitFor, titleBeforePrint })
+  const title = needsReadinessCheck(job.html, { scripts: slot.scripts || o.pagedMedia, waitFor: o.waitFor, titleBeforePrint })
     ? await waitUntilReady(slot.cdp, o.waitFor, deadline)
     : undefined;
+  if (o.pagedMedia) await layOutPages(slot.cdp, slot.frameId, o, deadline);
   if (titleBeforePrint && !title?.trim())
     await slot.cdp.send("Runtime.evaluate", { expression: `document.title = ${JSON.stringify(o.metadata.title)}` });
   let pdf: Buffer;

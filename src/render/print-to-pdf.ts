@@ -80,6 +80,13 @@ export function printParameters(o: PdfOptions): PrintParameters {
   };
 }
 
+/** The sheet the options ask for, in inches, turned when a named format is landscape. */
+export function paperInches(o: PdfOptions): { width: number; height: number } {
+  if (o.width && o.height) return { width: inches(o.width), height: inches(o.height) };
+  const p = PAPER_INCHES[o.format];
+  return o.landscape ? { width: p.height, height: p.width } : p;
+}
+
 /** Documents up to this many characters of HTML get their PDF inline; bigger ones stream it. */
 export const INLINE_PDF_MAX_HTML = 1024 * 1024;
 /** Bytes per IO.read of a streamed PDF. */

@@ -13,6 +13,7 @@ import dashboard from "../../../docs/dashboard.md" with { type: "text" };
 import development from "../../../docs/development.md" with { type: "text" };
 import eInvoices from "../../../docs/e-invoices.md" with { type: "text" };
 import errorsReference from "../../../docs/errors-reference.md" with { type: "text" };
+import longDocuments from "../../../docs/long-documents.md" with { type: "text" };
 import operating from "../../../docs/operating.md" with { type: "text" };
 import pdfOptions from "../../../docs/pdf-options.md" with { type: "text" };
 import postProcessing from "../../../docs/post-processing.md" with { type: "text" };
@@ -31,6 +32,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "templates", markdown: templates },
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
+  { name: "long-documents", markdown: longDocuments },
   { name: "e-invoices", markdown: eInvoices },
   { name: "webhooks", markdown: webhooks },
   { name: "access-control", markdown: accessControl },

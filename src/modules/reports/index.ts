@@ -111,8 +111,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         detail: {
           summary: "Merge reports into one PDF",
           description:
-            "Queues a new report whose PDF is the given reports' PDFs one after the other (its page count is their sum), with one bookmark per part " +
-            "(the part's PDF title, else `Report <id>`), and `options` (watermark, stamp, attachments, encryption, linearize) applied to the result. " +
+            "Queues a new report whose PDF is the given reports' PDFs one after the other (its page count is their sum, plus the pages of a table of contents), with one bookmark per part " +
+            "(the part's PDF title, else `Report <id>`), and `options` (toc, page_numbers, watermark, stamp, attachments, encryption, linearize, pdfa) applied to the result. " +
             "The new report follows the same flow as a generated one: status, long polling, download link and `webhook`; it shows engine `raw`. " +
             "Every part must be a succeeded, unencrypted report of this account: an unknown id or another account's is 404, one not yet succeeded (or expired, or encrypted) is 422 naming it.",
         },

@@ -38,8 +38,11 @@ export class PostStep {
     return plan.steps.length === 0 && !job.mergeParts ? undefined : plan;
   }
 
-  /** Applies the plan to the printed PDF: the print goes to the work folder and qpdf writes the report's file. */
-  async apply(job: ClaimedReport, plan: PostPlan, pdf: Uint8Array, fence: string): Promise<number> {
+  /**
+   * Applies the plan to the printed PDF: the print goes to the work folder and qpdf writes the report's
+   * file. Resolves with its size and the pages the plan added (a table of contents).
+   */
+  async apply(job: ClaimedReport, plan: PostPlan, pdf: Uint8Array, fence: string): Promise<{ bytes: number; addedPages: number }> {
     const pipeline = this.post().pipeline;
     const printed = pipeline.printPath(job.id);
     await Bun.write(printed, pdf);
@@ -66,8 +69,12 @@ export class PostStep {
     if (!(await stillWanted())) return undefined;
     const stampPath = await this.stampPath(job, plan);
     const output = this.spool.pathOf(job.id, fence);
-    const bytes = await this.post().pipeline.apply(job.id, plan, { output, stampPath, merge: { parts, pageCounts: counts } });
-    return { pages: counts.reduce((a, b) => a + b, 0), bytes };
+    const { bytes, addedPages } = await this.post().pipeline.apply(job.id, plan, {
+      output,
+      stampPath,
+      merge: { parts, pageCounts: counts },
+    });
+    return { pages: counts.reduce((a, b) => a + b, 0) + addedPages, bytes };
   }
 
   /** Removes what the report left in the work folder. */

@@ -249,7 +249,8 @@ export class ReportProcessor {
       return size;
     }
     a.postProcessed = true;
-    return this.withinLimit({ pages: size.pages, bytes: await this.postStep.apply(a.job, a.plan, pdf, a.fence) });
+    const { bytes, addedPages } = await this.postStep.apply(a.job, a.plan, pdf, a.fence);
+    return this.withinLimit({ pages: size.pages + addedPages, bytes });
   }
 
   /** A merge: the parts' stored PDFs joined, then the plan, into the spool file (no template, no print). */
@@ -259,8 +260,13 @@ export class ReportProcessor {
     return merged && this.withinLimit(merged);
   }
 
-  /** Post-processing grows a PDF (attachments, merges): the size limit holds for the result too. */
+  /** Post-processing grows a PDF (attachments, merges, a table of contents): the limits hold for the result too. */
   private withinLimit(size: PdfSize): PdfSize {
+    if (size.pages > this.opts.maxPages)
+      throw new RenderError(
+        "too_many_pages",
+        `the PDF has ${size.pages} pages with its post-processing (a table of contents); the limit is ${this.opts.maxPages}`,
+      );
     if (size.bytes > this.opts.maxPdfSize)
       throw new RenderError(
         "pdf_too_large",

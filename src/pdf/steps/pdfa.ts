@@ -77,5 +77,6 @@ export const pdfa: FileStep<PdfaParams> = {
     await writeFile(updatePath, JSON.stringify(update));
     // Paths are ours (the work folder): nothing in them reads as an option.
     await ctx.qpdf(["--warning-exit-0", "--no-warn", `--update-from-json=${updatePath}`, input, output]);
+    return undefined;
   },
 };

@@ -1,19 +1,25 @@
 #!/usr/bin/env bun
-// Makes docs/examples/invoice-facturx.pdf: runs the first example of docs/e-invoices.md (the e-invoice
-// printed from a template) with bash against a fresh `reportgen serve` of this checkout, as a reader would,
-// and saves the PDF the service made. Usage: bun scripts/example-invoice.ts [OUT]
+// Makes a PDF of docs/examples/: runs the first tested example of a guide page that sets VAR (a report id)
+// with bash against a fresh `reportgen serve` of this checkout, as a reader would, and saves the PDF the
+// service made. Usage: bun scripts/example-pdf.ts [PAGE VAR OUT]; without arguments, the e-invoice:
+// docs/e-invoices.md INVOICE_ID docs/examples/invoice-facturx.pdf. The statement of docs/long-documents.md:
+// bun scripts/example-pdf.ts docs/long-documents.md STATEMENT_ID docs/examples/statement.pdf
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const root = join(import.meta.dir, "..");
-const out = process.argv[2] ?? join(root, "docs/examples/invoice-facturx.pdf");
+const [page, variable, out] =
+  process.argv.length > 2
+    ? [process.argv[2]!, process.argv[3]!, process.argv[4]!]
+    : ["docs/e-invoices.md", "INVOICE_ID", join(root, "docs/examples/invoice-facturx.pdf")];
+if (!page || !variable || !out) throw new Error("usage: bun scripts/example-pdf.ts [PAGE VAR OUT]");
 const main = join(root, "src/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "reportgen-example-"));
 
-const doc = await Bun.file(join(root, "docs/e-invoices.md")).text();
-const block = /```sh test\n([\s\S]*?)```/.exec(doc)?.[1];
-if (!block?.includes("INVOICE_ID=")) throw new Error("docs/e-invoices.md: the first sh test block no longer sets INVOICE_ID");
+const doc = await Bun.file(join(root, page)).text();
+const block = [...doc.matchAll(/```sh test\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(`${variable}=`));
+if (!block) throw new Error(`${page}: no sh test block sets ${variable}`);
 
 const key = Bun.spawnSync([process.execPath, main, "admin", "create-key", "--name", "example", "--data-dir", dir]);
 if (key.exitCode !== 0) throw new Error(`create-key failed: ${key.stderr}`);
@@ -30,7 +36,7 @@ try {
     await Bun.sleep(100);
   }
   const env = { PATH: process.env.PATH ?? "", REPORTGEN_URL: base, KEY: key.stdout.toString().trim() };
-  const run = Bun.spawnSync(["bash", "-c", `set -euo pipefail\n${block}\necho "$INVOICE_ID" >&2`], { env });
+  const run = Bun.spawnSync(["bash", "-c", `set -euo pipefail\n${block}\necho "$${variable}" >&2`], { env });
   if (run.exitCode !== 0) throw new Error(`the example failed: ${run.stderr}`);
   const id = run.stderr.toString().trim().split("\n").pop()!;
   const link = (await (await fetch(`${base}/api/v1/reports/${id}/download?wait=30`, { headers: { "x-api-key": env.KEY } })).json()) as {

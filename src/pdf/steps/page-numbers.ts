@@ -1,0 +1,43 @@
+// options.page_numbers: "Page X of Y" stamped on every page as real text, counted across the whole
+// document as it finally reads (a merge's parts continuously, a table of contents' pages included).
+// One overlay page per page, each with its own number, laid over page for page by qpdf.
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { pageSizes, readPages } from "../layout-read";
+import { PAGE_NUMBER_DEFAULTS, type PageNumberPosition } from "../options";
+import { pageNumbersPdf } from "../overlay-pdf";
+import type { FileStep } from "../step";
+import { watermarkFont } from "../watermark-font";
+
+export interface PageNumbersParams {
+  template: string;
+  position: PageNumberPosition;
+  /** Draw in an embedded font (PDF/A forbids the standard Helvetica that is not embedded). */
+  embedFont: boolean;
+}
+
+/** The text of page `page` of `pages`: {page} and {pages} filled in. */
+export const pageNumberText = (template: string, page: number, pages: number) =>
+  template.replaceAll("{page}", String(page)).replaceAll("{pages}", String(pages));
+
+export const pageNumbers: FileStep<PageNumbersParams> = {
+  name: "page_numbers",
+  tool: "file",
+  plan: ({ options: o }) =>
+    o.page_numbers && {
+      template: o.page_numbers.template ?? PAGE_NUMBER_DEFAULTS.template,
+      position: o.page_numbers.position ?? PAGE_NUMBER_DEFAULTS.position,
+      embedFont: o.pdfa !== undefined || o.e_invoice !== undefined,
+    },
+  run: async (p, ctx, input, output) => {
+    const layout = await readPages(ctx.json, input);
+    const sizes = pageSizes(layout, await ctx.pageSize());
+    const texts = sizes.map((_, i) => pageNumberText(p.template, i + 1, sizes.length));
+    const font = p.embedFont ? await watermarkFont() : undefined;
+    const numbers = join(ctx.dir(), "page-numbers.pdf");
+    await writeFile(numbers, pageNumbersPdf(texts, sizes, p.position, font));
+    // Page i of the overlay over page i. Paths are ours (the work folder): nothing in them reads as an option.
+    await ctx.qpdf(["--warning-exit-0", "--no-warn", input, "--overlay", numbers, "--from=1-z", "--", output]);
+    return undefined;
+  },
+};
