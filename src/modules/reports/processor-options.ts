@@ -9,6 +9,14 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
 }
 
+/** Turns a page's asset: references into data: URLs (modules/assets/resolver.ts); fails the report when one is unknown. */
+export interface AssetInliner {
+  inline(
+    accountId: string,
+    page: { html: string; headerTemplate?: string; footerTemplate?: string },
+  ): Promise<{ html: string; headerTemplate?: string; footerTemplate?: string }>;
+}
+
 export interface ProcessorOptions {
   lanes: number;
   /** Largest page count and PDF size a report may have (--max-pages, --max-pdf-size). */
@@ -24,6 +32,8 @@ export interface ProcessorOptions {
    * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
    */
   post?: PostDeps;
+  /** Resolves the account's assets in the page, header and footer before printing. */
+  assets?: AssetInliner;
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
   resume?: () => Promise<void>;
   /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */
