@@ -74,7 +74,10 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
     const schemas = new SchemaValidator({ timeoutMs: config.schemaTimeout, nice: config.renderNice, logger });
+    const assetBlobs = openAssetBlobs(config);
+    const assetResolver = new AssetResolver(repos.assets, assetBlobs);
     const templates = new TemplatesService(repos.templates, audit, {
+      assets: assetResolver,
       templateMaxLength: config.templateMaxLength,
       dataLimits,
       allowHosts: config.allowHosts,
@@ -92,7 +95,6 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       maxPages: config.maxPages,
       qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
     });
-    const assetBlobs = openAssetBlobs(config);
     const keys = new KeysService(repos.keys, repos.accounts, audit, pepper);
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
@@ -119,7 +121,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
         maxSize: config.assetMaxSize,
         accountMaxSize: config.assetAccountMaxSize,
       }),
-      assetResolver: new AssetResolver(repos.assets, assetBlobs),
+      assetResolver,
     };
   } catch (e) {
     await backend.close();

@@ -75,6 +75,6 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     ...(shared && { pollMs: 2_000 }),
   });
   // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.
-  s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }));
+  s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }, s.assetResolver));
   return { templating, post, pool, processor, egress };
 }

@@ -275,3 +275,22 @@ describe("access", () => {
     expect(r.body.error).toBe("unsupported_media_type");
   });
 });
+
+describe("stored templates", () => {
+  test("the preflight warns about each asset the account lacks (page, header, footer), not about those it has", async () => {
+    await upload("have.png", PNG);
+    const r = await json("POST", "/api/v1/templates", {
+      body: {
+        name: "With assets",
+        engine: "raw",
+        html_template: `<img src="asset:have.png"><img src='asset:lacking.png'><style>@font-face{src:url(asset:lacking-font.woff2)}</style>`,
+        options: { header_template: `<img src="asset:header-logo.png">` },
+      },
+    });
+    expect(r.status).toBe(201);
+    const missing = r.body.warnings.filter((w: any) => w.code === "missing_asset").map((w: any) => w.asset);
+    expect(missing.sort()).toEqual(["header-logo.png", "lacking-font.woff2", "lacking.png"]);
+    // asset: references are not network resources: no blocked_resource for them.
+    expect(r.body.warnings.some((w: any) => w.code === "blocked_resource")).toBe(false);
+  });
+});

@@ -81,4 +81,11 @@ describe("a report that uses assets", () => {
     const theirs = await generate(t, { engine: "raw", html_template: `<img src="asset:logo.png">` }, other);
     expect(theirs.report.error.code).toBe("asset_not_found");
   });
+
+  test("a stored template's preview renders with the account's assets", async () => {
+    const accountId = (await t.app.services.keys.authenticate(t.key))!.accountId;
+    const out = await t.app.services.templates.preview(accountId, { engine: "raw", htmlTemplate: `<img src="asset:logo.png">` });
+    expect(pdfImages(out.pdf).some((i) => i.width === 37 && i.height === 23)).toBe(true);
+    expect(out.warnings.some((w) => w.code === "missing_asset")).toBe(false);
+  });
 });

@@ -62,7 +62,14 @@ export interface InlinedPage {
   footerTemplate?: string;
 }
 
-export class AssetResolver {
+/** What the report processor and the template previews need: the page with its assets inlined. */
+export interface AssetInliner {
+  inline(accountId: string, page: InlinedPage): Promise<InlinedPage>;
+  /** Which of these names the account has no asset for. */
+  missing(accountId: string, names: readonly string[]): Promise<string[]>;
+}
+
+export class AssetResolver implements AssetInliner {
   constructor(
     private readonly repo: AssetsRepo,
     private readonly blobs: AssetBlobs,
@@ -80,6 +87,11 @@ export class AssetResolver {
     await this.load(accountId, names, found);
     const rewrite = (text: string | undefined) => (text === undefined ? undefined : this.rewrite(text, found, 0));
     return { html: rewrite(page.html)!, headerTemplate: rewrite(page.headerTemplate), footerTemplate: rewrite(page.footerTemplate) };
+  }
+
+  async missing(accountId: string, names: readonly string[]): Promise<string[]> {
+    const have = new Set((await this.repo.byNames(accountId, names)).map((a) => a.name));
+    return names.filter((n) => !have.has(n));
   }
 
   /** Loads the named assets, and those their style sheets name, into `found`. */

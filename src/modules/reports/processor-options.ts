@@ -1,20 +1,13 @@
 // What the report processor is given, and its retry backoff.
 import type { Logger } from "../../lib/logger";
 import type { StorageMonitor } from "../../lib/storage";
+import type { AssetInliner } from "../assets/resolver";
 import type { ServiceMetrics } from "../health/metrics";
 import type { PostDeps } from "./post-step";
 
 /** Backoff before retry number n (1-based) of a report interrupted by an infrastructure fault. */
 export function retryDelayMs(attempt: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, attempt - 1));
-}
-
-/** Turns a page's asset: references into data: URLs (modules/assets/resolver.ts); fails the report when one is unknown. */
-export interface AssetInliner {
-  inline(
-    accountId: string,
-    page: { html: string; headerTemplate?: string; footerTemplate?: string },
-  ): Promise<{ html: string; headerTemplate?: string; footerTemplate?: string }>;
 }
 
 export interface ProcessorOptions {
