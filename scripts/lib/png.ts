@@ -13,7 +13,7 @@ function chunk(type: string, data: Uint8Array): Uint8Array {
 }
 
 /** A width x height RGB PNG whose pixels `rgb` decides. */
-export function png(width: number, height: number, rgb: (x: number, y: number) => [number, number, number]): Uint8Array {
+export function png(width: number, height: number, rgb: (x: number, y: number) => [number, number, number]): Uint8Array<ArrayBuffer> {
   const raw = new Uint8Array(height * (1 + width * 3));
   for (let y = 0; y < height; y++) {
     const row = y * (1 + width * 3);
@@ -30,11 +30,11 @@ export function png(width: number, height: number, rgb: (x: number, y: number) =
     chunk("IDAT", deflateSync(raw)),
     chunk("IEND", new Uint8Array()),
   ];
-  return Buffer.concat(parts);
+  return new Uint8Array(Buffer.concat(parts));
 }
 
 /** A noisy logo PNG of roughly `bytes` bytes (deterministic). */
-export function logoPng(bytes = 50 * 1024): Uint8Array {
+export function logoPng(bytes = 50 * 1024): Uint8Array<ArrayBuffer> {
   const side = Math.round(Math.sqrt(bytes / 3));
   let s = 42;
   const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) & 0x7fffffff) >>> 16) & 0xff;

@@ -84,6 +84,8 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         publicUrl: c.publicUrl,
         trustProxy: c.trustProxy,
         templateMaxLength,
+        assets: s.assets,
+        assetMaxSize: c.assetMaxSize,
       }),
     ],
     api: [

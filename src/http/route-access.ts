@@ -84,6 +84,12 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "POST /dashboard/templates/:id/delete": "dashboard",
   "POST /dashboard/templates/preview": "dashboard",
   "GET /dashboard/templates/:id/diff": "dashboard",
+  "GET /dashboard/asset-library": "dashboard",
+  "POST /dashboard/asset-library": "dashboard",
+  "GET /dashboard/asset-library/fonts.css": "dashboard",
+  "GET /dashboard/asset-library/:id/content": "dashboard",
+  "GET /dashboard/asset-library/:id/delete": "dashboard",
+  "POST /dashboard/asset-library/:id/delete": "dashboard",
   "GET /dashboard/*": "dashboard",
 };
 
