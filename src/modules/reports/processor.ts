@@ -234,6 +234,8 @@ export class ReportProcessor {
   private async print(a: Attempt, html: string): Promise<{ pdf: Uint8Array; size: PdfSize }> {
     const t1 = performance.now();
     const options = resolvePdfOptions(a.job.options);
+    // The account's asset: references as data: URLs, header and footer included (Chromium loads nothing
+    // there); an unknown asset fails the report with asset_not_found, the template's fault.
     if (this.opts.assets) {
       const page = await this.opts.assets.inline(a.job.accountId, {
         html,
