@@ -9,6 +9,8 @@ export const SCOPES = {
   "reports:read": "Read reports: status, list, download links.",
   "templates:write": "Create, change and delete stored templates.",
   "templates:read": "Read stored templates.",
+  "assets:write": "Upload, replace and delete the account's assets (logos, fonts, style sheets).",
+  "assets:read": "List the account's assets and download them.",
   "keys:manage": "Manage access keys, the webhook signing secret, and read the audit trail.",
 } as const satisfies Record<string, string>;
 

@@ -12,10 +12,13 @@ import { randomSecret } from "../lib/ids";
 import { createLogger, type Logger } from "../lib/logger";
 import { PasswordSeal } from "../lib/seal";
 import { StorageMonitor } from "../lib/storage";
+import { type AssetBlobs, LocalAssetBlobs, S3AssetBlobs } from "../modules/assets/blobs";
+import { AssetResolver } from "../modules/assets/resolver";
+import { AssetsService } from "../modules/assets/service";
 import { AuditService } from "../modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
-import { S3PdfStore } from "../modules/files/s3-store";
+import { parseStorageUrl, S3PdfStore, s3Client } from "../modules/files/s3-store";
 import { type PdfSpool, SpoolDir } from "../modules/files/spool";
 import { FileStore } from "../modules/files/store";
 import { ReportCounts } from "../modules/health/counts";
@@ -71,7 +74,10 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
     const schemas = new SchemaValidator({ timeoutMs: config.schemaTimeout, nice: config.renderNice, logger });
+    const assetBlobs = openAssetBlobs(config);
+    const assetResolver = new AssetResolver(repos.assets, assetBlobs);
     const templates = new TemplatesService(repos.templates, audit, {
+      assets: assetResolver,
       templateMaxLength: config.templateMaxLength,
       dataLimits,
       allowHosts: config.allowHosts,
@@ -111,6 +117,11 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }, audit),
       usage: new UsageService(repos.usage, keyNames),
       audit,
+      assets: new AssetsService(repos.assets, assetBlobs, audit, {
+        maxSize: config.assetMaxSize,
+        accountMaxSize: config.assetAccountMaxSize,
+      }),
+      assetResolver,
     };
   } catch (e) {
     await backend.close();
@@ -122,6 +133,12 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
 export function openPdfStore(config: Config, logger: Logger): PdfStore {
   if (!config.storageUrl) return new FileStore(config.dataDir);
   return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, logger });
+}
+
+/** Where asset bytes go: where the PDFs do (the data dir, or the bucket of --storage-url). */
+export function openAssetBlobs(config: Config): AssetBlobs {
+  if (!config.storageUrl) return new LocalAssetBlobs(config.dataDir);
+  return new S3AssetBlobs(s3Client(config.storageUrl, config.s3), parseStorageUrl(config.storageUrl).prefix);
 }
 
 /** Where this instance writes PDFs before the store takes them: on the data dir, the reports folder itself. */

@@ -64,6 +64,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     storage: s.storage,
     metrics: d.metrics,
     post: { pipeline: post, seal: s.seal, reports: s.repos.reports },
+    assets: s.assetResolver,
     // Run by the processor before its first report, and again if the disk refused it. With SQLite this
     // process owns the queue, so whatever is `processing` was left by a crash; with PostgreSQL other
     // instances are rendering: only reports whose lease ran out are taken back (as the reaper does, jobs/reaper.ts).
@@ -76,6 +77,6 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     ...(shared && { pollMs: 2_000 }),
   });
   // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.
-  s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }));
+  s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }, s.assetResolver));
   return { templating, post, pool, processor, egress };
 }

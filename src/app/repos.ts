@@ -5,6 +5,7 @@ import { type Backend, type BackendConfig, openBackend } from "../db/open";
 import type { Sql } from "../db/sql";
 import { JobLeasesRepo } from "../jobs/leases-repo";
 import { AccountsRepo } from "../modules/accounts/repo";
+import { AssetsRepo } from "../modules/assets/repo";
 import { AuditRepo } from "../modules/audit/repo";
 import { HealthRepo } from "../modules/health/repo";
 import { IdempotencyRepo } from "../modules/idempotency/repo";
@@ -28,6 +29,7 @@ export interface Repos {
   templates: TemplatesRepo;
   usage: UsageRepo;
   audit: AuditRepo;
+  assets: AssetsRepo;
 }
 
 export function reposOver(sql: Sql, owner: string): Repos {
@@ -44,6 +46,7 @@ export function reposOver(sql: Sql, owner: string): Repos {
     templates: new TemplatesRepo(sql),
     usage: new UsageRepo(sql),
     audit: new AuditRepo(sql),
+    assets: new AssetsRepo(sql),
   };
 }
 

@@ -6,6 +6,7 @@ import { apiGuard } from "../http/auth";
 import type { BodyLimits } from "../http/body";
 import { createHttpApp, type HttpApp, type HttpRoutes, originResolver } from "../http/server";
 import type { Logger } from "../lib/logger";
+import { assetsRoutes } from "../modules/assets/routes";
 import { auditRoutes } from "../modules/audit/index";
 import { filesRoutes } from "../modules/files/index";
 import { guideRoutes } from "../modules/guide/index";
@@ -83,6 +84,8 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         publicUrl: c.publicUrl,
         trustProxy: c.trustProxy,
         templateMaxLength,
+        assets: s.assets,
+        assetMaxSize: c.assetMaxSize,
       }),
     ],
     api: [
@@ -90,6 +93,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
       keysRoutes(s.keys, guard, s.idempotency),
       reportsRoutes(s.reports, guard, { templateMaxLength, originOf, idempotency: s.idempotency, webhookLog: (id) => s.webhooks.log(id) }),
       templatesRoutes(s.templates, guard, { templateMaxLength, idempotency: s.idempotency }),
+      assetsRoutes(s.assets, guard),
       webhooksRoutes(s.webhookSecrets, guard),
       usageRoutes(s.usage, guard),
       auditRoutes(s.audit, guard, auditRetentionDays),

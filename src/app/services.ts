@@ -6,6 +6,8 @@ import type { MigrateResult } from "../db/migrate";
 import type { Backend } from "../db/open";
 import type { PasswordSeal } from "../lib/seal";
 import type { StorageMonitor } from "../lib/storage";
+import type { AssetResolver } from "../modules/assets/resolver";
+import type { AssetsService } from "../modules/assets/service";
 import type { AuditService } from "../modules/audit/service";
 import type { LinkSigner } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
@@ -44,4 +46,7 @@ export interface Services {
   schemas: SchemaValidator;
   usage: UsageService;
   audit: AuditService;
+  assets: AssetsService;
+  /** Turns asset: references into data: URLs when a report renders (with its per-instance cache). */
+  assetResolver: AssetResolver;
 }

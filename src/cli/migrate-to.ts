@@ -1,13 +1,15 @@
 // `reportgen migrate-to --database-url postgres://… [--storage-url s3://…]`: copies this data dir's
 // SQLite database into PostgreSQL and, with a bucket, its PDFs into the bucket (see jobs/migrate-to.ts),
 // then prints what was copied and verified. Stop the server first.
+import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { openPdfStore } from "../app/bootstrap";
+import { openAssetBlobs, openPdfStore } from "../app/bootstrap";
 import type { Config } from "../config/settings";
 import { openBackend } from "../db/open";
 import { migrateTo } from "../jobs/migrate-to";
 import { createLogger } from "../lib/logger";
+import { LocalAssetBlobs } from "../modules/assets/blobs";
 import { loadLinkSecret } from "../modules/files/links";
 import { fenceOf } from "../modules/files/pdf-store";
 import { S3PdfStore } from "../modules/files/s3-store";
@@ -39,13 +41,34 @@ export async function migrateToCommand(config: Config): Promise<void> {
               return false;
             }
           : undefined;
-      const r = await migrateTo(source, target, { secrets, copyPdf, log: (line) => console.error(`migrate-to: ${line}`) }).finally(() =>
-        store?.stop(),
-      );
+      // Asset bytes follow the PDFs: into the bucket when there is one (each checked by its SHA-256).
+      const localAssets = new LocalAssetBlobs(config.dataDir);
+      const assetStore = store ? openAssetBlobs(config) : undefined;
+      const copyAsset = assetStore
+        ? async (accountId: string, sha256: string) => {
+            if (await assetStore.get(accountId, sha256)) return false;
+            const bytes = await localAssets.get(accountId, sha256);
+            if (!bytes) {
+              console.error(`migrate-to: asset ${sha256} of account ${accountId} has no file in ${config.dataDir}; nothing to copy`);
+              return false;
+            }
+            await assetStore.put(accountId, sha256, bytes);
+            const back = await assetStore.get(accountId, sha256);
+            if (!back || createHash("sha256").update(back).digest("hex") !== sha256)
+              throw new Error(`asset ${sha256} read back from the bucket differs`);
+            return true;
+          }
+        : undefined;
+      const r = await migrateTo(source, target, {
+        secrets,
+        copyPdf,
+        copyAsset,
+        log: (line) => console.error(`migrate-to: ${line}`),
+      }).finally(() => store?.stop());
       for (const t of r.tables)
         console.error(`  ${t.name.padEnd(20)} ${String(t.target).padStart(8)} row(s), sha256 ${t.checksum.slice(0, 16)}… verified`);
       console.error(
-        `copied and verified in ${r.ms} ms${store ? `; ${r.pdfs.copied} PDF(s) copied to ${config.storageUrl}, ${r.pdfs.skipped} already there` : ""}. ` +
+        `copied and verified in ${r.ms} ms${store ? `; ${r.pdfs.copied} PDF(s) copied to ${config.storageUrl}, ${r.pdfs.skipped} already there; ${r.assets.copied} asset(s) copied` : ""}. ` +
           "Start the instances with the same --database-url and --storage-url (and the same --link-secret if you set one)",
       );
     } finally {

@@ -9,6 +9,7 @@ import type { Config } from "../config/settings";
 import { SERVICE_FAULTS } from "../lib/error-codes";
 import { AppError, RenderError, StartupError } from "../lib/errors";
 import { createLogger } from "../lib/logger";
+import { assetNames } from "../modules/assets/resolver";
 import { checkData } from "../modules/reports/input-limits";
 import { checkPdfOptions, POST_FIELDS, resolvePdfOptions, type StoredPdfOptions } from "../pdf/options";
 import { checkPdfLimits } from "../render/pdf-limits";
@@ -150,6 +151,13 @@ export async function render(config: Config, args: RenderArgs): Promise<number> 
     renderer = new StandaloneRenderer(config, logger);
     await renderer.start({ ejs: engine === "ejs" });
     const html = engine === "ejs" ? await renderer.templating!.render(template, data) : template;
+    // No account here, so no asset library: a reference would silently print nothing.
+    const asset = assetNames(html, stored?.header_template, stored?.footer_template)[0];
+    if (asset !== undefined)
+      throw new RenderError(
+        "asset_not_found",
+        `the template refers to asset:${asset}, but reportgen render has no asset library (assets belong to an account of the service): inline it as a data: URL, or render through the service`,
+      );
     const pdf = await renderer.pool!.render({ html, options: resolvePdfOptions(stored ? JSON.stringify(stored) : null) });
     checkPdfLimits(pdf, config);
     // Only a complete PDF reaches OUT: a failed render leaves an existing file as it was.

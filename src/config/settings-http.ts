@@ -65,6 +65,24 @@ export const httpSettings = {
     parse: duration(100),
     help: "Deadline for compiling a template's data_schema or checking data against it (422 past it; the validator thread is replaced)",
   }),
+  assetMaxSize: spec({
+    group: "Request limits",
+    flag: "asset-max-size",
+    env: "REPORTGEN_ASSET_MAX_SIZE",
+    default: 5 * 1024 ** 2,
+    defaultText: "5MB",
+    parse: size,
+    help: "Largest asset (logo, font, style sheet) an account may upload (413 asset_too_large beyond; a JSON upload's base64 must also fit --body-limit)",
+  }),
+  assetAccountMaxSize: spec({
+    group: "Request limits",
+    flag: "asset-account-max-size",
+    env: "REPORTGEN_ASSET_ACCOUNT_MAX_SIZE",
+    default: 100 * 1024 ** 2,
+    defaultText: "100MB",
+    parse: size,
+    help: "Most bytes of assets one account may hold in all (413 asset_library_full beyond)",
+  }),
 
   // Abuse limits
   submitRateLimit: spec({

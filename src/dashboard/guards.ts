@@ -4,6 +4,7 @@ import { clientAddress } from "../http/auth";
 import { peerOf } from "../http/connection-gate";
 import { AppError, RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
+import type { AssetsService } from "../modules/assets/service";
 import type { Actor } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
@@ -38,6 +39,9 @@ export interface DashboardDeps {
   signInFailLimit: number;
   sessionMaxAgeMs: number;
   templateMaxLength: number;
+  assets: AssetsService;
+  /** --asset-max-size, said next to the upload field. */
+  assetMaxSize: number;
 }
 
 export type Ctx = {

@@ -2,12 +2,14 @@
 import { assets } from "./assets";
 import { type Html, html } from "./html";
 
-export type Section = "overview" | "reports" | "templates" | "playground" | "keys" | "audit";
+export type Section = "overview" | "reports" | "templates" | "assets" | "playground" | "keys" | "audit";
 
 const sections: { id: Section; href: string; label: string }[] = [
   { id: "overview", href: "/dashboard", label: "Overview" },
   { id: "reports", href: "/dashboard/reports", label: "Reports" },
   { id: "templates", href: "/dashboard/templates", label: "Templates" },
+  // Not /dashboard/assets: that is where the dashboard's own static files are served.
+  { id: "assets", href: "/dashboard/asset-library", label: "Assets" },
   { id: "playground", href: "/dashboard/playground", label: "Playground" },
   { id: "keys", href: "/dashboard/keys", label: "Access Keys" },
   { id: "audit", href: "/dashboard/audit", label: "Audit" },

@@ -6,6 +6,7 @@ import { ASSETS_PREFIX, assetResponse } from "./assets";
 import { DASHBOARD, type DashboardDeps, guards } from "./guards";
 import { errorPage } from "./pages/common";
 import { overviewPage } from "./pages/overview";
+import { assetsRoutes } from "./routes/assets";
 import { auditRoutes } from "./routes/audit";
 import { keysRoutes } from "./routes/keys";
 import { playgroundRoutes } from "./routes/playground";
@@ -47,6 +48,7 @@ export function dashboardRoutes(d: DashboardDeps) {
       .use(keysRoutes(d, g))
       .use(reportsRoutes(d, g))
       .use(templatesRoutes(d, g))
+      .use(assetsRoutes(d, g))
       .use(playgroundRoutes(d, g))
       .use(auditRoutes(d, g))
       // Anything else under /dashboard: a page, not the API's JSON 404.

@@ -11,6 +11,8 @@ export const CSP = [
   "script-src 'self'",
   "style-src 'self'",
   "img-src 'self'",
+  // The Assets page's font samples (the account's own fonts, behind the session).
+  "font-src 'self'",
   "connect-src 'self'",
   "frame-src 'self' blob:",
   "form-action 'self'",

@@ -18,6 +18,8 @@ export interface SnapshotSummary {
   reports: number;
   /** Reports whose PDF belongs in the backup (succeeded in the snapshot). */
   withPdf: string[];
+  /** The asset files the snapshot's rows name (<account>/<sha256> under the data dir's assets folder). */
+  assetFiles: string[];
 }
 
 export function summarizeSnapshot(file: string): SnapshotSummary {
@@ -30,6 +32,10 @@ export function summarizeSnapshot(file: string): SnapshotSummary {
         .query<{ id: string }, []>("SELECT id FROM reports WHERE status = 'succeeded'")
         .all()
         .map((r) => r.id),
+      assetFiles: db
+        .query<{ a: string; s: string }, []>("SELECT DISTINCT account_id AS a, sha256 AS s FROM assets")
+        .all()
+        .map((r) => `${r.a}/${r.s}`),
     };
   } finally {
     db.close();

@@ -81,6 +81,11 @@ export const COPIED_TABLES: CopiedTable[] = [
     key: "id",
     columns: ["id", "template_id", "version", "html_template", "data_schema", "sample_data", "options", "warnings", "created_at"],
   },
+  {
+    name: "assets",
+    key: "id",
+    columns: ["id", "account_id", "name", "type", "size_bytes", "sha256", "created_at", "updated_at"],
+  },
   { name: "report_webhooks", key: "report_id", columns: ["report_id", "url", "link_origin"] },
   {
     name: "webhook_secrets",

@@ -233,3 +233,32 @@ export const templateVersions = sqliteTable("template_versions", {
   warnings: text("warnings").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+// The asset library (migration 0014). The media types the magic bytes can show.
+export const assetTypes = [
+  "image/png",
+  "image/jpeg",
+  "image/webp",
+  "image/svg+xml",
+  "font/woff2",
+  "font/woff",
+  "font/ttf",
+  "font/otf",
+  "text/css",
+] as const;
+export type AssetType = (typeof assetTypes)[number];
+
+/** (account_id, name) is unique through the index assets_account_name. */
+export const assets = sqliteTable("assets", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  type: text("type", { enum: assetTypes }).notNull(),
+  sizeBytes: integer("size_bytes").notNull(),
+  sha256: text("sha256").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+export type Asset = typeof assets.$inferSelect;

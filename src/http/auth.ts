@@ -12,7 +12,8 @@ import { RateLimiter } from "../lib/rate-limit";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
 import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
-import { accessOf, countsAgainstQuota } from "./route-access";
+import { multipartBody } from "./multipart";
+import { acceptsMultipart, accessOf, countsAgainstQuota } from "./route-access";
 
 export const API_PREFIX = "/api/v1";
 /** Documentation is public: it holds no account data and a browser cannot send X-API-Key. */
@@ -65,7 +66,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
     if (access !== "public" && access !== "dashboard" && !a.principal.scopes.includes(access))
       throw missingScope(access, `${request.method} ${route}`);
     if (quota && countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
-    checkBody(request, opts.body.limit);
+    checkBody(request, opts.body.limit, acceptsMultipart(request.method, route));
   }
 
   return (
@@ -104,6 +105,8 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
       .onParse({ as: "global" }, async ({ request, route }) => {
         await admit(request, route);
         if (!hasBody(request)) return {};
+        if (isMultipart(request) && acceptsMultipart(request.method, route))
+          return multipartBody(request, await readBody(request, opts.body));
         if (!isJson(request)) return;
         const bytes = await readBody(request, opts.body);
         if (bytes.byteLength === 0) return {};
@@ -131,6 +134,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
 
 const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
 const isJson = (request: Request) => mediaType(request) === "application/json";
+const isMultipart = (request: Request) => mediaType(request) === "multipart/form-data";
 
 /**
  * Whether the request may carry a body: a non-zero Content-Length, or without one a body stream (chunks).
@@ -143,15 +147,15 @@ const hasBody = (request: Request) => {
 };
 
 /** Before the body is read: refuse what is declared too large or is not JSON (the API's only bodies: POST and PATCH). */
-function checkBody(request: Request, limit: number) {
+function checkBody(request: Request, limit: number, multipart: boolean) {
   if ((request.method !== "POST" && request.method !== "PATCH") || !hasBody(request)) return;
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > limit) throw tooLarge(limit, length);
-  if (!isJson(request)) {
+  if (!isJson(request) && !(multipart && isMultipart(request))) {
     const type = mediaType(request);
     throw new AppError(
       "unsupported_media_type",
-      `send the body as JSON with the header Content-Type: application/json (got ${type ? `"${type}"` : "none"})`,
+      `send the body as JSON with the header Content-Type: application/json${multipart ? " (or as multipart/form-data)" : ""} (got ${type ? `"${type}"` : "none"})`,
     );
   }
 }

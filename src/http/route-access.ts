@@ -23,6 +23,12 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /api/v1/templates": "templates:read",
   "GET /api/v1/templates/:templateID": "templates:read",
   "GET /api/v1/templates/:templateID/versions/:version": "templates:read",
+  // The asset library. Rendering a template that uses an asset needs no assets scope: the PDF shows it anyway.
+  "POST /api/v1/assets": "assets:write",
+  "DELETE /api/v1/assets/:assetID": "assets:write",
+  "GET /api/v1/assets": "assets:read",
+  "GET /api/v1/assets/:assetID": "assets:read",
+  "GET /api/v1/assets/:assetID/content": "assets:read",
   // Usage: what the account's reports added up to (read access to its reports shows as much).
   "GET /api/v1/usage": "reports:read",
   // Access keys, the webhook signing secret, the audit trail.
@@ -78,6 +84,12 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "POST /dashboard/templates/:id/delete": "dashboard",
   "POST /dashboard/templates/preview": "dashboard",
   "GET /dashboard/templates/:id/diff": "dashboard",
+  "GET /dashboard/asset-library": "dashboard",
+  "POST /dashboard/asset-library": "dashboard",
+  "GET /dashboard/asset-library/fonts.css": "dashboard",
+  "GET /dashboard/asset-library/:id/content": "dashboard",
+  "GET /dashboard/asset-library/:id/delete": "dashboard",
+  "POST /dashboard/asset-library/:id/delete": "dashboard",
   "GET /dashboard/*": "dashboard",
 };
 
@@ -87,5 +99,10 @@ export const accessOf = (method: string, pattern: string): RouteAccess | undefin
 
 /** Submissions: the routes a key's daily quota (max_reports_per_day) counts, checked before their body is read. */
 const QUOTA_ROUTES = new Set(["POST /api/v1/generate-pdf-async", "POST /api/v1/reports/merge"]);
+
+/** Routes that take a multipart/form-data upload besides JSON. */
+const MULTIPART_ROUTES = new Set(["POST /api/v1/assets"]);
+
+export const acceptsMultipart = (method: string, pattern: string): boolean => MULTIPART_ROUTES.has(`${method} ${pattern}`);
 
 export const countsAgainstQuota = (method: string, pattern: string): boolean => QUOTA_ROUTES.has(`${method} ${pattern}`);

@@ -2,10 +2,11 @@
 // The database is snapshotted first (VACUUM INTO: one consistent view), then the PDFs of the
 // reports that snapshot calls succeeded are copied. A PDF is durable before its report is recorded
 // succeeded, so every one of them exists, unless deleted (by a client or retention) since the
-// snapshot: those are counted, and read as expired after a restore. backup.json, written last,
+// snapshot: those are counted, and read as expired after a restore. The asset library's files that the
+// snapshot's rows name are copied the same way. backup.json, written last,
 // marks the backup complete. Restoring is copying the folder into place as the data dir.
 import { closeSync, copyFileSync, existsSync, fsyncSync, mkdirSync, openSync, readdirSync, renameSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { snapshotDatabase, summarizeSnapshot } from "../db/backup";
 import { StartupError } from "../lib/errors";
 import { VERSION } from "../version";
@@ -68,6 +69,23 @@ export function runBackup(dataDir: string, to: string, opts: { pdfsIn?: string }
     bytes += Bun.file(dest).size;
     pdfs++;
   }
+  // The asset library's bytes (on one machine; with a bucket they stay there, like the PDFs).
+  let assets = 0;
+  for (const file of opts.pdfsIn ? [] : snap.assetFiles) {
+    const dest = join(to, "assets", file);
+    mkdirSync(dirname(dest), { recursive: true, mode: 0o700 });
+    try {
+      copyFileSync(join(dataDir, "assets", file), dest);
+    } catch (e) {
+      // Replaced or deleted since the snapshot: its row is gone from the live database too.
+      if ((e as { code?: string }).code === "ENOENT") continue;
+      throw e;
+    }
+    fsyncPath(dest);
+    fsyncPath(dirname(dest));
+    bytes += Bun.file(dest).size;
+    assets++;
+  }
   // Links signed before the backup keep working after a restore.
   const secret = join(dataDir, "link-secret");
   if (existsSync(secret)) {
@@ -84,6 +102,7 @@ export function runBackup(dataDir: string, to: string, opts: { pdfsIn?: string }
     pdfs,
     pdfs_gone: pdfsGone,
     ...(opts.pdfsIn ? { pdfs_in: opts.pdfsIn } : {}),
+    assets,
     pdf_bytes: bytes,
   };
   writeFileSync(join(to, BACKUP_MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`, { mode: 0o600 });

@@ -13,6 +13,7 @@ const PAGE = 500;
 export interface MigrateToResult {
   tables: { name: string; source: number; target: number; copied: number; checksum: string }[];
   pdfs: { copied: number; skipped: number };
+  assets: { copied: number; skipped: number };
   ms: number;
 }
 
@@ -21,6 +22,8 @@ export interface MigrateToOptions {
   secrets: { linkSecret: string; authPepper: string };
   /** Copies one report's PDF to the target file store; resolves to whether it copied (false: already there, same SHA-256). */
   copyPdf?: (reportId: string, attempt: number) => Promise<boolean>;
+  /** Copies one asset's bytes to the target store; resolves to whether it copied (false: already there). */
+  copyAsset?: (accountId: string, sha256: string) => Promise<boolean>;
   log?: (line: string) => void;
 }
 
@@ -85,7 +88,22 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
     }
     log(`PDFs: ${pdfs.copied} copied, ${pdfs.skipped} already there`);
   }
-  return { tables, pdfs, ms: Math.round(performance.now() - t0) };
+  const assets = { copied: 0, skipped: 0 };
+  if (o.copyAsset) {
+    const table = COPIED_TABLES.find((t) => t.name === "assets")!;
+    let after: string | null = null;
+    for (;;) {
+      const rows = await from.page(table, after, PAGE);
+      for (const r of rows) {
+        if (await o.copyAsset(String(r.account_id), String(r.sha256))) assets.copied++;
+        else assets.skipped++;
+      }
+      if (rows.length < PAGE) break;
+      after = String(rows.at(-1)!.id);
+    }
+    log(`assets: ${assets.copied} copied, ${assets.skipped} already there`);
+  }
+  return { tables, pdfs, assets, ms: Math.round(performance.now() - t0) };
 }
 
 /** Row count and a SHA-256 over every row in key order (values as JSON: the same on both engines). */

@@ -31,7 +31,19 @@ export const API_ERRORS = {
     fix: "The report succeeded, but its PDF is no longer in the service's store (lost or removed outside reportgen, before its retention ended): submit the report again, and tell the operator.",
   },
   payload_too_large: { status: 413, fix: "The body is larger than the server's body limit: send a smaller template or less data." },
+  asset_too_large: {
+    status: 413,
+    fix: "The asset is larger than the server's --asset-max-size: send a smaller file (compress the image, subset the font).",
+  },
+  asset_library_full: {
+    status: 413,
+    fix: "The account's assets would exceed the server's --asset-account-max-size: delete assets it no longer needs, or ask the operator to raise the limit.",
+  },
   unsupported_media_type: { status: 415, fix: "Send the body as JSON with Content-Type: application/json." },
+  asset_type_unsupported: {
+    status: 415,
+    fix: "The file's bytes are not PNG, JPEG, WebP, SVG, WOFF2, WOFF, TTF, OTF or CSS (or do not match the declared type): upload one of those.",
+  },
   validation_failed: { status: 422, fix: "A field is missing or invalid: see details (field, problem) and the OpenAPI document." },
   template_render_failed: {
     status: 422,
@@ -44,6 +56,10 @@ export const API_ERRORS = {
   pdfa_conflict: {
     status: 422,
     fix: "options.pdfa cannot go with the option the message names (encryption; attachments or an e-invoice need pdfa 3b): drop one of them, or use 3b.",
+  },
+  asset_unsafe: {
+    status: 422,
+    fix: "The SVG holds something that could run or fetch (a script, an on* event attribute, a javascript: URL, foreignObject, an external reference): details name it; remove it and upload again.",
   },
   idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
   rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
@@ -112,6 +128,8 @@ export const REPORT_FAILURES = {
     "The report's PDF passwords could no longer be opened (the server's secret changed after it was accepted): submit it again.",
   pdf_missing:
     "The report succeeded, but its PDF was later found missing from the service's store, before its retention ended (a service fault): submit the report again.",
+  asset_not_found:
+    "The template refers to an asset (asset:<name>) the account does not have: upload it (POST /api/v1/assets) or fix the name, then submit again.",
   renderer_unavailable:
     "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;

@@ -40,6 +40,19 @@ export function pdfFonts(pdf: Uint8Array): PdfFont[] {
     });
 }
 
+/** pdfimages -list's table: one row per image drawn, with its page and pixel size. */
+export function pdfImages(pdf: Uint8Array): { page: number; width: number; height: number; type: string }[] {
+  const out = withFile(pdf, (f) => run(["pdfimages", "-list", f]).toString());
+  return out
+    .split("\n")
+    .slice(2)
+    .filter((l) => l.trim())
+    .map((l) => {
+      const [page, , type, width, height] = l.trim().split(/\s+/);
+      return { page: Number(page), type: type!, width: Number(width), height: Number(height) };
+    });
+}
+
 /** The text of pages `first`..`last` in reading order (no -layout: lines as the PDF orders them). */
 export function pageText(pdf: Uint8Array, first: number, last = first): string {
   return withFile(pdf, (f) => run(["pdftotext", "-f", String(first), "-l", String(last), f, "-"]).toString());

@@ -18,6 +18,9 @@ let url = "";
 let link = "";
 let reportIds: string[] = [];
 let otherKey = "";
+/** An asset's bytes: copied into the bucket by migrate-to --storage-url, and served from there afterwards. */
+const ASSET = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
+let assetId = "";
 
 beforeAll(async () => {
   url = await pg().createDatabase();
@@ -40,6 +43,11 @@ beforeAll(async () => {
     await single.request("POST", "/api/v1/templates", { body: { name: "Invoice", engine: "raw", html_template: "<p>v1</p>" } })
   ).json()) as { template_id: string };
   await single.request("POST", `/api/v1/templates/${tpl.template_id}/versions`, { body: { html_template: "<p>v2</p>" } });
+  // The asset library: its row is copied like any table, its bytes (data dir) into the bucket.
+  const up = await single.request("POST", "/api/v1/assets", {
+    body: { name: "logo.png", content_base64: Buffer.from(ASSET).toString("base64") },
+  });
+  assetId = ((await up.json()) as { data: { id: string } }).data.id;
   // A deleted report still counts in the usage roll-up: the target's own triggers cannot know of it, so
   // the copy must carry usage_daily over as the source has it (the checksum verifies that).
   const gone = await submit(single);
@@ -68,7 +76,8 @@ test("copies every table and verifies counts and checksums; a second run copies 
   expect(first.stderr).toMatch(/template_versions: 2 row\(s\) copied/);
   expect(first.stderr).toMatch(/usage_daily: \d+ row\(s\) copied/);
   expect(first.stderr).toMatch(/key_daily_counts: 1 row\(s\) copied/);
-  expect(first.stderr).toMatch(/audit_events: 6 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated; a template and its version 2
+  expect(first.stderr).toMatch(/assets: 1 row\(s\) copied/);
+  expect(first.stderr).toMatch(/audit_events: 7 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated; a template and its version 2; an asset
   const again = migrateTo();
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);
@@ -145,6 +154,7 @@ test("with --storage-url: the PDFs go into the bucket, each read back by its SHA
     const args = ["migrate-to", "--data-dir", single.dir, "--database-url", fresh, "--storage-url", storageUrl];
     const first = runCli(sourceCommand, args);
     expect(first.stderr).toContain("1 PDF(s) copied");
+    expect(first.stderr).toContain("1 asset(s) copied");
     expect(first.code).toBe(0);
     const again = runCli(sourceCommand, args);
     expect(again.stderr).toContain("0 PDF(s) copied");
@@ -162,6 +172,9 @@ test("with --storage-url: the PDFs go into the bucket, each read back by its SHA
       const pdf = await cluster.app.http.handle(new Request(`http://localhost${u.pathname}${u.search}`));
       expect(pdf.status).toBe(200);
       expect(new TextDecoder().decode((await pdf.arrayBuffer()).slice(0, 5))).toBe("%PDF-");
+      const asset = await cluster.request("GET", `/api/v1/assets/${assetId}/content`, { key: single.key });
+      expect(asset.status).toBe(200);
+      expect(new Uint8Array(await asset.arrayBuffer())).toEqual(ASSET);
     } finally {
       await cluster.close();
     }

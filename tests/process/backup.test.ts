@@ -53,6 +53,10 @@ test("backup while the service runs and takes submissions; restore into a new da
     ids.map(async (id) => (await api(first.baseUrl, key, "GET", `/reports/${id}/download`)).body.data as string),
   );
   const originals = await Promise.all(links.map(pdfOf));
+  // An asset: its bytes are in the data dir, and travel with the backup.
+  const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="8" height="8"><rect width="8" height="8"/></svg>';
+  const asset = await api(first.baseUrl, key, "POST", "/assets", { name: "mark.svg", content_base64: Buffer.from(svg).toString("base64") });
+  expect(asset.status).toBe(201);
 
   // Keep writing while the backup runs: it must still be consistent.
   let writing = true;
@@ -81,7 +85,8 @@ test("backup while the service runs and takes submissions; restore into a new da
   const manifest = JSON.parse(readFileSync(join(backupDir, "backup.json"), "utf8"));
   expect(manifest.pdfs).toBeGreaterThanOrEqual(4);
   expect(manifest.schema_version).toBeGreaterThan(0);
-  expect(readdirSync(backupDir).sort()).toEqual(["backup.json", "link-secret", "reportgen.db", "reports"]);
+  expect(readdirSync(backupDir).sort()).toEqual(["assets", "backup.json", "link-secret", "reportgen.db", "reports"]);
+  expect(manifest.assets).toBe(1);
   const db = new Database(join(backupDir, "reportgen.db"), { readonly: true });
   expect(db.query<{ integrity_check: string }, []>("PRAGMA integrity_check").get()!.integrity_check).toBe("ok");
   // Consistent: exactly the PDFs of the reports the snapshot calls succeeded.
@@ -110,6 +115,8 @@ test("backup while the service runs and takes submissions; restore into a new da
     // A link signed before the backup still works against the restored service.
     expect((await fetch(links[i]!.replace(first.baseUrl, second.baseUrl))).status).toBe(200);
   }
+  const content = await fetch(`${second.baseUrl}/api/v1/assets/${asset.body.data.id}/content`, { headers: { "x-api-key": key } });
+  expect(await content.text()).toBe(svg);
   // Reports queued at the moment of the snapshot are rendered by the restored service.
   const restoredDb = new Database(join(restored, "reportgen.db"), { readonly: true });
   const unfinished = restoredDb.query<{ id: string }, []>("SELECT id FROM reports WHERE status IN ('queued', 'processing')").all();

@@ -158,6 +158,13 @@ test("exit 2 for faults found in Chromium or in the data, with the API's codes",
   expect(badData.stderr).toContain("validation_failed: data must be a JSON object");
 });
 
+test("an asset: reference exits 2 with asset_not_found: the command line has no asset library", async () => {
+  const r = await render(["-", "--engine", "raw"], `<img src="asset:logo.png">`);
+  expect(r.code).toBe(2);
+  expect(r.stderr).toContain("asset_not_found");
+  expect(r.stderr).toContain("asset:logo.png");
+});
+
 test("exit 1 for the service's fault: no Chromium, with the fix; a failed render leaves OUT untouched", async () => {
   const out = join(work, "kept.pdf");
   writeFileSync(out, "previous");

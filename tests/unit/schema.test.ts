@@ -30,6 +30,7 @@ test("schema.ts declares every table", () => {
   expect(drizzleTables.map((t) => getTableConfig(t).name).sort()).toEqual([
     "access_keys",
     "accounts",
+    "assets",
     "audit_events",
     "dashboard_sessions",
     "health_probe",

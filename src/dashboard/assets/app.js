@@ -1,5 +1,6 @@
 // reportgen dashboard: progressive enhancement only. Every page works without this file; it adds
-// copy buttons, local times, JSON checking as you type, and live refresh of unfinished reports.
+// copy buttons, local times, JSON checking as you type, dropping a file on an upload form, and live
+// refresh of unfinished reports.
 
 (() => {
   var live = document.getElementById("live");
@@ -18,6 +19,29 @@
     });
   }
   localTimes(document);
+
+  // Upload forms (data-dropzone): a file dropped anywhere on the form goes into its file field and the
+  // form is sent, as if it had been chosen with the picker (which keyboard users use as it is).
+  document.querySelectorAll("form[data-dropzone]").forEach((form) => {
+    var input = form.querySelector("input[type=file]");
+    if (!input) return;
+    var over = (on) => form.classList.toggle("dragging", on);
+    form.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      over(true);
+    });
+    form.addEventListener("dragleave", (e) => {
+      if (!form.contains(e.relatedTarget)) over(false);
+    });
+    form.addEventListener("drop", (e) => {
+      e.preventDefault();
+      over(false);
+      if (!e.dataTransfer || e.dataTransfer.files.length === 0) return;
+      input.files = e.dataTransfer.files;
+      announce(`Uploading ${input.files[0].name}`);
+      form.requestSubmit();
+    });
+  });
 
   // Copy buttons: data-copy names the id of the field whose value is copied.
   document.addEventListener("click", (e) => {

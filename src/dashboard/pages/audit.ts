@@ -16,6 +16,9 @@ const labels: Record<AuditEventType, string> = {
   "template.created": "Template created",
   "template.version_created": "Template version saved",
   "template.deleted": "Template deleted",
+  "asset.created": "Asset uploaded",
+  "asset.replaced": "Asset replaced",
+  "asset.deleted": "Asset deleted",
 };
 
 export const AUDIT_PAGE_SIZE = 50;

@@ -19,6 +19,9 @@ export const AUDIT_EVENT_TYPES = [
   "template.created",
   "template.version_created",
   "template.deleted",
+  "asset.created",
+  "asset.replaced",
+  "asset.deleted",
   "dashboard.sign_in",
   "dashboard.sign_in_failed",
 ] as const;
@@ -49,7 +52,7 @@ export const auditEventSchema = t.Object(
     target: t.Nullable(
       t.String({
         description:
-          "What was acted on: an access key id for access_key.* and dashboard.*, a template id for template.*, the account for webhook_secret.rotated",
+          "What was acted on: an access key id for access_key.* and dashboard.*, a template id for template.*, an asset id for asset.*, the account for webhook_secret.rotated",
       }),
     ),
     detail: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "More about the event, e.g. the scopes of a created key" })),

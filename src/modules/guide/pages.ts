@@ -4,6 +4,7 @@
 import accessControl from "../../../docs/access-control.md" with { type: "text" };
 import api from "../../../docs/api.md" with { type: "text" };
 import architecture from "../../../docs/architecture.md" with { type: "text" };
+import assets from "../../../docs/assets.md" with { type: "text" };
 import benchmarks from "../../../docs/benchmarks.md" with { type: "text" };
 import cli from "../../../docs/cli.md" with { type: "text" };
 import cluster from "../../../docs/cluster.md" with { type: "text" };
@@ -30,6 +31,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "api", markdown: api },
   { name: "errors-reference", markdown: errorsReference },
   { name: "templates", markdown: templates },
+  { name: "assets", markdown: assets },
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
   { name: "long-documents", markdown: longDocuments },

@@ -1,6 +1,7 @@
 // What the report processor is given, and its retry backoff.
 import type { Logger } from "../../lib/logger";
 import type { StorageMonitor } from "../../lib/storage";
+import type { AssetInliner } from "../assets/resolver";
 import type { ServiceMetrics } from "../health/metrics";
 import type { PostDeps } from "./post-step";
 
@@ -24,6 +25,8 @@ export interface ProcessorOptions {
    * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
    */
   post?: PostDeps;
+  /** Resolves the account's assets in the page, header and footer before printing. */
+  assets?: AssetInliner;
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
   resume?: () => Promise<void>;
   /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */

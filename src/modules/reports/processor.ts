@@ -233,7 +233,19 @@ export class ReportProcessor {
   /** Chromium's PDF of the HTML, held to the page and size limits (a template fault past them). */
   private async print(a: Attempt, html: string): Promise<{ pdf: Uint8Array; size: PdfSize }> {
     const t1 = performance.now();
-    const pdf = await this.pool.render({ html, options: resolvePdfOptions(a.job.options) }, logFields(a.job));
+    const options = resolvePdfOptions(a.job.options);
+    // The account's asset: references as data: URLs, header and footer included (Chromium loads nothing
+    // there); an unknown asset fails the report with asset_not_found, the template's fault.
+    if (this.opts.assets) {
+      const page = await this.opts.assets.inline(a.job.accountId, {
+        html,
+        headerTemplate: options.headerTemplate,
+        footerTemplate: options.footerTemplate,
+      });
+      Object.assign(options, { headerTemplate: page.headerTemplate, footerTemplate: page.footerTemplate });
+      html = page.html;
+    }
+    const pdf = await this.pool.render({ html, options }, logFields(a.job));
     this.opts.metrics?.renderSeconds.observe((performance.now() - t1) / 1000);
     return { pdf, size: checkPdfLimits(pdf, this.opts) };
   }

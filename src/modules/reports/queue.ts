@@ -8,7 +8,10 @@ import type { Report } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
 
 /** A claimed report; `attempts` is this claim's fence (pass it back with the outcome). */
-export type ClaimedReport = Pick<Report, "id" | "engine" | "template" | "data" | "options" | "attempts" | "requestId" | "mergeParts">;
+export type ClaimedReport = Pick<
+  Report,
+  "id" | "accountId" | "engine" | "template" | "data" | "options" | "attempts" | "requestId" | "mergeParts"
+>;
 
 export interface Completion {
   id: string;
@@ -43,7 +46,7 @@ export class ReportQueue {
       `UPDATE reports SET status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3
        WHERE id IN (SELECT id FROM reports WHERE status = 'queued' AND (not_before IS NULL OR not_before <= $1)
                     ORDER BY created_at, ${pg ? "id" : "rowid"} LIMIT $4 ${pg ? "FOR UPDATE SKIP LOCKED" : ""})
-       RETURNING id, engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts"`,
+       RETURNING id, account_id AS "accountId", engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts"`,
       [now, this.owner, now + leaseMs, limit],
       // Lost in a power cut, a claim is simply undone: the report is still queued.
       { durable: false },

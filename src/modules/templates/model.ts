@@ -24,6 +24,7 @@ export const warningCodes = [
   "sample_render_failed",
   "sample_not_rendered",
   "glyph_check_unavailable",
+  "missing_asset",
 ] as const;
 export type WarningCode = (typeof warningCodes)[number];
 

@@ -3,6 +3,7 @@
 // refuse a save: they say what the PDF will look like.
 import type { Engine } from "../../db/schema";
 import { RenderError } from "../../lib/errors";
+import { type AssetInliner, assetNames } from "../assets/resolver";
 import { coverage, missingGlyphs, stringsOf } from "./glyphs";
 import type { TemplateOptions, Warning } from "./model";
 import { blockedResources } from "./resources";
@@ -12,6 +13,8 @@ export interface PreflightDeps {
   allowHosts: readonly string[];
   fontconfigFile?: () => string | undefined;
   renderer: () => SampleRenderer | undefined;
+  /** The account's asset library: asset: references it lacks are warned about. */
+  assets?: AssetInliner;
 }
 
 /**
@@ -19,6 +22,7 @@ export interface PreflightDeps {
  * `renderedHtml`, when the caller already rendered (the preview), spares a second render.
  */
 export type Preflight = (
+  accountId: string,
   engine: Engine,
   template: string,
   sampleJson: string | undefined,
@@ -27,11 +31,11 @@ export type Preflight = (
 ) => Promise<{ warnings: Warning[]; html?: string }>;
 
 export function preflightOf(d: PreflightDeps): Preflight {
-  return async (engine, template, sampleJson, options, renderedHtml) => {
+  return async (accountId, engine, template, sampleJson, options, renderedHtml) => {
     const warnings: Warning[] = [];
     let html = renderedHtml;
     if (html === undefined) {
-      const sample = await sampleRender(d.renderer(), engine, template, sampleJson, options);
+      const sample = await sampleRender(d.renderer(), accountId, engine, template, sampleJson, options);
       warnings.push(sample.warning);
       html = sample.html;
     }
@@ -45,12 +49,22 @@ export function preflightOf(d: PreflightDeps): Preflight {
       });
     // The rendered HTML when there is one (URLs built from data count), else the template as written.
     warnings.push(...blockedResources(html ?? template, d.allowHosts));
+    if (d.assets) {
+      const missing = await d.assets.missing(accountId, assetNames(template, html, options?.header_template, options?.footer_template));
+      for (const name of missing)
+        warnings.push({
+          code: "missing_asset",
+          message: `asset:${name} is not in the account's asset library: reports from this template fail with asset_not_found until it is uploaded (POST /api/v1/assets)`,
+          asset: name,
+        });
+    }
     return { warnings, html };
   };
 }
 
 async function sampleRender(
   r: SampleRenderer | undefined,
+  accountId: string,
   engine: Engine,
   template: string,
   sampleJson: string | undefined,
@@ -71,7 +85,7 @@ async function sampleRender(
       },
     };
   try {
-    const out = await r.render(engine, template, sampleJson ?? "{}", options);
+    const out = await r.render(accountId, engine, template, sampleJson ?? "{}", options);
     const size = out.pageSize;
     return {
       html: out.html,

@@ -64,6 +64,7 @@ const MAX_LISTED = 50;
 export function blockedResources(html: string, allowHosts: readonly string[]): Warning[] {
   const seen = new Map<string, string>();
   for (const url of fetchedUrls(html)) {
+    if (/^asset:/i.test(url)) continue; // the account's asset library: inlined before printing (missing_asset otherwise)
     if (seen.has(url)) continue;
     const why = refusal(url, allowHosts);
     if (why) seen.set(url, why);

@@ -6,6 +6,7 @@ import { resolvePdfOptions } from "../../pdf/options";
 import { checkPdfLimits } from "../../render/pdf-limits";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
+import type { AssetInliner } from "../assets/resolver";
 import type { TemplateOptions } from "./model";
 
 export interface SampleRender {
@@ -34,22 +35,31 @@ export interface SampleRenderer {
   /** True while Chromium and a sandbox are up. */
   readonly ready: boolean;
   /** Rejects with a RenderError (the report failure codes) when the template or the renderer fails. */
-  render(engine: Engine, template: string, dataJson: string, options: TemplateOptions | null): Promise<SampleRender>;
+  render(accountId: string, engine: Engine, template: string, dataJson: string, options: TemplateOptions | null): Promise<SampleRender>;
 }
 
 export function sampleRenderer(
   templating: TemplatingPool,
   pool: RenderPool,
   limits: { maxPages: number; maxPdfSize: number },
+  assets?: AssetInliner,
 ): SampleRenderer {
   return {
     get ready() {
       return pool.usable && templating.usable;
     },
-    async render(engine, template, dataJson, options) {
+    async render(accountId, engine, template, dataJson, options) {
       const html = engine === "ejs" ? await templating.render(template, dataJson) : template;
+      const resolved = resolvePdfOptions(options ? JSON.stringify(options) : null);
+      // The account's assets, as a report would have them (asset_not_found when one is missing).
+      const page = assets
+        ? await assets.inline(accountId, { html, headerTemplate: resolved.headerTemplate, footerTemplate: resolved.footerTemplate })
+        : { html };
       // Post-processing (watermark, encryption, …) is left out: it does not change the pages or their text.
-      const pdf = await pool.render({ html, options: resolvePdfOptions(options ? JSON.stringify(options) : null) });
+      const pdf = await pool.render({
+        html: page.html,
+        options: { ...resolved, headerTemplate: page.headerTemplate, footerTemplate: page.footerTemplate },
+      });
       return { html, pdf, ...checkPdfLimits(pdf, limits), pageSize: firstPageSize(pdf) };
     },
   };

@@ -5,6 +5,7 @@ import { decodeCursor, pageOf } from "../../lib/cursor";
 import { AppError, notFound, RenderError, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import { checkPdfOptions } from "../../pdf/options";
+import type { AssetInliner } from "../assets/resolver";
 import type { AuditService } from "../audit/service";
 import { checkData, type DataLimits } from "../reports/input-limits";
 import type {
@@ -31,6 +32,8 @@ export interface TemplatesServiceOptions {
   fontconfigFile?: () => string | undefined;
   /** Compiles data_schema and checks data against it, off the event loop (the App starts and stops it). */
   schemas: SchemaChecker;
+  /** The asset library: previews inline the account's assets, and the preflight names missing ones. */
+  assets?: AssetInliner;
 }
 
 /** What POST /generate-pdf-async needs of a stored template. */
@@ -61,6 +64,7 @@ export class TemplatesService implements TemplateSource {
     this.preflightRun = preflightOf({
       allowHosts: opts.allowHosts,
       fontconfigFile: opts.fontconfigFile,
+      assets: opts.assets,
       renderer: () => this.renderer,
     });
   }
@@ -76,7 +80,7 @@ export class TemplatesService implements TemplateSource {
   ): Promise<{ template: TemplateSummary; version: TemplateVersion; warnings: Warning[] }> {
     const name = input.name.trim();
     if (!name) throw validationFailed("name must not be blank", [{ field: "name", problem: "blank" }]);
-    const { row, version } = await this.prepareVersion(input.engine, input);
+    const { row, version } = await this.prepareVersion(actor.accountId, input.engine, input);
     const template = await this.repo.transaction(async () => {
       const t = await this.repo.create(
         { id: newUuid(), accountId: actor.accountId, name, engine: input.engine, createdAt: row.createdAt },
@@ -90,7 +94,7 @@ export class TemplatesService implements TemplateSource {
 
   async addVersion(actor: Actor, templateId: string, input: VersionInput): Promise<{ version: TemplateVersion; warnings: Warning[] }> {
     const t = await this.summary(actor.accountId, templateId);
-    const { row, version } = await this.prepareVersion(t.engine, input);
+    const { row, version } = await this.prepareVersion(actor.accountId, t.engine, input);
     const n = await this.repo.transaction(async () => {
       const added = await this.repo.addVersion(t.id, actor.accountId, row);
       if (added !== undefined) await this.audit.record(actor, "template.version_created", t.id, { version: added }, row.createdAt);
@@ -137,18 +141,18 @@ export class TemplatesService implements TemplateSource {
 
   /** The warnings a save would return, without saving. */
   async preflight(
-    _accountId: string,
+    accountId: string,
     input: { engine: Engine; htmlTemplate: string; sampleData?: unknown; options?: TemplateOptions },
   ): Promise<Warning[]> {
     this.checkTemplate(input.htmlTemplate);
     const sample =
       input.sampleData === undefined || input.sampleData === null ? undefined : this.checkJson(input.sampleData, "sample_data");
-    return (await this.preflightRun(input.engine, input.htmlTemplate, sample, input.options ?? null)).warnings;
+    return (await this.preflightRun(accountId, input.engine, input.htmlTemplate, sample, input.options ?? null)).warnings;
   }
 
   /** Renders a PDF for the editor: the same sandbox, limits and Chromium as a report, and no report row. */
   async preview(
-    _accountId: string,
+    accountId: string,
     input: { engine: Engine; htmlTemplate: string; data?: unknown; options?: TemplateOptions },
   ): Promise<{ pdf: Uint8Array; pages: number; bytes: number; pageSize?: { widthMm: number; heightMm: number }; warnings: Warning[] }> {
     this.checkTemplate(input.htmlTemplate);
@@ -158,8 +162,8 @@ export class TemplatesService implements TemplateSource {
     if (!r?.ready)
       throw new AppError("preview_unavailable", "this instance has no running renderer (Chromium and the EJS sandboxes): retry later");
     try {
-      const out = await r.render(input.engine, input.htmlTemplate, data, input.options ?? null);
-      const { warnings } = await this.preflightRun(input.engine, input.htmlTemplate, data, input.options ?? null, out.html);
+      const out = await r.render(accountId, input.engine, input.htmlTemplate, data, input.options ?? null);
+      const { warnings } = await this.preflightRun(accountId, input.engine, input.htmlTemplate, data, input.options ?? null, out.html);
       return { pdf: out.pdf, pages: out.pages, bytes: out.bytes, pageSize: out.pageSize, warnings };
     } catch (e) {
       if (e instanceof RenderError)
@@ -189,7 +193,11 @@ export class TemplatesService implements TemplateSource {
   }
 
   /** Checks a version's input, runs the preflight, and returns the row to insert with the version it becomes. */
-  private async prepareVersion(engine: Engine, input: VersionInput): Promise<{ row: NewVersion; version: TemplateVersion }> {
+  private async prepareVersion(
+    accountId: string,
+    engine: Engine,
+    input: VersionInput,
+  ): Promise<{ row: NewVersion; version: TemplateVersion }> {
     this.checkTemplate(input.htmlTemplate);
     const given = (v: unknown) => v !== undefined && v !== null;
     if (engine === "raw" && (given(input.dataSchema) || given(input.sampleData)))
@@ -212,7 +220,7 @@ export class TemplatesService implements TemplateSource {
     }
     const sample = given(input.sampleData) ? this.checkJson(input.sampleData, "sample_data") : undefined;
     if (schema !== null && sample !== undefined) await this.opts.schemas.checkData(JSON.stringify(schema), sample, "sample_data");
-    const { warnings } = await this.preflightRun(engine, input.htmlTemplate, sample, options);
+    const { warnings } = await this.preflightRun(accountId, engine, input.htmlTemplate, sample, options);
     const createdAt = Date.now();
     const row: NewVersion = {
       id: newUuid(),

@@ -1,0 +1,115 @@
+// Where an asset's bytes live: next to the PDFs, so a cluster shares them like it shares reports. On
+// one machine <data-dir>/assets/<account>/<sha256>, in a cluster <prefix>assets/<account>/<sha256> in
+// the bucket (outside every report's key, which starts with its UUID). Keyed by content under the
+// account: an upload writes its bytes before its row names them, so a row never names missing bytes,
+// and replacing a name never overwrites bytes a render in flight may be reading.
+import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import type { S3Client } from "bun";
+import { writeDurably } from "../../lib/durable-write";
+import { StoreUnavailableError } from "../files/pdf-store";
+import { s3Code } from "../files/s3-store";
+
+export interface AssetBlobs {
+  readonly kind: "local" | "s3";
+  put(accountId: string, sha256: string, bytes: Uint8Array): Promise<void>;
+  /** The bytes, or undefined when they are not stored. */
+  get(accountId: string, sha256: string): Promise<Uint8Array | undefined>;
+  remove(accountId: string, sha256: string): Promise<void>;
+}
+
+const HEX64 = /^[0-9a-f]{64}$/;
+/** Account ids are UUIDs or the admin CLI's names; never a path: refused here whatever the caller checked. */
+const SAFE_SEGMENT = /^[A-Za-z0-9_-]{1,64}$/;
+
+function checkKey(accountId: string, sha256: string): void {
+  if (!SAFE_SEGMENT.test(accountId) || !HEX64.test(sha256)) throw new Error(`not an asset key: ${accountId}/${sha256}`);
+}
+
+export class LocalAssetBlobs implements AssetBlobs {
+  readonly kind = "local";
+  readonly dir: string;
+
+  constructor(dataDir: string) {
+    this.dir = join(dataDir, "assets");
+  }
+
+  pathOf(accountId: string, sha256: string): string {
+    checkKey(accountId, sha256);
+    return join(this.dir, accountId, sha256);
+  }
+
+  async put(accountId: string, sha256: string, bytes: Uint8Array): Promise<void> {
+    mkdirSync(join(this.dir, accountId), { recursive: true, mode: 0o700 });
+    writeDurably(this.pathOf(accountId, sha256), bytes);
+  }
+
+  async get(accountId: string, sha256: string): Promise<Uint8Array | undefined> {
+    try {
+      return readFileSync(this.pathOf(accountId, sha256));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw e;
+    }
+  }
+
+  async remove(accountId: string, sha256: string): Promise<void> {
+    rmSync(this.pathOf(accountId, sha256), { force: true });
+  }
+}
+
+export class S3AssetBlobs implements AssetBlobs {
+  readonly kind = "s3";
+
+  constructor(
+    private readonly client: S3Client,
+    private readonly prefix: string,
+    private readonly timeoutMs = 10_000,
+  ) {}
+
+  keyOf(accountId: string, sha256: string): string {
+    checkKey(accountId, sha256);
+    return `${this.prefix}assets/${accountId}/${sha256}`;
+  }
+
+  put(accountId: string, sha256: string, bytes: Uint8Array): Promise<void> {
+    return this.request("storing an asset", async () => {
+      await this.client.write(this.keyOf(accountId, sha256), bytes, { type: "application/octet-stream" });
+    });
+  }
+
+  async get(accountId: string, sha256: string): Promise<Uint8Array | undefined> {
+    try {
+      return await this.request("reading an asset", () => this.client.file(this.keyOf(accountId, sha256)).bytes(), true);
+    } catch (e) {
+      if (e instanceof NotStored) return undefined;
+      throw e;
+    }
+  }
+
+  remove(accountId: string, sha256: string): Promise<void> {
+    return this.request("removing an asset", async () => {
+      await this.client.delete(this.keyOf(accountId, sha256));
+    });
+  }
+
+  /** One request with a deadline (Bun's client has none); any failure is the store's (503 storage_unavailable). */
+  private async request<T>(what: string, fn: () => Promise<T>, missingIsAnswer = false): Promise<T> {
+    let timer: Timer | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer from the bucket within ${this.timeoutMs} ms`)), this.timeoutMs);
+    });
+    const p = fn();
+    p.catch(() => {});
+    try {
+      return await Promise.race([p, late]);
+    } catch (e) {
+      if (missingIsAnswer && s3Code(e) === "NoSuchKey") throw new NotStored();
+      throw new StoreUnavailableError(`the file store refused a request while ${what}: ${(e as Error).message ?? e}`, false, { cause: e });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+}
+
+class NotStored extends Error {}
