@@ -1,0 +1,101 @@
+// The host functions a report's QuickJS runtime may call, and the script (sandbox-globals.js) that
+// wraps them into Intl, the locale methods and the barcode helpers. Each call takes and returns only
+// strings and numbers, checks the report's deadline first (a template looping over host calls still
+// stops on time: once past it, every call fails at once and QuickJS's own interrupt ends the loop), and
+// throws errors whose name the sandbox turns back into RangeError or TypeError.
+import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
+import { BarcodeError, barcodeSvg } from "./barcodes";
+import { epcPayload, swissQrBillPayload } from "./payment-codes";
+// @ts-expect-error: a .js file imported as text has no type declarations
+import globalsSource from "./sandbox-globals.js" with { type: "text" };
+import { IntlRealm, intlStatic } from "./sandbox-intl";
+
+/** Characters of JSON a barcode call may pass (its fields or options). */
+const BARCODE_JSON_MAX = 20_000;
+
+/** What the host keeps for one report's runtime. */
+export class HostState {
+  deadline = Number.POSITIVE_INFINITY;
+  readonly intl = new IntlRealm();
+  private svgs = 0;
+  /** Ids inside one page must differ between the SVGs drawn for it. */
+  nextSvgId(): string {
+    return `rg-bc${++this.svgs}-`;
+  }
+}
+
+type Prim = string | number | boolean | undefined;
+
+function prim(ctx: QuickJSContext, h: QuickJSHandle): Prim {
+  switch (ctx.typeof(h)) {
+    case "string":
+      return ctx.getString(h);
+    case "number":
+      return ctx.getNumber(h);
+    case "undefined":
+      return undefined;
+    default:
+      return ctx.dump(h) as Prim;
+  }
+}
+
+function parseOptions(json: Prim, what: string): unknown {
+  const s = String(json ?? "");
+  if (s.length > BARCODE_JSON_MAX) throw new BarcodeError(`${what}: the fields are longer than ${BARCODE_JSON_MAX} characters`);
+  return s === "" ? undefined : JSON.parse(s);
+}
+
+function payment(state: HostState, kind: string, fieldsJson: Prim, optionsJson: Prim): string {
+  const helper = kind.startsWith("epc") ? "epcQr" : "swissQrBill";
+  const fields = parseOptions(fieldsJson, helper);
+  if (fields === undefined || fields === null || typeof fields !== "object")
+    throw new BarcodeError(`${helper}: expects an object of fields`);
+  const payload = kind.startsWith("epc") ? epcPayload(fields as never) : swissQrBillPayload(fields as never);
+  if (kind.endsWith("-payload")) return payload;
+  const options = (parseOptions(optionsJson, helper) ?? {}) as Record<string, unknown>;
+  // EPC069-12 asks for error correction M; the Swiss QR-bill's code is 46 mm square with level M.
+  const defaults = kind === "epc" ? { ecLevel: "M" } : { ecLevel: "M", width: "46mm" };
+  return barcodeSvg(kind === "epc" ? "qrcode" : "swissqrcode", payload, { ...defaults, ...options }, state.nextSvgId());
+}
+
+/** Defines Intl, the locale methods and the barcode helpers in `ctx`, backed by the host through `state`. */
+export function installHost(ctx: QuickJSContext, state: HostState): void {
+  // Each argument is read as the kind the sandbox's script always passes there ("s" string, "n" number,
+  // "*" either): asking QuickJS for a value's type costs as much as the rest of a format() call.
+  const fn = (name: string, kinds: string, impl: (...args: Prim[]) => string | number) =>
+    ctx.newFunction(name, (...handles) => {
+      if (Date.now() > state.deadline) throw new Error("interrupted: the template ran past its deadline");
+      const args: Prim[] = [];
+      for (let i = 0; i < kinds.length; i++) {
+        const h = handles[i];
+        const k = kinds[i];
+        args.push(h === undefined ? undefined : k === "s" ? ctx.getString(h) : k === "n" ? ctx.getNumber(h) : prim(ctx, h));
+      }
+      const r = impl(...args);
+      return typeof r === "number" ? ctx.newNumber(r) : ctx.newString(r);
+    });
+  const intl = state.intl;
+  const host = ctx.newObject();
+  const fns = {
+    intlNew: fn("intlNew", "sss", (kind, l, o) => intl.create(kind as string, l as string, o as string)),
+    intlFormat: fn("intlFormat", "nn", (id, x) => intl.primary(id as number, x as number)),
+    intlCall: fn("intlCall", "ns**", (id, method, a, b) => intl.call(id as number, method as string, a, b)),
+    intlOnce: fn("intlOnce", "ssss**", (kind, l, o, method, a, b) =>
+      intl.call(intl.create(kind as string, l as string, o as string), method as string, a, b),
+    ),
+    intlStatic: fn("intlStatic", "sss", (kind, l, o) => intlStatic(kind as string, l as string, o as string)),
+    barcode: fn("barcode", "sss", (type, text, o) =>
+      barcodeSvg(type as string, text as string, parseOptions(o, "barcode"), state.nextSvgId()),
+    ),
+    payment: fn("payment", "sss", (kind, fields, o) => payment(state, kind as string, fields, o)),
+  };
+  for (const [name, h] of Object.entries(fns)) {
+    ctx.setProp(host, name, h);
+    h.dispose();
+  }
+  const install = ctx.unwrapResult(ctx.evalCode(globalsSource as string, "reportgen-globals.js"));
+  const done = ctx.callFunction(install, ctx.undefined, host);
+  install.dispose();
+  host.dispose();
+  ctx.unwrapResult(done).dispose();
+}
