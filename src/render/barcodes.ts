@@ -3,8 +3,6 @@
 // QuickJS. The template hands over only a type name, a string and a few checked options; what comes
 // back is re-checked tag by tag and attribute by attribute before it reaches the page, so the inline SVG
 // can carry nothing but shapes (no text, scripts, links or external references).
-import { createRequire } from "node:module";
-
 /** What a template may ask for: our name -> bwip-js's encoder name. */
 const TYPES: Record<string, string> = {
   qrcode: "qrcode",
@@ -55,9 +53,12 @@ export class BarcodeError extends Error {
 
 type Bwip = { toSVG(opts: Record<string, unknown>): string };
 let bwip: Bwip | undefined;
-/** Loading bwip-js costs ~300 ms, so a sandbox pays it on its first barcode, not at start. */
+/**
+ * Loading bwip-js costs ~300 ms, so a sandbox pays it on its first barcode, not at start. A literal
+ * require() is one `bun build --compile` bundles (and evaluates only when called).
+ */
 function encoder(): Bwip {
-  bwip ??= createRequire(import.meta.url)("bwip-js") as Bwip;
+  bwip ??= require("bwip-js") as Bwip;
   return bwip;
 }
 

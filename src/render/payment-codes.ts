@@ -47,6 +47,15 @@ function amount(helper: string, f: Fields, min: number, max: number): string {
   return n.toFixed(2);
 }
 
+/** A reference as printed (in groups, any case), without its spaces, upper-case, at most `max` characters. */
+function compactReference(helper: string, f: Fields, max: number): string {
+  const ref = text(helper, f, "reference", 2 * max)
+    .replace(/\s+/g, "")
+    .toUpperCase();
+  if (ref.length > max) fail(helper, `reference has ${ref.length} characters without spaces; at most ${max} are allowed`);
+  return ref;
+}
+
 /** ISO 11649 creditor reference ("RF" + 2 check digits + up to 21 characters), mod-97 like an IBAN. */
 function isCreditorReference(ref: string): boolean {
   if (!/^RF\d{2}[A-Z0-9]{1,21}$/.test(ref)) return false;
@@ -79,7 +88,7 @@ export function epcPayload(f: Fields): string {
   const sum = amount(h, f, 0.01, 999999999.99);
   const purpose = text(h, f, "purpose", 4).toUpperCase();
   if (purpose && !/^[A-Z]{4}$/.test(purpose)) fail(h, "purpose must be a four-letter ISO 20022 purpose code");
-  const reference = text(h, f, "reference", 35).replace(/\s+/g, "").toUpperCase();
+  const reference = compactReference(h, f, 35);
   const remittance = text(h, f, "remittance", 140);
   if (reference && remittance) fail(h, "give either reference (structured, RF…) or remittance (free text), not both");
   if (reference && !isCreditorReference(reference)) fail(h, `reference "${reference}" is not an ISO 11649 creditor reference (RF…)`);
@@ -134,7 +143,7 @@ export function swissQrBillPayload(f: Fields): string {
   const currency = f.currency ?? "CHF";
   if (currency !== "CHF" && currency !== "EUR") fail(h, 'currency must be "CHF" or "EUR"');
   const sum = amount(h, f, 0.01, 999999999.99);
-  const reference = text(h, f, "reference", 27).replace(/\s+/g, "").toUpperCase();
+  const reference = compactReference(h, f, 27);
   let refType = "NON";
   if (qrIban) {
     if (!/^\d{27}$/.test(reference)) fail(h, "a QR-IBAN needs a QR reference: 27 digits (field reference)");

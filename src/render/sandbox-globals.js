@@ -1,8 +1,9 @@
-// Evaluated inside the EJS sandbox (QuickJS), once per runtime, before any template code: defines Intl,
-// the locale methods of Number, BigInt, Date and String, and the barcode helpers over the host functions
-// sandbox-host.ts passes in. The host functions stay in this closure; templates see only what is defined
-// here. Arguments are reduced to JSON-safe values first, in the sandbox, so a template's getters and
-// toString() run here, under the sandbox's limits, and never on the host.
+// Evaluated inside the EJS sandbox (QuickJS), in strict mode, the first time a template touches Intl, a
+// locale method or a barcode helper (sandbox-host.ts installs stubs that load it): defines Intl, the
+// locale methods of Number, BigInt, Date and String, and the barcode helpers over the host functions
+// passed in, and returns them. The host functions stay in this closure; templates see only what is
+// defined here. Arguments are reduced to JSON-safe values first, in the sandbox, so a template's getters
+// and toString() run here, under the sandbox's limits, and never on the host.
 (function install(host) {
   const { intlNew, intlFormat, intlCall, intlOnce, intlStatic, barcode, payment } = host;
   const stringify = JSON.stringify;
@@ -209,6 +210,8 @@
     }[method];
     hidden(Date.prototype, method, fn);
   }
+  const dateMethods = {};
+  for (const method of ["toLocaleString", "toLocaleDateString", "toLocaleTimeString"]) dateMethods[method] = Date.prototype[method];
   hidden(String.prototype, "localeCompare", function localeCompare(that, l, o) {
     if (this === undefined || this === null) throw new TypeError("String.prototype.localeCompare called on null or undefined");
     return call(intlOnce, "Collator", locales(l), options(o), "compare", String(this), String(that));
@@ -223,4 +226,20 @@
   hidden(globalThis, "epcQrPayload", (fields) => call(payment, "epc-payload", json(fields), ""));
   hidden(globalThis, "swissQrBill", (fields, o) => call(payment, "swiss", json(fields), json(o)));
   hidden(globalThis, "swissQrBillPayload", (fields) => call(payment, "swiss-payload", json(fields), ""));
+
+  const g = globalThis;
+  return {
+    Intl: intl,
+    "Number.toLocaleString": Number.prototype.toLocaleString,
+    "BigInt.toLocaleString": BigInt.prototype.toLocaleString,
+    "Date.toLocaleString": dateMethods.toLocaleString,
+    "Date.toLocaleDateString": dateMethods.toLocaleDateString,
+    "Date.toLocaleTimeString": dateMethods.toLocaleTimeString,
+    "String.localeCompare": String.prototype.localeCompare,
+    barcode: g.barcode,
+    epcQr: g.epcQr,
+    epcQrPayload: g.epcQrPayload,
+    swissQrBill: g.swissQrBill,
+    swissQrBillPayload: g.swissQrBillPayload,
+  };
 });
