@@ -7,37 +7,82 @@ import type { QuickJSContext, QuickJSHandle } from "quickjs-emscripten-core";
 import { BarcodeError, barcodeSvg } from "./barcodes";
 import { epcPayload, swissQrBillPayload } from "./payment-codes";
 // @ts-expect-error: a .js file imported as text has no type declarations
-import globalsSource from "./sandbox-globals.js" with { type: "text" };
+import barcodesSource from "./sandbox-barcodes.js" with { type: "text" };
 import { IntlRealm, intlStatic } from "./sandbox-intl";
-
-/** The installer's function expression alone (no comments before it), to compile as `return <it>`. */
-const INSTALL = (globalsSource as string)
-  .slice((globalsSource as string).indexOf("(function install"))
-  .trim()
-  .replace(/;$/, "");
+// @ts-expect-error: a .js file imported as text has no type declarations
+import classesSource from "./sandbox-intl-classes.js" with { type: "text" };
+// @ts-expect-error: a .js file imported as text has no type declarations
+import coreSource from "./sandbox-intl-core.js" with { type: "text" };
 
 /**
- * Compiling the installer costs ~1.3 ms, on every report's runtime; most templates never format a
- * number or draw a barcode. So each runtime gets only stubs (~0.1 ms): Intl is a getter, and the locale
- * methods and helpers are functions, that compile and run the installer on first use (it replaces
- * them all), then do what was asked. Function is taken before any template code runs.
+ * Each installer as one function expression, to compile as `return <it>`: without its comments and
+ * whitespace (Bun's minifier), which QuickJS would otherwise scan on every first use (~25% of it).
+ */
+const INSTALLERS: Record<string, string> = Object.fromEntries(
+  Object.entries({ core: coreSource, classes: classesSource, barcodes: barcodesSource }).map(([name, source]) => [
+    name,
+    minified(source as string),
+  ]),
+);
+
+function minified(source: string): string {
+  const fn = source.slice(source.indexOf("(function install")).trim().replace(/;$/, "");
+  const prefix = "globalThis.__installer=";
+  const out = new Bun.Transpiler({ loader: "js", minifyWhitespace: true }).transformSync(`${prefix}${fn};`).trim();
+  if (!out.startsWith(prefix) || !out.endsWith(";"))
+    throw new Error(`the sandbox installer ${fn.slice(0, 40)} did not minify to one assignment`);
+  return `(${out.slice(prefix.length, -1)})`;
+}
+
+/**
+ * Compiling the installers costs milliseconds on every report's runtime, and most templates format
+ * nothing and draw no barcode. So each runtime gets only stubs (~0.1 ms): Intl is a getter, and the
+ * locale methods and helpers are functions, that compile their installer on first use (the locale
+ * methods need only the core; Intl adds the classes), put the real thing in place of every stub still
+ * there (a template's own replacement stays), then do what was asked. Function is taken before any
+ * template code runs.
  */
 const STUBS = `(function (host) {
   "use strict";
-  var compile = Function, define = Object.defineProperty, real;
-  function load() {
-    if (real === undefined) real = compile("host", "'use strict'; return " + host.source() + "(host);")(host);
-    return real;
-  }
-  function stub(key) { return function () { return load()[key].apply(this, arguments); }; }
-  function hidden(o, name, value) { define(o, name, { value: value, writable: true, configurable: true, enumerable: false }); }
-  define(globalThis, "Intl", { configurable: true, enumerable: false,
-    get: function () { return load().Intl; },
-    set: function (v) { hidden(globalThis, "Intl", v); } });
+  var compile = Function, define = Object.defineProperty, getOwn = Object.getOwnPropertyDescriptor, core, intl, helpers;
   var protos = { Number: Number.prototype, BigInt: BigInt.prototype, Date: Date.prototype, String: String.prototype };
-  ["Number.toLocaleString", "BigInt.toLocaleString", "Date.toLocaleString", "Date.toLocaleDateString", "Date.toLocaleTimeString",
-   "String.localeCompare"].forEach(function (key) { var p = key.split("."); hidden(protos[p[0]], p[1], stub(key)); });
-  ["barcode", "epcQr", "epcQrPayload", "swissQrBill", "swissQrBillPayload"].forEach(function (name) { hidden(globalThis, name, stub(name)); });
+  var stubs = {};
+  function load(name) { return compile("host", "core", "'use strict'; return " + host.source(name) + "(host, core);")(host, core); }
+  function hidden(o, name, value) { define(o, name, { value: value, writable: true, configurable: true, enumerable: false }); }
+  function replace(o, name, key, real) { var d = getOwn(o, name); if (d && d.value === stubs[key]) hidden(o, name, real); }
+  function loadCore() {
+    if (core !== undefined) return core;
+    core = load("core");
+    for (var key in core.methods) { var p = key.split("."); replace(protos[p[0]], p[1], key, core.methods[key]); }
+    return core;
+  }
+  function loadIntl() {
+    if (intl !== undefined) return intl;
+    loadCore();
+    intl = load("classes");
+    var d = getOwn(globalThis, "Intl");
+    if (d && d.get === intlGetter) hidden(globalThis, "Intl", intl);
+    return intl;
+  }
+  function loadHelpers() {
+    if (helpers !== undefined) return helpers;
+    helpers = load("barcodes");
+    for (var name in helpers) replace(globalThis, name, name, helpers[name]);
+    return helpers;
+  }
+  function intlGetter() { return loadIntl(); }
+  define(globalThis, "Intl", { configurable: true, enumerable: false, get: intlGetter,
+    set: function (v) { hidden(globalThis, "Intl", v); } });
+  ["Number.toLocaleString", "BigInt.toLocaleString", "Date.toLocaleString", "Date.toLocaleDateString",
+   "Date.toLocaleTimeString", "String.localeCompare"].forEach(function (key) {
+    var p = key.split(".");
+    stubs[key] = function () { return loadCore().methods[key].apply(this, arguments); };
+    hidden(protos[p[0]], p[1], stubs[key]);
+  });
+  ["barcode", "epcQr", "epcQrPayload", "swissQrBill", "swissQrBillPayload"].forEach(function (name) {
+    stubs[name] = function () { return loadHelpers()[name].apply(undefined, arguments); };
+    hidden(globalThis, name, stubs[name]);
+  });
 })`;
 
 /** Characters of JSON a barcode call may pass (its fields or options). */
@@ -118,7 +163,7 @@ export function installHost(ctx: QuickJSContext, state: HostState): void {
       barcodeSvg(type as string, text as string, parseOptions(o, "barcode"), state.nextSvgId()),
     ),
     payment: fn("payment", "sss", (kind, fields, o) => payment(state, kind as string, fields, o)),
-    source: fn("source", "", () => INSTALL),
+    source: fn("source", "s", (name) => INSTALLERS[name as string] ?? ""),
   };
   for (const [name, h] of Object.entries(fns)) {
     ctx.setProp(host, name, h);

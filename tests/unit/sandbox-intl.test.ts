@@ -2,6 +2,8 @@
 // locales × styles × time zones, evaluated by a template in the sandbox, must equal what Bun's own Intl
 // gives for the same expression, string for string. Limits stay in force, and a format() costs ≤ 20 µs.
 import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { type EjsResult, EjsSandbox } from "../../src/render/ejs-sandbox";
 
 const LOCALES = ["de-DE", "fr-FR", "fr-CH", "en-US", "en-GB", "en-IN", "ja-JP", "zh-CN", "ar-EG", "hi-IN", "pt-BR", "pl-PL"];
@@ -149,6 +151,23 @@ describe("Intl in the sandbox equals Bun's Intl", () => {
   });
 });
 
+test("the EJS examples of docs/templates.md render", () => {
+  const doc = readFileSync(join(import.meta.dir, "../../docs/templates.md"), "utf8");
+  const blocks = [...doc.matchAll(/```ejs\n([\s\S]*?)```/g)].map((m) => m[1]!);
+  expect(blocks.length).toBeGreaterThanOrEqual(3);
+  const data = JSON.stringify({ item: { price: 1234.5 }, issued: "2026-11-26T10:00:00Z", number: 42 });
+  for (const block of blocks) {
+    sandbox.prepare();
+    const r = sandbox.render(block, data, 20_000, 10_000_000);
+    if (!r.ok) throw new Error(r.message);
+  }
+  sandbox.prepare();
+  expect(sandbox.render(blocks[0]!, data, 20_000, 10_000_000)).toMatchObject({
+    ok: true,
+    html: expect.stringContaining("1.234,50\u00a0€"),
+  });
+});
+
 describe("limits stay in force", () => {
   test("a million Intl calls in a loop hit the sandbox's deadline", () => {
     const t0 = performance.now();
@@ -191,10 +210,12 @@ describe("cost", () => {
       "DateTimeFormat.format": `const f = new Intl.DateTimeFormat('fr-FR', {dateStyle:'long', timeZone:'UTC'}); for (let i = 0; i < ${N}; i++) f.format(i * 86400000);`,
       "Number.toLocaleString": `for (let i = 0; i < ${N}; i++) (i + 0.5).toLocaleString('de-DE', {style:'currency', currency:'EUR'});`,
     };
-    const base = cpu(() => render(`<% for (let i = 0; i < ${N}; i++) (i + 0.5).toFixed(2); %>`));
+    // The least of three runs: on a shared machine, the one least disturbed by other processes.
+    const least = (template: string) =>
+      Math.min(...[0, 1, 2].map(() => cpu(() => expect(render(template)).toEqual({ ok: true, html: "ok" }))));
+    const base = least(`<% for (let i = 0; i < ${N}; i++) (i + 0.5).toFixed(2); %>ok`);
     for (const [name, loop] of Object.entries(loops)) {
-      render(`<% ${loop.replace(String(N), "10")} %>`);
-      const us = ((cpu(() => expect(render(`<% ${loop} %>ok`)).toEqual({ ok: true, html: "ok" })) - base) * 1000) / N;
+      const us = ((least(`<% ${loop} %>ok`) - base) * 1000) / N;
       console.log(`${name}: ${us.toFixed(2)} µs of CPU per call`);
       expect(us).toBeLessThanOrEqual(20);
     }
