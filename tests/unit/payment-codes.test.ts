@@ -99,6 +99,10 @@ describe("barcode()", () => {
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" viewBox="0 0 \d+ \d+" width="[\d.]+mm" height="[\d.]+mm"/);
     expect(svg.match(/<\w+/g)!.every((t) => ["<svg", "<path", "<rect"].includes(t))).toBe(true);
     expect(barcodeSvg("qrcode", "x", { width: "20mm" }, "p-")).toContain(' width="20mm" preserveAspectRatio');
+    // Hostile text ends up as bars and glyph outlines, never as markup.
+    const hostile = barcodeSvg("code128", `</svg><script>alert(1)</script>"'&`, { text: true }, "p-");
+    expect(hostile.match(/<\w+/g)!.every((t) => ["<svg", "<path", "<rect"].includes(t))).toBe(true);
+    expect(hostile).not.toMatch(/script|alert|&/);
     // The Swiss QR code's clip path gets an id unique to its page.
     expect(barcodeSvg("swissqrcode", "SPC", {}, "rg-bc7-")).toContain('id="rg-bc7-clip0"');
   });
