@@ -9,6 +9,9 @@
 //   invoice-pdfa     the invoice with options.pdfa "3b" (PDF/A-3b: XMP, output intent, fonts checked).
 //   invoice-facturx  the invoice as a Factur-X e-invoice: the same fixture's figures as an EN 16931 invoice
 //                in options.e_invoice, the template printing its total from the `e_invoice` variable.
+//   invoice-40, invoice-40-intl  the invoice with 40 item rows, their amounts printed with toFixed(2), and
+//                with toLocaleString('en-US', USD currency) through the sandbox's Intl: the same text, so
+//                the same page, and the difference in CPU is the cost of 40 Intl calls (issue 34: ≤ 3%).
 //   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
 //
 // No template loads anything from the network: the fixture's remote logo is replaced by the same-sized
@@ -193,6 +196,11 @@ export function benchTemplates(): BenchTemplate[] {
   const fixture = loadInvoice();
   const inv = invoiceEjs(fixture);
   const eInvoice = { profile: "en16931", invoice: benchEInvoice(inv.data) };
+  // Prices below $1000, where "$" + toFixed(2) and en-US currency formatting print the same text.
+  const inv40 = {
+    ...inv.data,
+    items: Array.from({ length: 40 }, (_, i) => ({ name: `Service item ${i + 1}`, price: 5 + ((i * 37) % 900) + 0.25 })),
+  };
   return [
     { name: "invoice-ejs", engine: "ejs", html_template: inv.template, data: inv.data, count: 64, quickCount: 24, byDefault: true },
     { name: "invoice-raw", engine: "raw", html_template: fixture, count: 64, quickCount: 24, byDefault: false },
@@ -236,6 +244,21 @@ export function benchTemplates(): BenchTemplate[] {
       options: { e_invoice: eInvoice },
       floorData: withEInvoice(inv.data, eInvoice),
       baseline: { name: "invoice-ejs", maxRatio: 1.25 },
+    },
+    { name: "invoice-40", engine: "ejs", html_template: inv.template, data: inv40, count: 64, quickCount: 24, byDefault: false },
+    {
+      name: "invoice-40-intl",
+      engine: "ejs",
+      html_template: replaceOnce(
+        inv.template,
+        "$<%= item.price.toFixed(2) %>",
+        "<%= item.price.toLocaleString('en-US', { style: 'currency', currency: 'USD' }) %>",
+      ),
+      data: inv40,
+      count: 64,
+      quickCount: 24,
+      byDefault: false,
+      baseline: { name: "invoice-40", maxRatio: 1.03 },
     },
     {
       name: "report-1000",

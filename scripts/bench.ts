@@ -7,7 +7,7 @@
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
 //   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa,
-//                      invoice-facturx, report-1000 (default invoice-ejs,report-1000)
+//                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000)
 //   --poll-ms N        interval of the polling client (default 50)
 //   --floor-nice N     nice value of the floor's Chromium (default 10, the service's --render-nice default)
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`

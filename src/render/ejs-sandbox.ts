@@ -27,6 +27,7 @@ import {
 // The browser build of the ejs package: the very library, evaluated inside the sandbox.
 // @ts-expect-error: a .js file imported as text has no type declarations
 import ejsSource from "../../node_modules/ejs/ejs.min.js" with { type: "text" };
+import { HostState, installHost } from "./sandbox-host";
 import { formatTemplateError, type ThrownError } from "./template-error";
 
 export type EjsResult = { ok: true; html: string } | { ok: false; code: string; message: string };
@@ -38,6 +39,8 @@ const COMPILED_BUDGET = 16 * 1024 * 1024;
 interface Realm {
   rt: QuickJSRuntime;
   ctx: QuickJSContext;
+  /** A report's runtime: its link to the host's Intl and barcodes (sandbox-host.ts). */
+  host?: HostState;
 }
 
 /** What EJS hands a compiled template: its parameter list and helpers, as source, read from the library. */
@@ -111,6 +114,8 @@ export class EjsSandbox {
       `  return F(${JSON.stringify(h.params)}, body).apply(undefined, [locals, escapeFn, include, rethrow]);\n` +
       "};\n})();";
     realm.ctx.unwrapResult(realm.ctx.evalCode(prelude, "reportgen-ejs.js")).dispose();
+    realm.host = new HostState();
+    installHost(realm.ctx, realm.host);
     return realm;
   }
 
@@ -119,8 +124,9 @@ export class EjsSandbox {
     const deadline = Date.now() + timeoutMs;
     const body = this.compiledBody(template, deadline, timeoutMs);
     if (typeof body !== "string") return body;
-    const { rt, ctx } = this.spare ?? this.newRunner();
+    const { rt, ctx, host } = this.spare ?? this.newRunner();
     this.spare = undefined;
+    host!.deadline = deadline;
     let timedOut = false;
     rt.setInterruptHandler(() => (timedOut = Date.now() > deadline));
     try {

@@ -83,6 +83,8 @@ class Sandbox implements Child {
         TMPDIR: process.env.TMPDIR ?? "/tmp",
         REPORTGEN_SANDBOX_MEMORY: String(memoryBytes),
         REPORTGEN_SANDBOX_NICE: String(nice),
+        // Intl in templates defaults to the server's time zone and locale, as the server's own Intl does.
+        ...Object.fromEntries(["TZ", "LANG", "LC_ALL"].flatMap((k) => (process.env[k] ? [[k, process.env[k]]] : []))),
       },
       stdio: ["ignore", "ignore", "inherit"],
       ipc: (msg) => this.onMessage(msg),
