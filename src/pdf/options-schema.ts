@@ -3,6 +3,7 @@
 // pdf/options.ts's StoredPdfOptions and PostOptions: an option is added to both.
 import { t } from "elysia";
 import { oneOf } from "../http/schema";
+import { CHUNK_SIZE, DEFAULT_PAGE_NUMBER_TEMPLATE, pageNumberPositions } from "./chunk-options";
 import { CSS_LENGTH_RE, layerPositions, PAGE_RANGES_RE, paperFormats, pdfaLevels, pdfPermissions, WATERMARK_DEFAULTS } from "./options";
 
 const cssLengthOf = (description: string) =>
@@ -55,6 +56,52 @@ const pdfOutputOptions = {
         keywords: t.Optional(t.Array(t.String({ minLength: 1, maxLength: 200 }), { maxItems: 50, description: "PDF Keywords" })),
       },
       { additionalProperties: false, description: "Document information of the PDF; its Creator is always reportgen" },
+    ),
+  ),
+  chunk: t.Optional(
+    t.Object(
+      {
+        array: t.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows"',
+          examples: ["rows"],
+        }),
+        size: t.Integer({
+          minimum: CHUNK_SIZE.min,
+          maximum: CHUNK_SIZE.max,
+          error: `must be a whole number of rows from ${CHUNK_SIZE.min} to ${CHUNK_SIZE.max}`,
+          description: "Rows per chunk",
+          examples: [5000],
+        }),
+        page_numbers: t.Optional(
+          t.Object(
+            {
+              template: t.Optional(
+                t.String({
+                  minLength: 1,
+                  maxLength: 200,
+                  description: `Text of each page's number, {page} and {pages} filled in; default "${DEFAULT_PAGE_NUMBER_TEMPLATE}"`,
+                }),
+              ),
+              position: t.Optional(
+                oneOf(pageNumberPositions, { default: "bottom-center", description: "Where on the page, 7 mm from its edge" }),
+              ),
+            },
+            {
+              additionalProperties: false,
+              description: "Page numbers written over the joined report as real text, numbered across every chunk",
+            },
+          ),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, " +
+          "plus a variable chunk = {index, count, first_row}), print the parts one after another and join them into one PDF with one outline. " +
+          "Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md",
+      },
     ),
   ),
   wait_for: t.Optional(

@@ -43,6 +43,8 @@ export interface PipelineInput {
   stampPath?: string;
   /** Joins these parts, with one bookmark each, before the steps. */
   merge?: { parts: MergePart[]; pageCounts: number[] };
+  /** A qpdf JSON update applied to the input before the steps (a chunked report's outline: chunk-join.ts). */
+  update?: string;
 }
 
 /** Shared files (watermark pages) kept in the work folder for reuse. */
@@ -71,6 +73,11 @@ export class PdfPipeline {
     return join(this.opts.workDir, `${reportId}.print.pdf`);
   }
 
+  /** qpdf, as the pipeline runs it (bounded by the render deadline, niced). */
+  get tool(): Qpdf {
+    return this.qpdf;
+  }
+
   /** The report's own folder in the work folder, created: copies of the PDFs it uses go there. */
   workPath(reportId: string): string {
     const dir = join(this.opts.workDir, reportId);
@@ -97,7 +104,7 @@ export class PdfPipeline {
     };
     try {
       let input: string;
-      let outline: string | undefined;
+      let outline = io.update;
       if (io.merge) {
         input = join(ownDir(), "joined.pdf");
         outline = await joinParts(this.qpdf, reportId, io.merge, input, dir);
