@@ -4,7 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chunkOutlineUpdate } from "../../src/pdf/chunk-join";
+import { chunkOutlineUpdate, type OutlineNode } from "../../src/pdf/chunk-join";
 import { chunkCount, chunkData, chunkProblems, valueAt } from "../../src/pdf/chunk-options";
 import { A4 } from "../../src/pdf/overlay-pdf";
 import { pageNumberPdf } from "../../src/pdf/page-number-overlay";
@@ -66,7 +66,7 @@ describe("the page number pages", () => {
 });
 
 describe("the joined outline", () => {
-  const node = (title: string, page: number, kids: ReturnType<typeof node>[] = []) => ({ title, page, view: ["/XYZ", 0, 800, 0], kids });
+  const node = (title: string, page: number, kids: OutlineNode[] = []): OutlineNode => ({ title, page, view: ["/XYZ", 0, 800, 0], kids });
   const doc = {
     maxobjectid: 100,
     pages: ["1 0 R", "2 0 R", "3 0 R", "4 0 R", "5 0 R"],

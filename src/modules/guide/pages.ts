@@ -5,6 +5,7 @@ import accessControl from "../../../docs/access-control.md" with { type: "text" 
 import api from "../../../docs/api.md" with { type: "text" };
 import architecture from "../../../docs/architecture.md" with { type: "text" };
 import benchmarks from "../../../docs/benchmarks.md" with { type: "text" };
+import bigReports from "../../../docs/big-reports.md" with { type: "text" };
 import cli from "../../../docs/cli.md" with { type: "text" };
 import cluster from "../../../docs/cluster.md" with { type: "text" };
 import configuration from "../../../docs/configuration.md" with { type: "text" };
@@ -31,6 +32,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "templates", markdown: templates },
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
+  { name: "big-reports", markdown: bigReports },
   { name: "e-invoices", markdown: eInvoices },
   { name: "webhooks", markdown: webhooks },
   { name: "access-control", markdown: accessControl },

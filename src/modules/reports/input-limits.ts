@@ -83,6 +83,8 @@ export function chunkedDataJson(engine: string, data: unknown, o: StoredPdfOptio
   const chunk = o.chunk!;
   if (engine === "ejs" && (data === undefined || data === null || typeof data !== "object" || Array.isArray(data))) checkData(data, limits);
   const problems = chunkProblems(chunk, { engine, data, ...o }, limits.maxRows);
+  if ((o as { e_invoice?: unknown }).e_invoice !== undefined)
+    problems.push({ field: "options.e_invoice", problem: "an e-invoice is one document of its own: not with options.chunk" });
   if (o.tagged)
     problems.push({
       field: "options.tagged",
