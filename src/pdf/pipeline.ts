@@ -73,9 +73,12 @@ export class PdfPipeline {
     return join(this.opts.workDir, `${reportId}.print.pdf`);
   }
 
-  /** qpdf, as the pipeline runs it (bounded by the render deadline, niced). */
-  get tool(): Qpdf {
-    return this.qpdf;
+  /**
+   * qpdf as the pipeline runs it (niced), each run bounded by `timeoutMs` instead of the render deadline:
+   * joining the thousands of pages of a chunked report is one run over all of them.
+   */
+  qpdfWithin(timeoutMs: number): Qpdf {
+    return new Qpdf({ ...this.opts, timeoutMs: Math.max(this.opts.timeoutMs, timeoutMs) });
   }
 
   /** The report's own folder in the work folder, created: copies of the PDFs it uses go there. */

@@ -141,6 +141,11 @@ describe("options.chunk refused as sent", () => {
       field: "options.footer_template",
     },
     { name: "a tagged PDF", body: body(10, { array: "rows", size: 100 }, { tagged: true }), field: "options.tagged" },
+    {
+      name: "an e-invoice",
+      body: body(10, { array: "rows", size: 100 }, { e_invoice: { profile: "en16931", invoice: {} } }),
+      field: "options.e_invoice",
+    },
     { name: "page ranges", body: body(10, { array: "rows", size: 100 }, { page_ranges: "1-2" }), field: "options.page_ranges" },
     {
       name: "a page number outside Latin-1",

@@ -80,7 +80,7 @@ export class ChunkedRenderer {
       this.withinLimits(total, i, count);
       const path = join(dir, `part-${i}.pdf`);
       await Bun.write(path, pdf);
-      parts[i] = { path, pages, outline: options.outline ? await readOutline(pipeline.tool, path, job.id) : [] };
+      parts[i] = { path, pages, outline: options.outline ? await readOutline(pipeline.qpdfWithin(0), path, job.id) : [] };
       wanted = await this.queue.progress(job.id, job.attempts, ++total.done, count);
     };
     // `parallel` lanes take the next chunk in order; the first failure stops them all, and the parts in
@@ -112,7 +112,10 @@ export class ChunkedRenderer {
       await Bun.write(numbers, pageNumberPdf(total.pages, o, await readPageSize(parts[0]!.path), font));
     }
     const path = join(dir, "joined.pdf");
-    const update = await joinChunks(pipeline.tool, job.id, parts, { joined: path, dir, numbers });
+    // The join reads and writes every page at once: bounded by what is left of the report's deadline
+    // (at least the render deadline).
+    const qpdf = pipeline.qpdfWithin(this.opts.reportTimeoutMs - (Date.now() - started));
+    const update = await joinChunks(qpdf, job.id, parts, { joined: path, dir, numbers });
     return { path, update, pages: total.pages };
   }
 
