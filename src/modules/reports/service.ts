@@ -90,16 +90,20 @@ export class ReportsService {
     const id = newUuid();
     const form = await templateForm(this.opts.templates, accountId, input);
     let options = form.options as (StoredPdfOptions & StoredPostOptions) | undefined;
+    let chunked: string | undefined;
     if (form.options) {
       checkPdfOptions(form.options);
+      // Before the post options: what cannot be chunked is refused before an e-invoice is checked or a password sealed.
+      if (form.options.chunk)
+        chunked = chunkedDataJson(form.engine, input.data, form.options, {
+          ...this.opts.dataLimits,
+          maxRows: this.opts.chunkMaxRows ?? 250_000,
+        });
       if (hasPostOptions(form.options)) {
         const { encryption: _inClear, e_invoice: _unchecked, ...rest } = form.options;
         options = { ...rest, ...(await this.postOptions(id, accountId, form.options)) };
       }
     }
-    const chunked = form.options?.chunk
-      ? chunkedDataJson(form.engine, input.data, form.options, { ...this.opts.dataLimits, maxRows: this.opts.chunkMaxRows ?? 250_000 })
-      : undefined;
     const data = chunked ?? (form.engine === "ejs" ? (form.dataJson ?? checkData(input.data, this.opts.dataLimits)) : null);
     return this.enqueue(by, id, input.webhook, linkOrigin, {
       engine: form.engine,
