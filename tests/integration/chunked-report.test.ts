@@ -6,6 +6,7 @@ import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { commandLine, treeOf } from "../../src/lib/process-tree";
 import { generate, pdfInfo, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 import { pageText } from "../helpers/pdf";
 
@@ -122,6 +123,23 @@ describe("a chunked report", () => {
     expect(pageText(pdf!, 3)).toContain("first 100 of 3");
     expect(pageText(pdf!, 3)).toContain("3/6");
   });
+});
+
+/** This process's Chromium renderers (one per open page). */
+const renderers = () => new Set(treeOf(process.pid).filter((pid) => commandLine(pid).includes("--type=renderer")));
+
+test("a page that printed a big document is replaced; one that printed a small one is kept (src/render/browser.ts)", async () => {
+  const small = await generate(t, { engine: "raw", html_template: "<p>small</p>" });
+  expect(small.report.status).toBe("succeeded");
+  const before = renderers();
+  expect((await generate(t, { engine: "raw", html_template: "<p>small again</p>" })).report.status).toBe("succeeded");
+  expect(renderers()).toEqual(before);
+  const big = `<p>${"big document ".repeat(25_000)}</p>`; // 325 KB of HTML
+  expect((await generate(t, { engine: "raw", html_template: big })).report.status).toBe("succeeded");
+  let after = renderers();
+  for (const end = Date.now() + 10_000; Date.now() < end && [...before].every((p) => after.has(p)); after = renderers())
+    await Bun.sleep(100);
+  expect([...before].filter((p) => !after.has(p)).length).toBe(1);
 });
 
 describe("options.chunk refused as sent", () => {
