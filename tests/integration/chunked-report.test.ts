@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandLine, treeOf } from "../../src/lib/process-tree";
 import { generate, pdfInfo, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
-import { pageText } from "../helpers/pdf";
+import { pageText, pdfFonts } from "../helpers/pdf";
 
 // Real Chromium, sandboxes and qpdf on a shared 2-core machine.
 setDefaultTimeout(120_000);
@@ -106,6 +106,21 @@ describe("a chunked report", () => {
     expect(report.status).toBe("failed");
     expect(report.error.code).toBe("too_many_pages");
     expect(report.error.message).toContain("200");
+  });
+
+  test("post-processing applies to the joined report: a watermark, and PDF/A with the page numbers in an embedded font", async () => {
+    const { report, pdf } = await generate(
+      t,
+      body(600, { array: "rows", size: 200, page_numbers: {} }, { watermark: { text: "DRAFT" }, pdfa: "2b" }),
+    );
+    expect(report.error).toBeNull();
+    const pages = Number((await pdfInfo(pdf!)).Pages);
+    expect(pages).toBeGreaterThan(3);
+    const last = pageText(pdf!, pages);
+    expect(last).toContain(`Page ${pages} of ${pages}`);
+    expect(last).toContain("DRAFT");
+    expect(pdfFonts(pdf!).every((f) => f.embedded)).toBe(true);
+    expect(pdfFonts(pdf!).some((f) => f.name.includes("LiberationSans-Bold"))).toBe(true);
   });
 
   test("a nested array and a custom page number at the top right", async () => {
