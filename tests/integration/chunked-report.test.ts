@@ -14,7 +14,8 @@ import { pageText, pdfFonts } from "../helpers/pdf";
 setDefaultTimeout(120_000);
 
 let t: TestApp;
-useRenderApp((a) => (t = a), { maxPages: 200 });
+// Two chunks print at once here (--chunk-parallel 2): the parts still join in order. The 20k test runs the default, one.
+useRenderApp((a) => (t = a), { maxPages: 200, chunkParallel: 2 });
 
 const TEMPLATE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title><%= title %></title>
 <style>body{font:10px sans-serif} th{background:#ddd} td,th{padding:2px 4px}</style></head><body>
