@@ -14,6 +14,7 @@ import m0011 from "./0011_access_control.sql" with { type: "text" };
 import m0012 from "./0012_usage.sql" with { type: "text" };
 import m0013 from "./0013_report_conformance.sql" with { type: "text" };
 import m0014 from "./0014_assets.sql" with { type: "text" };
+import m0015 from "./0015_report_progress.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const migrations: Migration[] = [
   { version: 12, name: "0012_usage", sql: m0012 },
   { version: 13, name: "0013_report_conformance", sql: m0013 },
   { version: 14, name: "0014_assets", sql: m0014 },
+  { version: 15, name: "0015_report_progress", sql: m0015 },
 ];

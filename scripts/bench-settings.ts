@@ -36,6 +36,9 @@ export const { values: flags } = parseArgs({
     count: { type: "string" },
     check: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },
+    rows: { type: "string" },
+    "chunk-size": { type: "string" },
+    "no-chunk": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
   strict: true,
@@ -75,9 +78,12 @@ for (const [name, v, min] of [
   if (!Number.isInteger(v) || v < min) usage(`bad --${name} value`);
 }
 const allTemplates = benchTemplates();
+/** report-100k is a run of its own (scripts/bench-big.ts), not a template of the interleaved rounds. */
+export const BIG = flags.templates?.split(",").includes("report-100k") ?? false;
 export const TEMPLATES = flags.templates
   ? flags.templates
       .split(",")
+      .filter((n) => n !== "report-100k")
       .map(
         (n) => allTemplates.find((t) => t.name === n) ?? usage(`unknown template ${n}; use ${allTemplates.map((t) => t.name).join(", ")}`),
       )

@@ -142,19 +142,31 @@ export const REPORT_TEMPLATE = `<!DOCTYPE html>
 </html>
 `;
 
+/**
+ * The report of report-100k (scripts/bench-big.ts): the same, printed in chunks (options.chunk). The
+ * title and the grand total belong to the whole report: the title prints with the first chunk, the
+ * total (from the data) after the last; every chunk is a table with its own repeated header.
+ */
+export const CHUNKED_REPORT_TEMPLATE = REPORT_TEMPLATE.replace(
+  '<h1><%= title %></h1>\n<p class="meta">Generated for <%= customer %> &middot; <%= rows.length %> lines</p>',
+  '<% if (chunk.index === 0) { %><h1><%= title %></h1>\n<p class="meta">Generated for <%= customer %> &middot; <%= total_rows %> lines</p><% } %>',
+)
+  .replace(
+    "<tfoot>",
+    "<% if (chunk.index === chunk.count - 1) { total = grand_total; } else { total = null; } %><% if (total !== null) { %><tfoot>",
+  )
+  .replace("</tfoot>", "</tfoot><% } %>");
+
 export function reportData(rows: number): Record<string, unknown> {
   const words = ["Widget", "Gadget", "Sprocket", "Flange", "Bracket", "Gasket", "Bearing", "Spindle", "Coupling", "Valve"];
   const sizes = ["small", "medium", "large", "XL", "mini"];
-  return {
-    title: "Quarterly parts report",
-    customer: "Acme Corp. <purchasing@example.com>",
-    rows: Array.from({ length: rows }, (_, i) => ({
-      n: i + 1,
-      name: `${words[i % words.length]} ${sizes[(i * 7) % sizes.length]} #${1000 + ((i * 7919) % 9000)}`,
-      qty: 1 + ((i * 37) % 50),
-      price: Math.round((((i * 7919) % 10000) / 100 + 0.99) * 100) / 100,
-    })),
-  };
+  const lines = Array.from({ length: rows }, (_, i) => ({
+    n: i + 1,
+    name: `${words[i % words.length]} ${sizes[(i * 7) % sizes.length]} #${1000 + ((i * 7919) % 9000)}`,
+    qty: 1 + ((i * 37) % 50),
+    price: Math.round((((i * 7919) % 10000) / 100 + 0.99) * 100) / 100,
+  }));
+  return { title: "Quarterly parts report", customer: "Acme Corp. <purchasing@example.com>", rows: lines };
 }
 
 /**

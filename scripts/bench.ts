@@ -7,7 +7,9 @@
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
 //   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa,
-//                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000)
+//                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000),
+//                      or report-100k alone: the big-report run below (its own flags: --rows LIST, default 100000;
+//                      --chunk-size N, default 5000; --no-chunk sends the report whole)
 //   --poll-ms N        interval of the polling client (default 50)
 //   --floor-nice N     nice value of the floor's Chromium (default 10, the service's --render-nice default)
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`
@@ -64,6 +66,12 @@
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
 // machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
 //
+// report-100k (scripts/bench-big.ts): no floors. One service on its defaults prints the 1000-row report
+// 7 times (--quick: 3) one after another, then the bench template 100 times longer (--rows) as a chunked
+// report (options.chunk of --chunk-size rows, its title on the first chunk and its total after the last).
+// Each: wall time, the service tree's own CPU and its peak PSS as ratios to (rows / 1000) x the 1000-row
+// report's median, pages and PDF size. Targets: time <= 1.2 x linear, peak PSS <= 1.5 GiB.
+//
 // Cluster mode (--cluster; scripts/bench-cluster.ts): no floors. Two sides, interleaved the same way:
 //   single        ONE instance on its defaults (SQLite and its data dir), the wait client above.
 //   cluster       TWO instances, each with its own data dir, on one throwaway PostgreSQL 15 (Debian's
@@ -81,10 +89,12 @@ import { availableParallelism, loadavg } from "node:os";
 import ejs from "ejs";
 import { commandLine, treeOf } from "../src/lib/process-tree";
 import { withPrintDefaults } from "../src/render/print-page";
+import { runBig } from "./bench-big";
 import { runCluster } from "./bench-cluster";
 import { floorBrowser, startPssSampler, treePss } from "./bench-cpu-pss";
 import { cell, fmt, log, report } from "./bench-report";
 import {
+  BIG,
   CHROMIUM,
   CONCURRENCY,
   countFor,
@@ -188,7 +198,7 @@ async function main(): Promise<number> {
 
 let code = 1;
 try {
-  code = await (flags.cluster ? runCluster() : main());
+  code = await (flags.cluster ? runCluster() : BIG ? runBig() : main());
 } catch (e) {
   console.error(`bench: ${(e as Error).stack ?? e}`);
 } finally {

@@ -6,6 +6,7 @@ import p0003 from "./0003_access_control.sql" with { type: "text" };
 import p0004 from "./0004_usage.sql" with { type: "text" };
 import p0005 from "./0005_report_conformance.sql" with { type: "text" };
 import p0006 from "./0006_assets.sql" with { type: "text" };
+import p0007 from "./0007_report_progress.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
@@ -15,4 +16,5 @@ export const postgresMigrations: Migration[] = [
   { version: 4, name: "0004_usage", sql: p0004 },
   { version: 5, name: "0005_report_conformance", sql: p0005 },
   { version: 6, name: "0006_assets", sql: p0006 },
+  { version: 7, name: "0007_report_progress", sql: p0007 },
 ];

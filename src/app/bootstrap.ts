@@ -93,6 +93,7 @@ async function openServices(config: Config, logger: Logger): Promise<Services> {
       storage,
       seal,
       maxPages: config.maxPages,
+      chunkMaxRows: config.chunkMaxRows,
       qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
     });
     const keys = new KeysService(repos.keys, repos.accounts, audit, pepper);

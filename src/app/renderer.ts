@@ -59,6 +59,8 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     maxAttempts: c.maxAttempts,
     maxPages: c.maxPages,
     maxPdfSize: c.maxPdfSize,
+    reportTimeoutMs: c.reportTimeout,
+    chunkParallel: c.chunkParallel,
     retentionMs: c.retention,
     logger: log,
     storage: s.storage,

@@ -147,6 +147,10 @@ export async function render(config: Config, args: RenderArgs): Promise<number> 
         : "";
     const stored = args.options === undefined ? undefined : await readOptions(args.options);
     if (stored) checkPdfOptions(stored);
+    if (stored?.chunk)
+      throw new InputFault("validation_failed", "options.chunk joins parts the service prints and stores: submit the report to a server", [
+        { field: "options.chunk", problem: "not with reportgen render" },
+      ]);
 
     renderer = new StandaloneRenderer(config, logger);
     await renderer.start({ ejs: engine === "ejs" });

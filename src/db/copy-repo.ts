@@ -69,6 +69,8 @@ export const COPIED_TABLES: CopiedTable[] = [
       "template_version",
       "key_id",
       "conformance",
+      "progress_done",
+      "progress_total",
     ],
   },
   {

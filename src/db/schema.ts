@@ -109,6 +109,9 @@ export const reports = sqliteTable("reports", {
   keyId: text("key_id"),
   /** What the PDF conforms to, as JSON ({"pdfa": "3b"}; migration 0013); kept after the report finishes. */
   conformance: text("conformance"),
+  /** A chunked report's chunks printed and chunks in all while it renders (migration 0014); null otherwise. */
+  progressDone: integer("progress_done"),
+  progressTotal: integer("progress_total"),
 });
 
 /** Jobs run by one holder at a time across instances (migration 0009). */

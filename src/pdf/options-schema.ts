@@ -3,6 +3,7 @@
 // pdf/options.ts's StoredPdfOptions and PostOptions: an option is added to both.
 import { t } from "elysia";
 import { oneOf } from "../http/schema";
+import { CHUNK_SIZE } from "./chunk-options";
 import {
   CSS_LENGTH_RE,
   layerPositions,
@@ -74,6 +75,32 @@ const pdfOutputOptions = {
       description:
         "CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md",
     }),
+  ),
+  chunk: t.Optional(
+    t.Object(
+      {
+        array: t.String({
+          minLength: 1,
+          maxLength: 200,
+          description: 'The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows"',
+          examples: ["rows"],
+        }),
+        size: t.Integer({
+          minimum: CHUNK_SIZE.min,
+          maximum: CHUNK_SIZE.max,
+          error: `must be a whole number of rows from ${CHUNK_SIZE.min} to ${CHUNK_SIZE.max}`,
+          description: "Rows per chunk",
+          examples: [5000],
+        }),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, " +
+          "plus a variable chunk = {index, count, first_row}), print the parts one after another and join them into one PDF with one outline (options.page_numbers numbers the whole). " +
+          "Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md",
+      },
+    ),
   ),
   wait_for: t.Optional(
     t.Union(

@@ -7,6 +7,7 @@
 // options-schema.ts, and what a schema cannot check about the post-processing fields is option-problems.ts.
 import type { EInvoiceTemplateData } from "../einvoice/template-data";
 import { validationFailed } from "../lib/errors";
+import type { ChunkRequest } from "./chunk-options";
 
 // The renderer's print settings.
 export const paperFormats = ["A3", "A4", "A5", "Letter", "Legal", "Tabloid"] as const;
@@ -101,6 +102,8 @@ export interface StoredPdfOptions {
   metadata?: PdfMetadata;
   wait_for?: { selector: string } | { expression: string } | { delay_ms: number };
   paged_media?: boolean;
+  /** Render the template once per slice of one data array and join the parts (chunk-options.ts). */
+  chunk?: ChunkRequest;
 }
 
 /** Who may do what with an encrypted PDF without the owner password. Everything not listed is refused. */

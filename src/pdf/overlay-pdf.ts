@@ -19,14 +19,14 @@ function glyphWidth(ch: string): number {
 }
 
 /** The drawn string: `text` in WinAnsiEncoding (checked by postOptionProblems) as a hex string. */
-function winAnsiHex(text: string): string {
+export function winAnsiHex(text: string): string {
   const bytes = winAnsiBytes(text);
   if (!bytes) throw new Error("watermark text outside WinAnsiEncoding");
   return `<${Buffer.from(bytes).toString("hex")}>`;
 }
 
 /** Assembles a PDF from its objects (1-based; object 1 is the catalog) with a classic cross-reference table. */
-function assemble(objects: (string | Uint8Array)[]): Uint8Array {
+export function assemble(objects: (string | Uint8Array)[]): Uint8Array {
   const parts: Uint8Array[] = [];
   let at = 0;
   const push = (p: string | Uint8Array) => {
@@ -48,12 +48,12 @@ function assemble(objects: (string | Uint8Array)[]): Uint8Array {
   return Buffer.concat(parts);
 }
 
-const stream = (dict: string, data: string | Uint8Array) => {
+export const stream = (dict: string, data: string | Uint8Array) => {
   const bytes = typeof data === "string" ? Buffer.from(data, "latin1") : data;
   return Buffer.concat([Buffer.from(`<< ${dict} /Length ${bytes.length} >>\nstream\n`, "latin1"), bytes, Buffer.from("\nendstream")]);
 };
 
-const num = (n: number) => (Math.round(n * 1000) / 1000).toString();
+export const num = (n: number) => (Math.round(n * 1000) / 1000).toString();
 
 export interface PageSize {
   width: number;

@@ -45,6 +45,8 @@ export interface PipelineInput {
   stampPath?: string;
   /** Joins these parts, with one bookmark each, before the steps. */
   merge?: { parts: MergePart[]; pageCounts: number[] };
+  /** A qpdf JSON update applied to the input before the steps (a chunked report's outline: chunk-join.ts). */
+  update?: string;
 }
 
 /** Shared files (watermark pages) kept in the work folder for reuse. */
@@ -71,6 +73,14 @@ export class PdfPipeline {
   /** Where the printer writes a report's PDF before post-processing. */
   printPath(reportId: string): string {
     return join(this.opts.workDir, `${reportId}.print.pdf`);
+  }
+
+  /**
+   * qpdf as the pipeline runs it (niced), each run bounded by `timeoutMs` instead of the render deadline:
+   * joining the thousands of pages of a chunked report is one run over all of them.
+   */
+  qpdfWithin(timeoutMs: number): Qpdf {
+    return new Qpdf({ ...this.opts, timeoutMs: Math.max(this.opts.timeoutMs, timeoutMs) });
   }
 
   /** The report's own folder in the work folder, created: copies of the PDFs it uses go there. */
@@ -102,7 +112,7 @@ export class PdfPipeline {
     };
     try {
       let input: string;
-      let outline: string | undefined;
+      let outline = io.update;
       if (io.merge) {
         input = join(ownDir(), "joined.pdf");
         outline = await joinParts(this.qpdf, reportId, io.merge, input, dir);

@@ -176,6 +176,24 @@ test("an e-invoice report: its PDF/A and invoice figures in the row, and the XML
   await checkBothWidths("reports, an e-invoice");
 }, 60_000);
 
+test("a chunked report's progress bar while it renders", async () => {
+  const { page } = w;
+  // Four chunks whose script holds each print ~1.5 s: the report stays processing while it is checked.
+  const chunked = await api(base, h.adminKey, "POST", "/generate-pdf-async", {
+    engine: "ejs",
+    html_template: "<p>Rows from <%= chunk.first_row %></p><script>const t = Date.now(); while (Date.now() - t < 1500) {}</script>",
+    data: { rows: Array.from({ length: 400 }, (_, i) => i) },
+    options: { chunk: { array: "rows", size: 100 } },
+  });
+  expect(chunked.status).toBe(202);
+  await page.goto("/dashboard/reports");
+  const bar = page.getByRole("progressbar", { name: /chunks printed/ });
+  await bar.waitFor({ timeout: 30_000 });
+  expect(await bar.getAttribute("max")).toBe("4");
+  await checkBothWidths("reports, a chunked report in progress");
+  await finished(chunked.body.report_id);
+}, 90_000);
+
 test("access keys: list, a refused name, a new key shown once, delete confirmation, deleted", async () => {
   const { page } = w;
   await page.goto("/dashboard/keys");

@@ -55,6 +55,22 @@ for (const kind of BACKENDS) {
       expect(await q.holds(r.id, c!.attempts)).toBe(false);
     });
 
+    test("queue: a chunked report's progress is written by the claim that holds it only, and read back with the report", async () => {
+      const { repos } = await fresh(kind);
+      const acme = await repos.accounts.ensure("acme");
+      const r = newReport(acme.id);
+      await repos.reports.insert(r);
+      expect(await repos.reports.get(r.id, acme.id)).toMatchObject({ progressDone: null, progressTotal: null });
+      const q = repos.queue;
+      const [c] = await q.claim(Date.now(), 10_000);
+      expect(await q.progress(r.id, c!.attempts, 3, 20)).toBe(true);
+      expect(await q.progress(r.id, c!.attempts + 1, 4, 20)).toBe(false);
+      expect(await repos.reports.get(r.id, acme.id)).toMatchObject({ status: "processing", progressDone: 3, progressTotal: 20 });
+      expect(await q.succeed(done(r.id, c!.attempts))).toBe(true);
+      expect(await q.progress(r.id, c!.attempts, 5, 20)).toBe(false);
+      expect(await repos.reports.get(r.id, acme.id)).toMatchObject({ progressDone: 3 });
+    });
+
     test("queue: the reaper takes back expired leases (attempts kept), fails reports out of attempts, leaves live leases alone", async () => {
       const { repos } = await fresh(kind);
       const acme = await repos.accounts.ensure("acme");

@@ -34,13 +34,21 @@ const hasEInvoice = (r: ReportSummary) => !!r.conformance && (JSON.parse(r.confo
 
 const renderTime = (r: ReportSummary) => (r.startedAt && r.finishedAt ? r.finishedAt - r.startedAt : null);
 
+/** A chunked report's chunks printed so far, while it renders (options.chunk): a labelled progress bar. */
+function progress(r: ReportSummary): Html | string {
+  if (r.status !== "processing" || r.progressTotal === null) return "";
+  const done = r.progressDone ?? 0;
+  const label = `Report ${r.id.slice(0, 8)}: ${done} of ${r.progressTotal} chunks printed`;
+  return html`<p class="progress"><progress max="${r.progressTotal}" value="${done}" aria-label="${label}"></progress> <span class="sub">${done} of ${r.progressTotal} chunks</span></p>`;
+}
+
 /** One row; while the report is unfinished it asks to be re-fetched (app.js). */
 export function reportRow(r: ReportSummary): Html {
   const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
   const reason = r.errorCode ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
   return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
   <td data-label="Report"><span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span>${conformance(r)}</td>
-  <td data-label="Status">${badge(r.status)}${reason}</td>
+  <td data-label="Status">${badge(r.status)}${progress(r)}${reason}</td>
   <td data-label="Created">${fmt.time(r.createdAt)}</td>
   <td data-label="Finished">${r.finishedAt ? fmt.time(r.finishedAt) : html`<span class="sub">—</span>`}</td>
   <td data-label="Pages" class="num">${r.pageCount ?? "—"}</td>

@@ -6,6 +6,7 @@ import api from "../../../docs/api.md" with { type: "text" };
 import architecture from "../../../docs/architecture.md" with { type: "text" };
 import assets from "../../../docs/assets.md" with { type: "text" };
 import benchmarks from "../../../docs/benchmarks.md" with { type: "text" };
+import bigReports from "../../../docs/big-reports.md" with { type: "text" };
 import cli from "../../../docs/cli.md" with { type: "text" };
 import cluster from "../../../docs/cluster.md" with { type: "text" };
 import configuration from "../../../docs/configuration.md" with { type: "text" };
@@ -35,6 +36,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
   { name: "long-documents", markdown: longDocuments },
+  { name: "big-reports", markdown: bigReports },
   { name: "e-invoices", markdown: eInvoices },
   { name: "webhooks", markdown: webhooks },
   { name: "access-control", markdown: accessControl },

@@ -114,6 +114,15 @@ export const reportSchema = t.Object({
       { description: "The Factur-X e-invoice embedded as factur-x.xml (options.e_invoice); null when none" },
     ),
   ),
+  progress: t.Optional(
+    t.Object(
+      {
+        done: t.Integer({ description: "Chunks printed so far" }),
+        total: t.Integer({ description: "Chunks in all" }),
+      },
+      { description: "While a chunked report (options.chunk) is processing: how many of its chunks are printed" },
+    ),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
 
@@ -144,5 +153,6 @@ export function toReportJson(r: ReportSummary) {
     template_id: r.templateId,
     template_version: r.templateVersion,
     ...conformanceJson(r.conformance),
+    ...(r.status === "processing" && r.progressTotal !== null && { progress: { done: r.progressDone ?? 0, total: r.progressTotal } }),
   };
 }

@@ -50,6 +50,28 @@ export class PostStep {
     return pipeline.apply(job.id, plan, { input: printed, output: this.spool.pathOf(job.id, fence), stampPath });
   }
 
+  /** Applies the plan to a chunked report's joined parts (chunked.ts), with their outline, into the report's file. */
+  applyJoined(
+    job: ClaimedReport,
+    plan: PostPlan,
+    joined: { path: string; update: string },
+    fence: string,
+  ): Promise<{ bytes: number; addedPages: number }> {
+    return this.stampPath(job, plan).then((stampPath) =>
+      this.post().pipeline.apply(job.id, plan, {
+        input: joined.path,
+        update: joined.update,
+        output: this.spool.pathOf(job.id, fence),
+        stampPath,
+      }),
+    );
+  }
+
+  /** The PDF pipeline, for the chunked renderer's joins; throws when the processor was made without it. */
+  get pipeline(): PdfPipeline {
+    return this.post().pipeline;
+  }
+
   /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
   async merge(
     job: ClaimedReport,

@@ -16,6 +16,10 @@ export interface ProcessorOptions {
   maxPages: number;
   maxPdfSize: number;
   maxAttempts: number;
+  /** Deadline of a whole chunked report (--report-timeout); each chunk also has the render deadline. */
+  reportTimeoutMs?: number;
+  /** Chunks of one report printed at once (bounded by the pool's pages). */
+  chunkParallel?: number;
   retentionMs: number;
   logger: Logger;
   storage?: StorageMonitor;

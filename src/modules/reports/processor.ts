@@ -18,6 +18,7 @@ import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import type { PdfSpool } from "../files/spool";
+import { ChunkedRenderer, chunkOf } from "./chunked";
 import type { ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
@@ -69,6 +70,8 @@ export class ReportProcessor {
   private readonly leases: LeaseKeeper;
   /** The post step: a report's plan, the reports it uses, the PDF pipeline (src/pdf/). */
   private readonly postStep: PostStep;
+  /** Reports with options.chunk: printed in parts and joined (chunked.ts). */
+  private readonly chunks: ChunkedRenderer;
 
   constructor(
     private readonly repo: ReportQueue,
@@ -80,6 +83,11 @@ export class ReportProcessor {
     private readonly opts: ProcessorOptions,
   ) {
     this.postStep = new PostStep(opts.post, files, spool);
+    this.chunks = new ChunkedRenderer(repo, templating, pool, () => this.postStep.pipeline, {
+      ...opts,
+      reportTimeoutMs: opts.reportTimeoutMs ?? 600_000,
+      parallel: Math.min(opts.chunkParallel ?? 1, pool.capacity),
+    });
     this.leases = new LeaseKeeper(repo, opts, () => [...this.inFlight.keys()]);
     events.onQueued(this.notify);
   }
@@ -191,7 +199,8 @@ export class ReportProcessor {
     const a: Attempt = { job, log, fence: fenceOf(job), started: performance.now(), reserved: Promise.resolve(), succeeded: false };
     try {
       a.plan = this.postStep.planOf(job);
-      const out = job.mergeParts && a.plan ? await this.merge(a, a.plan) : await this.printed(a);
+      const chunk = chunkOf(job);
+      const out = job.mergeParts && a.plan ? await this.merge(a, a.plan) : chunk ? await this.chunked(a) : await this.printed(a);
       if (out && (await this.store(a))) await this.record(a, out);
     } catch (e) {
       await this.settle(a, outcomeOf(e, { attempts: job.attempts, maxAttempts: this.opts.maxAttempts, running: this.running }));
@@ -270,6 +279,18 @@ export class ReportProcessor {
     a.postProcessed = true;
     const merged = await this.postStep.merge(a.job, plan, a.fence, () => this.stillWanted(a.job));
     return merged && this.withinLimit(merged);
+  }
+
+  /** A chunked report: its parts printed and joined (chunked.ts), then the plan, into the spool file. */
+  private async chunked(a: Attempt): Promise<PdfSize | undefined> {
+    a.postProcessed = true;
+    a.reserved = this.spool.reserve(a.job.id, a.fence);
+    a.reserved.catch(() => {}); // awaited below, unless the report ends before
+    const joined = await this.chunks.render(a.job, chunkOf(a.job)!, logFields(a.job));
+    if (!joined) return undefined;
+    await a.reserved;
+    const { bytes, addedPages } = await this.postStep.applyJoined(a.job, a.plan ?? { steps: [] }, joined, a.fence);
+    return this.withinLimit({ pages: joined.pages + addedPages, bytes });
   }
 
   /** Post-processing grows a PDF (attachments, merges, a table of contents): the limits hold for the result too. */

@@ -75,6 +75,20 @@ export class ReportQueue {
     );
   }
 
+  /**
+   * How far a chunked report has got (chunks printed of chunks in all), if the claim still holds it.
+   * Not durable: a progress lost to a crash is rewritten by the next attempt. False when the claim no
+   * longer holds the report (deleted, re-queued, taken over), like holds().
+   */
+  async progress(id: string, attempt: number, done: number, total: number): Promise<boolean> {
+    const n = await this.sql.run(
+      "UPDATE reports SET progress_done = $3, progress_total = $4 WHERE id = $1 AND status = 'processing' AND attempts = $2",
+      [id, attempt, done, total],
+      { durable: false },
+    );
+    return n > 0;
+  }
+
   /** Records success if the claim still holds the report; false when it does not (deleted, or taken over). */
   async succeed(c: Completion): Promise<boolean> {
     return (await this.succeedMany([c])).length === 1;

@@ -40,7 +40,8 @@ export type ReportSummary = Omit<
 /** Columns for reading a report without its (possibly large) input, named as in ReportSummary. */
 const summary = `id, account_id AS "accountId", engine, status, attempts, error_code AS "errorCode", error_message AS "errorMessage",
   size_bytes AS "sizeBytes", page_count AS "pageCount", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt",
-  expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion", conformance`;
+  expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion", conformance,
+  progress_done AS "progressDone", progress_total AS "progressTotal"`;
 
 export class ReportsRepo {
   constructor(private readonly sql: Sql) {}

@@ -16,7 +16,7 @@ import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-stor
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
 import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
-import { checkData, type DataLimits } from "./input-limits";
+import { checkData, chunkedDataJson, type DataLimits } from "./input-limits";
 import type { ReportConformance } from "./model";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
@@ -56,6 +56,8 @@ export interface ReportsServiceOptions {
   storage?: StorageMonitor;
   /** Seals options.encryption's passwords before they are stored. */
   seal: PasswordSeal;
+  /** Most rows in a chunked report's array (--chunk-max-rows). */
+  chunkMaxRows?: number;
   /** Largest page count of a report: a merge of more pages is refused before it is queued. */
   maxPages?: number;
   /** Stored templates, for requests with template_id. */
@@ -88,14 +90,21 @@ export class ReportsService {
     const id = newUuid();
     const form = await templateForm(this.opts.templates, accountId, input);
     let options = form.options as (StoredPdfOptions & StoredPostOptions) | undefined;
+    let chunked: string | undefined;
     if (form.options) {
       checkPdfOptions(form.options);
+      // Before the post options: what cannot be chunked is refused before an e-invoice is checked or a password sealed.
+      if (form.options.chunk)
+        chunked = chunkedDataJson(form.engine, input.data, form.options, {
+          ...this.opts.dataLimits,
+          maxRows: this.opts.chunkMaxRows ?? 250_000,
+        });
       if (hasPostOptions(form.options)) {
         const { encryption: _inClear, e_invoice: _unchecked, ...rest } = form.options;
         options = { ...rest, ...(await this.postOptions(id, accountId, form.options)) };
       }
     }
-    const data = form.engine === "ejs" ? (form.dataJson ?? checkData(input.data, this.opts.dataLimits)) : null;
+    const data = chunked ?? (form.engine === "ejs" ? (form.dataJson ?? checkData(input.data, this.opts.dataLimits)) : null);
     return this.enqueue(by, id, input.webhook, linkOrigin, {
       engine: form.engine,
       template: form.template,
