@@ -52,6 +52,7 @@ describe("migrate", () => {
     expect(tables(db)).toEqual([
       "access_keys",
       "accounts",
+      "assets",
       "audit_events",
       "dashboard_sessions",
       "health_probe",
