@@ -1,8 +1,9 @@
 -- The commit guard: a report's insert may commit only within reportgen.commit_within milliseconds of
--- its transaction's BEGIN. An instance that serves requests sets that on its connections (it is its
--- request deadline less a margin, see src/db/postgres.ts): once a request has answered 503
--- database_unavailable, the transaction it gave up on can no longer commit, even when a hung server
--- resumes and finds the COMMIT waiting. Other connections (the CLI, migrate-to) leave it unset: no limit.
+-- its transaction's BEGIN. An instance that serves requests sets that on its connections to the
+-- longest a request waits for the database (src/db/deadline.ts): a COMMIT that a hung server finds
+-- waiting when it resumes, later than that, belongs to a request long answered 503 and is refused (one
+-- that lands sooner is undone by the instance, src/db/undo.ts). Other connections (the CLI,
+-- migrate-to) leave the setting unset: no limit.
 CREATE FUNCTION reportgen_commit_in_time() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   within_ms text := current_setting('reportgen.commit_within', true);

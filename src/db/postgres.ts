@@ -5,7 +5,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import postgres from "postgres";
 import { inRequest } from "../lib/request-scope";
-import { databaseTimeout, isDatabaseUnreachable } from "./errors";
+import { BUSY_WAIT_MS, Liveness, within } from "./deadline";
+import { DATABASE_TIMEOUT, databaseTimeout, isDatabaseUnreachable } from "./errors";
 import type { RunOptions, Sql } from "./sql";
 import { type Undo, undoAfter } from "./undo";
 
@@ -19,12 +20,6 @@ interface TxState {
   undos: Undo[];
 }
 
-/**
- * The server refuses to commit a report's insert later than this before the request's deadline
- * (migration 0006's trigger measures from the transaction's BEGIN), so a request answered 503 cannot
- * have its report committed afterwards: see tx().
- */
-const COMMIT_MARGIN_MS = 150;
 /** While the database is known to be down, one request statement in this interval probes it; the rest fail at once. */
 const PROBE_EVERY_MS = 200;
 
@@ -40,7 +35,8 @@ export interface PostgresOptions {
   requestTimeout?: number;
   /**
    * Set on the connections of an instance that serves requests: the server then refuses to commit a
-   * report's insert later than requestTimeout - COMMIT_MARGIN_MS after its BEGIN.
+   * report's insert later than BUSY_WAIT_MS after its BEGIN (migration 0006), when no request waits
+   * for it any more.
    */
   guardCommits?: boolean;
 }
@@ -62,10 +58,11 @@ export class PostgresSql implements Sql {
   /** When a request's statement last found the database unreachable; 0 once a statement succeeds. */
   private downSince = 0;
   private lastProbe = 0;
+  private readonly live = new Liveness();
 
   constructor(url: string, o: PostgresOptions = {}) {
     this.requestTimeout = o.requestTimeout ?? 0;
-    const commitWithin = o.guardCommits && this.requestTimeout > COMMIT_MARGIN_MS ? this.requestTimeout - COMMIT_MARGIN_MS : 0;
+    const commitWithin = o.guardCommits && this.requestTimeout > 0 ? BUSY_WAIT_MS : 0;
     this.client = postgres(url, {
       max: o.max ?? 10,
       connect_timeout: o.connectTimeout ?? 5,
@@ -106,7 +103,9 @@ export class PostgresSql implements Sql {
         return v;
       },
       (e) => {
-        if (isDatabaseUnreachable(e)) this.downSince ||= performance.now();
+        // Only a refused or cut connection says the database is down: a deadline can also pass on a
+        // busy machine, and failing every request for it would turn a slow moment into an outage.
+        if (isDatabaseUnreachable(e) && (e as { code?: unknown }).code !== DATABASE_TIMEOUT) this.downSince ||= performance.now();
         throw e;
       },
     );
@@ -119,16 +118,22 @@ export class PostgresSql implements Sql {
     // Statements are prepared once per connection and reused (named by postgres-js).
     const query = (tx?.t ?? this.client).unsafe(text, nulls(params), { prepare: true });
     const ms = tx ? 0 : this.deadline();
-    if (!ms) return await query;
+    if (!ms) {
+      const rows = await query;
+      this.live.answered();
+      return rows;
+    }
     if (this.failFast()) throw databaseTimeout();
-    return await this.observe(
-      within(query, ms, () => {
+    const rows = await this.observe(
+      within(query, ms, this.live, () => {
         // Still waiting for a connection: it is taken off the queue and never sent. One already handed to
         // a connection is left alone: cancelling it opens one more connection to a server that is not
         // answering, and postgres-js 3.4 can then throw from a timer once that socket closes.
         if (!(query as unknown as { state?: unknown }).state) Promise.resolve(query.cancel() as unknown).catch(() => {});
       }),
     );
+    this.live.answered();
+    return rows;
   }
 
   async all<T>(text: string, params: readonly unknown[] = [], _o?: RunOptions): Promise<T[]> {
@@ -144,13 +149,11 @@ export class PostgresSql implements Sql {
   }
 
   /**
-   * Runs fn in one transaction. In a request, the whole transaction has the request's deadline: past
-   * it the caller gets database_unavailable, and the transaction can no longer commit. Nothing more is
-   * sent in it (a BEGIN answered late finds it abandoned and rolls back), and a COMMIT already sent
-   * but held up (a hung server) is refused by the server's guard (migration 0006), which allows a
-   * report's insert to commit only up to `requestTimeout - COMMIT_MARGIN_MS` after its BEGIN. The
-   * caller waits at least that long after BEGIN was answered, so it never answers 503 for a report
-   * that is then committed.
+   * Runs fn in one transaction. In a request, the transaction has the request's deadline (deadline.ts):
+   * past it the caller gets database_unavailable and nothing more is sent in it (a BEGIN answered late
+   * finds it abandoned and rolls back). Once fn is done the COMMIT may be on its way: a request that
+   * gives up then (or whose connection is cut) cannot know whether it committed, so what fn's
+   * repositories registered with ifCommitUnknown is undone once the outcome is settled (db/undo.ts).
    */
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.tx$.getStore()) return fn();
@@ -158,27 +161,24 @@ export class PostgresSql implements Sql {
     if (!ms) return (await this.client.begin((t) => this.tx$.run({ t: t as Tx, abandoned: false, undos: [] }, fn))) as T;
     if (this.failFast()) throw databaseTimeout();
     const state: TxState = { t: undefined as unknown as Tx, abandoned: false, undos: [] };
-    const started = performance.now();
-    let begun = 0;
-    /** fn is done: COMMIT may be on its way, and from here a failure leaves the outcome unknown. */
     let committing = false;
     const run = this.client.begin(async (t) => {
+      this.live.answered();
       if (state.abandoned) throw databaseTimeout();
-      begun = performance.now();
       state.t = t as Tx;
       const v = await this.tx$.run(state, fn);
       if (state.abandoned) throw databaseTimeout();
       committing = true;
       return v;
     }) as Promise<T>;
-    // Past the deadline, wait still for the server's own limit to pass when BEGIN came back late.
-    const giveUp = async () => {
-      state.abandoned = true;
-      const serverLimit = begun ? begun + ms - COMMIT_MARGIN_MS + 25 - performance.now() : 0;
-      if (serverLimit > 0) await Bun.sleep(serverLimit);
-    };
     try {
-      return await this.observe(within(run, ms, giveUp, started));
+      const v = await this.observe(
+        within(run, ms, this.live, () => {
+          state.abandoned = true;
+        }),
+      );
+      this.live.answered();
+      return v;
     } catch (e) {
       if (committing && state.undos.length && isDatabaseUnreachable(e)) undoAfter(run, state.undos);
       throw e;
@@ -202,35 +202,4 @@ export class PostgresSql implements Sql {
     this.downSince = 0;
     await this.client.end({ timeout: 5 });
   }
-}
-
-/**
- * p, or a database_unavailable error once `ms` have passed since `from`. onTimeout runs first; until
- * it returns, p's own outcome still counts (a transaction that did commit is reported as committed).
- */
-function within<T>(p: PromiseLike<T>, ms: number, onTimeout: () => void | Promise<void>, from = performance.now()): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    let settled = false;
-    let late = false;
-    const settle = (f: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      f();
-    };
-    const timer = setTimeout(
-      () => {
-        // From here on, p failing (cancelled, cut off) says nothing new: the answer is the timeout.
-        late = true;
-        void Promise.resolve(onTimeout()).then(() => settle(() => reject(databaseTimeout())));
-      },
-      Math.max(0, from + ms - performance.now()),
-    );
-    p.then(
-      (v) => settle(() => resolve(v)),
-      (e) => {
-        if (!late) settle(() => reject(e));
-      },
-    );
-  });
 }
