@@ -226,13 +226,15 @@ export class App {
   /**
    * The first half of a graceful stop (serve's SIGTERM; stop() follows): /readyz answers 503 at once,
    * so load balancers take the instance out; the reports claimed here that nothing has started on go
-   * back to the queue at once; requests are still served for --drain-period; then every long poll is
+   * back to the queue at once; requests are still served for --drain-period (with PostgreSQL: one SQLite
+   * instance has no peer to take over); then every long poll is
    * answered as its report stands (202 with Retry-After while unfinished), and new ones wait no more.
    */
   drain(): Promise<{ handedBack: number }> {
     this.draining ??= (async () => {
       const handedBack = this.renderer?.processor.quiesce() ?? 0;
-      if (this.mode.listen) await Bun.sleep(this.config.drainPeriod);
+      // One SQLite instance has no peer to take its traffic: nothing to wait for.
+      if (this.mode.listen && this.services.backend.kind === "postgres") await Bun.sleep(this.config.drainPeriod);
       this.services.reports.events.releaseAll();
       return { handedBack };
     })();

@@ -43,7 +43,7 @@ export const serviceSettings = {
     default: 5_000,
     defaultText: "5s",
     parse: duration(),
-    help: "After SIGTERM, how long the instance keeps serving requests while /readyz answers 503, so that load balancers take it out first",
+    help: "With --database-url: after SIGTERM, how long the instance keeps serving requests while /readyz answers 503, so that load balancers take it out first (one SQLite instance does not wait)",
   }),
   shutdownTimeout: spec({
     group: "Server",

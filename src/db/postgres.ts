@@ -115,15 +115,15 @@ export class PostgresSql implements Sql {
     const tx = this.tx$.getStore();
     // A transaction whose request gave up sends nothing more: its callback fails and it rolls back.
     if (tx?.abandoned) throw databaseTimeout();
+    const ms = tx ? 0 : this.deadline();
+    if (ms && this.failFast()) throw databaseTimeout();
     // Statements are prepared once per connection and reused (named by postgres-js).
     const query = (tx?.t ?? this.client).unsafe(text, nulls(params), { prepare: true });
-    const ms = tx ? 0 : this.deadline();
     if (!ms) {
       const rows = await query;
       this.live.answered();
       return rows;
     }
-    if (this.failFast()) throw databaseTimeout();
     const rows = await this.observe(
       within(query, ms, this.live, () => {
         // Still waiting for a connection: it is taken off the queue and never sent. One already handed to

@@ -11,14 +11,8 @@ export type Undo = () => Promise<unknown>;
 
 const RETRY_MS = 500;
 
-let pending = 0;
-
-/** Undos registered and not yet done: for tests and /metrics-style checks. */
-export const pendingUndos = () => pending;
-
 /** Runs `undos` in order once `outcome` has settled, each retried while the database is unreachable. */
 export function undoAfter(outcome: Promise<unknown>, undos: Undo[]): void {
-  pending += undos.length;
   void outcome
     .then(
       () => {},
@@ -36,7 +30,6 @@ export function undoAfter(outcome: Promise<unknown>, undos: Undo[]): void {
             await Bun.sleep(RETRY_MS);
           }
         }
-        pending--;
       }
     });
 }
