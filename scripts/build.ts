@@ -10,6 +10,7 @@
 import { dirname, join } from "node:path";
 import type { BunPlugin } from "bun";
 import { writeEditorBundle } from "./build-editor";
+import { postgresFix } from "./lib/postgres-fix";
 
 const root = join(import.meta.dir, "..");
 const playwrightRoot = dirname(Bun.resolveSync("playwright-core/package.json", root));
@@ -96,7 +97,7 @@ export async function compile(o: CompileOptions): Promise<number> {
     // /usr/lib/chromium/chromium-headless-shell`): 180 -> 15 ms and 1.3 -> 0.5 s; 121 -> 147 MB on disk.
     bytecode: true,
     format: "esm",
-    plugins: [staticPlaywrightRequires, nativeAddons(o.nativePackages ?? {}, o.excludedPackages ?? [])],
+    plugins: [staticPlaywrightRequires, postgresFix, nativeAddons(o.nativePackages ?? {}, o.excludedPackages ?? [])],
   });
   if (!result.success) {
     for (const log of result.logs) console.error(log);

@@ -7,6 +7,7 @@ import p0004 from "./0004_usage.sql" with { type: "text" };
 import p0005 from "./0005_report_conformance.sql" with { type: "text" };
 import p0006 from "./0006_assets.sql" with { type: "text" };
 import p0007 from "./0007_report_progress.sql" with { type: "text" };
+import p0008 from "./0008_commit_guard.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
@@ -17,4 +18,5 @@ export const postgresMigrations: Migration[] = [
   { version: 5, name: "0005_report_conformance", sql: p0005 },
   { version: 6, name: "0006_assets", sql: p0006 },
   { version: 7, name: "0007_report_progress", sql: p0007 },
+  { version: 8, name: "0008_commit_guard", sql: p0008 },
 ];

@@ -56,6 +56,7 @@ export class App {
   /** SQLite only. */
   private readonly checkpointer?: WalCheckpointer;
   private stopping?: Promise<void>;
+  private draining?: Promise<{ handedBack: number }>;
   private unlisten: (() => Promise<void>)[] = [];
 
   constructor(
@@ -77,6 +78,7 @@ export class App {
       // Waiting in the whole queue (every instance's, with PostgreSQL); being rendered here.
       queued: () => s.counts.statuses().queued ?? 0,
       rendering: () => this.renderer?.processor.busy ?? 0,
+      draining: () => this.draining !== undefined,
       refresh: s.counts.refresh,
     };
     this.http = httpApp(c, s, { logger, metrics: this.metrics, probe, probesOnly: mode.role === "worker" });
@@ -219,6 +221,24 @@ export class App {
   /** The public port: the connection gate's, or the HTTP server's when there is no gate. */
   get port(): number | undefined {
     return this.gate?.port ?? this.server?.port;
+  }
+
+  /**
+   * The first half of a graceful stop (serve's SIGTERM; stop() follows): /readyz answers 503 at once,
+   * so load balancers take the instance out; the reports claimed here that nothing has started on go
+   * back to the queue at once; requests are still served for --drain-period (with PostgreSQL: one SQLite
+   * instance has no peer to take over); then every long poll is
+   * answered as its report stands (202 with Retry-After while unfinished), and new ones wait no more.
+   */
+  drain(): Promise<{ handedBack: number }> {
+    this.draining ??= (async () => {
+      const handedBack = this.renderer?.processor.quiesce() ?? 0;
+      // One SQLite instance has no peer to take its traffic: nothing to wait for.
+      if (this.mode.listen && this.services.backend.kind === "postgres") await Bun.sleep(this.config.drainPeriod);
+      this.services.reports.events.releaseAll();
+      return { handedBack };
+    })();
+    return this.draining;
   }
 
   /** Stops in reverse order: no new requests, in-flight renders finish or go back to the queue. */

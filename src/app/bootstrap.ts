@@ -43,12 +43,12 @@ export const OFFLINE: AppMode = { listen: false, render: false };
 /** Opens and migrates the database, reads the secrets and builds the services; the App starts nothing yet. */
 export async function bootstrap(config: Config, opts: { logger?: Logger; mode?: AppMode } = {}): Promise<App> {
   const logger = opts.logger ?? createLogger(config.logLevel);
-  const services = await openServices(config, logger);
+  const services = await openServices(config, logger, opts.mode?.listen ?? false);
   return new App(config, services, logger, opts.mode ?? OFFLINE);
 }
 
-async function openServices(config: Config, logger: Logger): Promise<Services> {
-  const backend = await openBackend(config);
+async function openServices(config: Config, logger: Logger, servesRequests: boolean): Promise<Services> {
+  const backend = await openBackend(config, { servesRequests });
   try {
     const migration = backend.migrated;
     if (migration.applied.length) logger.info("database migrated", { applied: migration.applied, version: migration.version });

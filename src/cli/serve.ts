@@ -18,14 +18,24 @@ export async function serve(config: Config): Promise<void> {
   let signals = 0;
   const shutdown = (signal: string) => {
     if (++signals > 1) process.exit(1); // a second signal: stop waiting
-    app.logger.info("shutting down", { signal });
-    app.stop().then(
-      () => process.exit(0),
-      (e) => {
-        app.logger.error("shutdown failed", { error: e });
-        process.exit(1);
-      },
-    );
+    const started = performance.now();
+    app.logger.info("shutting down: draining", { signal, drain_period_ms: app.config.drainPeriod });
+    app
+      .drain()
+      .then(({ handedBack }) => {
+        app.logger.info("drained; stopping", { handed_back: handedBack, rendering: app.renderer?.processor.busy ?? 0 });
+        return app.stop();
+      })
+      .then(
+        () => {
+          app.logger.info("shut down", { ms: Math.round(performance.now() - started) });
+          process.exit(0);
+        },
+        (e) => {
+          app.logger.error("shutdown failed", { error: e });
+          process.exit(1);
+        },
+      );
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));

@@ -1,5 +1,5 @@
 // Settings of the server itself: where it keeps its data, how it listens and logs, where PDFs go and when they expire.
-import { duration, int, oneOf, postgresUrl, type ServeRole, s3Url, size, spec, str, url } from "./parsers";
+import { duration, durationBetween, int, oneOf, postgresUrl, type ServeRole, s3Url, size, spec, str, url } from "./parsers";
 
 export const serviceSettings = {
   // Server
@@ -35,6 +35,15 @@ export const serviceSettings = {
     default: "info" as "debug" | "info" | "warn" | "error",
     parse: oneOf("debug", "info", "warn", "error"),
     help: "debug, info, warn or error",
+  }),
+  drainPeriod: spec({
+    group: "Server",
+    flag: "drain-period",
+    env: "REPORTGEN_DRAIN_PERIOD",
+    default: 5_000,
+    defaultText: "5s",
+    parse: duration(),
+    help: "With --database-url: after SIGTERM, how long the instance keeps serving requests while /readyz answers 503, so that load balancers take it out first (one SQLite instance does not wait)",
   }),
   shutdownTimeout: spec({
     group: "Server",
@@ -88,6 +97,15 @@ export const serviceSettings = {
     default: "",
     parse: postgresUrl,
     help: "PostgreSQL to share with other instances (postgres://user:password@host:5432/db); empty: SQLite in the data dir",
+  }),
+  databaseTimeout: spec({
+    group: "Cluster",
+    flag: "database-timeout",
+    env: "REPORTGEN_DATABASE_TIMEOUT",
+    default: 800,
+    defaultText: "800ms",
+    parse: durationBetween(200, 30_000),
+    help: "How long a request waits for PostgreSQL (one statement, or its transaction) before answering 503 database_unavailable with Retry-After; a report answered so is never queued",
   }),
   storageUrl: spec({
     group: "Cluster",

@@ -17,7 +17,18 @@ const CONNECTION_CODES = new Set([
   "57P01",
   "57P02",
   "57P03",
+  // A request's deadline passed (db/postgres.ts), or the server refused a commit that came too late
+  // for the request that made it (migration 0006's guard).
+  "DATABASE_TIMEOUT",
+  "RGL01",
 ]);
+
+export const DATABASE_TIMEOUT = "DATABASE_TIMEOUT";
+
+/** The error a request's database work ends with once its deadline has passed. */
+export function databaseTimeout(): Error {
+  return Object.assign(new Error("the database did not answer within the request's deadline"), { code: DATABASE_TIMEOUT });
+}
 
 export function isDatabaseUnreachable(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;

@@ -29,13 +29,16 @@ export interface BackendConfig {
   dataDir: string;
   /** postgres://…; empty: SQLite in the data dir. */
   databaseUrl: string;
+  /** PostgreSQL: a request's deadline for its statements (see PostgresOptions.requestTimeout). */
+  databaseTimeout?: number;
 }
 
 /** Opens and migrates the database the configuration names. */
-export async function openBackend(c: BackendConfig, o: { migrate?: boolean } = {}): Promise<Backend> {
+export async function openBackend(c: BackendConfig, o: { migrate?: boolean; servesRequests?: boolean } = {}): Promise<Backend> {
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   if (c.databaseUrl) {
-    const pg = new PostgresSql(c.databaseUrl);
+    // Only an instance that answers requests guards its commits: the CLI's transactions have no deadline.
+    const pg = new PostgresSql(c.databaseUrl, { requestTimeout: c.databaseTimeout, guardCommits: o.servesRequests });
     try {
       const migrated = o.migrate === false ? { applied: [], version: 0 } : await migratePostgres(pg);
       return {

@@ -26,6 +26,11 @@ export interface Sql {
   run(text: string, params?: readonly unknown[], o?: RunOptions): Promise<number>;
   /** Runs fn in one transaction; a tx() inside it joins the outer one. */
   tx<T>(fn: () => Promise<T>): Promise<T>;
+  /**
+   * Inside tx(): `undo` runs, once the transaction's outcome is settled, should its request be answered
+   * 503 after its COMMIT was sent (PostgreSQL, db/undo.ts). SQLite's commits are local: never.
+   */
+  ifCommitUnknown(undo: () => Promise<unknown>): void;
   close(): Promise<void>;
 }
 
@@ -103,6 +108,8 @@ export class SqliteSql implements Sql {
       done();
     }
   }
+
+  ifCommitUnknown(_undo: () => Promise<unknown>): void {}
 
   async close(): Promise<void> {
     for (const s of this.stmts.values()) s.finalize();

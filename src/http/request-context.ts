@@ -6,6 +6,7 @@ import type { Elysia } from "elysia";
 import { newUuid } from "../lib/ids";
 import type { Logger } from "../lib/logger";
 import type { Counter, Histogram } from "../lib/metrics";
+import { servingRequest } from "../lib/request-scope";
 
 /** A client's id is kept when it is short and plain: it ends up in logs and in the reports table. */
 const CLIENT_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -130,7 +131,7 @@ export function requestContext<A extends Elysia<any, any, any, any, any, any, an
     const presented = request.headers.get("x-request-id");
     const id = presented && CLIENT_ID_RE.test(presented) ? presented : newUuid();
     ids.set(request, id);
-    const res = (fn as unknown as (r: Request) => Response | Promise<Response>)(request);
+    const res = servingRequest(() => (fn as unknown as (r: Request) => Response | Promise<Response>)(request));
     return res instanceof Promise ? res.then((r) => finish(request, id, started, r)) : finish(request, id, started, res);
   }) as A;
 }

@@ -100,6 +100,16 @@ export abstract class SupervisorGroup<C extends Child, T extends QueuedTask> {
     }
   }
 
+  /**
+   * Hands back every task that has not started (the instance is shutting down): each fails with
+   * renderer_unavailable, which returns its report to the queue at once with its attempt refunded.
+   */
+  handBackWaiting(): number {
+    const n = this.waiting.length;
+    this.rejectWaiting(new RenderError("renderer_unavailable", "this instance is shutting down; the report goes back to the queue", true));
+    return n;
+  }
+
   /** Fails every waiting task with `err`. */
   protected rejectWaiting(err: Error): void {
     for (const t of this.waiting.splice(0)) t.reject(err);

@@ -12,6 +12,8 @@ export interface HealthProbe {
   /** Reports waiting (as of the last refresh()). */
   queued: () => number;
   rendering: () => number;
+  /** True once the instance is shutting down: /readyz answers 503 at once, while requests are still served. */
+  draining?: () => boolean;
   /** Re-reads the counts behind queued() (and the metrics' gauges) from the database; cheap to call often. */
   refresh?: () => Promise<void>;
 }
@@ -93,6 +95,11 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
     .get(
       "/readyz",
       async ({ set }) => {
+        if (probe.draining?.()) {
+          set.status = 503;
+          set.headers["retry-after"] = "5";
+          return { status: "draining", version, queued: probe.queued(), rendering: probe.rendering() };
+        }
         const renderer = probe.rendererReady();
         const database = checks ? await databaseWritable() : true;
         const disk = checks?.storage.status();
@@ -120,7 +127,7 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
         detail: {
           summary: "Readiness",
           description:
-            "200 when reports can be taken and rendered: a renderer is ready, the database commits a write, and the data dir has room above --min-free-space. 503 (with the failing check) otherwise.",
+            "200 when reports can be taken and rendered: a renderer is ready, the database commits a write, and the data dir has room above --min-free-space. 503 (with the failing check) otherwise, and `draining` from SIGTERM on (the instance still serves for --drain-period: take it out of the load balancer).",
           security: [],
         },
       },

@@ -32,6 +32,15 @@ export class IdempotencyRepo {
     now: number,
     expiredBefore: number,
   ): Promise<boolean> {
+    // A request answered 503 must not be replayed as a success (db/undo.ts): this record goes too.
+    this.sql.ifCommitUnknown(() =>
+      this.sql.run("DELETE FROM idempotency_keys WHERE account_id = $1 AND key_hash = $2 AND created_at = $3 AND fingerprint = $4", [
+        accountId,
+        keyHash,
+        now,
+        fingerprint,
+      ]),
+    );
     const n = await this.sql.run(
       `INSERT INTO idempotency_keys (account_id, key_hash, fingerprint, response, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (account_id, key_hash) DO UPDATE SET fingerprint = excluded.fingerprint, response = excluded.response, created_at = excluded.created_at

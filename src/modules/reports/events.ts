@@ -6,6 +6,7 @@ export class ReportEvents {
 
   /** Resolves when the report finishes or after `ms`, whichever comes first. */
   waitForFinish(id: string, ms: number): Promise<void> {
+    if (this.released) return Promise.resolve();
     return new Promise((resolve) => {
       let set = this.waiters.get(id);
       if (!set) this.waiters.set(id, (set = new Set()));
@@ -19,6 +20,18 @@ export class ReportEvents {
       set.add(done);
     });
   }
+
+  /**
+   * Ends every long poll now: each answers the report as it stands (202 with Retry-After while
+   * unfinished), so that an instance shutting down leaves no client without an answer it can retry.
+   */
+  releaseAll(): void {
+    this.released = true;
+    for (const set of [...this.waiters.values()]) for (const done of [...set]) done();
+  }
+
+  /** Set by releaseAll(): long polls answer at once from then on. */
+  private released = false;
 
   /** The reports long polls are waiting on (to catch up after missed cross-instance notifications). */
   waitingIds(): string[] {

@@ -106,12 +106,22 @@ export class ReportProcessor {
   }
 
   /**
+   * Takes no more reports, and hands back at once those claimed here that no sandbox or Chromium has
+   * started on (another instance takes them at once, not after their lease). What renders goes on.
+   * Returns how many were handed back.
+   */
+  quiesce(): number {
+    this.running = false;
+    this.wakeups.all();
+    return this.templating.handBackWaiting() + this.pool.handBackWaiting();
+  }
+
+  /**
    * Stops taking reports and waits for those in flight; what is still rendering at the deadline
    * goes back to the queue with its attempt refunded, for the next start.
    */
   async stop(timeoutMs: number): Promise<void> {
-    this.running = false;
-    this.wakeups.all();
+    this.quiesce();
     await Promise.race([Promise.all(this.lanes), Bun.sleep(timeoutMs)]);
     this.leases.stop();
     // Best effort: what cannot be written now is `processing` and re-queued by the next start (or the reaper).
@@ -174,6 +184,8 @@ export class ReportProcessor {
       await this.wakeups.wait(due === undefined ? undefined : due - now, poll);
       return;
     }
+    // Claimed as the instance began to shut down: handed back at once, untouched.
+    if (!this.running) return void (await this.repo.requeue(job.id, job.attempts, true));
     // There may be more where this one came from: the next idle lane looks too.
     this.notify();
     this.inFlight.set(job.id, job.attempts);

@@ -51,7 +51,14 @@ export class ReportsRepo {
     return this.sql.tx(fn);
   }
 
-  async insert(r: NewReport): Promise<void> {
+  /**
+   * Inserts a queued report. Should its request answer 503 without knowing whether the insert
+   * committed, the report is withdrawn once that is known (db/undo.ts): a client told "nothing was
+   * saved" never finds it. `counted` is the key's daily count (countReport) the transaction also took,
+   * given back then.
+   */
+  async insert(r: NewReport, counted?: { keyId: string; day: number }): Promise<void> {
+    this.sql.ifCommitUnknown(() => this.withdraw(r.id, counted && `${counted.keyId}/${counted.day}`));
     await this.sql.run(
       `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
          template_id, template_version, key_id, conformance)
@@ -72,6 +79,15 @@ export class ReportsRepo {
         r.conformance ?? null,
       ],
     );
+  }
+
+  /** Removes a report whose insert its request gave up on, and gives its key's count back. */
+  private withdraw(id: string, countId: string | undefined): Promise<boolean> {
+    return this.sql.tx(async () => {
+      if (!(await this.sql.run("DELETE FROM reports WHERE id = $1", [id]))) return false;
+      if (countId) await this.sql.run("UPDATE key_daily_counts SET reports = reports - 1 WHERE id = $1 AND reports > 0", [countId]);
+      return true;
+    });
   }
 
   get(id: string, accountId: string): Promise<ReportSummary | undefined> {

@@ -180,7 +180,7 @@ export class ReportsService {
     await this.repo.transaction(async () => {
       if (typeof by !== "string" && !(await this.repo.countReport(by.keyId, utcDay(now), by.maxReportsPerDay)))
         throw quotaExceeded(by.maxReportsPerDay!, now);
-      await this.repo.insert(row);
+      await this.repo.insert(row, typeof by === "string" ? undefined : { keyId: by.keyId, day: utcDay(now) });
       if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
     });
     this.events.queued();

@@ -7,6 +7,7 @@
 // recorded only after it ends, so if reportgen stops or crashes while an attempt is in flight, the
 // event is sent again after the restart (with the same webhook-id): a receiver that keeps the ids it
 // has processed (as Standard Webhooks asks) acts on each event exactly once.
+import { isDatabaseUnreachable } from "../../db/errors";
 import type { Logger } from "../../lib/logger";
 import type { LinkSigner } from "../files/links";
 import type { PdfStore } from "../files/pdf-store";
@@ -138,7 +139,9 @@ export class WebhookSender {
         // Something due but every lane busy (or due rows all in flight): an ending attempt wakes us.
         if (next !== null && next > now) waitMs = Math.min(waitMs, next - now);
       } catch (e) {
-        this.opts.logger.error("webhook sender failed to read its queue", { error: e });
+        // An outage of PostgreSQL is the operator's to see, not a bug: the sender tries again on its next round.
+        if (isDatabaseUnreachable(e)) this.opts.logger.warn("webhook sender cannot reach the database; retrying", { error: e });
+        else this.opts.logger.error("webhook sender failed to read its queue", { error: e });
       }
       if (!this.running) break;
       await new Promise<void>((resolve) => {
