@@ -202,6 +202,44 @@ describe("replace, limits, delete", () => {
     expect((await json("DELETE", `/api/v1/assets/${r.body.data.id}`)).status).toBe(404);
   });
 
+  // A delete and an upload of the same bytes under another name, interleaved at the two points the
+  // service must survive; afterwards the new asset's bytes are there. Both fail without the re-checks.
+  describe("a delete racing an upload of the same content", () => {
+    const blobs = () => (t.app.services.assets as unknown as { blobs: Record<string, (...a: unknown[]) => Promise<unknown>> }).blobs;
+    const contentOk = async (id: string) => (await t.request("GET", `/api/v1/assets/${id}/content`)).status;
+
+    test("removed after the upload checked its bytes: the delete puts them back", async () => {
+      const bytes = png(6, 6, () => [9, 8, 7]);
+      const a = await upload("race-a.png", bytes);
+      const b = blobs();
+      const remove = b.remove!;
+      let raced: any;
+      b.remove = async (...args: unknown[]) => {
+        b.remove = remove;
+        raced = await upload("race-b.png", bytes); // put, row, check: all before the removal
+        return remove.apply(b, args);
+      };
+      expect((await json("DELETE", `/api/v1/assets/${a.body.data.id}`)).status).toBe(200);
+      expect(raced.status).toBe(201);
+      expect(await contentOk(raced.body.data.id)).toBe(200);
+    });
+
+    test("removed between the upload's put and its row: the upload puts them back", async () => {
+      const bytes = png(7, 7, () => [1, 8, 7]);
+      const a = await upload("race-c.png", bytes);
+      const b = blobs();
+      const put = b.put!;
+      b.put = async (...args: unknown[]) => {
+        b.put = put;
+        await put.apply(b, args);
+        expect((await json("DELETE", `/api/v1/assets/${a.body.data.id}`)).status).toBe(200);
+      };
+      const raced = await upload("race-d.png", bytes);
+      expect(raced.status).toBe(201);
+      expect(await contentOk(raced.body.data.id)).toBe(200);
+    });
+  });
+
   test("listing pages newest first with next_cursor", async () => {
     const seen: string[] = [];
     let cursor: string | null = null;

@@ -3,7 +3,7 @@
 // the bucket (outside every report's key, which starts with its UUID). Keyed by content under the
 // account: an upload writes its bytes before its row names them, so a row never names missing bytes,
 // and replacing a name never overwrites bytes a render in flight may be reading.
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { S3Client } from "bun";
 import { writeDurably } from "../../lib/durable-write";
@@ -16,6 +16,8 @@ export interface AssetBlobs {
   /** The bytes, or undefined when they are not stored. */
   get(accountId: string, sha256: string): Promise<Uint8Array | undefined>;
   remove(accountId: string, sha256: string): Promise<void>;
+  /** When the bytes were last stored (ms since the epoch), or undefined when they are not stored. */
+  storedAt(accountId: string, sha256: string): Promise<number | undefined>;
 }
 
 const HEX64 = /^[0-9a-f]{64}$/;
@@ -56,6 +58,10 @@ export class LocalAssetBlobs implements AssetBlobs {
   async remove(accountId: string, sha256: string): Promise<void> {
     rmSync(this.pathOf(accountId, sha256), { force: true });
   }
+
+  async storedAt(accountId: string, sha256: string): Promise<number | undefined> {
+    return statSync(this.pathOf(accountId, sha256), { throwIfNoEntry: false })?.mtimeMs;
+  }
 }
 
 export class S3AssetBlobs implements AssetBlobs {
@@ -91,6 +97,16 @@ export class S3AssetBlobs implements AssetBlobs {
     return this.request("removing an asset", async () => {
       await this.client.delete(this.keyOf(accountId, sha256));
     });
+  }
+
+  async storedAt(accountId: string, sha256: string): Promise<number | undefined> {
+    try {
+      const stat = await this.request("reading an asset's date", () => this.client.file(this.keyOf(accountId, sha256)).stat(), true);
+      return stat.lastModified.getTime();
+    } catch (e) {
+      if (e instanceof NotStored) return undefined;
+      throw e;
+    }
   }
 
   /** One request with a deadline (Bun's client has none); any failure is the store's (503 storage_unavailable). */

@@ -92,6 +92,10 @@ export class AssetsService {
       );
       return a;
     });
+    // A delete or replace of the same content may have removed the bytes between our put and our row
+    // (dropUnused): put them back, so the row never names missing bytes.
+    if ((await this.blobs.storedAt(actor.accountId, sha256).catch(() => 0)) === undefined)
+      await this.blobs.put(actor.accountId, sha256, u.bytes).catch((e) => Promise.reject(unavailable(e)));
     const replaced = asset.id !== id;
     if (previous && previous.sha256 !== sha256) await this.dropUnused(actor.accountId, previous.sha256);
     return { asset, replaced };
@@ -130,12 +134,19 @@ export class AssetsService {
   }
 
   /**
-   * Removes bytes no row of the account names any more. Best effort: a failure leaves an unreferenced
-   * file (harmless, it is never served), not a failed request whose change is already committed.
+   * Removes bytes no row of the account names any more. An upload of the same content may run at the
+   * same time: it stores its bytes, then its row names them, then checks they are still there
+   * (restoring them if not). Checking again after the removal, and putting the bytes back when a row
+   * names them by then, closes the one order that check misses (removed after the upload checked).
+   * Best effort: a failure leaves an unreferenced file (harmless, it is never served), not a failed
+   * request whose change is already committed.
    */
   private async dropUnused(accountId: string, sha256: string): Promise<void> {
     try {
-      if (!(await this.repo.shaInUse(accountId, sha256))) await this.blobs.remove(accountId, sha256);
+      if (await this.repo.shaInUse(accountId, sha256)) return;
+      const bytes = await this.blobs.get(accountId, sha256);
+      await this.blobs.remove(accountId, sha256);
+      if (bytes && (await this.repo.shaInUse(accountId, sha256))) await this.blobs.put(accountId, sha256, bytes);
     } catch {}
   }
 }
