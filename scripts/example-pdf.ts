@@ -3,8 +3,10 @@
 // with bash against a fresh `reportgen serve` of this checkout, as a reader would, and saves the PDF the
 // service made. Usage: bun scripts/example-pdf.ts [PAGE VAR OUT]; without arguments, the e-invoice:
 // docs/e-invoices.md INVOICE_ID docs/examples/invoice-facturx.pdf. The statement of docs/long-documents.md:
-// bun scripts/example-pdf.ts docs/long-documents.md STATEMENT_ID docs/examples/statement.pdf
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+// bun scripts/example-pdf.ts docs/long-documents.md STATEMENT_ID docs/examples/statement.pdf. The example runs in a
+// scratch directory whose docs/ is this checkout's (as in tests/blackbox/guide-examples.test.ts), so it finds the files
+// of docs/examples/ as a reader in the repository's root does, and what it writes stays out of the checkout.
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -16,6 +18,8 @@ const [page, variable, out] =
 if (!page || !variable || !out) throw new Error("usage: bun scripts/example-pdf.ts [PAGE VAR OUT]");
 const main = join(root, "src/main.ts");
 const dir = mkdtempSync(join(tmpdir(), "reportgen-example-"));
+const cwd = mkdtempSync(join(tmpdir(), "reportgen-example-cwd-"));
+symlinkSync(join(root, "docs"), join(cwd, "docs"));
 
 const doc = await Bun.file(join(root, page)).text();
 const block = [...doc.matchAll(/```sh test\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(`${variable}=`));
@@ -36,7 +40,7 @@ try {
     await Bun.sleep(100);
   }
   const env = { PATH: process.env.PATH ?? "", REPORTGEN_URL: base, KEY: key.stdout.toString().trim() };
-  const run = Bun.spawnSync(["bash", "-c", `set -euo pipefail\n${block}\necho "$${variable}" >&2`], { env });
+  const run = Bun.spawnSync(["bash", "-c", `set -euo pipefail\n${block}\necho "$${variable}" >&2`], { env, cwd });
   if (run.exitCode !== 0) throw new Error(`the example failed: ${run.stderr}`);
   const id = run.stderr.toString().trim().split("\n").pop()!;
   const link = (await (await fetch(`${base}/api/v1/reports/${id}/download?wait=30`, { headers: { "x-api-key": env.KEY } })).json()) as {
@@ -49,4 +53,5 @@ try {
   server.kill();
   await server.exited;
   rmSync(dir, { recursive: true, force: true });
+  rmSync(cwd, { recursive: true, force: true });
 }

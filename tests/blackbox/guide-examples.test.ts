@@ -4,14 +4,16 @@
 // it prints (tests/unit/guide.test.ts makes sure), so a block that exits 0 did what the guide says.
 // Blocks of one page run in order and share the variables they assign (ID=$(…) in one, $ID in the next).
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { guideExamples } from "../helpers/guide-examples";
+import { docsDir, guideExamples } from "../helpers/guide-examples";
 import { cleanEnv, useServer } from "./helpers";
 
 const running = useServer();
 const work = mkdtempSync(join(tmpdir(), "reportgen-guide-examples-"));
+// The examples run where a reader runs them, the repository's root: docs/examples/… is there (a link to ours).
+symlinkSync(docsDir, join(work, "docs"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 const examples = guideExamples();
