@@ -31,7 +31,7 @@ const ROUNDS = arg("rounds", 3);
 const BLOCK = 10;
 
 const LOGO = logoPng(50 * 1024);
-const FONT = readFileSync(join(import.meta.dir, "../tests/fixtures/assets/source-code-pro-500.woff2"));
+const FONT = readFileSync(join(import.meta.dir, "../docs/examples/invoice-de/source-code-pro-500.woff2"));
 const dataUrl = (type: string, b: Uint8Array) => `data:${type};base64,${Buffer.from(b).toString("base64")}`;
 
 /** The bench's invoice (raw), its logo and font as given. */

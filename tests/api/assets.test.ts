@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from "../helpers/app";
 import { png } from "../helpers/images";
 
 const PNG = png(4, 4, (x) => [x * 60, 0, 0]);
-const WOFF2 = readFileSync(join(import.meta.dir, "../fixtures/assets/source-code-pro-500.woff2"));
+const WOFF2 = readFileSync(join(import.meta.dir, "../../docs/examples/invoice-de/source-code-pro-500.woff2"));
 const b64 = (b: Uint8Array | string) => Buffer.from(b).toString("base64");
 const sha = (b: Uint8Array) => new Bun.CryptoHasher("sha256").update(b).digest("hex");
 

@@ -8,7 +8,7 @@ import { mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { png } from "../helpers/images";
 
-const WOFF2 = readFileSync(join(import.meta.dir, "../fixtures/assets/source-code-pro-500.woff2"));
+const WOFF2 = readFileSync(join(import.meta.dir, "../../docs/examples/invoice-de/source-code-pro-500.woff2"));
 let t: TestApp;
 let cookie = "";
 beforeAll(async () => {

@@ -11,7 +11,7 @@ import { type Harness, screenshots, startHarness, test, viewports, Watched } fro
 import { expectNoAxeViolations } from "./page-checks";
 
 const shots = process.env.REPORTGEN_SCREENSHOTS ?? screenshots;
-const WOFF2 = readFileSync(join(import.meta.dir, "../fixtures/assets/source-code-pro-500.woff2"));
+const WOFF2 = readFileSync(join(import.meta.dir, "../../docs/examples/invoice-de/source-code-pro-500.woff2"));
 const LOGO = png(120, 40, (x, y) => (x < 40 ? [29, 53, 87] : y % 10 < 5 ? [230, 57, 70] : [241, 250, 238]));
 
 let h: Harness;

@@ -11,7 +11,7 @@ import { pdfFonts, pdfImages } from "../helpers/pdf";
 
 setDefaultTimeout(60_000);
 
-const WOFF2 = readFileSync(join(import.meta.dir, "../fixtures/assets/source-code-pro-500.woff2"));
+const WOFF2 = readFileSync(join(import.meta.dir, "../../docs/examples/invoice-de/source-code-pro-500.woff2"));
 /** Sizes no other image of the page has, so pdfimages' rows tell the two apart. */
 const LOGO = png(37, 23, (x, y) => [x * 6, y * 10, 128]);
 const HEADER_MARK = png(11, 7, () => [200, 30, 30]);
