@@ -13,6 +13,7 @@ import m0010 from "./0010_templates.sql" with { type: "text" };
 import m0011 from "./0011_access_control.sql" with { type: "text" };
 import m0012 from "./0012_usage.sql" with { type: "text" };
 import m0013 from "./0013_report_conformance.sql" with { type: "text" };
+import m0014 from "./0014_signing_identities.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -34,4 +35,5 @@ export const migrations: Migration[] = [
   { version: 11, name: "0011_access_control", sql: m0011 },
   { version: 12, name: "0012_usage", sql: m0012 },
   { version: 13, name: "0013_report_conformance", sql: m0013 },
+  { version: 14, name: "0014_signing_identities", sql: m0014 },
 ];

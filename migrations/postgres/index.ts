@@ -5,6 +5,7 @@ import p0002 from "./0002_templates.sql" with { type: "text" };
 import p0003 from "./0003_access_control.sql" with { type: "text" };
 import p0004 from "./0004_usage.sql" with { type: "text" };
 import p0005 from "./0005_report_conformance.sql" with { type: "text" };
+import p0006 from "./0006_signing_identities.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
@@ -13,4 +14,5 @@ export const postgresMigrations: Migration[] = [
   { version: 3, name: "0003_access_control", sql: p0003 },
   { version: 4, name: "0004_usage", sql: p0004 },
   { version: 5, name: "0005_report_conformance", sql: p0005 },
+  { version: 6, name: "0006_signing_identities", sql: p0006 },
 ];

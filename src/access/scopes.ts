@@ -10,6 +10,7 @@ export const SCOPES = {
   "templates:write": "Create, change and delete stored templates.",
   "templates:read": "Read stored templates.",
   "keys:manage": "Manage access keys, the webhook signing secret, and read the audit trail.",
+  "signing:manage": "Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).",
 } as const satisfies Record<string, string>;
 
 export type Scope = keyof typeof SCOPES;

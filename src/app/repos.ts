@@ -11,6 +11,7 @@ import { IdempotencyRepo } from "../modules/idempotency/repo";
 import { KeysRepo } from "../modules/keys/repo";
 import { ReportQueue } from "../modules/reports/queue";
 import { ReportsRepo } from "../modules/reports/repo";
+import { SigningRepo } from "../modules/signing/repo";
 import { TemplatesRepo } from "../modules/templates/repo";
 import { UsageRepo } from "../modules/usage/repo";
 import { WebhooksRepo } from "../modules/webhooks/repo";
@@ -28,6 +29,7 @@ export interface Repos {
   templates: TemplatesRepo;
   usage: UsageRepo;
   audit: AuditRepo;
+  signing: SigningRepo;
 }
 
 export function reposOver(sql: Sql, owner: string): Repos {
@@ -44,6 +46,7 @@ export function reposOver(sql: Sql, owner: string): Repos {
     templates: new TemplatesRepo(sql),
     usage: new UsageRepo(sql),
     audit: new AuditRepo(sql),
+    signing: new SigningRepo(sql),
   };
 }
 

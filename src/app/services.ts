@@ -14,6 +14,7 @@ import type { ReportCounts } from "../modules/health/counts";
 import type { IdempotencyService } from "../modules/idempotency/service";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { SigningService } from "../modules/signing/service";
 import type { SchemaValidator } from "../modules/templates/schema-validator";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
@@ -44,4 +45,6 @@ export interface Services {
   schemas: SchemaValidator;
   usage: UsageService;
   audit: AuditService;
+  /** Signing identities (options.signature). */
+  signing: SigningService;
 }

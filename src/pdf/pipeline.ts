@@ -20,6 +20,7 @@ import { joinParts, type MergePart } from "./merge";
 import type { PageSize } from "./overlay-pdf";
 import { type PlannedStep, type PostPlan, stepNamed } from "./plan";
 import { Qpdf, qpdfJob } from "./qpdf";
+import type { PdfSigner } from "./signature/signer";
 import type { FileStep, StepContext } from "./step";
 
 export interface PdfPipelineOptions {
@@ -31,6 +32,8 @@ export interface PdfPipelineOptions {
   /** A folder of its own for intermediate files; emptied at start. */
   workDir: string;
   logger: Logger;
+  /** The signing identities and the TSA (options.signature). */
+  signer?: PdfSigner;
 }
 
 /** What one apply() reads and writes. */
@@ -134,6 +137,7 @@ export class PdfPipeline {
       stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
       qpdf: (args) => this.qpdf.run(args, reportId),
+      signer: this.opts.signer,
     };
   }
 

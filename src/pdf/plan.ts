@@ -8,6 +8,7 @@ import { encryption } from "./steps/encryption";
 import { facturx } from "./steps/facturx";
 import { linearize } from "./steps/linearize";
 import { pdfa } from "./steps/pdfa";
+import { sign } from "./steps/sign";
 import { stamp } from "./steps/stamp";
 import { watermark } from "./steps/watermark";
 
@@ -19,7 +20,7 @@ import { watermark } from "./steps/watermark";
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
  * - a signature covers the bytes as they finally are: it is always last.
  */
-export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, facturx, pdfa, linearize, encryption];
+export const STEP_ORDER: readonly Step[] = [watermark, stamp, attachments, facturx, pdfa, linearize, encryption, sign];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {

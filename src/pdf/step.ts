@@ -5,6 +5,7 @@
 
 import type { PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
+import type { PdfSigner } from "./signature/signer";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
@@ -25,6 +26,8 @@ export interface StepContext {
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
+  /** The signing identities and the TSA, for the sign step. */
+  signer?: PdfSigner;
 }
 
 /**

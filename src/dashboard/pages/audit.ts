@@ -16,6 +16,8 @@ const labels: Record<AuditEventType, string> = {
   "template.created": "Template created",
   "template.version_created": "Template version saved",
   "template.deleted": "Template deleted",
+  "signing_identity.created": "Signing identity uploaded",
+  "signing_identity.deleted": "Signing identity deleted",
 };
 
 export const AUDIT_PAGE_SIZE = 50;

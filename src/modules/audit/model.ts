@@ -19,6 +19,8 @@ export const AUDIT_EVENT_TYPES = [
   "template.created",
   "template.version_created",
   "template.deleted",
+  "signing_identity.created",
+  "signing_identity.deleted",
   "dashboard.sign_in",
   "dashboard.sign_in_failed",
 ] as const;
