@@ -76,6 +76,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         keys: s.keys,
         reports: s.reports,
         templates: s.templates,
+        signing: s.signing,
         usage: s.usage,
         audit: s.audit,
         auditRetentionDays,
