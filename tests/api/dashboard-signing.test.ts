@@ -13,7 +13,7 @@ import { makePki, openssl, P12_PASSWORD } from "../helpers/signing";
 
 let t: TestApp;
 const work = mkdtempSync(join(tmpdir(), "reportgen-dash-sign-"));
-const pki = makePki(work);
+makePki(work);
 // A certificate that ends in 10 days.
 openssl(
   ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "soon.key", "-out", "soon.crt", "-subj", "/CN=Soon Expiring", "-days", "10"],
