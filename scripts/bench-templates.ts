@@ -9,6 +9,8 @@
 //   invoice-pdfa     the invoice with options.pdfa "3b" (PDF/A-3b: XMP, output intent, fonts checked).
 //   invoice-facturx  the invoice as a Factur-X e-invoice: the same fixture's figures as an EN 16931 invoice
 //                in options.e_invoice, the template printing its total from the `e_invoice` variable.
+//   invoice-signed   the invoice signed (options.signature, PAdES B-B, RSA 2048) with an identity the bench
+//                uploads first (bench-signing.ts); no timestamp.
 //   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
 //
 // No template loads anything from the network: the fixture's remote logo is replaced by the same-sized
@@ -32,6 +34,8 @@ export interface BenchTemplate {
   options?: Record<string, unknown>;
   /** The data the floors render the template with, when the service adds to `data` (the e_invoice variable). */
   floorData?: Record<string, unknown>;
+  /** options.signature with a signing identity the bench uploads (bench-signing.ts). */
+  signs?: boolean;
   /** A template measured in the same run whose machine CPU per PDF this one's is held against (with the limit). */
   baseline?: { name: string; maxRatio: number };
 }
@@ -236,6 +240,18 @@ export function benchTemplates(): BenchTemplate[] {
       options: { e_invoice: eInvoice },
       floorData: withEInvoice(inv.data, eInvoice),
       baseline: { name: "invoice-ejs", maxRatio: 1.25 },
+    },
+    // Issue 32: the same invoice signed (PAdES B-B, RSA 2048, no timestamp): at most 20% above the plain invoice.
+    {
+      name: "invoice-signed",
+      engine: "ejs",
+      html_template: inv.template,
+      data: inv.data,
+      count: 64,
+      quickCount: 24,
+      byDefault: false,
+      signs: true,
+      baseline: { name: "invoice-ejs", maxRatio: 1.2 },
     },
     {
       name: "report-1000",

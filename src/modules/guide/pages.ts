@@ -18,6 +18,7 @@ import pdfOptions from "../../../docs/pdf-options.md" with { type: "text" };
 import postProcessing from "../../../docs/post-processing.md" with { type: "text" };
 import index from "../../../docs/README.md" with { type: "text" };
 import security from "../../../docs/security.md" with { type: "text" };
+import signatures from "../../../docs/signatures.md" with { type: "text" };
 import templates from "../../../docs/templates.md" with { type: "text" };
 import webhooks from "../../../docs/webhooks.md" with { type: "text" };
 
@@ -32,6 +33,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
   { name: "e-invoices", markdown: eInvoices },
+  { name: "signatures", markdown: signatures },
   { name: "webhooks", markdown: webhooks },
   { name: "access-control", markdown: accessControl },
   { name: "dashboard", markdown: dashboard },

@@ -40,7 +40,13 @@ function decodeP12(s: string): Uint8Array | undefined {
   return Buffer.from(clean, "base64");
 }
 
+/** Opened keys kept for reuse (an import and a chain parse saved per signature), by identity id. */
+const KEYS_KEPT = 64;
+
 export class SigningService {
+  /** Keyed by identity id; an entry is used only while the row still holds the same seal. */
+  private readonly opened = new Map<string, { sealed: string; key: { key: SigningKey; name: string } }>();
+
   constructor(
     private readonly repo: SigningRepo,
     private readonly seal: PasswordSeal,
@@ -118,18 +124,27 @@ export class SigningService {
   }
 
   /**
-   * The key of an identity for the sign step, opened in memory; undefined when the identity is gone
-   * (or its seal cannot be opened: another server secret).
+   * The key of an identity for the sign step, opened in memory (and kept there, as a non-extractable
+   * WebCrypto key, for the next reports); undefined when the identity is gone (or its seal cannot be
+   * opened: another server secret). The row is read every time, so a deleted identity signs no more.
    */
   async key(id: string): Promise<{ key: SigningKey; name: string } | undefined> {
     const r = await this.repo.byId(id);
-    if (!r) return undefined;
+    if (!r) {
+      this.opened.delete(id);
+      return undefined;
+    }
+    const kept = this.opened.get(id);
+    if (kept?.sealed === r.sealedKey) return kept.key;
     const opened = this.seal.open(id, r.sealedKey);
     if (!opened?.pkcs8) return undefined;
     const der = Buffer.from(opened.pkcs8, "base64");
     const chain = (JSON.parse(r.chain) as string[]).map((c) => new Uint8Array(Buffer.from(c, "base64")));
     try {
-      return { key: await signingKey(der, chain), name: r.commonName };
+      const key = { key: await signingKey(der, chain), name: r.commonName };
+      if (this.opened.size >= KEYS_KEPT) this.opened.delete(this.opened.keys().next().value!);
+      this.opened.set(id, { sealed: r.sealedKey, key });
+      return key;
     } finally {
       der.fill(0);
     }

@@ -26,9 +26,12 @@ export interface SigningKey {
   hash: "SHA-256" | "SHA-384";
   /** DER certificates, the signer's first. */
   chain: Uint8Array[];
+  /** The chain parsed once (parsing is most of a CMS's cost), and the signer's certificate hash. */
+  certs: pkijs.Certificate[];
+  certHash: Uint8Array;
 }
 
-/** Imports a PKCS#8 key into WebCrypto (not extractable) for the signatures of one report. */
+/** Imports a PKCS#8 key into WebCrypto (not extractable), with its chain parsed, for the signatures of its reports. */
 export async function signingKey(keyPkcs8: Uint8Array, chain: Uint8Array[]): Promise<SigningKey> {
   const k = createPrivateKey({ key: Buffer.from(keyPkcs8), format: "der", type: "pkcs8" });
   if (k.asymmetricKeyType === "ec") {
@@ -37,10 +40,15 @@ export async function signingKey(keyPkcs8: Uint8Array, chain: Uint8Array[]): Pro
     const key = await crypto.subtle.importKey("pkcs8", buf(keyPkcs8), { name: "ECDSA", namedCurve: p384 ? "P-384" : "P-256" }, false, [
       "sign",
     ]);
-    return { key, hash, chain };
+    return withChain(key, hash, chain);
   }
   const key = await crypto.subtle.importKey("pkcs8", buf(keyPkcs8), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["sign"]);
-  return { key, hash: "SHA-256", chain };
+  return withChain(key, "SHA-256", chain);
+}
+
+function withChain(key: CryptoKey, hash: SigningKey["hash"], chain: Uint8Array[]): SigningKey {
+  const certs = chain.map((der) => pkijs.Certificate.fromBER(buf(der)));
+  return { key, hash, chain, certs, certHash: createHash(nodeHash(hash)).update(chain[0]!).digest() };
 }
 
 const nodeHash = (h: SigningKey["hash"]) => (h === "SHA-384" ? "sha384" : "sha256");
@@ -61,9 +69,9 @@ export async function signatureCms(
   digest: Uint8Array,
   timestamp?: (imprint: Uint8Array) => Promise<Uint8Array>,
 ): Promise<Uint8Array> {
-  const certs = k.chain.map((der) => pkijs.Certificate.fromBER(buf(der)));
+  const certs = k.certs;
   const signer = certs[0]!;
-  const certHash = createHash(nodeHash(k.hash)).update(k.chain[0]!).digest();
+  const certHash = k.certHash;
   // ESSCertIDv2's hashAlgorithm defaults to SHA-256 and is then left out (DER omits defaults).
   const essCertId = new asn1js.Sequence({
     value: [
