@@ -60,7 +60,12 @@ export function appearanceLines(f: SignatureFields): [string, string] {
  * The qpdf JSON update adding a signature to the PDF of `objects`, and the page the widget is on.
  * Throws when the PDF has no such page (the request's page was checked against the page count).
  */
-export function signatureUpdate(qpdf: QpdfObjects, pages: QpdfPages, f: SignatureFields, font?: EmbeddedFont): unknown {
+export function signatureUpdate(
+  qpdf: QpdfObjects,
+  pages: QpdfPages,
+  f: SignatureFields,
+  font?: EmbeddedFont,
+): { qpdf: [Record<string, unknown>, Record<string, QpdfObject>] } {
   const [head, objects] = qpdf;
   let next = head.maxobjectid;
   const ref = () => `${++next} 0 R`;

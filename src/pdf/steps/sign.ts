@@ -1,9 +1,10 @@
 // options.signature: a PAdES signature (B-B, or B-T with a timestamp), always the last step so that
-// it covers the bytes as they finally are. qpdf shows the objects, signatureUpdate() adds the
-// signature's (placeholder.ts), qpdf writes them, and the placeholder is filled in place: the offsets
-// around /Contents, then the CMS over everything else (cms.ts). qpdf keeps every object the earlier
-// steps wrote (PDF/A's metadata and output intent, Factur-X's file), so the signed file is still what
-// they made it, plus a signature field.
+// it covers the bytes as they finally are. qpdf shows the objects, signatureUpdate() makes the
+// signature's (placeholder.ts), they are appended as an incremental update (incremental.ts: every byte
+// the earlier steps wrote, PDF/A's metadata and Factur-X's file included, stays as it was), and the
+// placeholder is filled in place: the offsets around /Contents, then the CMS over everything else
+// (cms.ts). A file that does not end with a cross-reference table is rewritten by qpdf instead, which
+// keeps every object as well.
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { REPORT_FAILURES } from "../../lib/error-codes";
@@ -12,6 +13,7 @@ import type { SignatureOptions } from "../options";
 import type { QpdfObjects } from "../pdfa";
 import { contentDigest, signatureCms } from "../signature/cms";
 import { findSlot, writeByteRange, writeContents } from "../signature/fill";
+import { appendUpdate } from "../signature/incremental";
 import { type QpdfPages, type SignatureBox, signatureUpdate } from "../signature/placeholder";
 import type { FileStep } from "../step";
 import { watermarkFont } from "../watermark-font";
@@ -80,11 +82,15 @@ export const sign: FileStep<SignParams> = {
       },
       p.visible ? await watermarkFont() : undefined,
     );
-    const updatePath = join(dir, "sign-update.json");
-    await writeFile(updatePath, JSON.stringify(update));
-    // Object streams are not written: the placeholder must be found as text.
-    await ctx.qpdf(["--warning-exit-0", "--no-warn", "--object-streams=disable", `--update-from-json=${updatePath}`, input, output]);
-    const pdf = new Uint8Array(await readFile(output));
+    const trailer = (shown.qpdf[1].trailer as { value: Record<string, never> }).value;
+    let pdf = appendUpdate(new Uint8Array(await readFile(input)), trailer, update.qpdf[1]);
+    if (!pdf) {
+      const updatePath = join(dir, "sign-update.json");
+      await writeFile(updatePath, JSON.stringify(update));
+      // Object streams are not written: the placeholder must be found as text.
+      await ctx.qpdf(["--warning-exit-0", "--no-warn", "--object-streams=disable", `--update-from-json=${updatePath}`, input, output]);
+      pdf = new Uint8Array(await readFile(output));
+    }
     const slot = findSlot(pdf, contentsBytes);
     const digest = contentDigest(identity.key, writeByteRange(pdf, slot));
     writeContents(pdf, slot, await signatureCms(identity.key, digest, timestamp));
