@@ -12,6 +12,7 @@ import { PdfPipeline } from "../../src/pdf/pipeline";
 import { plan } from "../../src/pdf/plan";
 import { signingKey } from "../../src/pdf/signature/cms";
 import { lastXrefTable, pdfSyntax } from "../../src/pdf/signature/incremental";
+import { readForSigning } from "../../src/pdf/signature/objects";
 import { readPkcs12 } from "../../src/pdf/signature/pkcs12";
 import { makePki, P12_PASSWORD } from "../helpers/signing";
 
@@ -45,6 +46,31 @@ test("a file ending with an xref table: signed by an incremental update, its byt
   expect(signed.subarray(0, original.length).equals(original)).toBe(true);
   expect(pdfsig(out)).toContain("Signature is Valid.");
   expect(Bun.spawnSync(["qpdf", "--check", out]).exitCode).toBe(0);
+});
+
+test("the objects read without qpdf are qpdf's; signed, the catalog and the page are the same but for AcroForm and Annots", async () => {
+  const original = readFileSync(example);
+  const qpdfJson = (file: string) =>
+    JSON.parse(Bun.spawnSync(["qpdf", "--json=2", "--json-key=qpdf", "--json-key=pages", file]).stdout.toString()) as {
+      qpdf: [unknown, Record<string, { value: Record<string, unknown> }>];
+      pages: { object: string }[];
+    };
+  const theirs = qpdfJson(example);
+  const mine = readForSigning(original, lastXrefTable(original)!)!;
+  expect(mine.pages.map((p) => p.object)).toEqual(theirs.pages.map((p) => p.object));
+  const root = theirs.qpdf[1].trailer!.value["/Root"] as string;
+  expect(Object.keys(mine.qpdf[1][`obj:${root}`]!).length).toBe(1);
+  expect(Object.keys((mine.qpdf[1][`obj:${root}`] as { value: object }).value).sort()).toEqual(
+    Object.keys(theirs.qpdf[1][`obj:${root}`]!.value).sort(),
+  );
+  const out = join(work, "compare.pdf");
+  await (await pipeline()).apply("r4", plan({ signature: { identity_id: "i" } }), { input: example, output: out });
+  const signed = qpdfJson(out);
+  const without = (v: Record<string, unknown>, k: string) => Object.fromEntries(Object.entries(v).filter(([key]) => key !== k));
+  expect(without(signed.qpdf[1][`obj:${root}`]!.value, "/AcroForm")).toEqual(theirs.qpdf[1][`obj:${root}`]!.value);
+  const page = theirs.pages[0]!.object;
+  expect(without(signed.qpdf[1][`obj:${page}`]!.value, "/Annots")).toEqual(without(theirs.qpdf[1][`obj:${page}`]!.value, "/Annots"));
+  expect(signed.qpdf[1][`obj:${root}`]!.value["/AcroForm"]).toMatchObject({ "/SigFlags": 3 });
 });
 
 test("a file with a cross-reference stream: qpdf rewrites it, and the signature is valid", async () => {

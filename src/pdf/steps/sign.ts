@@ -1,5 +1,6 @@
 // options.signature: a PAdES signature (B-B, or B-T with a timestamp), always the last step so that
-// it covers the bytes as they finally are. qpdf shows the objects, signatureUpdate() makes the
+// it covers the bytes as they finally are. The objects it changes are read from the file (objects.ts;
+// qpdf shows them when that reader declines), signatureUpdate() makes the
 // signature's (placeholder.ts), they are appended as an incremental update (incremental.ts: every byte
 // the earlier steps wrote, PDF/A's metadata and Factur-X's file included, stays as it was), and the
 // placeholder is filled in place: the offsets around /Contents, then the CMS over everything else
@@ -13,9 +14,10 @@ import type { SignatureOptions } from "../options";
 import type { QpdfObjects } from "../pdfa";
 import { contentDigest, signatureCms } from "../signature/cms";
 import { findSlot, writeByteRange, writeContents } from "../signature/fill";
-import { appendUpdate } from "../signature/incremental";
+import { appendUpdate, lastXrefTable } from "../signature/incremental";
+import { readForSigning } from "../signature/objects";
 import { type QpdfPages, type SignatureBox, signatureUpdate } from "../signature/placeholder";
-import type { FileStep } from "../step";
+import type { FileStep, StepContext } from "../step";
 import { watermarkFont } from "../watermark-font";
 
 export interface SignParams {
@@ -58,9 +60,12 @@ export const sign: FileStep<SignParams> = {
         "options.signature.timestamp asks for a timestamp, but the server has no time-stamp authority (--tsa-url)",
       );
     const dir = ctx.dir();
-    const json = join(dir, "sign-objects.json");
-    await ctx.qpdf(["--json=2", "--json-key=qpdf", "--json-key=pages", input, json]);
-    const shown = JSON.parse(await readFile(json, "utf8")) as { qpdf: QpdfObjects; pages: QpdfPages };
+    const original = new Uint8Array(await readFile(input));
+    const xrefAt = lastXrefTable(original);
+    // The objects read straight from the file when it ends with xref tables; else qpdf shows them.
+    const shown =
+      (xrefAt !== undefined ? readForSigning(original, xrefAt) : undefined) ??
+      (await showObjects(ctx, input, join(dir, "sign-objects.json")));
     const contentsBytes = identity.key.chain.reduce((n, c) => n + c.byteLength, CMS_OVERHEAD) + (timestamp ? TOKEN_ROOM : 0);
     const page = p.visible?.page ?? 1;
     if (page > shown.pages.length)
@@ -83,7 +88,7 @@ export const sign: FileStep<SignParams> = {
       p.visible ? await watermarkFont() : undefined,
     );
     const trailer = (shown.qpdf[1].trailer as { value: Record<string, never> }).value;
-    let pdf = appendUpdate(new Uint8Array(await readFile(input)), trailer, update.qpdf[1]);
+    let pdf = appendUpdate(original, trailer, update.qpdf[1]);
     if (!pdf) {
       const updatePath = join(dir, "sign-update.json");
       await writeFile(updatePath, JSON.stringify(update));
@@ -97,3 +102,9 @@ export const sign: FileStep<SignParams> = {
     await writeFile(output, pdf);
   },
 };
+
+/** qpdf's JSON of every object and of the pages. */
+async function showObjects(ctx: StepContext, input: string, json: string): Promise<{ qpdf: QpdfObjects; pages: QpdfPages }> {
+  await ctx.qpdf(["--json=2", "--json-key=qpdf", "--json-key=pages", input, json]);
+  return JSON.parse(await readFile(json, "utf8")) as { qpdf: QpdfObjects; pages: QpdfPages };
+}
