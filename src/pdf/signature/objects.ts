@@ -203,6 +203,7 @@ export function readForSigning(pdf: Uint8Array, xrefAt: number): { qpdf: QpdfObj
     const pages: QpdfPages = [];
     const walk = (ref: Value, depth: number) => {
       if (depth > 64) throw new Unexpected("a page tree too deep");
+      if (typeof ref !== "string" || !ref.endsWith(" R")) throw new Unexpected("a page tree node that is not a reference");
       const node = read(ref) as { [k: string]: Value };
       if (node?.["/Type"] === "/Page" || !Array.isArray(node?.["/Kids"])) {
         pages.push({ object: ref as string });
