@@ -15,6 +15,7 @@ import m0012 from "./0012_usage.sql" with { type: "text" };
 import m0013 from "./0013_report_conformance.sql" with { type: "text" };
 import m0014 from "./0014_assets.sql" with { type: "text" };
 import m0015 from "./0015_report_progress.sql" with { type: "text" };
+import m0016 from "./0016_signing_identities.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -38,4 +39,5 @@ export const migrations: Migration[] = [
   { version: 13, name: "0013_report_conformance", sql: m0013 },
   { version: 14, name: "0014_assets", sql: m0014 },
   { version: 15, name: "0015_report_progress", sql: m0015 },
+  { version: 16, name: "0016_signing_identities", sql: m0016 },
 ];

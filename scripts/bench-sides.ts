@@ -37,10 +37,14 @@ import {
 export const now = () => performance.now();
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Pages of a PDF the bench received, counted as the service counts them; refuses what is not a PDF. */
+/**
+ * Pages of a PDF the bench received, counted as the service counts them; refuses what is not a PDF.
+ * Only up to the first %%EOF: a signed PDF's incremental update holds a second copy of the signed page.
+ */
 function pdfPages(bytes: Uint8Array, what: string): number {
   if (Buffer.from(bytes.subarray(0, 5)).toString("latin1") !== "%PDF-") throw new Error(`${what}: not a PDF (${bytes.length} bytes)`);
-  return countPdfPages(bytes);
+  const end = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf("%%EOF");
+  return countPdfPages(end > 0 ? bytes.subarray(0, end) : bytes);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -12,6 +12,8 @@
 //   invoice-40, invoice-40-intl  the invoice with 40 item rows, their amounts printed with toFixed(2), and
 //                with toLocaleString('en-US', USD currency) through the sandbox's Intl: the same text, so
 //                the same page, and the difference in CPU is the cost of 40 Intl calls (issue 34: ≤ 3%).
+//   invoice-signed   the invoice signed (options.signature, PAdES B-B, RSA 2048) with an identity the bench
+//                uploads first (bench-signing.ts); no timestamp.
 //   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
 //
 // No template loads anything from the network: the fixture's remote logo is replaced by the same-sized
@@ -35,6 +37,8 @@ export interface BenchTemplate {
   options?: Record<string, unknown>;
   /** The data the floors render the template with, when the service adds to `data` (the e_invoice variable). */
   floorData?: Record<string, unknown>;
+  /** options.signature with a signing identity the bench uploads (bench-signing.ts). */
+  signs?: boolean;
   /** A template measured in the same run whose machine CPU per PDF this one's is held against (with the limit). */
   baseline?: { name: string; maxRatio: number };
 }
@@ -271,6 +275,18 @@ export function benchTemplates(): BenchTemplate[] {
       quickCount: 24,
       byDefault: false,
       baseline: { name: "invoice-40", maxRatio: 1.03 },
+    },
+    // Issue 32: the same invoice signed (PAdES B-B, RSA 2048, no timestamp): at most 20% above the plain invoice.
+    {
+      name: "invoice-signed",
+      engine: "ejs",
+      html_template: inv.template,
+      data: inv.data,
+      count: 64,
+      quickCount: 24,
+      byDefault: false,
+      signs: true,
+      baseline: { name: "invoice-ejs", maxRatio: 1.2 },
     },
     {
       name: "report-1000",

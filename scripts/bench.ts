@@ -111,6 +111,7 @@ import {
   TOP_C,
 } from "./bench-settings";
 import { cleanup, measure, startFloors, startService } from "./bench-sides";
+import { withSigningIdentity } from "./bench-signing";
 
 // The run: the service and the floors started, the warm-up, the fairness check, then the interleaved rounds
 // (the method above); scripts/bench-report.ts prints the figures.
@@ -129,7 +130,7 @@ async function main(): Promise<number> {
   const idlePss = { service: treePss(svc.proc.pid), floor: treePss(floorBrowser(CHROMIUM)) };
   const stopSampler = startPssSampler(svc.proc.pid);
 
-  const tpls = TEMPLATES.map((t) => {
+  const tpls = (await withSigningIdentity(TEMPLATES, svc)).map((t) => {
     const rendered = t.engine === "ejs" ? ejs.render(t.html_template, t.floorData ?? t.data!, {}) : t.html_template;
     return {
       name: t.name,

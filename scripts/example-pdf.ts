@@ -3,7 +3,8 @@
 // with bash against a fresh `reportgen serve` of this checkout, as a reader would, and saves the PDF the
 // service made. Usage: bun scripts/example-pdf.ts [PAGE VAR OUT]; without arguments, the e-invoice:
 // docs/e-invoices.md INVOICE_ID docs/examples/invoice-facturx.pdf. The statement of docs/long-documents.md:
-// bun scripts/example-pdf.ts docs/long-documents.md STATEMENT_ID docs/examples/statement.pdf. The example runs in a
+// bun scripts/example-pdf.ts docs/long-documents.md STATEMENT_ID docs/examples/statement.pdf; the signed
+// invoice: bun scripts/example-pdf.ts docs/signatures.md SIGNED_ID docs/examples/invoice-signed.pdf. The example runs in a
 // scratch directory whose docs/ is this checkout's (as in tests/blackbox/guide-examples.test.ts), so it finds the files
 // of docs/examples/ as a reader in the repository's root does, and what it writes stays out of the checkout.
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -22,8 +23,12 @@ const cwd = mkdtempSync(join(tmpdir(), "reportgen-example-cwd-"));
 symlinkSync(join(root, "docs"), join(cwd, "docs"));
 
 const doc = await Bun.file(join(root, page)).text();
-const block = [...doc.matchAll(/```sh test\n([\s\S]*?)```/g)].map((m) => m[1]!).find((b) => b.includes(`${variable}=`));
-if (!block) throw new Error(`${page}: no sh test block sets ${variable}`);
+// The page's sh test blocks in order, up to the one that sets the report's id (earlier ones may upload
+// what it uses, e.g. a signing identity).
+const blocks = [...doc.matchAll(/```sh test\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const last = blocks.findIndex((b) => b.includes(`${variable}=`));
+if (last < 0) throw new Error(`${page}: no sh test block sets ${variable}`);
+const block = blocks.slice(0, last + 1).join("\n");
 
 const key = Bun.spawnSync([process.execPath, main, "admin", "create-key", "--name", "example", "--data-dir", dir]);
 if (key.exitCode !== 0) throw new Error(`create-key failed: ${key.stderr}`);

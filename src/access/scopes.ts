@@ -12,6 +12,7 @@ export const SCOPES = {
   "assets:write": "Upload, replace and delete the account's assets (logos, fonts, style sheets).",
   "assets:read": "List the account's assets and download them.",
   "keys:manage": "Manage access keys, the webhook signing secret, and read the audit trail.",
+  "signing:manage": "Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).",
 } as const satisfies Record<string, string>;
 
 export type Scope = keyof typeof SCOPES;

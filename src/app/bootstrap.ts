@@ -27,6 +27,7 @@ import { loadAuthPepper } from "../modules/keys/check";
 import { KeysService } from "../modules/keys/service";
 import { ReportEvents } from "../modules/reports/events";
 import { ReportsService } from "../modules/reports/service";
+import { SigningService } from "../modules/signing/service";
 import { SchemaValidator } from "../modules/templates/schema-validator";
 import { TemplatesService } from "../modules/templates/service";
 import { UsageService } from "../modules/usage/service";
@@ -71,6 +72,8 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
     // Seals the PDF passwords of queued reports (options.encryption) under a key derived from the link secret.
     const seal = new PasswordSeal(linkSecret);
     const audit = new AuditService(repos.audit);
+    // Seals the private keys of signing identities under a key of their own, from the same secret.
+    const signing = new SigningService(repos.signing, new PasswordSeal(linkSecret, "reportgen signing keys v1"), audit);
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
     const schemas = new SchemaValidator({ timeoutMs: config.schemaTimeout, nice: config.renderNice, logger });
@@ -92,6 +95,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       queueLimit: config.queueLimit,
       storage,
       seal,
+      signing,
       maxPages: config.maxPages,
       chunkMaxRows: config.chunkMaxRows,
       qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
@@ -123,6 +127,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
         accountMaxSize: config.assetAccountMaxSize,
       }),
       assetResolver,
+      signing,
     };
   } catch (e) {
     await backend.close();

@@ -10,6 +10,7 @@ import { browserTempRoot } from "../lib/temp";
 import type { ServiceMetrics } from "../modules/health/metrics";
 import { ReportProcessor } from "../modules/reports/processor";
 import { LEASE_MS } from "../modules/reports/queue";
+import { tsaClient } from "../modules/signing/tsa";
 import { sampleRenderer } from "../modules/templates/sample-renderer";
 import { PdfPipeline } from "../pdf/pipeline";
 import { createEgressProxy, type EgressProxy } from "../render/egress-proxy";
@@ -51,6 +52,10 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
     // A table of contents is printed like any report: the same Chromium, network policy and deadline.
     print: (html, options) => pool.render({ html, options }),
+    signer: {
+      key: (id) => s.signing.key(id),
+      timestamp: c.tsaUrl ? tsaClient({ url: c.tsaUrl, allowHosts: c.tsaAllowHosts, timeoutMs: c.tsaTimeout, logger: log }) : undefined,
+    },
   });
   const shared = s.backend.kind === "postgres";
   const processor = new ReportProcessor(s.repos.queue, s.files, s.spool, templating, pool, s.reports.events, {

@@ -12,6 +12,7 @@ import { IdempotencyRepo } from "../modules/idempotency/repo";
 import { KeysRepo } from "../modules/keys/repo";
 import { ReportQueue } from "../modules/reports/queue";
 import { ReportsRepo } from "../modules/reports/repo";
+import { SigningRepo } from "../modules/signing/repo";
 import { TemplatesRepo } from "../modules/templates/repo";
 import { UsageRepo } from "../modules/usage/repo";
 import { WebhooksRepo } from "../modules/webhooks/repo";
@@ -30,6 +31,7 @@ export interface Repos {
   usage: UsageRepo;
   audit: AuditRepo;
   assets: AssetsRepo;
+  signing: SigningRepo;
 }
 
 export function reposOver(sql: Sql, owner: string): Repos {
@@ -47,6 +49,7 @@ export function reposOver(sql: Sql, owner: string): Repos {
     usage: new UsageRepo(sql),
     audit: new AuditRepo(sql),
     assets: new AssetsRepo(sql),
+    signing: new SigningRepo(sql),
   };
 }
 

@@ -14,6 +14,7 @@ import { type HealthProbe, healthRoutes } from "../modules/health/index";
 import type { ServiceMetrics } from "../modules/health/metrics";
 import { keysRoutes } from "../modules/keys/index";
 import { reportsRoutes } from "../modules/reports/index";
+import { signingRoutes } from "../modules/signing/index";
 import { templatesRoutes } from "../modules/templates/routes";
 import { usageRoutes } from "../modules/usage/index";
 import { webhooksDescription, webhooksDocumentation } from "../modules/webhooks/docs";
@@ -76,6 +77,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         keys: s.keys,
         reports: s.reports,
         templates: s.templates,
+        signing: s.signing,
         usage: s.usage,
         audit: s.audit,
         auditRetentionDays,
@@ -97,6 +99,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
       webhooksRoutes(s.webhookSecrets, guard),
       usageRoutes(s.usage, guard),
       auditRoutes(s.audit, guard, auditRetentionDays),
+      signingRoutes(s.signing, guard),
     ],
   };
 }

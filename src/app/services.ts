@@ -16,6 +16,7 @@ import type { ReportCounts } from "../modules/health/counts";
 import type { IdempotencyService } from "../modules/idempotency/service";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { SigningService } from "../modules/signing/service";
 import type { SchemaValidator } from "../modules/templates/schema-validator";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
@@ -49,4 +50,6 @@ export interface Services {
   assets: AssetsService;
   /** Turns asset: references into data: URLs when a report renders (with its per-instance cache). */
   assetResolver: AssetResolver;
+  /** Signing identities (options.signature). */
+  signing: SigningService;
 }

@@ -226,4 +226,39 @@ export const httpSettings = {
     parse: int(0),
     help: "Failed dashboard sign-ins per client address per minute before failures are answered 429 (0: off); a valid key always gets in",
   }),
+
+  // Signatures
+  tsaUrl: spec({
+    group: "Signatures",
+    flag: "tsa-url",
+    env: "REPORTGEN_TSA_URL",
+    default: "",
+    defaultText: "(none: options.signature.timestamp fails with timestamp_unavailable)",
+    parse: (raw) => {
+      if (raw === "") return "";
+      const u = new URL(raw);
+      if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error("must be an http(s) URL");
+      if (u.username || u.password) throw new Error("must not hold credentials");
+      return u.href;
+    },
+    help: "RFC 3161 time-stamp authority for signatures with timestamp: true (PAdES B-T); reached through the same outbound policy as webhooks",
+  }),
+  tsaAllowHosts: spec({
+    group: "Signatures",
+    flag: "tsa-allow-hosts",
+    env: "REPORTGEN_TSA_ALLOW_HOSTS",
+    default: [] as string[],
+    defaultText: "(none)",
+    parse: list,
+    help: "TSA hosts that may be reached at private/loopback addresses or over plain http (comma list); others must be public https",
+  }),
+  tsaTimeout: spec({
+    group: "Signatures",
+    flag: "tsa-timeout",
+    env: "REPORTGEN_TSA_TIMEOUT",
+    default: 10_000,
+    defaultText: "10s",
+    parse: duration(100),
+    help: "Deadline for one time-stamp request (connect, send, answer); past it the report is retried, then fails with timestamp_unavailable",
+  }),
 };

@@ -10,6 +10,7 @@ import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { SigningService } from "../modules/signing/service";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
 import type { Html } from "./html";
@@ -26,6 +27,7 @@ export interface DashboardDeps {
   keys: KeysService;
   reports: ReportsService;
   templates: TemplatesService;
+  signing: SigningService;
   usage: UsageService;
   audit: AuditService;
   /** Days audit events are kept (said on the audit page). */

@@ -2,7 +2,7 @@
 import { assets } from "./assets";
 import { type Html, html } from "./html";
 
-export type Section = "overview" | "reports" | "templates" | "assets" | "playground" | "keys" | "audit";
+export type Section = "overview" | "reports" | "templates" | "assets" | "playground" | "keys" | "signing" | "audit";
 
 const sections: { id: Section; href: string; label: string }[] = [
   { id: "overview", href: "/dashboard", label: "Overview" },
@@ -12,6 +12,7 @@ const sections: { id: Section; href: string; label: string }[] = [
   { id: "assets", href: "/dashboard/asset-library", label: "Assets" },
   { id: "playground", href: "/dashboard/playground", label: "Playground" },
   { id: "keys", href: "/dashboard/keys", label: "Access Keys" },
+  { id: "signing", href: "/dashboard/signing", label: "Signing" },
   { id: "audit", href: "/dashboard/audit", label: "Audit" },
 ];
 

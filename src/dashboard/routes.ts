@@ -12,6 +12,7 @@ import { keysRoutes } from "./routes/keys";
 import { playgroundRoutes } from "./routes/playground";
 import { reportsRoutes } from "./routes/reports";
 import { signInRoutes } from "./routes/sign-in";
+import { signingRoutes } from "./routes/signing";
 import { templatesRoutes } from "./routes/templates";
 import { htmlResponse, redirect } from "./security";
 
@@ -50,6 +51,7 @@ export function dashboardRoutes(d: DashboardDeps) {
       .use(templatesRoutes(d, g))
       .use(assetsRoutes(d, g))
       .use(playgroundRoutes(d, g))
+      .use(signingRoutes(d, g))
       .use(auditRoutes(d, g))
       // Anything else under /dashboard: a page, not the API's JSON 404.
       .get(`${DASHBOARD}/*`, async ({ request }) => {

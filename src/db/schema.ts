@@ -52,6 +52,25 @@ export const auditEvents = sqliteTable("audit_events", {
   createdAt: integer("created_at").notNull(),
 });
 
+/** Signing identities (migration 0014): the key only sealed, the chain as JSON of base64 DER. */
+export const signingIdentities = sqliteTable("signing_identities", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  commonName: text("common_name").notNull(),
+  subject: text("subject").notNull(),
+  issuer: text("issuer").notNull(),
+  serial: text("serial").notNull(),
+  notBefore: integer("not_before").notNull(),
+  notAfter: integer("not_after").notNull(),
+  sha256Fingerprint: text("sha256_fingerprint").notNull(),
+  chain: text("chain").notNull(),
+  sealedKey: text("sealed_key").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
 /** Usage per UTC day, account and submitting key, kept by triggers on reports (migration 0012). */
 export const usageDaily = sqliteTable("usage_daily", {
   /** `<day>/<account_id>/<key_id>` */

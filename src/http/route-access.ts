@@ -40,6 +40,11 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /api/v1/webhook-secret": "keys:manage",
   "POST /api/v1/webhook-secret/rotate": "keys:manage",
   "GET /api/v1/audit-events": "keys:manage",
+  // Signing identities. Signing a report with one (options.signature) needs only reports:write.
+  "POST /api/v1/signing-identities": "signing:manage",
+  "GET /api/v1/signing-identities": "signing:manage",
+  "GET /api/v1/signing-identities/:identityID": "signing:manage",
+  "DELETE /api/v1/signing-identities/:identityID": "signing:manage",
   // Public: documentation (no account data), probes, and download links (their signature is the authority).
   "GET /api/v1/openapi.json": "public",
   "GET /api/v1/docs": "public",
@@ -75,6 +80,10 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "POST /dashboard/playground": "dashboard",
   "GET /dashboard/playground/result/:id": "dashboard",
   "GET /dashboard/audit": "dashboard",
+  "GET /dashboard/signing": "dashboard",
+  "POST /dashboard/signing": "dashboard",
+  "GET /dashboard/signing/:id/delete": "dashboard",
+  "POST /dashboard/signing/:id/delete": "dashboard",
   "GET /dashboard/templates": "dashboard",
   "GET /dashboard/templates/new": "dashboard",
   "POST /dashboard/templates": "dashboard",

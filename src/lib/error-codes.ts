@@ -61,6 +61,28 @@ export const API_ERRORS = {
     status: 422,
     fix: "The SVG holds something that could run or fetch (a script, an on* event attribute, a javascript: URL, foreignObject, an external reference): details name it; remove it and upload again.",
   },
+  signature_conflict: {
+    status: 422,
+    fix: "options.signature cannot go with the option the message names (encryption or linearize rewrite the whole file after it is signed): drop one of them.",
+  },
+  pkcs12_too_large: { status: 422, fix: "The PKCS#12 file is larger than 2 MB: export only the signing key and its certificate chain." },
+  pkcs12_unreadable: {
+    status: 422,
+    fix: "p12_base64 is not a PKCS#12 file reportgen can read: export the key and its chain as PKCS#12 with AES encryption (OpenSSL 3's default; legacy RC2/3DES files are refused).",
+  },
+  pkcs12_password_wrong: { status: 422, fix: "The password does not open the PKCS#12 file: send the password it was exported with." },
+  pkcs12_no_private_key: {
+    status: 422,
+    fix: "The PKCS#12 file holds no private key, or no certificate for it: export the key together with its certificate.",
+  },
+  certificate_not_valid_now: {
+    status: 422,
+    fix: "The signer's certificate has expired or is not yet valid: upload a certificate that is valid now.",
+  },
+  signing_key_unsupported: {
+    status: 422,
+    fix: "The key is not RSA of 2048 bits or more, nor ECDSA on P-256 or P-384: issue a certificate for such a key.",
+  },
   idempotency_key_reused: { status: 422, fix: "This Idempotency-Key was used with a different request: use a new key for a new request." },
   rate_limited: { status: 429, fix: "This key is over the operator's request limit: wait Retry-After seconds, then retry." },
   quota_exceeded: {
@@ -130,6 +152,12 @@ export const REPORT_FAILURES = {
     "The report succeeded, but its PDF was later found missing from the service's store, before its retention ended (a service fault): submit the report again.",
   asset_not_found:
     "The template refers to an asset (asset:<name>) the account does not have: upload it (POST /api/v1/assets) or fix the name, then submit again.",
+  timestamp_unavailable:
+    "options.signature.timestamp asked for a timestamp, and the operator's time-stamp authority (--tsa-url) could not be reached or answered badly, repeatedly (a service fault; the PDF is never signed without it): submit it again later, or without timestamp.",
+  signature_page_missing:
+    "options.signature.visible.page is past the document's last page: put the visible signature on a page the document has.",
+  signing_identity_unavailable:
+    "The signing identity of options.signature was deleted before the report was processed: submit it again with an identity that exists.",
   renderer_unavailable:
     "No renderer was running (Chromium or the EJS sandboxes could not start): the report waits in the queue; this code is never final.",
 } as const satisfies Record<string, string>;
@@ -151,6 +179,7 @@ export const SERVICE_FAULTS: readonly (keyof typeof REPORT_FAILURES)[] = [
   "postprocess_failed",
   "passwords_unavailable",
   "pdf_missing",
+  "timestamp_unavailable",
 ];
 
 export type ApiErrorCode = keyof typeof API_ERRORS;

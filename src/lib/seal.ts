@@ -3,7 +3,8 @@
 // data dir or the operator's setting, never in the database) and bound to the report's id, so a copy
 // of the database reveals no password, a sealed value cannot be moved to another report, and a retry
 // after a crash or on another instance opens it again. The seal is deleted with the report's input
-// when the report finishes (succeeded or failed).
+// when the report finishes (succeeded or failed). The private keys of signing identities are sealed the
+// same way under a key of their own purpose, bound to the identity's id.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from "node:crypto";
 
 const VERSION = "s1";
@@ -11,8 +12,9 @@ const VERSION = "s1";
 export class PasswordSeal {
   private readonly key: Buffer;
 
-  constructor(serverSecret: string | Uint8Array) {
-    this.key = createHmac("sha256", serverSecret).update("reportgen pdf passwords v1").digest();
+  /** `purpose` derives a key of its own from the one server secret for each kind of sealed value. */
+  constructor(serverSecret: string | Uint8Array, purpose = "reportgen pdf passwords v1") {
+    this.key = createHmac("sha256", serverSecret).update(purpose).digest();
   }
 
   /** The sealed form of `secrets` for report `reportId`: "s1.<iv>.<ciphertext+tag>" in base64url. */

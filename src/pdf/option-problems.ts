@@ -159,3 +159,21 @@ export function jpegSize(b: Uint8Array): { width: number; height: number; compon
   }
   return undefined;
 }
+
+/** What options.signature cannot go with: encryption and linearize rewrite the whole file after it is signed. */
+export function signatureConflicts(o: PostOptions, prefix = "options"): Problem[] {
+  if (!o.signature) return [];
+  const at = `${prefix}.signature`;
+  const problems: Problem[] = [];
+  if (o.encryption)
+    problems.push({
+      field: `${prefix}.encryption`,
+      problem: `encryption rewrites the file, which would break the signature (${at}): drop one of them`,
+    });
+  if (o.linearize)
+    problems.push({
+      field: `${prefix}.linearize`,
+      problem: `linearize rewrites the file, which would break the signature (${at}): drop one of them`,
+    });
+  return problems;
+}

@@ -290,6 +290,44 @@ export const postOptions = {
       },
     ),
   ),
+  signature: t.Optional(
+    t.Object(
+      {
+        identity_id: t.String({ description: "A signing identity of the account (POST /api/v1/signing-identities)" }),
+        reason: t.Optional(t.String({ maxLength: 200, description: "Why the document is signed (/Reason), e.g. Invoice issued" })),
+        location: t.Optional(t.String({ maxLength: 200, description: "Where it was signed (/Location)" })),
+        contact_info: t.Optional(t.String({ maxLength: 200, description: "How to reach the signer (/ContactInfo)" })),
+        timestamp: t.Optional(
+          t.Boolean({
+            default: false,
+            description:
+              "PAdES B-T: add an RFC 3161 timestamp from the operator's time-stamp authority (--tsa-url). If it cannot be had, the report fails with timestamp_unavailable; it is never signed without it",
+          }),
+        ),
+        visible: t.Optional(
+          t.Object(
+            {
+              page: t.Integer({ minimum: 1, maximum: 100_000, description: "Page number, from 1" }),
+              x: t.Number({ minimum: 0, maximum: 14_400, description: "Left edge, PDF points (1/72 in) from the page's left" }),
+              y: t.Number({ minimum: 0, maximum: 14_400, description: "Bottom edge, PDF points from the page's bottom" }),
+              width: t.Number({ minimum: 20, maximum: 14_400, description: "PDF points" }),
+              height: t.Number({ minimum: 10, maximum: 14_400, description: "PDF points" }),
+            },
+            {
+              additionalProperties: false,
+              description: "Show the signer's name and the signing time in this box; without it the signature is invisible",
+            },
+          ),
+        ),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Sign the PDF (PAdES baseline B-B, SubFilter ETSI.CAdES.detached; B-T with timestamp) with one of the account's signing identities, as the last step: " +
+          "after watermark, stamp, attachments, PDF/A, e-invoice and merge. Not with encryption or linearize. See docs/signatures.md",
+      },
+    ),
+  ),
   pdfa: t.Optional(
     oneOf(pdfaLevels, {
       description:

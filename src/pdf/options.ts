@@ -169,6 +169,21 @@ export interface PostOptions {
   pdfa?: PdfaLevel;
   /** options.e_invoice as sent: checked by src/einvoice's checkEInvoice, which names EN 16931's rules. */
   e_invoice?: unknown;
+  signature?: SignatureOptions;
+}
+
+/** options.signature: a PAdES signature made with one of the account's signing identities. */
+export interface SignatureOptions {
+  identity_id: string;
+  reason?: string;
+  location?: string;
+  contact_info?: string;
+  /** B-T: an RFC 3161 timestamp from the operator's TSA (--tsa-url). */
+  timestamp?: boolean;
+  /** A visible signature: its box on a page (from 1), in PDF points from the page's lower left corner. */
+  visible?: { page: number; x: number; y: number; width: number; height: number };
+  /** Stored only: the signer's common name when the report was accepted (GET /reports/{id} shows it). */
+  signer?: string;
 }
 
 /** options.e_invoice as a report row stores it: the checked XML to embed, its profile and its summary. */
@@ -214,6 +229,7 @@ export const POST_FIELDS = [
   "linearize",
   "pdfa",
   "e_invoice",
+  "signature",
 ] as const;
 
 /** Whether `options` asks for any post-processing. */

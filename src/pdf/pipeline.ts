@@ -20,6 +20,7 @@ import { joinParts, type MergePart } from "./merge";
 import type { PageSize } from "./overlay-pdf";
 import { type PlannedStep, type PostPlan, stepNamed } from "./plan";
 import { Qpdf, qpdfJob } from "./qpdf";
+import type { PdfSigner } from "./signature/signer";
 import type { FileStep, StepContext } from "./step";
 
 export interface PdfPipelineOptions {
@@ -33,6 +34,8 @@ export interface PdfPipelineOptions {
   logger: Logger;
   /** Prints HTML in the render pool: a table of contents' pages (options.toc). */
   print?: StepContext["print"];
+  /** The signing identities and the TSA (options.signature). */
+  signer?: PdfSigner;
 }
 
 /** What one apply() reads and writes. */
@@ -152,6 +155,7 @@ export class PdfPipeline {
       qpdf: (args) => this.qpdf.run(args, reportId),
       json: (file, keys, objects) => this.qpdf.json(file, reportId, keys, objects),
       print: this.opts.print,
+      signer: this.opts.signer,
     };
   }
 

@@ -8,6 +8,7 @@ import { encryption } from "./steps/encryption";
 import { linearize } from "./steps/linearize";
 import { pageNumbers } from "./steps/page-numbers";
 import { pdfa } from "./steps/pdfa";
+import { sign } from "./steps/sign";
 import { stamp } from "./steps/stamp";
 import { toc } from "./steps/toc";
 import { watermark } from "./steps/watermark";
@@ -22,7 +23,7 @@ import { watermark } from "./steps/watermark";
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
  * - a signature covers the bytes as they finally are: it is always last.
  */
-export const STEP_ORDER: readonly Step[] = [toc, pageNumbers, watermark, stamp, attachments, pdfa, linearize, encryption];
+export const STEP_ORDER: readonly Step[] = [toc, pageNumbers, watermark, stamp, attachments, pdfa, linearize, encryption, sign];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {

@@ -5,6 +5,7 @@
 
 import type { PdfOptions, PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
+import type { PdfSigner } from "./signature/signer";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
 export interface PlanInput {
@@ -34,6 +35,8 @@ export interface StepContext {
   json(file: string, keys: string[], objects?: string[]): Promise<Record<string, unknown>>;
   /** Prints HTML in the render pool (a table of contents' page); absent where nothing renders. */
   print?: (html: string, options: PdfOptions) => Promise<Uint8Array>;
+  /** The signing identities and the TSA, for the sign step. */
+  signer?: PdfSigner;
 }
 
 /**

@@ -51,7 +51,16 @@ describe("each event is written exactly once, with actor, address, target and ti
     expect(events[0]).toMatchObject({ actor: "key", actor_key_id: adminId, client_address: "127.0.0.1", target: first.id });
     expect(events[0]!.detail).toMatchObject({
       name: "audited",
-      scopes: ["reports:write", "reports:read", "templates:write", "templates:read", "assets:write", "assets:read", "keys:manage"],
+      scopes: [
+        "reports:write",
+        "reports:read",
+        "templates:write",
+        "templates:read",
+        "assets:write",
+        "assets:read",
+        "keys:manage",
+        "signing:manage",
+      ],
     });
     expect(Date.parse(events[0]!.created_at)).toBeGreaterThanOrEqual(before - 1);
     expect(Date.parse(events[0]!.created_at)).toBeLessThanOrEqual(Date.now());

@@ -74,6 +74,7 @@ describe("GET /reports/{reportID}", () => {
       "page_count",
       "pdfa",
       "report_id",
+      "signature",
       "size_bytes",
       "started_at",
       "status",
@@ -95,6 +96,7 @@ describe("GET /reports/{reportID}", () => {
       template_version: null,
       pdfa: null,
       e_invoice: null,
+      signature: null,
     });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);

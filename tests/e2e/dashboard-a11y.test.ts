@@ -1,12 +1,16 @@
 // axe-core's WCAG 2.1 AA rules on every dashboard page and state a person can reach, at desktop and
 // phone width: signed out (sign-in, its refusal, 404), and signed in (overview, reports of every
 // status, a report's own pages (there is no detail page: its not-ready download, its deletion, an
-// unknown id), access keys, playground, 404). One server, one browser, in sequence.
+// unknown id), access keys, signing identities, playground, 404). One server, one browser, in sequence.
 // The Templates pages are checked in templates.test.ts. The user guide (/docs) is checked here too: it
 // is served under the dashboard's CSP, and its pages hold wide tables and code.
 import { afterAll, beforeAll, expect } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { example1 } from "../helpers/einvoice-examples";
 import { api } from "../helpers/process";
+import { makePki, openssl, P12_PASSWORD } from "../helpers/signing";
 import { type Harness, startHarness, test, Watched } from "./harness";
 import { expectNoAxeViolations } from "./page-checks";
 
@@ -216,3 +220,41 @@ test("access keys: list, a refused name, a new key shown once, delete confirmati
   await page.waitForURL(/\/dashboard\/keys\?deleted=/);
   await checkBothWidths("keys, after a deletion");
 }, 60_000);
+
+test("signing: none yet, a wrong password, an identity uploaded, one expiring soon, delete confirmation", async () => {
+  const { page } = w;
+  const dir = mkdtempSync(join(tmpdir(), "rg-a11y-sign-"));
+  try {
+    makePki(dir);
+    openssl(
+      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "soon.key", "-out", "soon.crt", "-subj", "/CN=Soon", "-days", "5"],
+      dir,
+    );
+    openssl(["pkcs12", "-export", "-inkey", "soon.key", "-in", "soon.crt", "-out", "soon.p12", "-passout", `pass:${P12_PASSWORD}`], dir);
+    await page.goto("/dashboard/signing");
+    await checkBothWidths("signing, none yet");
+    const uploadAs = async (name: string, file: string, password: string) => {
+      await page.getByLabel("Name").fill(name);
+      await page.getByLabel("PKCS#12 file (.p12, .pfx)").setInputFiles(join(dir, file));
+      await page.getByLabel("Password of the file").fill(password);
+      await page.getByRole("button", { name: "Upload" }).click();
+    };
+    await uploadAs("Statements", "self.p12", "wrong");
+    await page.locator("#password-error").waitFor();
+    await w.forgiveStatus(422);
+    await checkBothWidths("signing, wrong password");
+    await uploadAs("Statements", "self.p12", P12_PASSWORD);
+    await page.locator(".notice.ok").waitFor();
+    await uploadAs("Soon", "soon.p12", P12_PASSWORD);
+    await page.getByText("Expires in").first().waitFor();
+    await checkBothWidths("signing, identities with an expiry warning");
+    await page.getByRole("link", { name: "Delete signing identity Soon" }).click();
+    await page.getByRole("button", { name: "Delete Soon" }).waitFor();
+    await checkBothWidths("signing, delete confirmation");
+    await page.getByRole("button", { name: "Delete Soon" }).click();
+    await page.waitForURL(/\/dashboard\/signing\?deleted=/);
+    await checkBothWidths("signing, after a deletion");
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}, 90_000);

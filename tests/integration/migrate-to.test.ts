@@ -2,7 +2,9 @@
 // verified, a second run (or one after an interruption) finishes the job without duplicates, a target
 // that differs is refused, and afterwards the old keys and download links work on PostgreSQL.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { ALL_SCOPES } from "../../src/access/scopes";
 import { openBackend } from "../../src/db/open";
 import { createTestApp, type TestApp } from "../helpers/app";
@@ -10,6 +12,7 @@ import { usePostgres } from "../helpers/postgres";
 import { runCli, sourceCommand } from "../helpers/process";
 import { useS3 } from "../helpers/s3";
 import { fail, submit, succeed } from "../helpers/scenario";
+import { makePki, P12_PASSWORD } from "../helpers/signing";
 
 const pg = usePostgres();
 const s3 = useS3();
@@ -21,6 +24,7 @@ let otherKey = "";
 /** An asset's bytes: copied into the bucket by migrate-to --storage-url, and served from there afterwards. */
 const ASSET = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4]);
 let assetId = "";
+let identityId = "";
 
 beforeAll(async () => {
   url = await pg().createDatabase();
@@ -57,6 +61,13 @@ beforeAll(async () => {
   const me = (await single.app.services.keys.authenticate(single.key))!;
   await single.app.services.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
   await single.app.services.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
+  // A signing identity: its sealed key must still open on PostgreSQL (the link secret travels with it).
+  const pki = makePki(mkdtempSync(join(tmpdir(), "rg-migrate-pki-")));
+  const identity = await single.request("POST", "/api/v1/signing-identities", {
+    body: { name: "s", p12_base64: pki.selfSigned, password: P12_PASSWORD },
+  });
+  identityId = ((await identity.json()) as { identity_id: string }).identity_id;
+  rmSync(pki.dir, { recursive: true, force: true });
   // The source server is stopped before the copy, as the README says.
   await single.app.stop();
 }, 60_000);
@@ -77,7 +88,8 @@ test("copies every table and verifies counts and checksums; a second run copies 
   expect(first.stderr).toMatch(/usage_daily: \d+ row\(s\) copied/);
   expect(first.stderr).toMatch(/key_daily_counts: 1 row\(s\) copied/);
   expect(first.stderr).toMatch(/assets: 1 row\(s\) copied/);
-  expect(first.stderr).toMatch(/audit_events: 7 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated; a template and its version 2; an asset
+  expect(first.stderr).toMatch(/audit_events: 8 row\(s\) copied/); // 2 keys created, 1 updated, 1 rotated; a template and its version 2; an asset; an identity
+  expect(first.stderr).toMatch(/signing_identities: 1 row\(s\) copied/);
   const again = migrateTo();
   expect(again.code).toBe(0);
   expect(again.stderr).toMatch(/reports: 0 row\(s\) copied/);
@@ -137,6 +149,9 @@ test("afterwards, on PostgreSQL: the old keys authenticate, the old link opens, 
       headers: { "idempotency-key": "k1" },
     });
     expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    // The signing identity is there, and its sealed key opens.
+    expect((await cluster.request("GET", `/api/v1/signing-identities/${identityId}`, { key: single.key })).status).toBe(200);
+    expect((await cluster.app.services.signing.key(identityId))?.name).toBe("Muster GmbH Signer");
   } finally {
     await cluster.close();
   }

@@ -62,6 +62,7 @@ describe("migrate", () => {
       "report_webhooks",
       "reports",
       "schema_migrations",
+      "signing_identities",
       "template_versions",
       "templates",
       "usage_daily",

@@ -72,6 +72,19 @@ describe("qpdfJob", () => {
     expect(planPostProcessing({ attachments: [], linearize: false }).steps).toEqual([]);
   });
 
+  test("a signature is always the last step: after PDF/A, the e-invoice's attachment and the layers", () => {
+    const plan = planPostProcessing({ signature: { identity_id: "i", timestamp: true }, pdfa: "3b", watermark: { text: "X" } });
+    expect(plan.steps.map((s) => s.name)).toEqual(["watermark", "pdfa", "sign"]);
+    expect(plan.steps.at(-1)!.params).toEqual({
+      identityId: "i",
+      timestamp: true,
+      reason: undefined,
+      location: undefined,
+      contactInfo: undefined,
+      visible: undefined,
+    });
+  });
+
   test("encryption planned without its passwords is a bug, not a PDF without protection", () => {
     expect(() => planPostProcessing({ encryption: {} })).toThrow();
   });

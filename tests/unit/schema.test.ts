@@ -39,6 +39,7 @@ test("schema.ts declares every table", () => {
     "key_daily_counts",
     "report_webhooks",
     "reports",
+    "signing_identities",
     "template_versions",
     "templates",
     "usage_daily",

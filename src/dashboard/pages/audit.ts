@@ -19,6 +19,8 @@ const labels: Record<AuditEventType, string> = {
   "asset.created": "Asset uploaded",
   "asset.replaced": "Asset replaced",
   "asset.deleted": "Asset deleted",
+  "signing_identity.created": "Signing identity uploaded",
+  "signing_identity.deleted": "Signing identity deleted",
 };
 
 export const AUDIT_PAGE_SIZE = 50;

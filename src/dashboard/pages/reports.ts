@@ -27,7 +27,12 @@ function conformance(r: ReportSummary): Html | string {
   const invoice = e
     ? html`<p class="sub">E-invoice <span class="mono">${e.invoice_number}</span>, ${e.grand_total} ${e.currency} (${e.profile === "en16931" ? "EN 16931" : e.profile})</p>`
     : "";
-  return html`${pdfa}${invoice}`;
+  const sig = c.signature;
+  // Signed as the last step of the run that finished the report.
+  const signed = sig
+    ? html`<p class="sub">${r.status === "succeeded" && r.finishedAt ? html`Signed by <strong>${sig.signer}</strong> at ${fmt.time(r.finishedAt)}` : html`To be signed by <strong>${sig.signer}</strong>`} (PAdES ${sig.level})</p>`
+    : "";
+  return html`${pdfa}${invoice}${signed}`;
 }
 
 const hasEInvoice = (r: ReportSummary) => !!r.conformance && (JSON.parse(r.conformance) as ReportConformance).e_invoice !== undefined;

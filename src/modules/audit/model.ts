@@ -22,6 +22,8 @@ export const AUDIT_EVENT_TYPES = [
   "asset.created",
   "asset.replaced",
   "asset.deleted",
+  "signing_identity.created",
+  "signing_identity.deleted",
   "dashboard.sign_in",
   "dashboard.sign_in_failed",
 ] as const;

@@ -21,6 +21,7 @@ import pdfOptions from "../../../docs/pdf-options.md" with { type: "text" };
 import postProcessing from "../../../docs/post-processing.md" with { type: "text" };
 import index from "../../../docs/README.md" with { type: "text" };
 import security from "../../../docs/security.md" with { type: "text" };
+import signatures from "../../../docs/signatures.md" with { type: "text" };
 import templates from "../../../docs/templates.md" with { type: "text" };
 import webhooks from "../../../docs/webhooks.md" with { type: "text" };
 
@@ -38,6 +39,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "long-documents", markdown: longDocuments },
   { name: "big-reports", markdown: bigReports },
   { name: "e-invoices", markdown: eInvoices },
+  { name: "signatures", markdown: signatures },
   { name: "webhooks", markdown: webhooks },
   { name: "access-control", markdown: accessControl },
   { name: "dashboard", markdown: dashboard },

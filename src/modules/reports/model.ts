@@ -123,6 +123,19 @@ export const reportSchema = t.Object({
       { description: "While a chunked report (options.chunk) is processing: how many of its chunks are printed" },
     ),
   ),
+  signature: t.Nullable(
+    t.Object(
+      {
+        identity_id: t.String({ description: "The signing identity of options.signature" }),
+        signer: t.String({ description: "The signer's common name, as PDF readers show it" }),
+        level: t.Union([t.Literal("B-B"), t.Literal("B-T")], { description: "PAdES baseline level: B-T carries an RFC 3161 timestamp" }),
+      },
+      {
+        description:
+          "The PAdES signature the PDF carries (options.signature), signed when the report finished (finished_at); null when none",
+      },
+    ),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
 
@@ -130,11 +143,12 @@ export const reportSchema = t.Object({
 export interface ReportConformance {
   pdfa?: PdfaLevel;
   e_invoice?: { profile: string; invoice_number: string; grand_total: string; currency: string };
+  signature?: { identity_id: string; signer: string; level: "B-B" | "B-T" };
 }
 
 function conformanceJson(stored: string | null) {
   const c = stored ? (JSON.parse(stored) as ReportConformance) : {};
-  return { pdfa: c.pdfa ?? null, e_invoice: c.e_invoice ?? null };
+  return { pdfa: c.pdfa ?? null, e_invoice: c.e_invoice ?? null, signature: c.signature ?? null };
 }
 
 export function toReportJson(r: ReportSummary) {

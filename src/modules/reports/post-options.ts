@@ -7,7 +7,7 @@ import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
-import { type Problem, pdfaConflicts, postOptionProblems } from "../../pdf/option-problems";
+import { type Problem, pdfaConflicts, postOptionProblems, signatureConflicts } from "../../pdf/option-problems";
 import type { PostOptions, StoredEInvoice, StoredPostOptions } from "../../pdf/options";
 import type { PdfStore } from "../files/pdf-store";
 import { FileStore } from "../files/store";
@@ -55,7 +55,15 @@ export async function usedReportProblem(
  */
 export async function preparePostOptions(
   o: PostOptions,
-  ctx: { reportId: string; accountId: string; repo: ReportsRepo; files: PdfStore; seal: PasswordSeal },
+  ctx: {
+    reportId: string;
+    accountId: string;
+    repo: ReportsRepo;
+    files: PdfStore;
+    seal: PasswordSeal;
+    /** The account's signing identity by id (its signer's name), undefined when it has none such. */
+    signingIdentity?: (accountId: string, id: string) => Promise<{ commonName: string } | undefined>;
+  },
   prefix = "options",
 ): Promise<StoredPostOptions> {
   // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
@@ -64,11 +72,21 @@ export async function preparePostOptions(
   if (o.e_invoice !== undefined) checkEInvoice(o.e_invoice, `${prefix}.e_invoice`);
   const conflicts = pdfaConflicts(o, prefix);
   if (conflicts.length) throw new AppError("pdfa_conflict", conflicts.map((c) => `${c.field}: ${c.problem}`).join("; "), conflicts);
+  const signing = signatureConflicts(o, prefix);
+  if (signing.length) throw new AppError("signature_conflict", signing.map((c) => `${c.field}: ${c.problem}`).join("; "), signing);
+  let signer: string | undefined;
+  if (o.signature) {
+    const id = o.signature.identity_id;
+    const identity = UUID_RE.test(id) ? await ctx.signingIdentity?.(ctx.accountId, id) : undefined;
+    if (!identity) throw notFound("signing identity", id);
+    signer = identity.commonName;
+  }
   if (o.stamp && "pdf_report_id" in o.stamp) {
     const { problem } = await usedReportProblem(ctx.repo, ctx.files, ctx.accountId, o.stamp.pdf_report_id, `${prefix}.stamp.pdf_report_id`);
     if (problem) throwProblems([problem]);
   }
   const { encryption, e_invoice, ...others } = o;
+  if (others.signature) others.signature = { ...others.signature, signer };
   const rest: StoredPostOptions =
     e_invoice === undefined ? others : { ...others, pdfa: "3b", e_invoice: storedEInvoice(e_invoice, prefix) };
   if (!encryption) return rest;

@@ -58,6 +58,8 @@ export interface ReportsServiceOptions {
   seal: PasswordSeal;
   /** Most rows in a chunked report's array (--chunk-max-rows). */
   chunkMaxRows?: number;
+  /** Signing identities, to check options.signature's before a report is queued. */
+  signing?: { identity(accountId: string, id: string): Promise<{ commonName: string } | undefined> };
   /** Largest page count of a report: a merge of more pages is refused before it is queued. */
   maxPages?: number;
   /** Stored templates, for requests with template_id. */
@@ -144,7 +146,15 @@ export class ReportsService {
   }
 
   private postOptions(reportId: string, accountId: string, o: PostOptions): Promise<StoredPostOptions> {
-    return preparePostOptions(o, { reportId, accountId, repo: this.repo, files: this.files, seal: this.opts.seal });
+    const signing = this.opts.signing;
+    return preparePostOptions(o, {
+      reportId,
+      accountId,
+      repo: this.repo,
+      files: this.files,
+      seal: this.opts.seal,
+      signingIdentity: signing ? (a, id) => signing.identity(a, id) : undefined,
+    });
   }
 
   /**
@@ -323,6 +333,8 @@ function conformanceOf(o: StoredPostOptions | undefined): string | null {
     const { number, grand_total, currency } = o.e_invoice.summary;
     c.e_invoice = { profile: o.e_invoice.profile, invoice_number: number, grand_total, currency };
   }
+  if (o?.signature)
+    c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
   return Object.keys(c).length ? JSON.stringify(c) : null;
 }
 

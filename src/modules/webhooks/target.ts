@@ -40,7 +40,13 @@ const METADATA_NAMES = new Set(["metadata.google.internal", "metadata", "instanc
 
 export interface TargetPolicy {
   allowHosts: readonly string[];
+  /** The setting that allow-lists hosts, named in refusals (the TSA has its own). */
+  allowSetting?: string;
+  /** The field named in refusals of the URL itself. */
+  field?: string;
 }
+
+const allowSetting = (p: TargetPolicy) => p.allowSetting ?? "--webhook-allow-hosts";
 
 /**
  * Checks a webhook URL as submitted (no DNS): scheme, credentials, length, and what its host
@@ -48,7 +54,8 @@ export interface TargetPolicy {
  * Throws validation_failed naming field webhook.url.
  */
 export function checkWebhookUrl(raw: string, policy: TargetPolicy): string {
-  const refuse = (problem: string) => validationFailed(`webhook.url ${problem}`, [{ field: "webhook.url", problem }]);
+  const field = policy.field ?? "webhook.url";
+  const refuse = (problem: string) => validationFailed(`${field} ${problem}`, [{ field, problem }]);
   if (raw.length > WEBHOOK_URL_MAX) throw refuse(`must be at most ${WEBHOOK_URL_MAX} characters`);
   let u: URL;
   try {
@@ -63,13 +70,13 @@ export function checkWebhookUrl(raw: string, policy: TargetPolicy): string {
   const allowListed = hostAllowed(host, policy.allowHosts);
   if (METADATA_NAMES.has(host.replace(/\.$/, ""))) throw refuse("names a cloud metadata service, which is never reachable");
   if (u.protocol === "http:" && !allowListed)
-    throw refuse("must use https (plain http only for hosts the operator allow-listed with --webhook-allow-hosts)");
+    throw refuse(`must use https (plain http only for hosts the operator allow-listed with ${allowSetting(policy)})`);
   if (isIpLiteral(host)) {
     if (isLinkLocalOrMetadata(host)) throw refuse("is a link-local or metadata address, which is never reachable");
     if (!allowListed && !isPublicAddress(host.replace(/^\[|\]$/g, "")))
-      throw refuse("is a loopback, private or otherwise non-public address (allowed only for hosts on --webhook-allow-hosts)");
+      throw refuse(`is a loopback, private or otherwise non-public address (allowed only for hosts on ${allowSetting(policy)})`);
   } else if (!allowListed && /(^|\.)localhost$/.test(host.replace(/\.$/, ""))) {
-    throw refuse("is a loopback name (allowed only for hosts on --webhook-allow-hosts)");
+    throw refuse(`is a loopback name (allowed only for hosts on ${allowSetting(policy)})`);
   }
   return u.href;
 }
@@ -77,6 +84,8 @@ export function checkWebhookUrl(raw: string, policy: TargetPolicy): string {
 export interface SendResult {
   /** The receiver's HTTP status, when it answered. */
   status?: number;
+  /** The answer's body, when asked for (SendOptions.readBody). */
+  body?: Buffer;
   /** What went wrong when it did not answer (connection error, timeout) or the policy refused it. */
   error?: string;
   /** The network policy refused the target: final, not retried. */
@@ -86,6 +95,10 @@ export interface SendResult {
 export interface SendOptions extends TargetPolicy {
   timeoutMs: number;
   signal?: AbortSignal;
+  /** Keep up to this many bytes of the answer's body (more fails the attempt); without it the body is dropped. */
+  readBody?: number;
+  contentType?: string;
+  userAgent?: string;
   /** Name resolution, replaceable in tests: every address of the name. */
   lookup?: (hostname: string) => Promise<string[]>;
 }
@@ -104,7 +117,7 @@ async function checkedAddress(u: URL, opts: SendOptions): Promise<string> {
     if (isLinkLocalOrMetadata(a)) throw new WebhookRefused(`${host} resolves to a link-local or metadata address (${a})`);
     if (!allowListed && !isPublicAddress(a))
       throw new WebhookRefused(
-        `${host} resolves to a non-public address (${a}); allow-list the host with --webhook-allow-hosts to reach it`,
+        `${host} resolves to a non-public address (${a}); allow-list the host with ${allowSetting(opts)} to reach it`,
       );
   }
   return addresses[0]!.replace(/%.*$/, "");
@@ -114,7 +127,21 @@ async function checkedAddress(u: URL, opts: SendOptions): Promise<string> {
  * POSTs one webhook attempt. Never throws: the outcome is a status, an error or a refusal.
  * The whole attempt (lookup, connect, TLS, request, answer head) is bounded by timeoutMs.
  */
-export async function sendWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
+export function sendWebhook(url: string, headers: Record<string, string>, body: string, opts: SendOptions): Promise<SendResult> {
+  return postChecked(url, headers, body, opts);
+}
+
+/**
+ * POSTs `body` to `url` under the outbound policy (webhooks, the TSA): the URL and every address its
+ * host resolves to are checked, the connection goes to the checked address, redirects are not followed.
+ * Never throws.
+ */
+export async function postChecked(
+  url: string,
+  headers: Record<string, string>,
+  body: string | Uint8Array,
+  opts: SendOptions,
+): Promise<SendResult> {
   let u: URL;
   try {
     u = new URL(checkWebhookUrl(url, opts));
@@ -162,22 +189,34 @@ export async function sendWebhook(url: string, headers: Record<string, string>, 
         servername: isIpLiteral(u.hostname) ? undefined : u.hostname,
         headers: {
           ...headers,
-          "content-type": "application/json",
-          "content-length": String(Buffer.byteLength(body)),
-          "user-agent": "reportgen-webhooks",
+          "content-type": opts.contentType ?? "application/json",
+          "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+          "user-agent": opts.userAgent ?? "reportgen-webhooks",
         },
         agent: false,
       },
       (res) => {
-        // The answer's status is all that matters; read (and drop) a little of the body, then close.
+        // A webhook's status is all that matters: read (and drop) a little of the body, then close.
+        const keep = opts.readBody;
+        const chunks: Buffer[] = [];
         let read = 0;
         res.on("data", (c: Buffer) => {
           read += c.length;
-          if (read > 64 * 1024) res.destroy();
+          if (keep !== undefined && read <= keep) chunks.push(c);
+          if (read > (keep ?? 64 * 1024)) {
+            if (keep !== undefined) done({ status: res.statusCode, error: `the answer is larger than ${keep} bytes` });
+            res.destroy();
+          }
         });
-        res.on("end", () => done({ status: res.statusCode }));
-        res.on("close", () => done({ status: res.statusCode }));
-        res.on("error", () => done({ status: res.statusCode }));
+        const finished = () =>
+          done(keep === undefined ? { status: res.statusCode } : { status: res.statusCode, body: Buffer.concat(chunks) });
+        res.on("end", finished);
+        res.on("close", () =>
+          done(keep === undefined ? { status: res.statusCode } : { status: res.statusCode, error: "the answer was cut off" }),
+        );
+        res.on("error", () =>
+          done(keep === undefined ? { status: res.statusCode } : { status: res.statusCode, error: "the answer was cut off" }),
+        );
       },
     );
     const onAbort = () => {

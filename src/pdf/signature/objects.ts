@@ -1,0 +1,225 @@
+// The few objects a signature needs (the trailer, the catalog, the page tree down to each page, an
+// AcroForm and annotations held apart), read straight from a file that ends with cross-reference
+// tables, in the form qpdf's JSON v2 gives them: it saves the sign step its qpdf run. Anything this
+// reader does not expect (a cross-reference stream, an object stream, encryption, a syntax it does not
+// know) makes it answer undefined, and the step asks qpdf instead.
+import type { QpdfObject, QpdfObjects } from "../pdfa";
+import type { QpdfPages } from "./placeholder";
+
+type Value = null | boolean | number | string | Value[] | { [k: string]: Value };
+
+class Unexpected extends Error {}
+
+const WS = new Set([0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]);
+const DELIM = new Set([..."()<>[]{}/%"].map((c) => c.charCodeAt(0)));
+
+/** A reader of PDF syntax over the file's bytes, from a position. */
+class Parser {
+  constructor(
+    private readonly b: Uint8Array,
+    public pos: number,
+  ) {}
+
+  private skip(): void {
+    for (;;) {
+      while (this.pos < this.b.length && WS.has(this.b[this.pos]!)) this.pos++;
+      if (this.b[this.pos] !== 0x25) return; // %
+      while (this.pos < this.b.length && this.b[this.pos] !== 0x0a && this.b[this.pos] !== 0x0d) this.pos++;
+    }
+  }
+
+  /** A run of regular characters (a number, a keyword). */
+  word(): string {
+    this.skip();
+    const start = this.pos;
+    while (this.pos < this.b.length && !WS.has(this.b[this.pos]!) && !DELIM.has(this.b[this.pos]!)) this.pos++;
+    return Buffer.from(this.b.subarray(start, this.pos)).toString("latin1");
+  }
+
+  /** `N G obj` at the current position; the object's number and generation. */
+  objectHeader(): [number, number] {
+    const n = this.word();
+    const g = this.word();
+    if (!/^\d+$/.test(n) || !/^\d+$/.test(g) || this.word() !== "obj") throw new Unexpected("not an object");
+    return [Number(n), Number(g)];
+  }
+
+  value(): Value {
+    this.skip();
+    const c = this.b[this.pos];
+    if (c === 0x3c && this.b[this.pos + 1] === 0x3c) return this.dict();
+    if (c === 0x3c) return this.hex();
+    if (c === 0x28) return this.literal();
+    if (c === 0x5b) {
+      this.pos++;
+      const items: Value[] = [];
+      for (;;) {
+        this.skip();
+        if (this.b[this.pos] === 0x5d) {
+          this.pos++;
+          return items;
+        }
+        if (this.pos >= this.b.length) throw new Unexpected("unterminated array");
+        items.push(this.value());
+      }
+    }
+    if (c === 0x2f) return this.name();
+    const w = this.word();
+    if (w === "true" || w === "false") return w === "true";
+    if (w === "null") return null;
+    if (/^[+-]?(\d+\.?\d*|\.\d+)$/.test(w)) {
+      // An indirect reference is two integers and R.
+      if (/^\d+$/.test(w)) {
+        const save = this.pos;
+        const g = this.word();
+        if (/^\d+$/.test(g) && this.word() === "R") return `${w} ${g} R`;
+        this.pos = save;
+      }
+      return Number(w);
+    }
+    throw new Unexpected(`unexpected token ${w.slice(0, 20)}`);
+  }
+
+  private dict(): { [k: string]: Value } {
+    this.pos += 2;
+    const d: { [k: string]: Value } = {};
+    for (;;) {
+      this.skip();
+      if (this.b[this.pos] === 0x3e && this.b[this.pos + 1] === 0x3e) {
+        this.pos += 2;
+        return d;
+      }
+      if (this.b[this.pos] !== 0x2f) throw new Unexpected("a dictionary key that is not a name");
+      const key = this.name();
+      d[key] = this.value();
+    }
+  }
+
+  /** A name as qpdf's JSON shows it: "/Name", or "n:" with the PDF syntax for names that use # escapes. */
+  private name(): string {
+    const start = this.pos++;
+    while (this.pos < this.b.length && !WS.has(this.b[this.pos]!) && !DELIM.has(this.b[this.pos]!)) this.pos++;
+    const raw = Buffer.from(this.b.subarray(start, this.pos)).toString("latin1");
+    return /[#\x80-\xff]/.test(raw) ? `n:${raw}` : raw;
+  }
+
+  private hex(): string {
+    const end = this.b.indexOf(0x3e, this.pos);
+    if (end < 0) throw new Unexpected("unterminated hex string");
+    let h = Buffer.from(this.b.subarray(this.pos + 1, end))
+      .toString("latin1")
+      .replace(/\s+/g, "");
+    this.pos = end + 1;
+    if (!/^[0-9a-fA-F]*$/.test(h)) throw new Unexpected("bad hex string");
+    if (h.length % 2) h += "0";
+    return `b:${h.toLowerCase()}`;
+  }
+
+  /** A literal string, its escapes resolved, as qpdf's binary form ("b:" and hex). */
+  private literal(): string {
+    const out: number[] = [];
+    let depth = 0;
+    this.pos++;
+    for (;;) {
+      if (this.pos >= this.b.length) throw new Unexpected("unterminated string");
+      const c = this.b[this.pos++]!;
+      if (c === 0x29 && depth === 0) break;
+      if (c === 0x28) depth++;
+      if (c === 0x29) depth--;
+      if (c !== 0x5c) {
+        out.push(c);
+        continue;
+      }
+      const e = this.b[this.pos++]!;
+      const simple: Record<number, number> = { 110: 0x0a, 114: 0x0d, 116: 0x09, 98: 0x08, 102: 0x0c, 40: 0x28, 41: 0x29, 92: 0x5c };
+      if (e in simple) out.push(simple[e]!);
+      else if (e >= 0x30 && e <= 0x37) {
+        let v = e - 0x30;
+        for (let i = 0; i < 2 && this.b[this.pos]! >= 0x30 && this.b[this.pos]! <= 0x37; i++) v = v * 8 + (this.b[this.pos++]! - 0x30);
+        out.push(v & 0xff);
+      } else if (e === 0x0d) {
+        if (this.b[this.pos] === 0x0a) this.pos++;
+      } else if (e !== 0x0a) out.push(e);
+    }
+    return `b:${Buffer.from(out).toString("hex")}`;
+  }
+}
+
+/** Offsets of the objects by "N G R", from every cross-reference table of the file, the newest winning. */
+function xrefTables(pdf: Uint8Array, start: number): { offsets: Map<string, number>; trailer: { [k: string]: Value } } {
+  const offsets = new Map<string, number>();
+  let trailer: { [k: string]: Value } | undefined;
+  const seen = new Set<number>();
+  for (let at: number | undefined = start; at !== undefined; ) {
+    if (seen.has(at) || seen.size > 64) throw new Unexpected("a loop of cross-reference sections");
+    seen.add(at);
+    const p = new Parser(pdf, at);
+    if (p.word() !== "xref") throw new Unexpected("not a cross-reference table");
+    for (;;) {
+      const first = p.word();
+      if (first === "trailer") break;
+      const count = Number(p.word());
+      if (!/^\d+$/.test(first) || !Number.isInteger(count)) throw new Unexpected("a bad cross-reference subsection");
+      for (let i = 0; i < count; i++) {
+        const off = p.word();
+        const gen = p.word();
+        const kind = p.word();
+        const ref = `${Number(first) + i} ${Number(gen)} R`;
+        if (kind === "n" && !offsets.has(ref) && !offsets.has(`free:${Number(first) + i}`)) offsets.set(ref, Number(off));
+        else if (kind === "f" && !offsets.has(ref)) offsets.set(`free:${Number(first) + i}`, 0);
+      }
+    }
+    const t = new Parser(pdf, p.pos).value() as { [k: string]: Value };
+    if ("/XRefStm" in t || "/Encrypt" in t) throw new Unexpected("a hybrid or encrypted file");
+    trailer ??= t;
+    at = typeof t["/Prev"] === "number" ? t["/Prev"] : undefined;
+  }
+  return { offsets, trailer: trailer! };
+}
+
+/**
+ * The objects the signature needs, as `qpdf --json=2 --json-key=qpdf --json-key=pages` would show
+ * them (only those), or undefined when the file is not one this reader handles.
+ */
+export function readForSigning(pdf: Uint8Array, xrefAt: number): { qpdf: QpdfObjects; pages: QpdfPages } | undefined {
+  try {
+    const { offsets, trailer } = xrefTables(pdf, xrefAt);
+    const objects: Record<string, QpdfObject> = { trailer: { value: trailer } };
+    const read = (ref: Value): Value => {
+      if (typeof ref !== "string" || !/^\d+ \d+ R$/.test(ref)) return ref;
+      const at = offsets.get(ref);
+      if (at === undefined) throw new Unexpected(`object ${ref} is not in the cross-reference tables`);
+      const p = new Parser(pdf, at);
+      const [n, g] = p.objectHeader();
+      if (`${n} ${g} R` !== ref) throw new Unexpected(`object ${ref} is not where the table says`);
+      const v = p.value();
+      objects[`obj:${ref}`] = { value: v };
+      return v;
+    };
+    const catalog = read(trailer["/Root"] ?? null) as { [k: string]: Value };
+    if (!catalog || typeof catalog !== "object") throw new Unexpected("no catalog");
+    const form = read(catalog["/AcroForm"] ?? null) as { [k: string]: Value } | null;
+    if (form && typeof form === "object") read(form["/Fields"] ?? null);
+    const pages: QpdfPages = [];
+    const walk = (ref: Value, depth: number) => {
+      if (depth > 64) throw new Unexpected("a page tree too deep");
+      if (typeof ref !== "string" || !ref.endsWith(" R")) throw new Unexpected("a page tree node that is not a reference");
+      const node = read(ref) as { [k: string]: Value };
+      if (node?.["/Type"] === "/Page" || !Array.isArray(node?.["/Kids"])) {
+        pages.push({ object: ref as string });
+        read(node?.["/Annots"] ?? null);
+        return;
+      }
+      for (const kid of node["/Kids"] as Value[]) walk(kid, depth + 1);
+    };
+    walk(catalog["/Pages"] ?? null, 0);
+    const max = Math.max(
+      Number(trailer["/Size"] ?? 1) - 1,
+      ...[...offsets.keys()].map((k) => Number.parseInt(k.replace(/^free:/, ""), 10)),
+    );
+    return { qpdf: [{ maxobjectid: max }, objects], pages };
+  } catch (e) {
+    if (e instanceof Unexpected) return undefined;
+    throw e;
+  }
+}
