@@ -18,3 +18,7 @@ CREATE TABLE signing_identities (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX signing_identities_account_created ON signing_identities(account_id, created_at, id);
+
+-- Keys that manage access (keys:manage, the operator's) may manage signing identities too: without
+-- this no existing key could, since a key grants only scopes it holds.
+UPDATE access_keys SET scopes = scopes || ' signing:manage' WHERE ' ' || scopes || ' ' LIKE '% keys:manage %';
