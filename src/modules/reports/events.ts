@@ -78,11 +78,12 @@ export class ReportEvents {
    * by another instance (PostgreSQL's NOTIFY), whose own listeners were told; the webhook delivery that
    * recording queued is sent by that instance's sender, woken there, so this one's is not woken for it
    * (every sender also polls). Waking every instance's sender for every report cost two more queries
-   * per report on each.
+   * per report on each. `hasWebhook` false: no webhook waits for this report (its claim said so), and the
+   * listeners (only the webhook sender) are not told.
    */
-  finished(id: string, elsewhere = false): void {
+  finished(id: string, elsewhere = false, hasWebhook = true): void {
     const set = this.waiters.get(id);
     if (set) for (const done of [...set]) done();
-    if (!elsewhere) for (const fn of this.listeners) fn(id);
+    if (!elsewhere && hasWebhook) for (const fn of this.listeners) fn(id);
   }
 }
