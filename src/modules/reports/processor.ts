@@ -19,7 +19,7 @@ import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import type { PdfSpool } from "../files/spool";
 import { ChunkedRenderer, chunkOf } from "./chunked";
-import type { ReportEvents } from "./events";
+import type { FinishedState, ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
@@ -363,9 +363,32 @@ export class ReportProcessor {
     const now = Date.now();
     const { job } = a;
     const attempt = { id: job.id, attempt: job.attempts, sizeBytes: size.bytes, pageCount: size.pages, finishedAt: now };
-    if (!(await this.repo.succeed({ ...attempt, expiresAt: now + this.opts.retentionMs }))) return;
+    const expiresAt = now + this.opts.retentionMs;
+    this.events.recordingHere(job.id);
+    let held = false;
+    try {
+      held = await this.repo.succeed({ ...attempt, expiresAt });
+    } finally {
+      // The row as the fenced UPDATE left it, for long polls here. Not for a chunked report: its progress
+      // columns moved while it rendered, and the poll reads them again.
+      const state: FinishedState | undefined =
+        job.startedAt === undefined || job.startedAt === null || chunkOf(job)
+          ? undefined
+          : {
+              status: "succeeded",
+              attempts: job.attempts,
+              errorCode: null,
+              errorMessage: null,
+              sizeBytes: size.bytes,
+              pageCount: size.pages,
+              startedAt: job.startedAt,
+              finishedAt: now,
+              expiresAt,
+            };
+      this.events.recorded(job.id, held ? { hasWebhook: job.hasWebhook !== false && job.hasWebhook !== 0, state } : undefined);
+    }
+    if (!held) return;
     a.succeeded = true;
-    this.events.finished(job.id, false, job.hasWebhook !== false && job.hasWebhook !== 0);
     this.opts.metrics?.reportsSucceeded.inc();
     a.log.debug("report rendered", { ms: Math.round(performance.now() - a.started), pages: size.pages, bytes: size.bytes });
   }

@@ -8,7 +8,8 @@ import type { Report } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
 
 /**
- * A claimed report; `attempts` is this claim's fence (pass it back with the outcome). `hasWebhook`: a
+ * A claimed report; `attempts` is this claim's fence (pass it back with the outcome); `startedAt`, when
+ * this claim started it. `hasWebhook`: a
  * webhook waits for its outcome (only then is the webhook sender woken when it finishes). `more`
  * (PostgreSQL): other reports were claimable when this one was taken, so an idle lane should look too;
  * absent (SQLite) means "maybe", and the lane passes the wake-up on as before.
@@ -16,7 +17,7 @@ import { jsonList, type Sql } from "../../db/sql";
 export type ClaimedReport = Pick<
   Report,
   "id" | "accountId" | "engine" | "template" | "data" | "options" | "attempts" | "requestId" | "mergeParts"
-> & { hasWebhook?: boolean | number; more?: boolean };
+> & { startedAt?: number | null; hasWebhook?: boolean | number; more?: boolean };
 
 export interface Completion {
   id: string;
@@ -47,7 +48,7 @@ export class ReportQueue {
    */
   claim(now: number, leaseMs: number, limit = 1): Promise<ClaimedReport[]> {
     const returned = `id, account_id AS "accountId", engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts",
-       EXISTS (SELECT 1 FROM report_webhooks w WHERE w.report_id = reports.id) AS "hasWebhook"`;
+       started_at AS "startedAt", EXISTS (SELECT 1 FROM report_webhooks w WHERE w.report_id = reports.id) AS "hasWebhook"`;
     const due = "status = 'queued' AND (not_before IS NULL OR not_before <= $1)";
     const set =
       "status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3";

@@ -204,8 +204,9 @@ export class ReportsService {
   async getWhenFinished(accountId: string, reportId: string, waitSeconds = 0): Promise<ReportSummary> {
     const r = await this.get(accountId, reportId);
     if (waitSeconds <= 0 || (r.status !== "queued" && r.status !== "processing")) return r;
-    await this.events.waitForFinish(r.id, waitSeconds * 1000);
-    return await this.get(accountId, reportId);
+    // Finished here: the recorder's state (one read less per long poll). Elsewhere, or not yet: read again.
+    const state = await this.events.waitForFinish(r.id, waitSeconds * 1000);
+    return state ? { ...r, ...state } : await this.get(accountId, reportId);
   }
 
   async get(accountId: string, reportId: string): Promise<ReportSummary> {
