@@ -8,6 +8,7 @@ import p0005 from "./0005_report_conformance.sql" with { type: "text" };
 import p0006 from "./0006_assets.sql" with { type: "text" };
 import p0007 from "./0007_report_progress.sql" with { type: "text" };
 import p0008 from "./0008_commit_guard.sql" with { type: "text" };
+import p0009 from "./0009_key_changes.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
@@ -19,4 +20,5 @@ export const postgresMigrations: Migration[] = [
   { version: 6, name: "0006_assets", sql: p0006 },
   { version: 7, name: "0007_report_progress", sql: p0007 },
   { version: 8, name: "0008_commit_guard", sql: p0008 },
+  { version: 9, name: "0009_key_changes", sql: p0009 },
 ];
