@@ -13,7 +13,8 @@ import { openRepos } from "../../src/app/repos";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-postgres";
 import { PostgresSql } from "../../src/db/postgres";
-import { BACKENDS, newKey, useBackends } from "./repos-contract-harness";
+import type { NewReport } from "../../src/modules/reports/repo";
+import { BACKENDS, newKey, newReport, useBackends } from "./repos-contract-harness";
 
 const { pg, dirs, opened, fresh } = useBackends();
 
@@ -123,6 +124,32 @@ for (const kind of BACKENDS) {
 
       expect(await repos.reports.deleteCountsBefore(day + 1)).toBe(4); // key-a, key-b, key-c and key-race of `day`
       expect(await repos.reports.reportsOn("key-a", day + 1)).toBe(1);
+    });
+
+    test("a submission counted against its key's quota: inserted and counted together, or neither", async () => {
+      const { repos } = await fresh(kind);
+      const acme = await repos.accounts.ensure("acme");
+      const day = 20_000;
+      const quota = { keyId: "key-s", day, max: 2 };
+      const submit = (o: Partial<NewReport> = {}) => {
+        const r = newReport(acme.id, { keyId: "key-s", templateVersion: null, ...o });
+        return repos.reports.transaction(() => repos.reports.insertCounted(r, quota)).then((ok) => [ok, r.id] as const);
+      };
+      const [ok1, id1] = await submit({ requestId: "req-1", createdAt: 1_234 });
+      const [ok2, id2] = await submit();
+      const [ok3, id3] = await submit();
+      expect([ok1, ok2, ok3]).toEqual([true, true, false]);
+      expect(await repos.reports.reportsOn("key-s", day)).toBe(2);
+      const first = (await repos.reports.get(id1, acme.id))!;
+      expect([first.status, first.attempts, first.createdAt, first.engine]).toEqual(["queued", 0, 1_234, "raw"]);
+      expect(await repos.reports.get(id2, acme.id)).toBeDefined();
+      expect(await repos.reports.get(id3, acme.id)).toBeUndefined();
+      // No quota: counted all the same. An insert that fails (the same id again) takes its count back.
+      const free = { keyId: "key-free", day, max: null };
+      const r = newReport(acme.id, { keyId: "key-free" });
+      expect(await repos.reports.transaction(() => repos.reports.insertCounted(r, free))).toBe(true);
+      await expect(repos.reports.transaction(() => repos.reports.insertCounted(r, free))).rejects.toThrow();
+      expect(await repos.reports.reportsOn("key-free", day)).toBe(1);
     });
 
     test("sessions read their key's scopes, quota and expiry", async () => {

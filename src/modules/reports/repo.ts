@@ -43,6 +43,28 @@ const summary = `id, account_id AS "accountId", engine, status, attempts, error_
   expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion", conformance,
   progress_done AS "progressDone", progress_total AS "progressTotal"`;
 
+/** The columns a new report is inserted with, in the order of insertParams() ($1..$13, status and attempts literal). */
+const INSERTED = `id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
+  template_id, template_version, key_id, conformance`;
+
+function insertParams(r: NewReport): unknown[] {
+  return [
+    r.id,
+    r.accountId,
+    r.engine,
+    r.template,
+    r.data,
+    r.options,
+    r.createdAt,
+    r.requestId ?? null,
+    r.mergeParts ?? null,
+    r.templateId ?? null,
+    r.templateVersion ?? null,
+    r.keyId ?? null,
+    r.conformance ?? null,
+  ];
+}
+
 export class ReportsRepo {
   constructor(private readonly sql: Sql) {}
 
@@ -60,25 +82,36 @@ export class ReportsRepo {
   async insert(r: NewReport, counted?: { keyId: string; day: number }): Promise<void> {
     this.sql.ifCommitUnknown(() => this.withdraw(r.id, counted && `${counted.keyId}/${counted.day}`));
     await this.sql.run(
-      `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
-         template_id, template_version, key_id, conformance)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        r.id,
-        r.accountId,
-        r.engine,
-        r.template,
-        r.data,
-        r.options,
-        r.createdAt,
-        r.requestId ?? null,
-        r.mergeParts ?? null,
-        r.templateId ?? null,
-        r.templateVersion ?? null,
-        r.keyId ?? null,
-        r.conformance ?? null,
-      ],
+      `INSERT INTO reports (${INSERTED}) VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12, $13)`,
+      insertParams(r),
     );
+  }
+
+  /**
+   * Counts the report against its key's daily quota (countReport) and inserts it, in the caller's
+   * transaction; false, with nothing written, when the quota is used up. PostgreSQL: one statement (the
+   * count in a CTE, the insert only if it counted); SQLite: the two statements.
+   */
+  async insertCounted(r: NewReport, quota: { keyId: string; day: number; max: number | null }): Promise<boolean> {
+    if (this.sql.dialect === "sqlite") {
+      if (!(await this.countReport(quota.keyId, quota.day, quota.max))) return false;
+      await this.insert(r, quota);
+      return true;
+    }
+    this.sql.ifCommitUnknown(() => this.withdraw(r.id, `${quota.keyId}/${quota.day}`));
+    const n = await this.sql.run(
+      `WITH counted AS (
+         INSERT INTO key_daily_counts (id, key_id, day, reports) VALUES ($14, $15, $16, 1)
+         ON CONFLICT (id) DO UPDATE SET reports = key_daily_counts.reports + 1
+         WHERE CAST($17 AS INTEGER) IS NULL OR key_daily_counts.reports < $17
+         RETURNING reports)
+       INSERT INTO reports (${INSERTED})
+       SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), 'queued', CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), 0,
+         CAST($7 AS BIGINT), CAST($8 AS TEXT), CAST($9 AS TEXT), CAST($10 AS TEXT), CAST($11 AS INTEGER), CAST($12 AS TEXT), CAST($13 AS TEXT)
+       FROM counted`,
+      [...insertParams(r), `${quota.keyId}/${quota.day}`, quota.keyId, quota.day, quota.max],
+    );
+    return n > 0;
   }
 
   /** Removes a report whose insert its request gave up on, and gives its key's count back. */

@@ -178,9 +178,9 @@ export class ReportsService {
     const now = Date.now();
     const row: NewReport = { ...report, id, accountId, createdAt: now, keyId: typeof by === "string" ? null : by.keyId };
     await this.repo.transaction(async () => {
-      if (typeof by !== "string" && !(await this.repo.countReport(by.keyId, utcDay(now), by.maxReportsPerDay)))
+      if (typeof by === "string") await this.repo.insert(row);
+      else if (!(await this.repo.insertCounted(row, { keyId: by.keyId, day: utcDay(now), max: by.maxReportsPerDay })))
         throw quotaExceeded(by.maxReportsPerDay!, now);
-      await this.repo.insert(row, typeof by === "string" ? undefined : { keyId: by.keyId, day: utcDay(now) });
       if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
     });
     this.events.queued();
