@@ -88,30 +88,47 @@ export class ReportsRepo {
   }
 
   /**
-   * Counts the report against its key's daily quota (countReport) and inserts it, in the caller's
-   * transaction; false, with nothing written, when the quota is used up. PostgreSQL: one statement (the
-   * count in a CTE, the insert only if it counted); SQLite: the two statements.
+   * A keyed submission, in the caller's transaction: inserted when the queue has room (fewer than
+   * `caps.total` unfinished reports, fewer than `caps.account` of the account's) and the key's daily
+   * quota allows (countReport), counted against the quota then; else nothing is written, and the
+   * answer says which limit refused it (the queue's first, as before). PostgreSQL: one statement (the
+   * counts, the quota's count and the insert as CTEs); SQLite: one statement each.
    */
-  async insertCounted(r: NewReport, quota: { keyId: string; day: number; max: number | null }): Promise<boolean> {
+  async insertCounted(
+    r: NewReport,
+    quota: { keyId: string; day: number; max: number | null },
+    caps: { total: number; account: number },
+  ): Promise<"inserted" | "queue_full" | "account_queue_full" | "quota_exceeded"> {
+    const refused = (open: { total: number; account: number }) =>
+      open.total >= caps.total ? "queue_full" : open.account >= caps.account ? "account_queue_full" : undefined;
     if (this.sql.dialect === "sqlite") {
-      if (!(await this.countReport(quota.keyId, quota.day, quota.max))) return false;
+      const full = refused(await this.unfinishedCounts(r.accountId));
+      if (full) return full;
+      if (!(await this.countReport(quota.keyId, quota.day, quota.max))) return "quota_exceeded";
       await this.insert(r, quota);
-      return true;
+      return "inserted";
     }
     this.sql.ifCommitUnknown(() => this.withdraw(r.id, `${quota.keyId}/${quota.day}`));
-    const n = await this.sql.run(
-      `WITH counted AS (
-         INSERT INTO key_daily_counts (id, key_id, day, reports) VALUES ($14, $15, $16, 1)
+    const row = await this.sql.get<{ total: number; account: number; inserted: number }>(
+      `WITH open AS (
+         SELECT count(*) AS total, count(*) FILTER (WHERE account_id = $2) AS account FROM reports WHERE status IN ('queued', 'processing')),
+       counted AS (
+         INSERT INTO key_daily_counts (id, key_id, day, reports)
+         SELECT CAST($14 AS TEXT), CAST($15 AS TEXT), CAST($16 AS INTEGER), 1 FROM open
+         WHERE open.total < CAST($18 AS BIGINT) AND open.account < CAST($19 AS BIGINT)
          ON CONFLICT (id) DO UPDATE SET reports = key_daily_counts.reports + 1
          WHERE CAST($17 AS INTEGER) IS NULL OR key_daily_counts.reports < $17
-         RETURNING reports)
-       INSERT INTO reports (${INSERTED})
-       SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), 'queued', CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), 0,
-         CAST($7 AS BIGINT), CAST($8 AS TEXT), CAST($9 AS TEXT), CAST($10 AS TEXT), CAST($11 AS INTEGER), CAST($12 AS TEXT), CAST($13 AS TEXT)
-       FROM counted`,
-      [...insertParams(r), `${quota.keyId}/${quota.day}`, quota.keyId, quota.day, quota.max],
+         RETURNING reports),
+       inserted AS (
+         INSERT INTO reports (${INSERTED})
+         SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), 'queued', CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), 0,
+           CAST($7 AS BIGINT), CAST($8 AS TEXT), CAST($9 AS TEXT), CAST($10 AS TEXT), CAST($11 AS INTEGER), CAST($12 AS TEXT), CAST($13 AS TEXT)
+         FROM counted RETURNING 1)
+       SELECT open.total, open.account, (SELECT count(*) FROM inserted) AS inserted FROM open`,
+      [...insertParams(r), `${quota.keyId}/${quota.day}`, quota.keyId, quota.day, quota.max, caps.total, caps.account],
     );
-    return n > 0;
+    if (Number(row!.inserted) > 0) return "inserted";
+    return refused({ total: Number(row!.total), account: Number(row!.account) }) ?? "quota_exceeded";
   }
 
   /** Removes a report whose insert its request gave up on, and gives its key's count back. */
