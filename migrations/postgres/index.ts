@@ -9,6 +9,7 @@ import p0006 from "./0006_assets.sql" with { type: "text" };
 import p0007 from "./0007_report_progress.sql" with { type: "text" };
 import p0008 from "./0008_commit_guard.sql" with { type: "text" };
 import p0009 from "./0009_signing_identities.sql" with { type: "text" };
+import p0010 from "./0010_key_changes.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
@@ -21,4 +22,5 @@ export const postgresMigrations: Migration[] = [
   { version: 7, name: "0007_report_progress", sql: p0007 },
   { version: 8, name: "0008_commit_guard", sql: p0008 },
   { version: 9, name: "0009_signing_identities", sql: p0009 },
+  { version: 10, name: "0010_key_changes", sql: p0010 },
 ];

@@ -141,7 +141,17 @@ export class App {
   /** With PostgreSQL, other instances' work reaches this one by NOTIFY (see modules/reports/peers.ts). */
   private async listenForPeers(): Promise<void> {
     const pg = this.services.backend.pg;
-    if (pg) this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.repos.queue);
+    if (!pg) return;
+    this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.repos.queue);
+    // Verified keys are kept for a moment once their changes are announced (modules/keys/row-cache.ts).
+    const rows = this.services.keys.rows;
+    const keys = await pg.listen(
+      "reportgen_keys",
+      (id) => rows.changed(id),
+      () => rows.reset(),
+    );
+    this.unlisten.push(keys.unlisten);
+    rows.enable();
   }
 
   private async listen(): Promise<void> {

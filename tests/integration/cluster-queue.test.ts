@@ -38,6 +38,25 @@ test("a key created on one instance works on the other at once", async () => {
   expect((await worker.request("GET", "/api/v1/reports", { key })).status).toBe(200);
 });
 
+test("a key deleted on one instance is refused by the other within milliseconds, though the other keeps verified keys for 1 s", async () => {
+  const { api, worker } = pair();
+  const created = await api.request("POST", "/api/v1/access-keys", { body: { name: "doomed" } });
+  const { data: key, id } = (await created.json()) as { data: string; id: string };
+  // Verified on the worker, then served from its kept row.
+  expect((await worker.request("GET", "/api/v1/reports", { key })).status).toBe(200);
+  expect((await worker.request("GET", "/api/v1/reports", { key })).status).toBe(200);
+  expect((await api.request("DELETE", `/api/v1/access-keys/${id}`)).status).toBe(200);
+  const t0 = Date.now();
+  let status = 200;
+  while (status === 200 && Date.now() - t0 < 2_000) {
+    status = (await worker.request("GET", "/api/v1/reports", { key })).status;
+    if (status === 200) await Bun.sleep(5);
+  }
+  // The NOTIFY of the delete, not the row's 1 s lifetime, ended it.
+  expect(status).toBe(401);
+  expect(Date.now() - t0).toBeLessThan(500);
+});
+
 test("the reports of a dead instance go back to the queue when its lease runs out, and are rendered by a live one", async () => {
   const { api, url, dir } = pair();
   // A third "instance" claims two reports with a 1 s lease and dies (never renews, never finishes).

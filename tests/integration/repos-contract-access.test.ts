@@ -13,7 +13,8 @@ import { openRepos } from "../../src/app/repos";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-postgres";
 import { PostgresSql } from "../../src/db/postgres";
-import { BACKENDS, newKey, useBackends } from "./repos-contract-harness";
+import type { NewReport } from "../../src/modules/reports/repo";
+import { BACKENDS, newKey, newReport, useBackends } from "./repos-contract-harness";
 
 const { pg, dirs, opened, fresh } = useBackends();
 
@@ -123,6 +124,39 @@ for (const kind of BACKENDS) {
 
       expect(await repos.reports.deleteCountsBefore(day + 1)).toBe(4); // key-a, key-b, key-c and key-race of `day`
       expect(await repos.reports.reportsOn("key-a", day + 1)).toBe(1);
+    });
+
+    test("a keyed submission: inserted and counted together when the queue has room and the quota allows, else neither", async () => {
+      const { repos } = await fresh(kind);
+      const acme = await repos.accounts.ensure("acme");
+      const beta = await repos.accounts.ensure("beta");
+      const day = 20_000;
+      const roomy = { total: 100, account: 100 };
+      const submit = (quota: { keyId: string; max: number | null }, caps = roomy, o: Partial<NewReport> = {}) => {
+        const r = newReport(o.accountId ?? acme.id, { keyId: quota.keyId, ...o });
+        return repos.reports.transaction(() => repos.reports.insertCounted(r, { ...quota, day }, caps)).then((got) => [got, r.id] as const);
+      };
+      const q2 = { keyId: "key-s", max: 2 };
+      const [a1, id1] = await submit(q2, roomy, { requestId: "req-1", createdAt: 1_234, templateVersion: 3 });
+      const [a2] = await submit(q2);
+      const [a3, id3] = await submit(q2);
+      expect([a1, a2, a3]).toEqual(["inserted", "inserted", "quota_exceeded"]);
+      expect(await repos.reports.reportsOn("key-s", day)).toBe(2);
+      const first = (await repos.reports.get(id1, acme.id))!;
+      expect([first.status, first.attempts, first.createdAt, first.engine, first.templateVersion]).toEqual(["queued", 0, 1_234, "raw", 3]);
+      expect(await repos.reports.get(id3, acme.id)).toBeUndefined();
+      // The queue's caps come first, and refuse without counting: 2 unfinished of acme's now.
+      const free = { keyId: "key-free", max: null };
+      expect((await submit(free, { total: 2, account: 100 }))[0]).toBe("queue_full");
+      expect((await submit(free, { total: 100, account: 2 }))[0]).toBe("account_queue_full");
+      expect((await submit(free, { total: 100, account: 2 }, { accountId: beta.id }))[0]).toBe("inserted");
+      expect((await submit(q2, { total: 2, account: 100 }))[0]).toBe("queue_full");
+      expect(await repos.reports.reportsOn("key-free", day)).toBe(1);
+      // An insert that fails (the same id again) takes its count back.
+      const r = newReport(acme.id, { keyId: "key-free" });
+      expect(await repos.reports.transaction(() => repos.reports.insertCounted(r, { ...free, day }, roomy))).toBe("inserted");
+      await expect(repos.reports.transaction(() => repos.reports.insertCounted(r, { ...free, day }, roomy))).rejects.toThrow();
+      expect(await repos.reports.reportsOn("key-free", day)).toBe(2);
     });
 
     test("sessions read their key's scopes, quota and expiry", async () => {

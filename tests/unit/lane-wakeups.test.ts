@@ -1,7 +1,7 @@
 // The processor's wake-ups: one idle lane per wake-up (not all of them, which with PostgreSQL sent a
 // claim per idle lane and instance for every queued report), oldest first; a lane that timed out is no
 // longer counted as idle; stop() wakes idle and paused lanes alike, and a paused lane never takes a
-// wake-up meant for a report.
+// wake-up meant for a report; a wake-up that found no idle lane is kept for the next lane to finish a report.
 import { expect, test } from "bun:test";
 import { LaneWakeups } from "../../src/modules/reports/lane-wakeups";
 
@@ -77,4 +77,26 @@ test("one idle lane at a time polls; when it is woken or its poll ends, the next
   expect(await settled(dueQuiet)).toBe(true);
   w.all();
   expect(await settled(quiet)).toBe(true);
+});
+
+test("a wake-up that found no idle lane is kept (bounded) for a lane that finishes a report: takeMissed() once each", () => {
+  const w = new LaneWakeups();
+  expect(w.takeMissed()).toBe(false);
+  w.one();
+  w.one();
+  expect(w.takeMissed()).toBe(true);
+  expect(w.takeMissed()).toBe(true);
+  expect(w.takeMissed()).toBe(false);
+  for (let i = 0; i < 1_000; i++) w.one();
+  let kept = 0;
+  while (w.takeMissed()) kept++;
+  expect(kept).toBe(64);
+});
+
+test("a wake-up taken by an idle lane is not also kept as missed", async () => {
+  const w = new LaneWakeups();
+  const idle = w.wait();
+  w.one();
+  expect(await settled(idle)).toBe(true);
+  expect(w.takeMissed()).toBe(false);
 });

@@ -15,6 +15,7 @@ import { Argon2Gate } from "./argon2-gate";
 import { KeyChecker } from "./check";
 import { checkExpiresAt, checkGrace, checkQuota } from "./options";
 import type { KeyRow, KeySecret, KeysRepo } from "./repo";
+import { KeyRowCache } from "./row-cache";
 import { formatScopes, grantScopes, parseScopes } from "./scopes";
 
 export interface CreatedKey {
@@ -79,6 +80,8 @@ interface Verified {
 }
 
 export class KeysService {
+  /** Rows of verified keys, kept while key changes are announced (PostgreSQL; row-cache.ts). */
+  readonly rows = new KeyRowCache();
   /** sha256(key value) -> what it was verified as, for values verified by argon2 once already. */
   private readonly verified = new Map<string, Verified>();
   /** sha256(key value) of values argon2 rejected; oldest forgotten first. */
@@ -265,6 +268,7 @@ export class KeysService {
   }
 
   private forget(id: string) {
+    this.rows.changed(id);
     for (const [digest, v] of this.verified) if (v.keyId === id) this.verified.delete(digest);
     this.lastTouched.delete(id);
   }
@@ -273,7 +277,8 @@ export class KeysService {
    * Resolves a presented key value to its principal, or null. The API and the dashboard's sign-in both
    * come here, so both get the same protection. What it costs:
    * - a value verified before: a SHA-256 and one indexed lookup, which also notices keys deleted, expired
-   *   or rotated by any process (expiry holds to the millisecond, cache or not);
+   *   or rotated by any process (expiry holds to the millisecond, cache or not); with PostgreSQL the
+   *   row is kept up to 1 s and dropped when another instance's change is announced (row-cache.ts);
    * - missing, malformed or over-long values, and values argon2 already rejected: nothing more;
    * - an unknown key id, an expired key or a wrong secret: one lookup and a 4-byte HMAC check (~2 µs), never argon2;
    * - a secret whose check matches (a valid key, first time): one argon2 verification, run at once;
@@ -288,7 +293,7 @@ export class KeysService {
     const digest = createHash("sha256").update(presented).digest("base64");
     const cached = this.verified.get(digest);
     if (cached) {
-      const row = await this.keys.findSecret(cached.keyId);
+      const row = await this.rows.get(cached.keyId, (id) => this.keys.findSecret(id));
       const now = Date.now();
       if (row && live(row, now) && (row.secretHash === cached.secretHash || inGrace(row, now, cached.secretHash))) {
         return this.touch(principalOf(row));

@@ -1,20 +1,34 @@
 // In-process notifications: a report was queued (for the processor's idle lanes), and a report reached a
 // final state (for long-polling clients and the webhook sender).
+import type { ReportSummary } from "./repo";
+
+/**
+ * What the instance that recorded a report's success knows of it: the columns that change when a report
+ * finishes. A long poll woken here merges it into the report it read before waiting, instead of reading
+ * the report again.
+ */
+export type FinishedState = Pick<
+  ReportSummary,
+  "status" | "attempts" | "errorCode" | "errorMessage" | "sizeBytes" | "pageCount" | "startedAt" | "finishedAt" | "expiresAt"
+>;
 
 export class ReportEvents {
-  private readonly waiters = new Map<string, Set<() => void>>();
+  private readonly waiters = new Map<string, Set<(state?: FinishedState) => void>>();
 
-  /** Resolves when the report finishes or after `ms`, whichever comes first. */
-  waitForFinish(id: string, ms: number): Promise<void> {
-    if (this.released) return Promise.resolve();
+  /**
+   * Resolves when the report finishes or after `ms`, whichever comes first; with the report's final state
+   * when it was recorded by this instance and the recorder passed it on (else undefined: read it again).
+   */
+  waitForFinish(id: string, ms: number): Promise<FinishedState | undefined> {
+    if (this.released) return Promise.resolve(undefined);
     return new Promise((resolve) => {
       let set = this.waiters.get(id);
       if (!set) this.waiters.set(id, (set = new Set()));
-      const done = () => {
+      const done = (state?: FinishedState) => {
         clearTimeout(timer);
         set!.delete(done);
         if (set!.size === 0) this.waiters.delete(id);
-        resolve();
+        resolve(state);
       };
       const timer = setTimeout(done, ms);
       set.add(done);
@@ -78,11 +92,35 @@ export class ReportEvents {
    * by another instance (PostgreSQL's NOTIFY), whose own listeners were told; the webhook delivery that
    * recording queued is sent by that instance's sender, woken there, so this one's is not woken for it
    * (every sender also polls). Waking every instance's sender for every report cost two more queries
-   * per report on each.
+   * per report on each. `hasWebhook` false: no webhook waits for this report (its claim said so), and the
+   * listeners (only the webhook sender) are not told. `state`: the final state as recorded here.
    */
-  finished(id: string, elsewhere = false): void {
+  finished(id: string, elsewhere = false, hasWebhook = true, state?: FinishedState): void {
+    // Our own NOTIFY can arrive before the answer to the UPDATE that sent it: the recorder tells the
+    // waiters, with the state, once it has its answer (recorded()).
+    if (elsewhere && this.recording.has(id)) return void this.recording.set(id, true);
     const set = this.waiters.get(id);
-    if (set) for (const done of [...set]) done();
-    if (!elsewhere) for (const fn of this.listeners) fn(id);
+    if (set) for (const done of [...set]) done(state);
+    if (!elsewhere && hasWebhook) for (const fn of this.listeners) fn(id);
+  }
+
+  /** Reports whose outcome this instance is writing now; true once a peer's notification for one was held back. */
+  private readonly recording = new Map<string, boolean>();
+
+  /** This instance starts writing a report's outcome (a notification for it waits for recorded()). */
+  recordingHere(id: string): void {
+    this.recording.set(id, false);
+  }
+
+  /**
+   * The write of recordingHere() ended: with `state` when it recorded the outcome (the waiters get it,
+   * see finished()); without, when it did not (fenced out, or failed), and a notification held back
+   * meanwhile (another instance's outcome) is delivered now.
+   */
+  recorded(id: string, state?: { hasWebhook: boolean; state?: FinishedState }): void {
+    const held = this.recording.get(id);
+    this.recording.delete(id);
+    if (state) this.finished(id, false, state.hasWebhook, state.state);
+    else if (held) this.finished(id, true);
   }
 }

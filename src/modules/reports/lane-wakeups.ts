@@ -4,15 +4,30 @@
 // report through the database, all but one finding nothing. A lane that claims a report passes the
 // wake-up on (processor.ts), so a burst still reaches every idle lane, one claim each, and one more.
 
+/** More missed wake-ups than this are as good as "the queue has a backlog": each lane claims until it finds none. */
+const MAX_MISSED = 64;
+
 export class LaneWakeups {
   /** Lanes idle for want of a report, oldest first. */
   private readonly idle: (() => void)[] = [];
   /** Lanes waiting for a disk, the bucket or a renderer to come back: woken only by wakeAll(). */
   private readonly paused = new Set<() => void>();
 
-  /** Wakes one idle lane, if any. */
+  /** Wake-ups that found no idle lane (bounded): a lane that finishes a report claims once for each. */
+  private missed = 0;
+
+  /** Wakes one idle lane, if any; else remembers the wake-up for the next lane that finishes a report. */
   one(): void {
-    this.idle.shift()?.();
+    const wake = this.idle.shift();
+    if (wake) wake();
+    else this.missed = Math.min(this.missed + 1, MAX_MISSED);
+  }
+
+  /** Whether a wake-up found no idle lane since (and takes it). */
+  takeMissed(): boolean {
+    if (this.missed === 0) return false;
+    this.missed--;
+    return true;
   }
 
   /** Wakes every lane, idle or paused (stop()). */

@@ -19,7 +19,7 @@ import type { TemplatingPool } from "../../render/templating";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import type { PdfSpool } from "../files/spool";
 import { ChunkedRenderer, chunkOf } from "./chunked";
-import type { ReportEvents } from "./events";
+import type { FinishedState, ReportEvents } from "./events";
 import { LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
@@ -60,6 +60,8 @@ interface Attempt {
 
 export class ReportProcessor {
   private readonly wakeups = new LaneWakeups();
+  /** When the next report held back by a retry's backoff is due, as last read (or set by our own requeue). */
+  private dueAt: number | undefined;
   private running = false;
   private lanes: Promise<void>[] = [];
   /** Reports being rendered here, with the attempt (fence) of our claim. */
@@ -129,10 +131,12 @@ export class ReportProcessor {
   }
 
   private async lane(): Promise<void> {
+    let afterReport = false;
     while (this.running) {
       try {
-        await this.step();
+        afterReport = (await this.step(afterReport)) === true;
       } catch (e) {
+        afterReport = false;
         // Never let a lane die: a dead lane is a silently smaller renderer, a rejected one kills the process.
         const fault = storageFault(e);
         if (fault) this.opts.storage?.report(fault, e);
@@ -143,7 +147,11 @@ export class ReportProcessor {
     }
   }
 
-  private async step(): Promise<void> {
+  /**
+   * One turn of a lane. `afterReport`: the lane's last turn processed a report (on PostgreSQL it then
+   * goes idle without a claim unless a wake-up was missed meanwhile).
+   */
+  private async step(afterReport: boolean): Promise<boolean | undefined> {
     if (this.opts.storage && !this.opts.storage.writable) {
       await Bun.sleep(STORAGE_PAUSE_MS);
       return;
@@ -172,22 +180,31 @@ export class ReportProcessor {
       return;
     }
     const now = Date.now();
+    const poll = this.opts.pollMs;
+    // With a poll (PostgreSQL), a lane that has just finished a report goes idle without another claim,
+    // unless a wake-up found no idle lane meanwhile: every queued report wakes a lane by NOTIFY, and a
+    // NOTIFY missed altogether is the poll's. That claim found nothing almost every time.
+    if (afterReport && poll !== undefined && !this.wakeups.takeMissed()) {
+      const due = this.dueAt !== undefined && this.dueAt > now ? this.dueAt - now : undefined;
+      return void (await this.wakeups.wait(this.wakeups.hasPoller ? undefined : due, poll));
+    }
     const [job] = await this.repo.claim(now, this.leases.leaseMs, 1);
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
       // With a poll (PostgreSQL), only the lane that will poll looks for a report held back by a retry's
       // backoff (one query less for every other lane going idle); the others wait for a wake-up.
       // Without one (SQLite), every idle lane keeps its own due time.
-      const poll = this.opts.pollMs;
       if (poll !== undefined && this.wakeups.hasPoller) return void (await this.wakeups.wait(undefined, poll));
       const due = await this.repo.nextDueAt(now);
+      this.dueAt = due;
       await this.wakeups.wait(due === undefined ? undefined : due - now, poll);
       return;
     }
     // Claimed as the instance began to shut down: handed back at once, untouched.
     if (!this.running) return void (await this.repo.requeue(job.id, job.attempts, true));
-    // There may be more where this one came from: the next idle lane looks too.
-    this.notify();
+    // There may be more where this one came from: the next idle lane looks too (on PostgreSQL, only
+    // when the claim saw more due; a NOTIFY for each later one wakes a lane anyway).
+    if (job.more !== false) this.notify();
     this.inFlight.set(job.id, job.attempts);
     const log = this.opts.logger.child(logFields(job));
     try {
@@ -199,6 +216,7 @@ export class ReportProcessor {
     } finally {
       this.inFlight.delete(job.id);
     }
+    return true;
   }
 
   /**
@@ -345,9 +363,32 @@ export class ReportProcessor {
     const now = Date.now();
     const { job } = a;
     const attempt = { id: job.id, attempt: job.attempts, sizeBytes: size.bytes, pageCount: size.pages, finishedAt: now };
-    if (!(await this.repo.succeed({ ...attempt, expiresAt: now + this.opts.retentionMs }))) return;
+    const expiresAt = now + this.opts.retentionMs;
+    this.events.recordingHere(job.id);
+    let held = false;
+    try {
+      held = await this.repo.succeed({ ...attempt, expiresAt });
+    } finally {
+      // The row as the fenced UPDATE left it, for long polls here. Not for a chunked report: its progress
+      // columns moved while it rendered, and the poll reads them again.
+      const state: FinishedState | undefined =
+        job.startedAt === undefined || job.startedAt === null || chunkOf(job)
+          ? undefined
+          : {
+              status: "succeeded",
+              attempts: job.attempts,
+              errorCode: null,
+              errorMessage: null,
+              sizeBytes: size.bytes,
+              pageCount: size.pages,
+              startedAt: job.startedAt,
+              finishedAt: now,
+              expiresAt,
+            };
+      this.events.recorded(job.id, held ? { hasWebhook: job.hasWebhook !== false && job.hasWebhook !== 0, state } : undefined);
+    }
+    if (!held) return;
     a.succeeded = true;
-    this.events.finished(job.id);
     this.opts.metrics?.reportsSucceeded.inc();
     a.log.debug("report rendered", { ms: Math.round(performance.now() - a.started), pages: size.pages, bytes: size.bytes });
   }
@@ -368,8 +409,10 @@ export class ReportProcessor {
       await this.repo.requeue(job.id, job.attempts, o.refund ?? false, o.notBefore ?? null);
       // Held back by a retry's backoff: every lane looks again, so that the one that polls (or, without a
       // poll, each) counts its due time. Rare, and how every wake-up worked before lane-wakeups.ts.
-      if (o.notBefore) this.wakeups.all();
-      else this.notify();
+      if (o.notBefore) {
+        this.dueAt = Math.min(this.dueAt ?? o.notBefore, o.notBefore);
+        this.wakeups.all();
+      } else this.notify();
     } catch (e) {
       this.strand(job, log, e);
     }
@@ -380,7 +423,7 @@ export class ReportProcessor {
       // Fenced: nothing is recorded (nor counted) when another instance has taken the report over.
       if (!(await this.repo.fail(job.id, job.attempts, code, message, Date.now()))) return;
       this.opts.metrics?.reportsFailed.inc({ code });
-      this.events.finished(job.id);
+      this.events.finished(job.id, false, job.hasWebhook !== false && job.hasWebhook !== 0);
     } catch (e) {
       this.strand(job, log, e);
     }

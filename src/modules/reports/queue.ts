@@ -7,11 +7,17 @@
 import type { Report } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
 
-/** A claimed report; `attempts` is this claim's fence (pass it back with the outcome). */
+/**
+ * A claimed report; `attempts` is this claim's fence (pass it back with the outcome); `startedAt`, when
+ * this claim started it. `hasWebhook`: a
+ * webhook waits for its outcome (only then is the webhook sender woken when it finishes). `more`
+ * (PostgreSQL): other reports were claimable when this one was taken, so an idle lane should look too;
+ * absent (SQLite) means "maybe", and the lane passes the wake-up on as before.
+ */
 export type ClaimedReport = Pick<
   Report,
   "id" | "accountId" | "engine" | "template" | "data" | "options" | "attempts" | "requestId" | "mergeParts"
->;
+> & { startedAt?: number | null; hasWebhook?: boolean | number; more?: boolean };
 
 export interface Completion {
   id: string;
@@ -41,14 +47,27 @@ export class ReportQueue {
    * another instance is claiming at this moment are skipped, not waited for (FOR UPDATE SKIP LOCKED).
    */
   claim(now: number, leaseMs: number, limit = 1): Promise<ClaimedReport[]> {
-    const pg = this.sql.dialect === "postgres";
+    const returned = `id, account_id AS "accountId", engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts",
+       started_at AS "startedAt", EXISTS (SELECT 1 FROM report_webhooks w WHERE w.report_id = reports.id) AS "hasWebhook"`;
+    const due = "status = 'queued' AND (not_before IS NULL OR not_before <= $1)";
+    const set =
+      "status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3";
+    // Lost in a power cut, a claim is simply undone: the report is still queued.
+    if (this.sql.dialect === "sqlite") {
+      return this.sql.all<ClaimedReport>(
+        `UPDATE reports SET ${set} WHERE id IN (SELECT id FROM reports WHERE ${due} ORDER BY created_at, rowid LIMIT $4) RETURNING ${returned}`,
+        [now, this.owner, now + leaseMs, limit],
+        { durable: false },
+      );
+    }
+    // One statement also says whether more were due: the CTE's SELECT sees the snapshot from before the
+    // UPDATE, so the picked rows still read queued and are left out. A row another instance is claiming
+    // at this moment counts as more: at worst one idle lane looks and finds nothing.
     return this.sql.all<ClaimedReport>(
-      `UPDATE reports SET status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3
-       WHERE id IN (SELECT id FROM reports WHERE status = 'queued' AND (not_before IS NULL OR not_before <= $1)
-                    ORDER BY created_at, ${pg ? "id" : "rowid"} LIMIT $4 ${pg ? "FOR UPDATE SKIP LOCKED" : ""})
-       RETURNING id, account_id AS "accountId", engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts"`,
+      `WITH picked AS (SELECT id FROM reports WHERE ${due} ORDER BY created_at, id LIMIT $4 FOR UPDATE SKIP LOCKED),
+       claimed AS (UPDATE reports SET ${set} WHERE id IN (SELECT id FROM picked) RETURNING ${returned})
+       SELECT claimed.*, EXISTS (SELECT 1 FROM reports WHERE ${due} AND id NOT IN (SELECT id FROM picked)) AS more FROM claimed`,
       [now, this.owner, now + leaseMs, limit],
-      // Lost in a power cut, a claim is simply undone: the report is still queued.
       { durable: false },
     );
   }

@@ -43,6 +43,28 @@ const summary = `id, account_id AS "accountId", engine, status, attempts, error_
   expires_at AS "expiresAt", template_id AS "templateId", template_version AS "templateVersion", conformance,
   progress_done AS "progressDone", progress_total AS "progressTotal"`;
 
+/** The columns a new report is inserted with, in the order of insertParams() ($1..$13, status and attempts literal). */
+const INSERTED = `id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
+  template_id, template_version, key_id, conformance`;
+
+function insertParams(r: NewReport): unknown[] {
+  return [
+    r.id,
+    r.accountId,
+    r.engine,
+    r.template,
+    r.data,
+    r.options,
+    r.createdAt,
+    r.requestId ?? null,
+    r.mergeParts ?? null,
+    r.templateId ?? null,
+    r.templateVersion ?? null,
+    r.keyId ?? null,
+    r.conformance ?? null,
+  ];
+}
+
 export class ReportsRepo {
   constructor(private readonly sql: Sql) {}
 
@@ -60,25 +82,53 @@ export class ReportsRepo {
   async insert(r: NewReport, counted?: { keyId: string; day: number }): Promise<void> {
     this.sql.ifCommitUnknown(() => this.withdraw(r.id, counted && `${counted.keyId}/${counted.day}`));
     await this.sql.run(
-      `INSERT INTO reports (id, account_id, engine, status, template, data, options, attempts, created_at, request_id, merge_parts,
-         template_id, template_version, key_id, conformance)
-       VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12, $13)`,
-      [
-        r.id,
-        r.accountId,
-        r.engine,
-        r.template,
-        r.data,
-        r.options,
-        r.createdAt,
-        r.requestId ?? null,
-        r.mergeParts ?? null,
-        r.templateId ?? null,
-        r.templateVersion ?? null,
-        r.keyId ?? null,
-        r.conformance ?? null,
-      ],
+      `INSERT INTO reports (${INSERTED}) VALUES ($1, $2, $3, 'queued', $4, $5, $6, 0, $7, $8, $9, $10, $11, $12, $13)`,
+      insertParams(r),
     );
+  }
+
+  /**
+   * A keyed submission, in the caller's transaction: inserted when the queue has room (fewer than
+   * `caps.total` unfinished reports, fewer than `caps.account` of the account's) and the key's daily
+   * quota allows (countReport), counted against the quota then; else nothing is written, and the
+   * answer says which limit refused it (the queue's first, as before). PostgreSQL: one statement (the
+   * counts, the quota's count and the insert as CTEs); SQLite: one statement each.
+   */
+  async insertCounted(
+    r: NewReport,
+    quota: { keyId: string; day: number; max: number | null },
+    caps: { total: number; account: number },
+  ): Promise<"inserted" | "queue_full" | "account_queue_full" | "quota_exceeded"> {
+    const refused = (open: { total: number; account: number }) =>
+      open.total >= caps.total ? "queue_full" : open.account >= caps.account ? "account_queue_full" : undefined;
+    if (this.sql.dialect === "sqlite") {
+      const full = refused(await this.unfinishedCounts(r.accountId));
+      if (full) return full;
+      if (!(await this.countReport(quota.keyId, quota.day, quota.max))) return "quota_exceeded";
+      await this.insert(r, quota);
+      return "inserted";
+    }
+    this.sql.ifCommitUnknown(() => this.withdraw(r.id, `${quota.keyId}/${quota.day}`));
+    const row = await this.sql.get<{ total: number; account: number; inserted: number }>(
+      `WITH open AS (
+         SELECT count(*) AS total, count(*) FILTER (WHERE account_id = $2) AS account FROM reports WHERE status IN ('queued', 'processing')),
+       counted AS (
+         INSERT INTO key_daily_counts (id, key_id, day, reports)
+         SELECT CAST($14 AS TEXT), CAST($15 AS TEXT), CAST($16 AS INTEGER), 1 FROM open
+         WHERE open.total < CAST($18 AS BIGINT) AND open.account < CAST($19 AS BIGINT)
+         ON CONFLICT (id) DO UPDATE SET reports = key_daily_counts.reports + 1
+         WHERE CAST($17 AS INTEGER) IS NULL OR key_daily_counts.reports < $17
+         RETURNING reports),
+       inserted AS (
+         INSERT INTO reports (${INSERTED})
+         SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), 'queued', CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), 0,
+           CAST($7 AS BIGINT), CAST($8 AS TEXT), CAST($9 AS TEXT), CAST($10 AS TEXT), CAST($11 AS INTEGER), CAST($12 AS TEXT), CAST($13 AS TEXT)
+         FROM counted RETURNING 1)
+       SELECT open.total, open.account, (SELECT count(*) FROM inserted) AS inserted FROM open`,
+      [...insertParams(r), `${quota.keyId}/${quota.day}`, quota.keyId, quota.day, quota.max, caps.total, caps.account],
+    );
+    if (Number(row!.inserted) > 0) return "inserted";
+    return refused({ total: Number(row!.total), account: Number(row!.account) }) ?? "quota_exceeded";
   }
 
   /** Removes a report whose insert its request gave up on, and gives its key's count back. */

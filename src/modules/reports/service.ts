@@ -174,23 +174,22 @@ export class ReportsService {
     // disk filled up since the last look) is answered the same way by the error mapper.
     const disk = this.opts.storage?.status().state;
     if (disk && disk !== "ok") throw storageRefusal(disk === "low" ? "full" : disk);
-    const unfinished = await this.repo.unfinishedCounts(accountId);
-    if (unfinished.total >= this.opts.queueLimit) {
-      throw retryLater("queue_full", `the service has ${this.opts.queueLimit} reports waiting; retry later`, 5);
-    }
-    if (unfinished.account >= this.opts.accountQueueLimit) {
-      throw retryLater(
-        "account_queue_full",
-        `this account already has ${this.opts.accountQueueLimit} unfinished reports; wait for some to finish, then retry`,
-        2,
-      );
-    }
     const now = Date.now();
     const row: NewReport = { ...report, id, accountId, createdAt: now, keyId: typeof by === "string" ? null : by.keyId };
+    const caps = { total: this.opts.queueLimit, account: this.opts.accountQueueLimit };
+    if (typeof by === "string") {
+      const unfinished = await this.repo.unfinishedCounts(accountId);
+      if (unfinished.total >= caps.total) throw queueRefusal("queue_full", caps);
+      if (unfinished.account >= caps.account) throw queueRefusal("account_queue_full", caps);
+    }
     await this.repo.transaction(async () => {
-      if (typeof by !== "string" && !(await this.repo.countReport(by.keyId, utcDay(now), by.maxReportsPerDay)))
-        throw quotaExceeded(by.maxReportsPerDay!, now);
-      await this.repo.insert(row, typeof by === "string" ? undefined : { keyId: by.keyId, day: utcDay(now) });
+      if (typeof by === "string") await this.repo.insert(row);
+      else {
+        // The queue's room, the key's quota and the insert: one statement on PostgreSQL.
+        const done = await this.repo.insertCounted(row, { keyId: by.keyId, day: utcDay(now), max: by.maxReportsPerDay }, caps);
+        if (done === "quota_exceeded") throw quotaExceeded(by.maxReportsPerDay!, now);
+        if (done !== "inserted") throw queueRefusal(done, caps);
+      }
       if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
     });
     this.events.queued();
@@ -214,8 +213,9 @@ export class ReportsService {
   async getWhenFinished(accountId: string, reportId: string, waitSeconds = 0): Promise<ReportSummary> {
     const r = await this.get(accountId, reportId);
     if (waitSeconds <= 0 || (r.status !== "queued" && r.status !== "processing")) return r;
-    await this.events.waitForFinish(r.id, waitSeconds * 1000);
-    return await this.get(accountId, reportId);
+    // Finished here: the recorder's state (one read less per long poll). Elsewhere, or not yet: read again.
+    const state = await this.events.waitForFinish(r.id, waitSeconds * 1000);
+    return state ? { ...r, ...state } : await this.get(accountId, reportId);
   }
 
   async get(accountId: string, reportId: string): Promise<ReportSummary> {
@@ -336,6 +336,17 @@ function conformanceOf(o: StoredPostOptions | undefined): string | null {
   if (o?.signature)
     c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
   return Object.keys(c).length ? JSON.stringify(c) : null;
+}
+
+/** 503 queue_full or 429 account_queue_full: the queue, or the account's share of it, has no room. */
+function queueRefusal(code: "queue_full" | "account_queue_full", caps: { total: number; account: number }) {
+  return code === "queue_full"
+    ? retryLater("queue_full", `the service has ${caps.total} reports waiting; retry later`, 5)
+    : retryLater(
+        "account_queue_full",
+        `this account already has ${caps.account} unfinished reports; wait for some to finish, then retry`,
+        2,
+      );
 }
 
 /** 429 quota_exceeded: the key has submitted its `max` reports of the UTC day of `now`. */
