@@ -16,7 +16,7 @@ const logged: unknown[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const ready = { usable: true, whenUsable: async () => {} };
+  const ready = { usable: true, whenUsable: async () => {}, handBackWaiting: () => 0 };
   const pool = {
     ...ready,
     render: async () =>
