@@ -47,6 +47,18 @@ export const withAuth = <R extends Record<number, unknown>>(responses: R) => ({
   401: unauthorizedSchema,
 });
 
+/**
+ * Responses as OpenAPI objects for a route's `detail`, JSON bodies: for a route whose success is not JSON
+ * (a file), which must then give no `response` map (the plugin would replace the detail's responses).
+ */
+export const jsonResponses = (responses: Record<number, { description?: string }>) =>
+  Object.fromEntries(
+    Object.entries(responses).map(([status, schema]) => [
+      status,
+      { description: schema.description ?? "An error: `error` names it", content: { "application/json": { schema } } },
+    ]),
+  );
+
 /** withAuth plus what any request with a JSON body can answer: 400 invalid_json, 408, 413, 415. */
 export const withBody = <R extends Record<number, unknown>>(responses: R) =>
   withAuth({ 400: errorSchema, 408: errorSchema, 413: errorSchema, 415: errorSchema, ...responses });

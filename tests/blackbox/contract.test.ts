@@ -3,6 +3,7 @@
 // the body must match the documented schema (error codes included: they are an enum there).
 import { beforeAll, expect, test } from "bun:test";
 import { tamperedLink } from "../helpers/links";
+import { assetCalls, type ContractCall, signingCalls } from "./contract-libraries";
 import { useServer } from "./helpers";
 import { check } from "./json-schema";
 
@@ -19,15 +20,7 @@ beforeAll(async () => {
 const seen = new Map<string, Set<number>>();
 const problems: string[] = [];
 
-interface Call {
-  method: string;
-  /** The path as documented, e.g. /api/v1/reports/{reportID}. */
-  template: string;
-  url: string;
-  key?: string | null;
-  body?: string | Uint8Array<ArrayBuffer>;
-  headers?: Record<string, string>;
-}
+type Call = ContractCall;
 
 /** Makes the call, checks the answer against the document, returns status and parsed body. */
 async function call(c: Call): Promise<{ status: number; body: any; headers: Headers }> {
@@ -249,6 +242,8 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call({ ...delTpl, key: null })).status).toBe(401);
   expect((await call(delTpl)).status).toBe(200);
   expect((await call(delTpl)).status).toBe(404);
+  await assetCalls(call);
+  await signingCalls(call);
   await accessControl(keysOp, made.body.id as string);
 
   expect(problems).toEqual([]);

@@ -3,6 +3,7 @@ import { t } from "elysia";
 import { type Asset, type AssetType, assetTypes } from "../../db/schema";
 
 export type { Asset, AssetType };
+export { assetTypes };
 
 /** A file name without folders: what follows `asset:` in a template, matched there by ASSET_REF. */
 export const ASSET_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;

@@ -2,10 +2,10 @@
 // (http/route-access.ts); each change is audited by the service.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { errorSchema, withAuth, withBody } from "../../http/openapi";
+import { errorSchema, jsonResponses, withAuth, withBody } from "../../http/openapi";
 import { pageQuery, pageQueryFields, pageSchema } from "../../http/schema";
 import { validationFailed } from "../../lib/errors";
-import { ASSET_NAME_HELP, type AssetUpload, assetSchema, toAssetJson } from "./model";
+import { ASSET_NAME_HELP, type AssetUpload, assetSchema, assetTypes, toAssetJson } from "./model";
 import type { AssetsService } from "./service";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
@@ -143,17 +143,15 @@ export const assetsRoutes = (assets: AssetsService, guard: ReturnType<typeof api
       },
       {
         params: assetIdParams,
-        response: withAuth({
-          200: t.Unknown({ description: "The asset's bytes, with its media type as Content-Type, as an attachment" }),
-          404: errorSchema,
-        }),
+        // No response map: the plugin would document the bytes as JSON. The detail lists the media types.
         detail: {
           summary: "Download an asset",
           description: "The stored bytes, with the asset's media type, as an attachment.",
           responses: {
+            ...jsonResponses(withAuth({ 404: errorSchema })),
             200: {
-              description: "The asset's bytes",
-              content: { "application/octet-stream": { schema: { type: "string", format: "binary" } } },
+              description: "The asset's bytes, with its media type as Content-Type",
+              content: Object.fromEntries(assetTypes.map((type) => [type, { schema: { type: "string", format: "binary" } }])),
             },
           },
         },
