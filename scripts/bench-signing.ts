@@ -4,32 +4,15 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BenchTemplate } from "./bench-templates";
+import { openssl, selfSignedRsa } from "./lib/openssl";
 
 /** Uploads a new identity to the service and returns the templates with options.signature.identity_id set. */
 export async function withSigningIdentity(templates: BenchTemplate[], svc: { base: string; key: string }): Promise<BenchTemplate[]> {
   if (!templates.some((t) => t.signs)) return templates;
   const dir = mkdtempSync(join(tmpdir(), "rg-bench-sign-"));
   try {
-    const run = (args: string[]) => {
-      const p = Bun.spawnSync(["openssl", ...args], { cwd: dir });
-      if (p.exitCode !== 0) throw new Error(`openssl ${args[0]} failed: ${p.stderr.toString()}`);
-    };
-    run([
-      "req",
-      "-x509",
-      "-newkey",
-      "rsa:2048",
-      "-nodes",
-      "-keyout",
-      "k.pem",
-      "-out",
-      "c.pem",
-      "-subj",
-      "/CN=reportgen bench",
-      "-days",
-      "30",
-    ]);
-    run(["pkcs12", "-export", "-inkey", "k.pem", "-in", "c.pem", "-out", "id.p12", "-passout", "pass:bench"]);
+    selfSignedRsa(dir, "id", "/CN=reportgen bench", 30);
+    openssl(["pkcs12", "-export", "-inkey", "id.key", "-in", "id.crt", "-out", "id.p12", "-passout", "pass:bench"], dir);
     const res = await fetch(`${svc.base}/api/v1/signing-identities`, {
       method: "POST",
       headers: { "x-api-key": svc.key, "content-type": "application/json" },

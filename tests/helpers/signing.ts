@@ -3,14 +3,11 @@
 // each refusal, and a local RFC 3161 TSA (`openssl ts -reply` behind a small HTTP server).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { openssl, selfSignedRsa } from "../../scripts/lib/openssl";
 
 export const P12_PASSWORD = "correct horse";
 
-export function openssl(args: string[], cwd: string): string {
-  const p = Bun.spawnSync(["openssl", ...args], { cwd });
-  if (p.exitCode !== 0) throw new Error(`openssl ${args.join(" ")} failed: ${p.stderr.toString()}`);
-  return p.stdout.toString();
-}
+export { openssl };
 
 const p12Of = (dir: string, name: string, key: string, cert: string, extra: string[] = []) => {
   openssl(["pkcs12", "-export", "-inkey", key, "-in", cert, "-out", `${name}.p12`, "-passout", `pass:${P12_PASSWORD}`, ...extra], dir);
@@ -35,21 +32,7 @@ export interface TestPki {
 export function makePki(dir: string): TestPki {
   mkdirSync(dir, { recursive: true });
   const o = (args: string[]) => openssl(args, dir);
-  o([
-    "req",
-    "-x509",
-    "-newkey",
-    "rsa:2048",
-    "-nodes",
-    "-keyout",
-    "self.key",
-    "-out",
-    "self.crt",
-    "-subj",
-    "/CN=Muster GmbH Signer/O=Muster GmbH",
-    "-days",
-    "365",
-  ]);
+  selfSignedRsa(dir, "self", "/CN=Muster GmbH Signer/O=Muster GmbH", 365);
   o([
     "req",
     "-x509",
