@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
+import { ALL_SCOPES } from "../../src/access/scopes";
 import { api } from "../helpers/process";
 import { type Harness, screenshots, startHarness, test, viewports, Watched } from "./harness";
 import { expectNoAxeViolations } from "./page-checks";
@@ -168,7 +169,7 @@ describe("access keys page", () => {
     const cell = (name: string, label: string) => row(name).locator(`td[data-label='${label}']`).textContent();
     expect(await row("reader").locator("td[data-label='Scopes'] li").allTextContents()).toEqual(["reports:read"]);
     expect(await row("writer").locator("td[data-label='Scopes'] li").allTextContents()).toEqual(["reports:write", "reports:read"]);
-    expect((await row("operator").locator("td[data-label='Scopes'] li").allTextContents()).length).toBe(5);
+    expect((await row("operator").locator("td[data-label='Scopes'] li").allTextContents()).length).toBe(ALL_SCOPES.length);
     expect(await row("reader").locator("td[data-label='Expires'] time").getAttribute("datetime")).toBe(expires.toISOString());
     expect(await cell("writer", "Expires")).toContain("never");
     expect(await cell("reader", "Last used")).not.toContain("never");
