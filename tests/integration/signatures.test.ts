@@ -142,7 +142,8 @@ test("B-T: the local TSA's token is in the unsigned attributes and openssl ts -v
   });
   expect(report.error).toBeNull();
   expect(report.signature.level).toBe("B-T");
-  expect(tsa.requests()).toBe(before + 1);
+  // At least one: on a loaded machine an attempt whose TSA answer came past --tsa-timeout is retried.
+  expect(tsa.requests()).toBeGreaterThanOrEqual(before + 1);
   expect(pdfsig(pdf!)).toContain("Signature is Valid.");
   const cms = signatureCms(pdf!);
   const lines = openssl(["asn1parse", "-inform", "DER", "-in", file(cms, "der")], work).split("\n");

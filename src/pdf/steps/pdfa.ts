@@ -1,13 +1,15 @@
-// options.pdfa: the PDF made PDF/A-2b or PDF/A-3b (pdfa.ts says what that adds). qpdf shows the
-// objects as JSON (no stream data), pdfaUpdate() computes the change, and a second qpdf run writes it
-// (with a trailer /ID, as qpdf always writes one).
+// options.pdfa: the PDF made PDF/A-2b or PDF/A-3b (pdfa.ts says what that adds). The objects it
+// changes are read (from the file itself, or qpdf's JSON), pdfaUpdate() computes the change, and one
+// qpdf run writes it (with a trailer /ID, as qpdf always writes one).
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { facturXMetadata } from "../../einvoice/facturx";
 import srgbPath from "../icc/sRGB.icc" with { type: "file" };
 import type { PdfaLevel } from "../options";
 import { type NewEmbeddedFile, pdfaUpdate, type QpdfObjects, type XmpExtension } from "../pdfa";
-import type { FileStep } from "../step";
+import { lastXrefTable } from "../signature/incremental";
+import { readForPdfa } from "../signature/objects";
+import type { FileStep, StepContext } from "../step";
 
 export interface PdfaParams {
   level: PdfaLevel;
@@ -22,6 +24,12 @@ const TOOL = "reportgen";
 let icc: Promise<Uint8Array> | undefined;
 /** The embedded sRGB profile (src/pdf/icc/README.md), read once from the executable. */
 export const srgbProfile = () => (icc ??= Bun.file(srgbPath).bytes());
+
+/** qpdf's JSON of every object (no stream data). */
+async function shownByQpdf(ctx: StepContext, input: string, json: string): Promise<QpdfObjects> {
+  await ctx.qpdf(["--json=2", "--json-key=qpdf", input, json]);
+  return (JSON.parse(await readFile(json, "utf8")) as { qpdf: QpdfObjects }).qpdf;
+}
 
 export const pdfa: FileStep<PdfaParams> = {
   name: "pdfa",
@@ -62,9 +70,12 @@ export const pdfa: FileStep<PdfaParams> = {
   },
   run: async (p, ctx, input, output) => {
     const dir = ctx.dir();
-    const json = join(dir, "pdfa-objects.json");
-    await ctx.qpdf(["--json=2", "--json-key=qpdf", input, json]);
-    const objects = (JSON.parse(await readFile(json, "utf8")) as { qpdf: QpdfObjects }).qpdf;
+    // The objects read straight from the file when it ends with cross-reference tables (what Chromium
+    // and qpdf write); else qpdf shows them.
+    const bytes = new Uint8Array(await readFile(input));
+    const xrefAt = lastXrefTable(bytes);
+    const objects =
+      (xrefAt !== undefined ? readForPdfa(bytes, xrefAt) : undefined) ?? (await shownByQpdf(ctx, input, join(dir, "pdfa-objects.json")));
     const { update } = pdfaUpdate(objects, {
       level: p.level,
       icc: await srgbProfile(),
