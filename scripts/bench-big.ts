@@ -1,6 +1,6 @@
 // The bench's report-100k target (issue 33): one service on its defaults prints the 1000-row report
 // several times, one after another, then the same report 100 times longer (100,000 rows, or --rows) as a
-// chunked report (options.chunk, --chunk-size rows per chunk; --no-chunk sends it whole, as before
+// chunked report (options.chunk, --chunk-size rows per chunk, 2500 by default; --no-chunk sends it whole, as before
 // chunking). For each big report: wall time, the service's own CPU (server, sandboxes, Chromium, qpdf:
 // its whole process tree, with reaped children) and the tree's peak PSS, as ratios to (rows / 1000) x the
 // 1000-row report's median in the same run; and pages and PDF size. Targets: time <= 1.2 x linear,
@@ -100,7 +100,7 @@ const mib = (b: number) => `${fmt(b / 1024 ** 2, 0)} MiB`;
 
 export async function runBig(): Promise<number> {
   const rowsList = (flags.rows ?? "100000").split(",").map(Number);
-  const size = Number(flags["chunk-size"] ?? 5000);
+  const size = Number(flags["chunk-size"] ?? 2500);
   if (rowsList.some((n) => !Number.isInteger(n) || n < 1000) || !Number.isInteger(size)) usage("bad --rows or --chunk-size");
   const chunked = !flags["no-chunk"];
   log(

@@ -9,7 +9,7 @@
 //   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa,
 //                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000),
 //                      or report-100k alone: the big-report run below (its own flags: --rows LIST, default 100000;
-//                      --chunk-size N, default 5000; --no-chunk sends the report whole)
+//                      --chunk-size N, default 2500; --no-chunk sends the report whole)
 //   --poll-ms N        interval of the polling client (default 50)
 //   --floor-nice N     nice value of the floor's Chromium (default 10, the service's --render-nice default)
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`

@@ -66,6 +66,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     maxPdfSize: c.maxPdfSize,
     reportTimeoutMs: c.reportTimeout,
     chunkParallel: c.chunkParallel,
+    chunkHtmlInFlight: c.chunkHtmlInFlight,
     retentionMs: c.retention,
     logger: log,
     storage: s.storage,

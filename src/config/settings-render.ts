@@ -79,13 +79,27 @@ export const renderSettings = {
     parse: int(1),
     help: "Most rows in the array a chunked report slices (options.chunk); --data-max-size and --data-max-keys apply to each chunk's data",
   }),
+  // One print of a long table keeps about one core busy, so a second lane nearly halves a big report's
+  // time on two cores; the HTML budget below keeps the second lane from doubling Chromium's memory.
   chunkParallel: spec({
     group: "Rendering",
     flag: "chunk-parallel",
     env: "REPORTGEN_CHUNK_PARALLEL",
-    default: 1,
+    default: Math.min(2, Math.max(1, cores)),
+    defaultText: "2 (1 on one core)",
     parse: int(1, 32),
-    help: "Chunks of one chunked report printed at once (each lays out one chunk in a Chromium page: memory grows with it)",
+    help: "Chunks of one chunked report printed at once, within --chunk-html-in-flight",
+  }),
+  // Chromium's memory while it prints a part grows with the part's HTML: a 5,000-row ledger (709 KiB of
+  // HTML) took ~500 MiB. Parts beyond the first print only while their HTML together stays within this.
+  chunkHtmlInFlight: spec({
+    group: "Rendering",
+    flag: "chunk-html-in-flight",
+    env: "REPORTGEN_CHUNK_HTML_IN_FLIGHT",
+    default: 1024 ** 2,
+    defaultText: "1MB",
+    parse: size,
+    help: "Most HTML of one chunked report's parts being printed at once (one part always prints, however big)",
   }),
   maxPages: spec({
     group: "Rendering",

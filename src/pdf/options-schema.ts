@@ -89,15 +89,16 @@ const pdfOutputOptions = {
           minimum: CHUNK_SIZE.min,
           maximum: CHUNK_SIZE.max,
           error: `must be a whole number of rows from ${CHUNK_SIZE.min} to ${CHUNK_SIZE.max}`,
-          description: "Rows per chunk",
-          examples: [5000],
+          description:
+            "Rows per chunk; 2,000-3,000 for a table of short rows (two such chunks print at once, within --chunk-html-in-flight)",
+          examples: [2500],
         }),
       },
       {
         additionalProperties: false,
         description:
           "Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, " +
-          "plus a variable chunk = {index, count, first_row}), print the parts one after another and join them into one PDF with one outline (options.page_numbers numbers the whole). " +
+          "plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). " +
           "Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md",
       },
     ),

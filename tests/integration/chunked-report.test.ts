@@ -14,7 +14,7 @@ import { pageText, pdfFonts } from "../helpers/pdf";
 setDefaultTimeout(120_000);
 
 let t: TestApp;
-// Two chunks print at once here (--chunk-parallel 2): the parts still join in order. The 20k test runs the default, one.
+// Two chunks print at once here (--chunk-parallel 2, the default on two cores or more): the parts still join in order.
 useRenderApp((a) => (t = a), { maxPages: 200, chunkParallel: 2 });
 
 const TEMPLATE = `<!DOCTYPE html><html><head><meta charset="utf-8"><title><%= title %></title>

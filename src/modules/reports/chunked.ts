@@ -1,11 +1,15 @@
 // A chunked report (options.chunk): the template renders once per slice of one data array, each part is
-// printed on the render pool's pages (at most `parallel` at a time: Chromium's memory grows with the
-// document it lays out, so a 100,000-row report printed as parts of 5,000 rows stays within a few
-// hundred MiB where one print took gigabytes), written to the work folder, then joined (src/pdf/
-// chunk-join.ts) with one outline (options.page_numbers then numbers the whole, like any report's). Each part has the render
+// printed on the render pool's pages, written to the work folder, then joined (src/pdf/chunk-join.ts)
+// with one outline (options.page_numbers then numbers the whole, like any report's). Chromium's memory
+// grows with the document it lays out, so a 100,000-row report printed as parts of a few thousand rows
+// stays within a few hundred MiB where one print took gigabytes. Parts print `parallel` at a time (one
+// print keeps about one core busy), but those beyond the first only while the HTML being printed stays
+// within `htmlInFlight`: two big parts at once would double that memory. A lane renders its next part's
+// template while it waits, so the templating overlaps the printing. Each part has the render
 // deadline of a report; the whole has --report-timeout. The limits (--max-pages, --max-pdf-size) hold
 // for the whole report: it fails as soon as the parts printed so far pass them.
 import { join } from "node:path";
+import { ByteBudget } from "../../lib/byte-budget";
 import { RenderError } from "../../lib/errors";
 import { type ChunkPart, joinChunks, readOutline } from "../../pdf/chunk-join";
 import { type ChunkRequest, chunkCount, chunkData, valueAt } from "../../pdf/chunk-options";
@@ -23,6 +27,8 @@ export interface ChunkedOptions {
   reportTimeoutMs: number;
   /** Parts printed at once (each is a Chromium page laying out one chunk). */
   parallel: number;
+  /** Most HTML (bytes) of the parts being printed at once; one part always prints. */
+  htmlInFlight: number;
 }
 
 /** The joined parts of a chunked report, before its post-processing plan. */
@@ -52,7 +58,6 @@ export class ChunkedRenderer {
   /** Renders, prints and joins the parts; undefined when the report is no longer wanted (deleted, taken over). */
   async render(job: ClaimedReport, chunk: ChunkRequest, fields: Record<string, unknown>): Promise<JoinedReport | undefined> {
     const started = Date.now();
-    const _stored = JSON.parse(job.options ?? "{}") as StoredPdfOptions & { pdfa?: string };
     const data = JSON.parse(job.data ?? "{}") as Record<string, unknown>;
     const rows = valueAt(data, chunk.array);
     if (!Array.isArray(rows)) throw new RenderError("template_error", `data.${chunk.array} is not an array (options.chunk.array)`);
@@ -66,11 +71,13 @@ export class ChunkedRenderer {
     const total = { pages: 0, bytes: 0, done: 0 };
     let next = 0;
     let wanted = await this.queue.progress(job.id, job.attempts, 0, count);
+    const printing = new ByteBudget(this.opts.htmlInFlight);
     const part = async (i: number): Promise<void> => {
       const first = i * chunk.size;
       const slice = chunkData(data, chunk.array, rows.slice(first, first + chunk.size), { index: i, count, first_row: first });
       const html = await this.templating.render(job.template ?? "", JSON.stringify(slice), fields);
-      const pdf = await this.pool.render({ html, options }, { ...fields, chunk: i });
+      const release = await printing.take(Buffer.byteLength(html));
+      const pdf = await this.pool.render({ html, options }, { ...fields, chunk: i }).finally(release);
       const pages = countPdfPages(pdf);
       total.pages += pages;
       total.bytes += pdf.length;

@@ -18,8 +18,9 @@ export interface ProcessorOptions {
   maxAttempts: number;
   /** Deadline of a whole chunked report (--report-timeout); each chunk also has the render deadline. */
   reportTimeoutMs?: number;
-  /** Chunks of one report printed at once (bounded by the pool's pages). */
+  /** Chunks of one report printed at once (bounded by the pool's pages), and the most HTML they may hold together. */
   chunkParallel?: number;
+  chunkHtmlInFlight?: number;
   retentionMs: number;
   logger: Logger;
   storage?: StorageMonitor;

@@ -64,6 +64,7 @@ export class ReportProcessor {
       ...opts,
       reportTimeoutMs: opts.reportTimeoutMs ?? 600_000,
       parallel: Math.min(opts.chunkParallel ?? 1, pool.capacity),
+      htmlInFlight: opts.chunkHtmlInFlight ?? 1024 ** 2,
     });
     this.pdfs = new AttemptPdf(templating, pool, spool, this.postStep, this.chunks, opts, (job) => this.stillWanted(job));
     this.leases = new LeaseKeeper(repo, opts, () => [...this.inFlight.keys()]);
