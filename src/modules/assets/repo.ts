@@ -46,13 +46,7 @@ export class AssetsRepo {
 
   /** The account's assets, newest first, after the given position (the last item of the previous page). */
   list(q: { accountId: string; limit: number; after?: Cursor }): Promise<Asset[]> {
-    return newestFirst<Asset>(this.sql, {
-      select: `SELECT ${cols} FROM assets`,
-      where: "account_id = $1",
-      params: [q.accountId],
-      after: q.after,
-      limit: q.limit,
-    });
+    return newestFirst<Asset>(this.sql, `SELECT ${cols} FROM assets`, q);
   }
 
   /** Bytes the account's assets hold, without the one named (which an upload is about to replace). */

@@ -21,13 +21,7 @@ export class AuditRepo {
 
   /** The account's events, newest first, after a position (the last item of the previous page). */
   list(accountId: string, limit: number, after?: Cursor): Promise<AuditEvent[]> {
-    return newestFirst<AuditEvent>(this.sql, {
-      select: `SELECT ${columns} FROM audit_events`,
-      where: "account_id = $1",
-      params: [accountId],
-      after,
-      limit,
-    });
+    return newestFirst<AuditEvent>(this.sql, `SELECT ${columns} FROM audit_events`, { accountId, after, limit });
   }
 
   /** Removes events older than `before` (the retention job); returns how many went. */

@@ -65,11 +65,7 @@ export class SigningRepo {
 
   /** The account's identities, newest first. */
   list(accountId: string): Promise<SigningIdentityRow[]> {
-    return newestFirst<SigningIdentityRow>(this.sql, {
-      select: `SELECT ${columns} FROM signing_identities`,
-      where: "account_id = $1",
-      params: [accountId],
-    });
+    return newestFirst<SigningIdentityRow>(this.sql, `SELECT ${columns} FROM signing_identities`, { accountId });
   }
 
   /** Removes the account's identity; false when there was none. */

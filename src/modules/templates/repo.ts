@@ -101,13 +101,7 @@ export class TemplatesRepo {
 
   /** The account's templates, newest first, after the given position (the last item of the previous page). */
   list(q: { accountId: string; limit: number; after?: Cursor }): Promise<TemplateSummary[]> {
-    return newestFirst<TemplateSummary>(this.sql, {
-      select: `SELECT ${summary} FROM templates`,
-      where: "account_id = $1",
-      params: [q.accountId],
-      after: q.after,
-      limit: q.limit,
-    });
+    return newestFirst<TemplateSummary>(this.sql, `SELECT ${summary} FROM templates`, q);
   }
 
   /** One version of the account's template (the join keeps other accounts' versions out). */
