@@ -11,7 +11,7 @@ import { Worker } from "node:worker_threads";
 import type { Logger } from "../lib/logger";
 import { entrypointUrl } from "../lib/runtime";
 import { type Child, ChildRegistry, Supervisor } from "../lib/supervisor";
-import { StartHandshake } from "../lib/supervisor-group";
+import { ThreadLink } from "../lib/thread-link";
 
 /** The thread copies once per CALM_INTERVAL_MS, or every BUSY_INTERVAL_MS after a pass that found BUSY_LOG_FRAMES or more. */
 const CALM_INTERVAL_MS = 1_000;
@@ -49,10 +49,8 @@ export type ToCheckpointer = { type: "stop" } | { type: "ping"; id: number };
 
 class CheckpointThread implements Child {
   private readonly worker: Worker;
-  private readonly handshake = new StartHandshake();
+  private readonly link: ThreadLink;
   private stopped?: () => void;
-  private readonly pings = new Map<number, () => void>();
-  private nextPing = 1;
 
   constructor(file: string, logger: Logger, died: (cause: string) => void, onPass?: (p: CheckpointPass) => void) {
     // scripts/build.ts lists db/checkpoint-worker.ts as an entrypoint of the executable.
@@ -65,31 +63,21 @@ class CheckpointThread implements Child {
         reportPasses: onPass !== undefined,
       } satisfies CheckpointerData,
     });
+    this.link = new ThreadLink(this.worker, died);
     this.worker.on("message", (m: FromCheckpointer) => {
-      if (m.type === "ready") this.handshake.ready();
-      if (m.type === "pong") this.pings.get(m.id)?.();
+      this.link.heard(m);
       if (m.type === "stopped") this.stopped?.();
       if (m.type === "error") logger.warn("WAL checkpoint failed; will retry", { error: m.message });
       if (m.type === "pass") onPass?.({ logFrames: m.logFrames, nextInMs: m.nextInMs });
     });
-    const gone = (cause: string) => {
-      this.handshake.fail(new Error(cause));
-      died(cause);
-    };
-    this.worker.on("error", (e: Error) => gone(`thread error: ${e.message}`));
-    this.worker.on("exit", () => gone("the thread exited"));
   }
 
   start(): Promise<void> {
-    return this.handshake.started;
+    return this.link.started();
   }
 
   probe(): Promise<boolean> {
-    const id = this.nextPing++;
-    return new Promise<boolean>((resolve) => {
-      this.pings.set(id, () => resolve(true));
-      this.worker.postMessage({ type: "ping", id } satisfies ToCheckpointer);
-    }).finally(() => this.pings.delete(id));
+    return this.link.probe();
   }
 
   stop(): Promise<void> {
@@ -100,8 +88,7 @@ class CheckpointThread implements Child {
   }
 
   async kill(): Promise<void> {
-    this.worker.removeAllListeners();
-    await this.worker.terminate().catch(() => {});
+    await this.link.kill();
   }
 }
 

@@ -5,6 +5,7 @@
 
 import type { Static, TProperties } from "@sinclair/typebox";
 import { t } from "elysia";
+import { oneOf } from "../http/schema";
 
 /**
  * A decimal, as a string ("1436.50") or a JSON number (1436.5). Numbers are read by their shortest
@@ -39,14 +40,10 @@ export type VatCategory = (typeof vatCategories)[number];
 const vat = (what: string) =>
   t.Object(
     {
-      category: t.Union(
-        vatCategories.map((c) => t.Literal(c)),
-        {
-          error: `must be one of: ${vatCategories.join(", ")}`,
-          description:
-            "VAT category code: S standard rate, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export outside the EU, O not subject to VAT",
-        },
-      ),
+      category: oneOf(vatCategories, {
+        description:
+          "VAT category code: S standard rate, Z zero rated, E exempt, AE reverse charge, K intra-community supply, G export outside the EU, O not subject to VAT",
+      }),
       rate: t.Optional(decimal("VAT rate in percent: above 0 for S, 0 for Z, E, AE, K and G (0 when absent), absent for O", ["19"])),
     },
     { additionalProperties: false, description: `VAT category and rate of the ${what}` },
@@ -245,14 +242,10 @@ export const eInvoiceModelSchema = t.Object(
     number: text(100, "Invoice number (BT-1, BR-02)"),
     issue_date: date("Invoice issue date (BT-2, BR-03)"),
     type_code: t.Optional(
-      t.Union(
-        ["380", "381", "384", "389", "326", "386"].map((c) => t.Literal(c)),
-        {
-          error: "must be one of: 380, 381, 384, 389, 326, 386",
-          description:
-            "Invoice type code, UNTDID 1001 (BT-3, BR-04): 380 commercial invoice (default), 381 credit note, 384 corrected invoice, 389 self-billed invoice, 326 partial invoice, 386 prepayment invoice",
-        },
-      ),
+      oneOf(["380", "381", "384", "389", "326", "386"], {
+        description:
+          "Invoice type code, UNTDID 1001 (BT-3, BR-04): 380 commercial invoice (default), 381 credit note, 384 corrected invoice, 389 self-billed invoice, 326 partial invoice, 386 prepayment invoice",
+      }),
     ),
     currency: code("^[A-Z]{3}$", "Invoice currency, ISO 4217 (BT-5, BR-05)", ["EUR"]),
     notes: t.Optional(
@@ -322,14 +315,10 @@ export const eInvoiceSchema = t.Union(
   [
     t.Object(
       {
-        profile: t.Union(
-          modelProfiles.map((p) => t.Literal(p)),
-          {
-            error: `must be one of: ${modelProfiles.join(", ")}`,
-            description:
-              "Factur-X / ZUGFeRD profile of the XML built: en16931 (guideline urn:cen.eu:en16931:2017), or extended (its conformant extension)",
-          },
-        ),
+        profile: oneOf(modelProfiles, {
+          description:
+            "Factur-X / ZUGFeRD profile of the XML built: en16931 (guideline urn:cen.eu:en16931:2017), or extended (its conformant extension)",
+        }),
         invoice: eInvoiceModelSchema,
       },
       { additionalProperties: false, title: "EInvoiceFromModel", description: "reportgen builds the CII XML from this invoice" },

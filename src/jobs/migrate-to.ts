@@ -53,14 +53,7 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
   const tables: MigrateToResult["tables"] = [];
   for (const t of COPIED_TABLES) {
     let copied = 0;
-    let after: string | number | null = null;
-    for (;;) {
-      const rows = await from.page(t, after, PAGE);
-      if (rows.length === 0) break;
-      copied += await to.insertMissing(t, rows);
-      after = rows.at(-1)![t.key] as string | number;
-      if (rows.length < PAGE) break;
-    }
+    for await (const rows of pagesOf(from, t)) if (rows.length > 0) copied += await to.insertMissing(t, rows);
     await to.bumpSequence(t);
     log(`${t.name}: ${copied} row(s) copied`);
     const [a, b] = await Promise.all([digest(from, t), digest(to, t)]);
@@ -75,31 +68,23 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
   const pdfs = { copied: 0, skipped: 0 };
   if (o.copyPdf) {
     const reports = COPIED_TABLES.find((t) => t.name === "reports")!;
-    let after: string | null = null;
-    for (;;) {
-      const rows = await from.page(reports, after, PAGE);
+    for await (const rows of pagesOf(from, reports)) {
       for (const r of rows) {
         if (r.status !== "succeeded") continue;
         if (await o.copyPdf(String(r.id), Number(r.attempts))) pdfs.copied++;
         else pdfs.skipped++;
       }
-      if (rows.length < PAGE) break;
-      after = String(rows.at(-1)!.id);
     }
     log(`PDFs: ${pdfs.copied} copied, ${pdfs.skipped} already there`);
   }
   const assets = { copied: 0, skipped: 0 };
   if (o.copyAsset) {
     const table = COPIED_TABLES.find((t) => t.name === "assets")!;
-    let after: string | null = null;
-    for (;;) {
-      const rows = await from.page(table, after, PAGE);
+    for await (const rows of pagesOf(from, table)) {
       for (const r of rows) {
         if (await o.copyAsset(String(r.account_id), String(r.sha256))) assets.copied++;
         else assets.skipped++;
       }
-      if (rows.length < PAGE) break;
-      after = String(rows.at(-1)!.id);
     }
     log(`assets: ${assets.copied} copied, ${assets.skipped} already there`);
   }
@@ -110,15 +95,22 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
 async function digest(repo: CopyRepo, t: CopiedTable): Promise<{ count: number; sha256: string }> {
   const h = createHash("sha256");
   let count = 0;
-  let after: string | number | null = null;
-  for (;;) {
-    const rows: Row[] = await repo.page(t, after, PAGE);
+  for await (const rows of pagesOf(repo, t)) {
     for (const r of rows) h.update(`${JSON.stringify(t.columns.map((c) => r[c] ?? null))}\n`);
     count += rows.length;
-    if (rows.length < PAGE) break;
-    after = rows.at(-1)![t.key] as string | number;
   }
   const n = await repo.count(t);
   if (n !== count) throw new MigrationMismatch(`${t.name}: ${n} rows counted but ${count} read; is something writing to it?`);
   return { count, sha256: h.digest("hex") };
+}
+
+/** The table's rows in `repo`, PAGE at a time in key order; the last page is short (empty for an empty table). */
+async function* pagesOf(repo: CopyRepo, t: CopiedTable): AsyncGenerator<Row[]> {
+  let after: string | number | null = null;
+  for (;;) {
+    const rows: Row[] = await repo.page(t, after, PAGE);
+    yield rows;
+    if (rows.length < PAGE) return;
+    after = rows.at(-1)![t.key] as string | number;
+  }
 }

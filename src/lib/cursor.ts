@@ -1,5 +1,6 @@
-// The one cursor of every listing (reports, templates, audit events): newest first by (created_at, id),
-// carried between pages as base64url("<createdAt>.<id>"), opaque to clients.
+// The one cursor of every listing (reports, templates, assets, audit events): newest first by
+// (created_at, id), carried between pages as base64url("<createdAt>.<id>"), opaque to clients. The SQL
+// that resumes after it is db/newest-first.ts.
 import { AppError } from "./errors";
 import { UUID_RE } from "./ids";
 
@@ -27,4 +28,17 @@ export function pageOf<T extends Cursor>(rows: T[], limit: number): { items: T[]
   if (more) rows.pop();
   const last = rows.at(-1);
   return { items: rows, nextCursor: more && last ? encode(last) : null };
+}
+
+/**
+ * A page of a listing: the cursor decoded (a 400 naming `what` for one this service did not issue), then
+ * `read` asked for one row more than `limit` after it, which tells whether another page follows.
+ */
+export async function readPage<T extends Cursor>(
+  q: { cursor?: string; limit: number },
+  what: string,
+  read: (after: Cursor | undefined, limit: number) => Promise<T[]>,
+): Promise<{ items: T[]; nextCursor: string | null }> {
+  const after = q.cursor ? decodeCursor(q.cursor, what) : undefined;
+  return pageOf(await read(after, q.limit + 1), q.limit);
 }

@@ -181,13 +181,9 @@ export class Supervisor<C extends Child = Child> {
       if (next === this.successor) this.successorFailed(next, why);
       else this.fail(next, why);
     };
-    try {
-      next = this.opts.create(died);
-    } catch (e) {
-      next = { start: () => Promise.reject(e), kill: async () => {} } as unknown as C;
-    }
+    next = this.create(died);
     this.successor = next;
-    withTimeout(next.start(), this.opts.startTimeoutMs, `did not become ready within ${this.opts.startTimeoutMs} ms`).then(
+    this.started(next).then(
       () => {
         if (next !== this.successor) return;
         this.successor = undefined;
@@ -268,14 +264,9 @@ export class Supervisor<C extends Child = Child> {
     this.probeFailures = 0;
     let child!: C;
     const died = (cause: string) => this.fail(child, cause);
-    try {
-      child = this.opts.create(died);
-    } catch (e) {
-      // Treated as a failed start, with the same backoff.
-      child = { start: () => Promise.reject(e), kill: async () => {} } as unknown as C;
-    }
+    child = this.create(died);
     this.current = child;
-    withTimeout(child.start(), this.opts.startTimeoutMs, `did not become ready within ${this.opts.startTimeoutMs} ms`).then(
+    this.started(child).then(
       () => {
         if (child !== this.current || this._state !== "starting") return;
         this._state = "ready";
@@ -287,6 +278,20 @@ export class Supervisor<C extends Child = Child> {
       },
       (e: unknown) => this.fail(child, `start failed: ${(e as Error)?.message ?? e}`),
     );
+  }
+
+  /** A new child; when opts.create throws, one whose start fails with that error (a failed start, with the same backoff). */
+  private create(died: (cause: string) => void): C {
+    try {
+      return this.opts.create(died);
+    } catch (e) {
+      return { start: () => Promise.reject(e), kill: async () => {} } as unknown as C;
+    }
+  }
+
+  /** The child's start, failed when it is not ready within the start timeout. */
+  private started(child: C): Promise<void> {
+    return withTimeout(child.start(), this.opts.startTimeoutMs, `did not become ready within ${this.opts.startTimeoutMs} ms`);
   }
 
   private startProbing() {

@@ -3,43 +3,24 @@
 // in the uploaded font, the copy button, delete; axe-core's WCAG 2.1 AA rules at desktop and phone
 // width in each state; screenshots (assets-desktop.png, assets-phone.png) into REPORTGEN_SCREENSHOTS
 // (docs/screenshots for the guide) or tests/e2e/screenshots.
-import { afterAll, beforeAll, expect } from "bun:test";
+import { expect } from "bun:test";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { png } from "../helpers/images";
-import { type Harness, screenshots, startHarness, test, viewports, Watched } from "./harness";
-import { expectNoAxeViolations } from "./page-checks";
+import { screenshots, test, viewports } from "./harness";
+import { expectNoAxeViolationsAt } from "./page-checks";
+import { useSignedIn } from "./signed-in";
 
 const shots = process.env.REPORTGEN_SCREENSHOTS ?? screenshots;
 const WOFF2 = readFileSync(join(import.meta.dir, "../../docs/examples/invoice-de/source-code-pro-500.woff2"));
 const LOGO = png(120, 40, (x, y) => (x < 40 ? [29, 53, 87] : y % 10 < 5 ? [230, 57, 70] : [241, 250, 238]));
 
-let h: Harness;
-let w: Watched;
+const e2e = useSignedIn();
 
-beforeAll(async () => {
-  h = await startHarness();
-  w = await Watched.open(h);
-  await w.signIn(h.adminKey);
-}, 180_000);
-
-afterAll(async () => {
-  w?.check();
-  await w?.close();
-  await h?.cleanup();
-}, 60_000);
-
-async function accessibleAtBothWidths(label: string): Promise<void> {
-  for (const [name, vp] of Object.entries(viewports)) {
-    await w.page.setViewportSize(vp);
-    await w.page.waitForFunction((width) => window.innerWidth === width, vp.width);
-    await expectNoAxeViolations(w.page, `${label} (${name})`);
-  }
-  await w.page.setViewportSize(viewports.desktop);
-}
+const accessibleAtBothWidths = (label: string) => expectNoAxeViolationsAt(e2e.w.page, label, viewports);
 
 test("empty, then an upload with the file picker: the image previews, accessible at both widths", async () => {
-  const { page } = w;
+  const { page } = e2e.w;
   await page.goto("/dashboard");
   await page.getByRole("navigation", { name: "Sections" }).getByRole("link", { name: "Assets" }).click();
   await page.waitForURL(/\/dashboard\/asset-library$/);
@@ -56,7 +37,7 @@ test("empty, then an upload with the file picker: the image previews, accessible
 }, 90_000);
 
 test("a font dropped on the form is uploaded; its sample is drawn in that font; the reference copies", async () => {
-  const { page } = w;
+  const { page } = e2e.w;
   // A real drop: a DataTransfer holding the file, dispatched on the form as the browser would.
   const transfer = await page.evaluateHandle(
     (bytes) => {
@@ -103,7 +84,7 @@ test("a font dropped on the form is uploaded; its sample is drawn in that font; 
 }, 90_000);
 
 test("a refused upload says why on the form; delete asks first", async () => {
-  const { page } = w;
+  const { page } = e2e.w;
   await page.getByLabel("File").setInputFiles({
     name: "bad.svg",
     mimeType: "image/svg+xml",
@@ -111,7 +92,7 @@ test("a refused upload says why on the form; delete asks first", async () => {
   });
   await page.getByRole("button", { name: "Upload" }).click();
   await page.locator("#upload-error").waitFor();
-  await w.forgiveStatus(422);
+  await e2e.w.forgiveStatus(422);
   expect(await page.locator("#upload-error").textContent()).toContain("onload");
   expect(await page.getByLabel("File").getAttribute("aria-invalid")).toBe("true");
   await accessibleAtBothWidths("assets, refused upload");

@@ -12,7 +12,7 @@ import { example1 } from "../helpers/einvoice-examples";
 import { api } from "../helpers/process";
 import { makePki, openssl, P12_PASSWORD } from "../helpers/signing";
 import { type Harness, startHarness, test, Watched } from "./harness";
-import { expectNoAxeViolations } from "./page-checks";
+import { expectNoAxeViolationsAt } from "./page-checks";
 
 let h: Harness;
 let w: Watched;
@@ -20,15 +20,8 @@ let base: string;
 
 const widths = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } };
 
-/** The page as it is now, at both widths (the phone layout turns tables into cards and wraps the navigation). */
-async function checkBothWidths(label: string): Promise<void> {
-  for (const [name, vp] of Object.entries(widths)) {
-    await w.page.setViewportSize(vp);
-    await w.page.waitForFunction((width) => window.innerWidth === width, vp.width);
-    await expectNoAxeViolations(w.page, `${label} (${name})`);
-  }
-  await w.page.setViewportSize(widths.desktop);
-}
+/** The page as it is now, at both widths. */
+const checkBothWidths = (label: string) => expectNoAxeViolationsAt(w.page, label, widths);
 
 /** Waits for a report to finish through the API. */
 async function finished(id: string): Promise<void> {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { api } from "../helpers/process";
 import { type Harness, networkLog, sessionCookie, startHarness, test, Watched } from "./harness";
+import { openSignedIn } from "./signed-in";
 
 let h: Harness;
 let base: string;
@@ -20,8 +21,7 @@ afterAll(async () => {
 
 describe("cross-site requests", () => {
   test("a form posted from another origin is refused, and so is a forged Origin even with the right token", async () => {
-    const w = await Watched.open(h);
-    await w.signIn(h.adminKey);
+    const w = await openSignedIn(h);
     const before = (await api(base, h.adminKey, "GET", "/access-keys")).body.data.length;
     // Same site (127.0.0.1), another origin (port): the SameSite cookie is sent, so the Origin and
     // Sec-Fetch-Site checks and the token are what refuse it.
@@ -74,8 +74,7 @@ describe("cross-site requests", () => {
 
 describe("signing out and ending sessions", () => {
   test("sign out ends the session: the old cookie no longer opens the dashboard", async () => {
-    const w = await Watched.open(h);
-    await w.signIn(h.adminKey);
+    const w = await openSignedIn(h);
     const cookie = await sessionCookie(w);
     await w.page.getByRole("button", { name: "Sign out" }).click();
     await w.page.waitForURL(/\/dashboard\/sign-in\?notice=signed-out/);
@@ -93,8 +92,7 @@ describe("signing out and ending sessions", () => {
     const other = await api(base, h.adminKey, "POST", "/access-keys", { name: "elsewhere" });
     const otherKey: string = other.body.data;
 
-    const w = await Watched.open(h);
-    await w.signIn(key);
+    const w = await openSignedIn(h, key);
     await w.page.goto("/dashboard/keys");
     expect(await w.page.locator("tr", { hasText: "short-lived" }).locator(".badge.current").textContent()).toBe("This session");
     await w.page.getByRole("link", { name: "Delete key short-lived" }).click();

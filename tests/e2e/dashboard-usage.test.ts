@@ -4,18 +4,17 @@
 // scopes, expiry, last use and usage; the audit page lists events. axe-core finds no WCAG 2.1 AA
 // violation on each page at desktop and phone widths.
 import { Database } from "bun:sqlite";
-import { afterAll, beforeAll, describe, expect } from "bun:test";
+import { describe, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { ALL_SCOPES } from "../../src/access/scopes";
 import { api } from "../helpers/process";
-import { type Harness, screenshots, startHarness, test, viewports, Watched } from "./harness";
-import { expectNoAxeViolations } from "./page-checks";
+import { screenshots, test, viewports } from "./harness";
+import { expectNoAxeViolationsAt } from "./page-checks";
+import { useSignedIn } from "./signed-in";
 
-let h: Harness;
 let base: string;
-let w: Watched;
 const DAY = 86_400_000;
 const today = Math.floor(Date.now() / DAY);
 const iso = (day: number) => new Date(day * DAY).toISOString().slice(0, 10);
@@ -47,8 +46,7 @@ function seedDay(db: Database, accountId: string, keyId: string, day: number, o:
   })();
 }
 
-beforeAll(async () => {
-  h = await startHarness();
+const e2e = useSignedIn(async (h) => {
   base = h.server.baseUrl;
   // Today, through the API and the real renderer: two PDFs and one template that throws.
   const ids = [
@@ -65,19 +63,11 @@ beforeAll(async () => {
   seedDay(db, accountId, keyId, today - 3, { ok: [2, 2, 2, 2], failed: 1, pending: 0 });
   seedDay(db, accountId, keyId, today - 10, { ok: [5, 1], failed: 0, pending: 1 });
   db.close();
-  w = await Watched.open(h);
-  await w.signIn(h.adminKey);
-}, 180_000);
-
-afterAll(async () => {
-  w?.check();
-  await w?.close();
-  await h?.cleanup();
 });
 
 /** The chart's value of a series on a day (0 when the day has no such bar). */
 async function bar(chart: string, day: number, series: string): Promise<number> {
-  const rect = w.page.locator(`#${chart} g[data-date="${iso(day)}"] rect[data-series="${series}"]`);
+  const rect = e2e.w.page.locator(`#${chart} g[data-date="${iso(day)}"] rect[data-series="${series}"]`);
   return (await rect.count()) ? Number(await rect.getAttribute("data-value")) : 0;
 }
 
@@ -92,17 +82,11 @@ async function shootElement(el: Locator, name: string): Promise<void> {
   }
 }
 
-async function accessibleAtBothWidths(label: string): Promise<void> {
-  for (const [name, vp] of Object.entries(viewports)) {
-    await w.page.setViewportSize(vp);
-    await expectNoAxeViolations(w.page, `${label} (${name})`);
-  }
-  await w.page.setViewportSize(viewports.desktop);
-}
+const accessibleAtBothWidths = (label: string) => expectNoAxeViolationsAt(e2e.w.page, label, viewports);
 
 describe("overview chart", () => {
   test("reports per day stacked by status, and pages, with the seeded numbers; a text alternative and a table", async () => {
-    const { page } = w;
+    const { page } = e2e.w;
     await page.goto("/dashboard");
     const chart = page.locator("section.usage");
     await chart.waitFor();
@@ -130,11 +114,11 @@ describe("overview chart", () => {
     expect((await row.locator("td").allTextContents()).map(Number)).toEqual([4, 1, 0, 8]);
     expect(await page.locator(".usage-table tbody tr").count()).toBe(30);
     await accessibleAtBothWidths("overview");
-    await w.shoot("overview-chart");
+    await e2e.w.shoot("overview-chart");
   });
 
   test("the chart agrees with GET /usage", async () => {
-    const u = await api(base, h.adminKey, "GET", "/usage");
+    const u = await api(base, e2e.h.adminKey, "GET", "/usage");
     expect(u.status).toBe(200);
     expect(u.body.totals.reports).toEqual({ submitted: 11, succeeded: 8, failed: 2 });
     expect(u.body.totals.pages).toBe(16);
@@ -147,13 +131,13 @@ describe("access keys page", () => {
   test("each key's scopes, expiry, last use and last 30 days of usage", async () => {
     const expires = new Date(Date.now() + 7 * DAY);
     expires.setUTCMilliseconds(0);
-    const reader = await api(base, h.adminKey, "POST", "/access-keys", {
+    const reader = await api(base, e2e.h.adminKey, "POST", "/access-keys", {
       name: "reader",
       scopes: ["reports:read"],
       expires_at: expires.toISOString(),
     });
     expect(reader.status).toBe(201);
-    const writer = await api(base, h.adminKey, "POST", "/access-keys", { name: "writer", scopes: ["reports:write", "reports:read"] });
+    const writer = await api(base, e2e.h.adminKey, "POST", "/access-keys", { name: "writer", scopes: ["reports:write", "reports:read"] });
     expect(writer.status).toBe(201);
     // The reader reads (so it has been used); the writer submits one report that renders.
     expect((await api(base, reader.body.data, "GET", "/usage")).status).toBe(200);
@@ -162,7 +146,7 @@ describe("access keys page", () => {
     expect(sub.status).toBe(202);
     expect((await api(base, writerKey, "GET", `/reports/${sub.body.report_id}?wait=30`)).body.data.status).toBe("succeeded");
 
-    const { page } = w;
+    const { page } = e2e.w;
     await page.goto("/dashboard/keys");
     const row = (name: string) =>
       page.locator("tbody tr", { has: page.locator("td[data-label='Name'] strong", { hasText: new RegExp(`^${name}$`) }) });
@@ -179,13 +163,13 @@ describe("access keys page", () => {
     expect(await cell("operator", "Last 30 days")).toMatch(/^11 reports · 16 pages 8 succeeded, 2 failed · /);
     await accessibleAtBothWidths("access keys");
     await shootElement(page.locator("section[aria-labelledby='list-title']"), "keys-page");
-    await w.shoot("keys-usage");
+    await e2e.w.shoot("keys-usage");
   });
 });
 
 describe("audit log page", () => {
   test("lists the account's events newest first with type, actor key, address and target; older ones a page further", async () => {
-    const { page } = w;
+    const { page } = e2e.w;
     await page.goto("/dashboard/audit");
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Audit log");
     expect(await page.locator("nav.nav a[aria-current='page']").textContent()).toBe("Audit");
@@ -205,10 +189,10 @@ describe("audit log page", () => {
     expect(await oldest.locator("td[data-label='Address']").textContent()).toBe("—");
     await accessibleAtBothWidths("audit log");
     await shootElement(page.locator("main"), "audit-page");
-    await w.shoot("audit");
+    await e2e.w.shoot("audit");
 
     // More than a page (50): 50 more keys created; the page shows 50 and links to the older ones.
-    for (let i = 0; i < 50; i++) expect((await api(base, h.adminKey, "POST", "/access-keys", { name: `bulk-${i}` })).status).toBe(201);
+    for (let i = 0; i < 50; i++) expect((await api(base, e2e.h.adminKey, "POST", "/access-keys", { name: `bulk-${i}` })).status).toBe(201);
     const total = events.length + 50;
     await page.goto("/dashboard/audit");
     expect(await page.locator("table.audit tbody tr").count()).toBe(50);
@@ -220,7 +204,7 @@ describe("audit log page", () => {
     expect(await page.getByRole("link", { name: "← Newest" }).count()).toBe(1);
     // A cursor that was not issued is refused with a page that says so.
     const bad = await fetch(`${base}/dashboard/audit?cursor=nope`, {
-      headers: { cookie: (await w.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ") },
+      headers: { cookie: (await e2e.w.context.cookies()).map((c) => `${c.name}=${c.value}`).join("; ") },
     });
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain("next_cursor");

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { pdfText } from "../helpers/app";
 import { api } from "../helpers/process";
 import { type Harness, sessionCookie, startHarness, test, Watched } from "./harness";
+import { openSignedIn } from "./signed-in";
 
 let h: Harness;
 let base: string;
@@ -104,8 +105,7 @@ describe("signing in", () => {
 describe("signed in", () => {
   let w: Watched;
   beforeAll(async () => {
-    w = await Watched.open(h);
-    await w.signIn(h.adminKey);
+    w = await openSignedIn(h);
   });
   afterAll(async () => {
     w.check();

@@ -1,5 +1,5 @@
-// Checks the e2e tests run inside a page: axe-core's WCAG 2.1 AA rules, and reading the PDF a frame
-// shows (a blob: URL only the page can fetch).
+// Checks the e2e tests run inside a page: axe-core's WCAG 2.1 AA rules (at one width or several), and
+// reading the PDF a frame shows (a blob: URL only the page can fetch).
 import { expect } from "bun:test";
 import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
@@ -19,6 +19,23 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
     return r.violations.map((v: any) => ({ id: v.id, help: v.help, nodes: v.nodes.map((n: any) => n.target.join(" ")).slice(0, 5) }));
   });
   expect(violations, `${label}: ${JSON.stringify(violations, null, 2)}`).toEqual([]);
+}
+
+/**
+ * No axe violation at each width (the phone layout turns tables into cards and wraps the navigation),
+ * each checked once the page is laid out at it; the page is left at the desktop width.
+ */
+export async function expectNoAxeViolationsAt(
+  page: Page,
+  label: string,
+  widths: { desktop: { width: number; height: number } } & Record<string, { width: number; height: number }>,
+): Promise<void> {
+  for (const [name, vp] of Object.entries(widths)) {
+    await page.setViewportSize(vp);
+    await page.waitForFunction((width) => window.innerWidth === width, vp.width);
+    await expectNoAxeViolations(page, `${label} (${name})`);
+  }
+  await page.setViewportSize(widths.desktop);
 }
 
 /**

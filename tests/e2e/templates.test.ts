@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { pdfText } from "../helpers/app";
 import { api } from "../helpers/process";
-import { type Harness, screenshots, sessionCookie, startHarness, test, viewports, Watched } from "./harness";
-import { expectNoAxeViolations, previewPdf } from "./page-checks";
+import { type Harness, screenshots, sessionCookie, startHarness, test, viewports, type Watched } from "./harness";
+import { expectNoAxeViolations, expectNoAxeViolationsAt, previewPdf } from "./page-checks";
+import { openSignedIn } from "./signed-in";
 
 let h: Harness;
 let base: string;
@@ -65,9 +66,8 @@ async function finished(id: string): Promise<Record<string, any>> {
 
 describe("Templates page", () => {
   test("create with the live preview, save a version, history and diff, render by id; accessible; previews make no reports", async () => {
-    const w = await Watched.open(h);
+    const w = await openSignedIn(h);
     const { page } = w;
-    await w.signIn(h.adminKey);
     await page.getByRole("link", { name: "Templates" }).click();
     await page.waitForURL(`${base}/dashboard/templates`);
     expect(await page.getByRole("heading", { level: 3 }).textContent()).toBe("No templates yet");
@@ -206,21 +206,13 @@ describe("Templates page", () => {
     const added = await page.locator("table.diff tr.added").allTextContents();
     expect(added.some((l) => l.includes("Version two for <%= customer %>"))).toBe(true);
     expect(await page.locator("table.diff tr.removed").allTextContents()).toEqual([]);
-    for (const [label, vp] of Object.entries(viewports)) {
-      await page.setViewportSize(vp);
-      await expectNoAxeViolations(page, `diff page at ${label} width`);
-    }
-    await page.setViewportSize(viewports.desktop);
+    await expectNoAxeViolationsAt(page, "diff page", viewports);
     await w.shoot("templates-diff");
 
     // The list, checked for accessibility at both widths.
     await page.goto("/dashboard/templates");
     expect(await page.getByRole("link", { name: "Invoice e2e", exact: true }).count()).toBe(1);
-    for (const [label, vp] of Object.entries(viewports)) {
-      await page.setViewportSize(vp);
-      await expectNoAxeViolations(page, `Templates list at ${label} width`);
-    }
-    await page.setViewportSize(viewports.desktop);
+    await expectNoAxeViolationsAt(page, "Templates list", viewports);
     await w.shoot("templates-list");
 
     // A dozen previews, and still no report in the account.
@@ -249,8 +241,7 @@ describe("Templates page", () => {
   }, 240_000);
 
   test("the preview route: JSON for the page's script, a PDF without it; session, Origin and token required", async () => {
-    const w = await Watched.open(h);
-    await w.signIn(h.adminKey);
+    const w = await openSignedIn(h);
     await w.page.goto("/dashboard/templates/new");
     const csrf = await w.page.locator('input[name="_csrf"]').first().inputValue();
     const cookie = await sessionCookie(w);

@@ -1,5 +1,5 @@
 // The PDF/A step reads the objects it changes straight from a file that ends with cross-reference tables
-// (src/pdf/signature/objects.ts, readForPdfa), instead of a qpdf run that shows them. Here: on a real
+// (src/pdf/objects.ts, readForPdfa), instead of a qpdf run that shows them. Here: on a real
 // Chromium-printed PDF with an attachment, the update it computes touches the same objects with the same
 // keys as the one computed from qpdf's JSON; and a file with a cross-reference stream still becomes
 // PDF/A through qpdf's JSON.
@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../src/lib/logger";
+import { readForPdfa } from "../../src/pdf/objects";
 import { pdfaUpdate, type QpdfObjects } from "../../src/pdf/pdfa";
 import { PdfPipeline } from "../../src/pdf/pipeline";
 import { plan } from "../../src/pdf/plan";
 import { lastXrefTable } from "../../src/pdf/signature/incremental";
-import { readForPdfa } from "../../src/pdf/signature/objects";
 
 const work = mkdtempSync(join(tmpdir(), "rg-pdfa-objects-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

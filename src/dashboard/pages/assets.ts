@@ -6,6 +6,7 @@ import { ASSET_NAME_HELP } from "../../modules/assets/model";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";
+import { deleteLink, pagedTable } from "./table";
 
 export const LIBRARY = "/dashboard/asset-library";
 
@@ -34,7 +35,7 @@ export function assetsPage(
   </div></td>
   <td data-label="Updated">${fmt.time(a.updatedAt)}</td>
   <td data-label="Actions"><div class="actions"><a href="${LIBRARY}/${a.id}/content" download="${a.name}" aria-label="Download ${a.name}">Download</a>${
-    o.canWrite ? html`<a href="${LIBRARY}/${a.id}/delete" aria-label="Delete ${a.name}">Delete</a>` : ""
+    o.canWrite ? deleteLink(`${LIBRARY}/${a.id}/delete`, a.name) : ""
   }</div></td>
 </tr>`,
   );
@@ -71,20 +72,21 @@ ${notice(o.message)}
 ${upload}
 <section aria-labelledby="list-title">
   <h2 id="list-title">Assets of this account</h2>
-  ${
-    o.items.length
-      ? html`<div class="table-wrap"><table class="cards">
-  <caption class="visually-hidden">Assets: preview, name with type and size, the reference to use in templates, last updated</caption>
-  <thead><tr><th scope="col">Preview</th><th scope="col">Name</th><th scope="col">Reference</th><th scope="col">Updated</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-  <tbody>${rows}</tbody>
-</table></div>
-${o.nextCursor ? html`<nav class="pager" aria-label="More assets"><a class="button secondary" href="${LIBRARY}?cursor=${encodeURIComponent(o.nextCursor)}">Older assets</a></nav>` : ""}`
-      : html`<div class="panel empty"><h3>${o.cursor ? "No more assets" : "No assets yet"}</h3><p>${
-          o.cursor
-            ? html`<a href="${LIBRARY}">Back to the newest</a>`
-            : html`Upload one above, or with <span class="mono">POST /api/v1/assets</span>.`
-        }</p></div>`
-  }
+  ${pagedTable(
+    {
+      caption: "Assets: preview, name with type and size, the reference to use in templates, last updated",
+      columns: ["Preview", "Name", "Reference", "Updated"],
+      rows,
+      actions: true,
+    },
+    {
+      base: LIBRARY,
+      noun: "assets",
+      cursor: o.cursor,
+      nextCursor: o.nextCursor,
+      empty: html`Upload one above, or with <span class="mono">POST /api/v1/assets</span>.`,
+    },
+  )}
 </section>`,
   });
 }

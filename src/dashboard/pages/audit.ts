@@ -4,6 +4,7 @@ import type { AuditEvent, AuditEventType } from "../../modules/audit/model";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { pageHead } from "./common";
+import { cardTable } from "./table";
 
 const labels: Record<AuditEventType, string> = {
   "access_key.created": "Key created",
@@ -79,11 +80,12 @@ export function auditPage(
     body: html`${pageHead("Audit log", `Changes to this account's keys and webhook secret, and dashboard sign-ins, newest first. Kept ${o.retentionDays} days.`)}
 ${
   o.items.length
-    ? html`<div class="table-wrap"><table class="cards audit">
-  <caption class="visually-hidden">Audit events, newest first: time, event, who, client address, target</caption>
-  <thead><tr><th scope="col">Time</th><th scope="col">Event</th><th scope="col">By</th><th scope="col">Address</th><th scope="col">Target</th></tr></thead>
-  <tbody>${rows}</tbody>
-</table></div>`
+    ? cardTable({
+        caption: "Audit events, newest first: time, event, who, client address, target",
+        columns: ["Time", "Event", "By", "Address", "Target"],
+        rows,
+        class: "audit",
+      })
     : html`<div class="panel empty"><h2>No events${o.cursor ? " on this page" : ""}</h2><p>Creating, rotating or deleting a key, rotating the webhook secret and signing in to the dashboard are recorded here.</p></div>`
 }
 <nav class="pager" aria-label="Pages of audit events">

@@ -8,6 +8,7 @@ import type { KeyUsage } from "../../modules/usage/service";
 import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";
+import { cardTable, deleteLink, emptyPanel } from "./table";
 
 export function keysPage(
   viewer: Viewer,
@@ -46,7 +47,7 @@ export function keysPage(
   <td data-label="Expires">${expiry(k.expiresAt, now)}</td>
   <td data-label="Last used">${fmt.time(k.lastUsedAt)}</td>
   <td data-label="Last 30 days" class="usage-cell">${usageText(usage.get(k.id))}</td>
-  <td data-label="Actions"><a href="/dashboard/keys/${k.id}/delete" aria-label="Delete key ${k.name}">Delete</a></td>
+  <td data-label="Actions">${deleteLink(`/dashboard/keys/${k.id}/delete`, `key ${k.name}`)}</td>
 </tr>`,
   );
   return layout({
@@ -73,12 +74,13 @@ ${created}
   <h2 id="list-title">Keys of this account</h2>
   ${
     o.keys.length
-      ? html`<div class="table-wrap"><table class="cards">
-  <caption class="visually-hidden">Access keys: name and creation, public id, scopes, expiry, last use, usage over the last 30 days</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Public id</th><th scope="col">Scopes</th><th scope="col">Expires</th><th scope="col">Last used</th><th scope="col">Last 30 days</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-  <tbody>${rows}</tbody>
-</table></div>${others.length ? html`<p class="sub" id="other-usage">Also in the last 30 days: ${others.map((u, i) => html`${i ? "; " : ""}${u.keyId ? html`deleted key <span class="mono">${u.keyId}</span>` : "reports from before keys were recorded"}: ${fmt.plural(u.submitted, "report")}, ${fmt.plural(u.pages, "page")}`)}.</p>` : ""}`
-      : html`<div class="panel empty"><h3>No keys</h3><p>Create one above.</p></div>`
+      ? html`${cardTable({
+          caption: "Access keys: name and creation, public id, scopes, expiry, last use, usage over the last 30 days",
+          columns: ["Name", "Public id", "Scopes", "Expires", "Last used", "Last 30 days"],
+          rows,
+          actions: true,
+        })}${others.length ? html`<p class="sub" id="other-usage">Also in the last 30 days: ${others.map((u, i) => html`${i ? "; " : ""}${u.keyId ? html`deleted key <span class="mono">${u.keyId}</span>` : "reports from before keys were recorded"}: ${fmt.plural(u.submitted, "report")}, ${fmt.plural(u.pages, "page")}`)}.</p>` : ""}`
+      : emptyPanel("No keys", "Create one above.")
   }
 </section>`,
   });

@@ -6,6 +6,7 @@ import type { UsageByDay } from "../../modules/usage/repo";
 import { fmt, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { pageHead } from "./common";
+import { cardTable } from "./table";
 import { usageChart } from "./usage-chart";
 
 export interface OverviewData {
@@ -32,11 +33,14 @@ export function overviewPage(viewer: Viewer, d: OverviewData) {
   const times = d.recent.map((r) => r.finishedAt - r.startedAt);
   const recent = d.recent.length
     ? html`<p>Median <strong>${fmt.duration(median(times))}</strong>, slowest <strong>${fmt.duration(Math.max(...times))}</strong> over the last ${fmt.plural(times.length, "report")}.</p>
-<div class="table-wrap"><table class="cards">
-  <caption class="visually-hidden">Render times of the latest reports</caption>
-  <thead><tr><th scope="col">Finished</th><th scope="col">Pages</th><th scope="col">Render time</th></tr></thead>
-  <tbody>${d.recent.map((r) => html`<tr><td data-label="Finished">${fmt.time(r.finishedAt)}</td><td data-label="Pages" class="num">${r.pageCount ?? "—"}</td><td data-label="Render time" class="num">${fmt.duration(r.finishedAt - r.startedAt)}</td></tr>`)}</tbody>
-</table></div>`
+${cardTable({
+  caption: "Render times of the latest reports",
+  columns: ["Finished", "Pages", "Render time"],
+  rows: d.recent.map(
+    (r) =>
+      html`<tr><td data-label="Finished">${fmt.time(r.finishedAt)}</td><td data-label="Pages" class="num">${r.pageCount ?? "—"}</td><td data-label="Render time" class="num">${fmt.duration(r.finishedAt - r.startedAt)}</td></tr>`,
+  ),
+})}`
     : html`<div class="empty"><h3>No renders yet</h3><p>Render times appear here once reports finish. Try the <a href="/dashboard/playground">Playground</a>.</p></div>`;
 
   // The curl example scrolls sideways on a phone: tabindex lets the keyboard scroll it, and the

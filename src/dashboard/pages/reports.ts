@@ -5,6 +5,7 @@ import type { ReportSummary } from "../../modules/reports/repo";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";
+import { cardTable, deleteLink } from "./table";
 
 export const pending = (s: ReportStatus) => s === "queued" || s === "processing";
 
@@ -67,7 +68,7 @@ export function reportRow(r: ReportSummary): Html {
             : ""
         }`
       : ""
-  }<a href="/dashboard/reports/${r.id}/delete" aria-label="Delete report ${r.id.slice(0, 8)}">Delete</a></div></td>
+  }${deleteLink(`/dashboard/reports/${r.id}/delete`, `report ${r.id.slice(0, 8)}`)}</div></td>
 </tr>`;
 }
 
@@ -102,11 +103,12 @@ export function reportsPage(
 ${notice(o.message)}
 ${
   o.items.length
-    ? html`<div class="table-wrap"><table class="cards">
-  <caption class="visually-hidden">Reports${o.status ? `, ${labels[o.status].toLowerCase()} only` : ""}, newest first</caption>
-  <thead><tr><th scope="col">Report</th><th scope="col">Status</th><th scope="col">Created</th><th scope="col">Finished</th><th scope="col">Pages</th><th scope="col">Size</th><th scope="col">Render time</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-  <tbody>${o.items.map(reportRow)}</tbody>
-</table></div>`
+    ? cardTable({
+        caption: `Reports${o.status ? `, ${labels[o.status].toLowerCase()} only` : ""}, newest first`,
+        columns: ["Report", "Status", "Created", "Finished", "Pages", "Size", "Render time"],
+        rows: o.items.map(reportRow),
+        actions: true,
+      })
     : empty
 }
 <nav class="pager" aria-label="Pages of reports">

@@ -5,6 +5,7 @@ import type { SigningIdentity } from "../../modules/signing/service";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";
+import { cardTable, deleteLink, emptyPanel } from "./table";
 
 /** Days before its end from which an identity's expiry is flagged. */
 export const EXPIRY_WARNING_DAYS = 30;
@@ -42,7 +43,7 @@ export function signingPage(
   <td data-label="Valid">${validity(i, now)}</td>
   <td data-label="Fingerprint (SHA-256)" class="mono fingerprint">${i.sha256Fingerprint}</td>
   <td data-label="Identity id" class="mono">${i.id}</td>
-  <td data-label="Actions"><a href="/dashboard/signing/${i.id}/delete" aria-label="Delete signing identity ${i.name}">Delete</a></td>
+  <td data-label="Actions">${deleteLink(`/dashboard/signing/${i.id}/delete`, `signing identity ${i.name}`)}</td>
 </tr>`,
   );
   return layout({
@@ -79,12 +80,13 @@ ${expiring.length ? notice({ kind: "warn", text: html`${expiring.map((i, n) => h
   <h2 id="list-title">Identities of this account</h2>
   ${
     o.identities.length
-      ? html`<div class="table-wrap"><table class="cards">
-  <caption class="visually-hidden">Signing identities: name, certificate subject and issuer, validity, SHA-256 fingerprint, id</caption>
-  <thead><tr><th scope="col">Name</th><th scope="col">Subject</th><th scope="col">Valid</th><th scope="col">Fingerprint (SHA-256)</th><th scope="col">Identity id</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
-  <tbody>${rows}</tbody>
-</table></div>`
-      : html`<div class="panel empty"><h3>No signing identities</h3><p>Upload one above, or with POST /api/v1/signing-identities.</p></div>`
+      ? cardTable({
+          caption: "Signing identities: name, certificate subject and issuer, validity, SHA-256 fingerprint, id",
+          columns: ["Name", "Subject", "Valid", "Fingerprint (SHA-256)", "Identity id"],
+          rows,
+          actions: true,
+        })
+      : emptyPanel("No signing identities", "Upload one above, or with POST /api/v1/signing-identities.")
   }
 </section>`,
   });

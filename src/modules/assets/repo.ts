@@ -1,5 +1,7 @@
 // SQL of the asset library, the same text on SQLite and PostgreSQL. A row is a name's current bytes.
+import { newestFirst } from "../../db/newest-first";
 import type { Sql } from "../../db/sql";
+import type { Cursor } from "../../lib/cursor";
 import type { Asset } from "./model";
 
 const cols = `id, account_id AS "accountId", name, type, size_bytes AS "sizeBytes", sha256, created_at AS "createdAt", updated_at AS "updatedAt"`;
@@ -43,17 +45,8 @@ export class AssetsRepo {
   }
 
   /** The account's assets, newest first, after the given position (the last item of the previous page). */
-  list(q: { accountId: string; limit: number; after?: { createdAt: number; id: string } }): Promise<Asset[]> {
-    return q.after
-      ? this.sql.all<Asset>(
-          `SELECT ${cols} FROM assets WHERE account_id = $1 AND (created_at < $2 OR (created_at = $2 AND id < $3))
-           ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [q.accountId, q.after.createdAt, q.after.id, q.limit],
-        )
-      : this.sql.all<Asset>(`SELECT ${cols} FROM assets WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
-          q.accountId,
-          q.limit,
-        ]);
+  list(q: { accountId: string; limit: number; after?: Cursor }): Promise<Asset[]> {
+    return newestFirst<Asset>(this.sql, `SELECT ${cols} FROM assets`, q);
   }
 
   /** Bytes the account's assets hold, without the one named (which an upload is about to replace). */

@@ -3,7 +3,7 @@
 // resolved when a report renders (resolver.ts), so a report queued before a replacement prints the new
 // bytes, and a report already printed keeps the PDF it has.
 import { createHash } from "node:crypto";
-import { decodeCursor, pageOf } from "../../lib/cursor";
+import { readPage } from "../../lib/cursor";
 import { AppError, notFound, retryLater, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { Actor } from "../audit/model";
@@ -102,9 +102,7 @@ export class AssetsService {
   }
 
   async list(accountId: string, q: { cursor?: string; limit?: number } = {}): Promise<{ items: Asset[]; nextCursor: string | null }> {
-    const limit = q.limit ?? 20;
-    const items = await this.repo.list({ accountId, limit: limit + 1, after: q.cursor ? decodeCursor(q.cursor, "asset") : undefined });
-    return pageOf(items, limit);
+    return readPage({ cursor: q.cursor, limit: q.limit ?? 20 }, "asset", (after, limit) => this.repo.list({ accountId, limit, after }));
   }
 
   async get(accountId: string, id: string): Promise<Asset> {

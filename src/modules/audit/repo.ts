@@ -1,6 +1,8 @@
 // SQL for the audit trail. Inserts join the caller's transaction (the Sql port's ambient tx), so an
 // event is written with the change it records, or not at all.
+import { newestFirst } from "../../db/newest-first";
 import type { Sql } from "../../db/sql";
+import type { Cursor } from "../../lib/cursor";
 import type { AuditEvent } from "./model";
 
 const columns = `id, account_id AS "accountId", type, actor, actor_key_id AS "actorKeyId", client_address AS "clientAddress",
@@ -18,17 +20,8 @@ export class AuditRepo {
   }
 
   /** The account's events, newest first, after a position (the last item of the previous page). */
-  list(accountId: string, limit: number, after?: { createdAt: number; id: string }): Promise<AuditEvent[]> {
-    return after
-      ? this.sql.all<AuditEvent>(
-          `SELECT ${columns} FROM audit_events WHERE account_id = $1 AND (created_at < $2 OR (created_at = $2 AND id < $3))
-           ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [accountId, after.createdAt, after.id, limit],
-        )
-      : this.sql.all<AuditEvent>(`SELECT ${columns} FROM audit_events WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
-          accountId,
-          limit,
-        ]);
+  list(accountId: string, limit: number, after?: Cursor): Promise<AuditEvent[]> {
+    return newestFirst<AuditEvent>(this.sql, `SELECT ${columns} FROM audit_events`, { accountId, after, limit });
   }
 
   /** Removes events older than `before` (the retention job); returns how many went. */

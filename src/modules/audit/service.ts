@@ -1,6 +1,6 @@
 // The audit trail: any service records what it changed, who asked and from where. Call record() inside
 // the transaction of the change (Sql.tx is ambient, so the insert joins it) to write both or neither.
-import { decodeCursor, pageOf } from "../../lib/cursor";
+import { readPage } from "../../lib/cursor";
 import { uuidV7 } from "../../lib/ids";
 import type { Actor, AuditEvent, AuditEventType } from "./model";
 import type { AuditRepo } from "./repo";
@@ -34,9 +34,7 @@ export class AuditService {
 
   /** A page of the account's events, newest first (cursor pages like GET /reports). */
   async list(accountId: string, q: { cursor?: string; limit?: number } = {}): Promise<{ items: AuditEvent[]; nextCursor: string | null }> {
-    const limit = q.limit ?? 50;
-    const items = await this.repo.list(accountId, limit + 1, q.cursor ? decodeCursor(q.cursor, "event") : undefined);
-    return pageOf(items, limit);
+    return readPage({ cursor: q.cursor, limit: q.limit ?? 50 }, "event", (after, limit) => this.repo.list(accountId, limit, after));
   }
 
   /** Deletes events older than `retentionMs` (the retention job). */

@@ -1,4 +1,5 @@
 // SQL for signing identities. The private key column holds only its seal (service.ts).
+import { newestFirst } from "../../db/newest-first";
 import type { Sql } from "../../db/sql";
 
 export interface SigningIdentityRow {
@@ -64,10 +65,7 @@ export class SigningRepo {
 
   /** The account's identities, newest first. */
   list(accountId: string): Promise<SigningIdentityRow[]> {
-    return this.sql.all<SigningIdentityRow>(
-      `SELECT ${columns} FROM signing_identities WHERE account_id = $1 ORDER BY created_at DESC, id DESC`,
-      [accountId],
-    );
+    return newestFirst<SigningIdentityRow>(this.sql, `SELECT ${columns} FROM signing_identities`, { accountId });
   }
 
   /** Removes the account's identity; false when there was none. */

@@ -1,6 +1,9 @@
 // SQL for stored templates and their immutable versions, the same text on SQLite and PostgreSQL.
+
+import { newestFirst } from "../../db/newest-first";
 import type { Engine } from "../../db/schema";
 import type { Sql } from "../../db/sql";
+import type { Cursor } from "../../lib/cursor";
 import type { TemplateOptions, TemplateSummary, TemplateVersion, Warning } from "./model";
 
 /** A version as it is inserted: JSON fields already serialised by the caller (null when absent). */
@@ -97,17 +100,8 @@ export class TemplatesRepo {
   }
 
   /** The account's templates, newest first, after the given position (the last item of the previous page). */
-  list(q: { accountId: string; limit: number; after?: { createdAt: number; id: string } }): Promise<TemplateSummary[]> {
-    return q.after
-      ? this.sql.all<TemplateSummary>(
-          `SELECT ${summary} FROM templates WHERE account_id = $1 AND (created_at < $2 OR (created_at = $2 AND id < $3))
-           ORDER BY created_at DESC, id DESC LIMIT $4`,
-          [q.accountId, q.after.createdAt, q.after.id, q.limit],
-        )
-      : this.sql.all<TemplateSummary>(`SELECT ${summary} FROM templates WHERE account_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [
-          q.accountId,
-          q.limit,
-        ]);
+  list(q: { accountId: string; limit: number; after?: Cursor }): Promise<TemplateSummary[]> {
+    return newestFirst<TemplateSummary>(this.sql, `SELECT ${summary} FROM templates`, q);
   }
 
   /** One version of the account's template (the join keeps other accounts' versions out). */

@@ -10,7 +10,7 @@ import { retryLater, validationFailed } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
 import { entrypointUrl } from "../../lib/runtime";
 import { type Child, ChildRegistry, Supervisor } from "../../lib/supervisor";
-import { StartHandshake } from "../../lib/supervisor-group";
+import { ThreadLink } from "../../lib/thread-link";
 import type { SchemaVerdict } from "./json-schema";
 
 /**
@@ -56,12 +56,10 @@ interface Task {
 /** One generation of the thread. */
 class SchemaThread implements Child {
   private readonly worker: Worker;
-  private readonly handshake = new StartHandshake();
+  private readonly link: ThreadLink;
   task?: Task;
   private taskId = 0;
   private timer?: Timer;
-  private readonly pings = new Map<number, () => void>();
-  private nextPing = 1;
 
   constructor(
     private readonly owner: SchemaValidator,
@@ -71,21 +69,15 @@ class SchemaThread implements Child {
     this.worker = new Worker(entrypointUrl("modules/templates/schema-worker.ts"), {
       workerData: { nice: owner.opts.nice } satisfies SchemaThreadData,
     });
+    this.link = new ThreadLink(this.worker, died);
     this.worker.on("message", (m: FromSchemaThread) => {
-      if (m.type === "ready") this.handshake.ready();
-      if (m.type === "pong") this.pings.get(m.id)?.();
+      this.link.heard(m);
       if (m.type === "verdict" && m.id === this.taskId) this.settle((t) => t.resolve(m.verdict));
     });
-    const gone = (cause: string) => {
-      this.handshake.fail(new Error(cause));
-      died(cause);
-    };
-    this.worker.on("error", (e: Error) => gone(`thread error: ${e.message}`));
-    this.worker.on("exit", () => gone("the thread exited"));
   }
 
   start(): Promise<void> {
-    return this.handshake.started;
+    return this.link.started();
   }
 
   run(task: Task): void {
@@ -111,17 +103,12 @@ class SchemaThread implements Child {
   }
 
   probe(): Promise<boolean> {
-    const id = this.nextPing++;
-    return new Promise<boolean>((resolve) => {
-      this.pings.set(id, () => resolve(true));
-      this.worker.postMessage({ type: "ping", id } satisfies ToSchemaThread);
-    }).finally(() => this.pings.delete(id));
+    return this.link.probe();
   }
 
   async kill(): Promise<void> {
     clearTimeout(this.timer);
-    this.worker.removeAllListeners();
-    await this.worker.terminate().catch(() => {});
+    await this.link.kill();
   }
 }
 

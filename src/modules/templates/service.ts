@@ -1,7 +1,7 @@
 // Stored templates: create, version, list, read, delete; the preflight that every save returns; the live
 // preview (no report row); and what a generation request by template_id needs (TemplateSource).
 import type { Engine } from "../../db/schema";
-import { decodeCursor, pageOf } from "../../lib/cursor";
+import { readPage } from "../../lib/cursor";
 import { AppError, notFound, RenderError, validationFailed } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import { checkPdfOptions } from "../../pdf/options";
@@ -108,9 +108,7 @@ export class TemplatesService implements TemplateSource {
     accountId: string,
     q: { cursor?: string; limit?: number } = {},
   ): Promise<{ items: TemplateSummary[]; nextCursor: string | null }> {
-    const limit = q.limit ?? 20;
-    const items = await this.repo.list({ accountId, limit: limit + 1, after: q.cursor ? decodeCursor(q.cursor, "template") : undefined });
-    return pageOf(items, limit);
+    return readPage({ cursor: q.cursor, limit: q.limit ?? 20 }, "template", (after, limit) => this.repo.list({ accountId, limit, after }));
   }
 
   async get(accountId: string, id: string): Promise<TemplateDetail> {

@@ -1,10 +1,11 @@
-// The few objects a signature needs (the trailer, the catalog, the page tree down to each page, an
-// AcroForm and annotations held apart), read straight from a file that ends with cross-reference
-// tables, in the form qpdf's JSON v2 gives them: it saves the sign step its qpdf run. Anything this
-// reader does not expect (a cross-reference stream, an object stream, encryption, a syntax it does not
-// know) makes it answer undefined, and the step asks qpdf instead.
-import type { QpdfObject, QpdfObjects } from "../pdfa";
-import type { QpdfPages } from "./placeholder";
+// The few objects a post-print step needs, read straight from a file that ends with cross-reference
+// tables, in the form qpdf's JSON v2 gives them: it saves the step a qpdf run. The sign step reads the
+// trailer, the catalog, the page tree down to each page, an AcroForm and annotations held apart; the
+// PDF/A step what it changes or looks at. Anything this reader does not expect (a cross-reference
+// stream, an object stream, encryption, a syntax it does not know) makes it answer undefined, and the
+// step asks qpdf instead.
+import type { QpdfObject, QpdfObjects } from "./pdfa";
+import type { QpdfPages } from "./signature/placeholder";
 
 type Value = null | boolean | number | string | Value[] | { [k: string]: Value };
 
