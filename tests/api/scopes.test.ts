@@ -162,6 +162,20 @@ describe("the dashboard holds a signed-in key to its scopes", () => {
     );
     expect(render.status).toBe(403);
     expect(await render.text()).toContain("reports:write");
+    // Deleting a report needs reports:write: its confirmation page as much as the delete itself.
+    const queued = await t.request("POST", "/api/v1/generate-pdf-async", { body: { engine: "raw", html_template: "<p>x</p>" } });
+    const { report_id } = (await queued.json()) as { report_id: string };
+    const confirm = await noRedirect(t, "GET", `/dashboard/reports/${report_id}/delete`, { headers: { cookie: session! } });
+    expect(confirm.status).toBe(403);
+    expect(await confirm.text()).toContain("reports:write");
+    // Nor does its list offer a Delete link for it, while a key with reports:write sees one.
+    const deleteLink = `/dashboard/reports/${report_id}/delete`;
+    const readerList = await noRedirect(t, "GET", "/dashboard/reports", { headers: { cookie: session! } });
+    const readerText = await readerList.text();
+    expect(readerText).toContain(report_id.slice(0, 8));
+    expect(readerText).not.toContain(deleteLink);
+    const writer = await signIn(t, (await mintKey(t, { scopes: ["reports:read", "reports:write"], name: "dash writer" })).value);
+    expect(await (await noRedirect(t, "GET", "/dashboard/reports", { headers: { cookie: writer.session! } })).text()).toContain(deleteLink);
   });
 
   test("a keys:manage key creates keys from the dashboard with at most its own scopes", async () => {

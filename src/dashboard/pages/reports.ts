@@ -49,7 +49,8 @@ function progress(r: ReportSummary): Html | string {
 }
 
 /** One row; while the report is unfinished it asks to be re-fetched (app.js). */
-export function reportRow(r: ReportSummary): Html {
+/** `canDelete`: the signed-in key holds reports:write (without it, no Delete link that would only answer 403). */
+export function reportRow(r: ReportSummary, canDelete: boolean): Html {
   const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
   const reason = r.errorCode ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
   return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
@@ -68,13 +69,13 @@ export function reportRow(r: ReportSummary): Html {
             : ""
         }`
       : ""
-  }${deleteLink(`/dashboard/reports/${r.id}/delete`, `report ${r.id.slice(0, 8)}`)}</div></td>
+  }${canDelete ? deleteLink(`/dashboard/reports/${r.id}/delete`, `report ${r.id.slice(0, 8)}`) : ""}</div></td>
 </tr>`;
 }
 
 export function reportsPage(
   viewer: Viewer,
-  o: { items: ReportSummary[]; status?: ReportStatus; cursor?: string; nextCursor: string | null; message?: Notice },
+  o: { items: ReportSummary[]; status?: ReportStatus; cursor?: string; nextCursor: string | null; message?: Notice; canDelete: boolean },
 ) {
   const q = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -106,7 +107,7 @@ ${
     ? cardTable({
         caption: `Reports${o.status ? `, ${labels[o.status].toLowerCase()} only` : ""}, newest first`,
         columns: ["Report", "Status", "Created", "Finished", "Pages", "Size", "Render time"],
-        rows: o.items.map(reportRow),
+        rows: o.items.map((r) => reportRow(r, o.canDelete)),
         actions: true,
       })
     : empty

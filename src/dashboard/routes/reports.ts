@@ -19,14 +19,15 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
         const cursor = query.cursor || undefined;
         const { items, nextCursor } = await d.reports.list(s.accountId, { limit: 20, status, cursor });
         const message: Notice | undefined = query.deleted ? { kind: "ok", text: "The report and its PDF were deleted." } : undefined;
-        return htmlResponse(reportsPage(await g.viewerOf(s), { items, status, cursor, nextCursor, message }));
+        const canDelete = s.scopes.includes("reports:write");
+        return htmlResponse(reportsPage(await g.viewerOf(s), { items, status, cursor, nextCursor, message, canDelete }));
       }),
     )
     .get(
       `${DASHBOARD}/reports/:id/row`,
       g.fragment(async ({ params: { id = "" } }, s) => {
         try {
-          return reportRow(await d.reports.get(s.accountId, id));
+          return reportRow(await d.reports.get(s.accountId, id), s.scopes.includes("reports:write"));
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return goneRow(id);
           throw e;
@@ -80,6 +81,7 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
     .get(
       `${DASHBOARD}/reports/:id/delete`,
       g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "reports:write", "deleting a report");
         const r = await d.reports.get(s.accountId, id);
         return htmlResponse(
           confirmPage({
