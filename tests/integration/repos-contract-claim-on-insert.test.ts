@@ -88,6 +88,41 @@ for (const kind of BACKENDS) {
   });
 }
 
+for (const kind of BACKENDS) {
+  test(`claimNext on ${kind}: the next due report as claim() returns it, else when the next held-back one is due`, async () => {
+    const { repos } = await fresh(kind);
+    const acme = await repos.accounts.ensure("acme");
+    const q = repos.queue;
+    const now = Date.now();
+    expect(await q.claimNext(now, 10_000)).toEqual({});
+    const held = newReport(acme.id, { createdAt: now - 2_000 });
+    await repos.reports.insert(held);
+    const first = await q.claimNext(now, 10_000);
+    expect(first.job).toMatchObject({ id: held.id, attempts: 1, accountId: acme.id, engine: "raw", template: "<p>x</p>", startedAt: now });
+    expect(first.nextDueAt).toBeUndefined();
+    expect(await q.requeue(held.id, 1, false, now + 60_000)).toBe(true);
+    expect(await q.claimNext(now, 10_000)).toEqual({ nextDueAt: now + 60_000 });
+    // Two due: the oldest first, and (PostgreSQL) the claim says more are due.
+    const a = newReport(acme.id, { createdAt: now - 1_000, requestId: "req-a", options: '{"format":"A4"}' });
+    const b = newReport(acme.id, { createdAt: now - 500 });
+    await repos.reports.insert(a);
+    await repos.reports.insert(b);
+    const next = await q.claimNext(now, 10_000);
+    const [same] = await q.claim(now + 1, 10_000);
+    expect(next.job?.id).toBe(a.id);
+    expect(same?.id).toBe(b.id);
+    // The same columns as claim()'s, and the lease.
+    const { id: _a, more: moreA, ...fromNext } = next.job!;
+    const { id: _b, more: moreB, ...fromClaim } = same!;
+    expect(Object.keys(fromNext).sort()).toEqual(Object.keys(fromClaim).sort());
+    expect(fromNext).toMatchObject({ requestId: "req-a", options: '{"format":"A4"}', mergeParts: null, attempts: 1 });
+    if (kind === "postgres") expect([moreA, moreB]).toEqual([true, false]);
+    expect(await q.holds(a.id, 1)).toBe(true);
+    expect(await q.reap(3, now + 5_000)).toEqual({ requeued: 0, failed: 0 });
+    expect(await q.reap(3, now + 10_002)).toEqual({ requeued: 2, failed: 0 });
+  });
+}
+
 describe("PostgreSQL only", () => {
   /** Collects a channel's payloads until `until` says they are complete (or 2 s pass). */
   async function collect(
@@ -161,7 +196,7 @@ describe("PostgreSQL only", () => {
       progressTotal: null,
     } as never);
     expect({ ...row, ...state }).toEqual({ ...row, id: r.id });
-  });
+  }, 30_000);
 
   test("finished states go in notifications under 8000 bytes: a reaper statement finishing 300 reports, an error too long to send", async () => {
     const a = await fresh("postgres");
@@ -200,7 +235,7 @@ describe("PostgreSQL only", () => {
       await l1.unlisten();
       await l2.unlisten();
     }
-  });
+  }, 30_000);
 
   test("finishedStates refuses what is not a list of finished reports, and keeps ids whose state is incomplete", () => {
     expect(finishedStates("a,b")).toBeUndefined();

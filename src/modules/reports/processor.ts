@@ -190,14 +190,14 @@ export class ReportProcessor {
       const due = this.dueAt !== undefined && this.dueAt > now ? this.dueAt - now : undefined;
       return this.handed(await this.wakeups.wait(this.wakeups.hasPoller ? undefined : due, poll));
     }
-    const [job] = await this.repo.claim(now, this.leases.leaseMs, 1);
+    // An empty claim also says when a report held back by a retry's backoff is due (PostgreSQL: in the
+    // same statement).
+    const { job, nextDueAt: due } = await this.repo.claimNext(now, this.leases.leaseMs);
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
-      // With a poll (PostgreSQL), only the lane that will poll looks for a report held back by a retry's
-      // backoff (one query less for every other lane going idle); the others wait for a wake-up.
-      // Without one (SQLite), every idle lane keeps its own due time.
+      // With a poll (PostgreSQL), only the lane that will poll waits for a report held back by a retry's
+      // backoff; the others wait for a wake-up. Without one (SQLite), every idle lane keeps its own due time.
       if (poll !== undefined && this.wakeups.hasPoller) return this.handed(await this.wakeups.wait(undefined, poll));
-      const due = await this.repo.nextDueAt(now);
       this.dueAt = due;
       return this.handed(await this.wakeups.wait(due === undefined ? undefined : due - now, poll));
     }
