@@ -123,6 +123,43 @@ for (const kind of BACKENDS) {
   });
 }
 
+for (const kind of BACKENDS) {
+  test(`afterTx on ${kind}: runs once the outermost transaction has ended, true only when it committed`, async () => {
+    const { repos } = await fresh(kind);
+    const acme = await repos.accounts.ensure("acme");
+    const seen: [string, boolean, string | undefined][] = [];
+    const note = (what: string, id: string) =>
+      repos.reports.afterTx((committed) => {
+        // Read when told: a commit is visible then, a rollback left nothing.
+        void repos.reports.get(id, acme.id).then((r) => seen.push([what, committed, r?.status]));
+      });
+    const kept = newReport(acme.id);
+    await repos.reports.transaction(async () => {
+      await repos.reports.transaction(async () => {
+        note("inner", kept.id);
+        await repos.reports.insert(kept);
+      });
+      // The inner transaction joined the outer one: nothing is told before the outer one ends.
+      expect(seen).toEqual([]);
+    });
+    const lost = newReport(acme.id);
+    await expect(
+      repos.reports.transaction(async () => {
+        note("rolled back", lost.id);
+        await repos.reports.insert(lost);
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
+    note("outside", kept.id);
+    for (let i = 0; i < 50 && seen.length < 3; i++) await Bun.sleep(10);
+    expect(seen.sort()).toEqual([
+      ["inner", true, "queued"],
+      ["outside", true, "queued"],
+      ["rolled back", false, undefined],
+    ]);
+  });
+}
+
 describe("PostgreSQL only", () => {
   /** Collects a channel's payloads until `until` says they are complete (or 2 s pass). */
   async function collect(
