@@ -34,6 +34,7 @@ export interface Sql {
   /**
    * Inside tx(): `fn` runs once the outermost transaction has ended, with true when it committed (false:
    * rolled back, or its outcome unknown). Outside one, at once with true (the statement committed alone).
+   * `fn` must not throw: it runs as tx() returns or throws, and would stand in for that outcome.
    */
   afterTx(fn: (committed: boolean) => void): void;
   close(): Promise<void>;
