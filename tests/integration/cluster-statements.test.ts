@@ -127,3 +127,30 @@ test("a submission with an Idempotency-Key is claimed by its insert once the enc
   expect(claimsOf(onWorker, id)).toEqual([]);
   expect(await submit(worker, headers)).toBe(id);
 }, 60_000);
+
+test("a chunked report (its progress moved while it rendered) claimed by its insert: the other instance's long poll answers from the notification, reading it once", async () => {
+  const { api, worker } = pair();
+  expect((await api.request("GET", "/api/v1/reports")).status).toBe(200);
+  const onApi = record(api);
+  const onWorker = record(worker);
+  const rows = Array.from({ length: 300 }, (_, i) => ({ n: i + 1 }));
+  const res = await worker.request("POST", "/api/v1/generate-pdf-async", {
+    body: {
+      engine: "ejs",
+      html_template: "<table><% rows.forEach(function (r) { %><tr><td><%= r.n %></td></tr><% }) %></table>",
+      data: { rows },
+      options: { chunk: { array: "rows", size: 100 } },
+    },
+  });
+  expect(res.status).toBe(202);
+  const id = ((await res.json()) as { report_id: string }).report_id;
+  const polled = await api.request("GET", `/api/v1/reports/${id}?wait=30`);
+  const answer = ((await polled.json()) as { data: Record<string, unknown> }).data;
+  expect(answer.status).toBe("succeeded");
+  expect(claimsOf([...onApi, ...onWorker], id)).toEqual([]);
+  const reads = readsOf(onApi, id);
+  expect(reads).toHaveLength(1);
+  expect(["queued", "processing"]).toContain((reads[0]!.rows as { status: string }).status);
+  const now = ((await (await api.request("GET", `/api/v1/reports/${id}`)).json()) as { data: Record<string, unknown> }).data;
+  expect(answer).toEqual(now);
+}, 120_000);
