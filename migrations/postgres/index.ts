@@ -10,6 +10,7 @@ import p0007 from "./0007_report_progress.sql" with { type: "text" };
 import p0008 from "./0008_commit_guard.sql" with { type: "text" };
 import p0009 from "./0009_signing_identities.sql" with { type: "text" };
 import p0010 from "./0010_key_changes.sql" with { type: "text" };
+import p0011 from "./0011_finished_state.sql" with { type: "text" };
 import type { Migration } from "../index";
 
 export const postgresMigrations: Migration[] = [
@@ -23,4 +24,5 @@ export const postgresMigrations: Migration[] = [
   { version: 8, name: "0008_commit_guard", sql: p0008 },
   { version: 9, name: "0009_signing_identities", sql: p0009 },
   { version: 10, name: "0010_key_changes", sql: p0010 },
+  { version: 11, name: "0011_finished_state", sql: p0011 },
 ];

@@ -84,6 +84,8 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     // Covers queue notifications missed while the connection was down (peers.ts).
     ...(shared && { pollMs: 2_000 }),
   });
+  // A submission here with a free render slot claims its own report in its insert (reports/slots.ts).
+  if (shared) s.reports.claimOnSubmit(processor);
   // Stored templates' sample renders and live previews: the same sandboxes, Chromium and limits, no report row.
   s.templates.useRenderer(sampleRenderer(templating, pool, { maxPages: c.maxPages, maxPdfSize: c.maxPdfSize }, s.assetResolver));
   return { templating, post, pool, processor, egress };

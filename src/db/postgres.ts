@@ -18,6 +18,8 @@ interface TxState {
   abandoned: boolean;
   /** What to undo should the commit's outcome stay unknown to the request (db/undo.ts). */
   undos: Undo[];
+  /** What runs once the transaction has ended (Sql.afterTx). */
+  after: ((committed: boolean) => void)[];
 }
 
 /** While the database is known to be down, one request statement in this interval probes it; the rest fail at once. */
@@ -157,10 +159,25 @@ export class PostgresSql implements Sql {
    */
   async tx<T>(fn: () => Promise<T>): Promise<T> {
     if (this.tx$.getStore()) return fn();
+    const state: TxState = { t: undefined as unknown as Tx, abandoned: false, undos: [], after: [] };
+    let committed = false;
+    try {
+      const v = await this.outerTx(state, fn);
+      committed = true;
+      return v;
+    } finally {
+      for (const f of state.after) f(committed);
+    }
+  }
+
+  private async outerTx<T>(state: TxState, fn: () => Promise<T>): Promise<T> {
     const ms = this.deadline();
-    if (!ms) return (await this.client.begin((t) => this.tx$.run({ t: t as Tx, abandoned: false, undos: [] }, fn))) as T;
+    if (!ms)
+      return (await this.client.begin((t) => {
+        state.t = t as Tx;
+        return this.tx$.run(state, fn);
+      })) as T;
     if (this.failFast()) throw databaseTimeout();
-    const state: TxState = { t: undefined as unknown as Tx, abandoned: false, undos: [] };
     let committing = false;
     const run = this.client.begin(async (t) => {
       this.live.answered();
@@ -187,6 +204,12 @@ export class PostgresSql implements Sql {
 
   ifCommitUnknown(undo: Undo): void {
     this.tx$.getStore()?.undos.push(undo);
+  }
+
+  afterTx(fn: (committed: boolean) => void): void {
+    const state = this.tx$.getStore();
+    if (state) state.after.push(fn);
+    else fn(true);
   }
 
   /**

@@ -31,6 +31,12 @@ export interface Sql {
    * 503 after its COMMIT was sent (PostgreSQL, db/undo.ts). SQLite's commits are local: never.
    */
   ifCommitUnknown(undo: () => Promise<unknown>): void;
+  /**
+   * Inside tx(): `fn` runs once the outermost transaction has ended, with true when it committed (false:
+   * rolled back, or its outcome unknown). Outside one, at once with true (the statement committed alone).
+   * `fn` must not throw: it runs as tx() returns or throws, and would stand in for that outcome.
+   */
+  afterTx(fn: (committed: boolean) => void): void;
   close(): Promise<void>;
 }
 
@@ -41,7 +47,8 @@ const toSqlite = (text: string) => text.replace(/\$(\d+)/g, "?$1");
 export class SqliteSql implements Sql {
   readonly dialect = "sqlite";
   private readonly stmts = new Map<string, Statement>();
-  private readonly inTx = new AsyncLocalStorage<true>();
+  /** The open transaction's afterTx() callbacks (its presence: inside a transaction). */
+  private readonly inTx = new AsyncLocalStorage<((committed: boolean) => void)[]>();
   /** Settles when the open transaction ends; statements from outside it wait for that (one connection). */
   private open?: Promise<void>;
 
@@ -93,11 +100,14 @@ export class SqliteSql implements Sql {
     this.open = new Promise<void>((r) => {
       done = r;
     });
+    const after: ((committed: boolean) => void)[] = [];
+    let committed = false;
     try {
       // IMMEDIATE takes the write lock now: another process (the CLI) cannot make us fail half-way.
       this.db.exec("BEGIN IMMEDIATE");
-      const v = await this.inTx.run(true, fn);
+      const v = await this.inTx.run(after, fn);
       this.db.exec("COMMIT");
+      committed = true;
       return v;
     } catch (e) {
       // SQLITE_FULL and friends may have rolled back already.
@@ -106,10 +116,17 @@ export class SqliteSql implements Sql {
     } finally {
       this.open = undefined;
       done();
+      for (const f of after) f(committed);
     }
   }
 
   ifCommitUnknown(_undo: () => Promise<unknown>): void {}
+
+  afterTx(fn: (committed: boolean) => void): void {
+    const after = this.inTx.getStore();
+    if (after) after.push(fn);
+    else fn(true);
+  }
 
   async close(): Promise<void> {
     for (const s of this.stmts.values()) s.finalize();

@@ -4,6 +4,7 @@
 // wake-up meant for a report; a wake-up that found no idle lane is kept for the next lane to finish a report.
 import { expect, test } from "bun:test";
 import { LaneWakeups } from "../../src/modules/reports/lane-wakeups";
+import type { ClaimedReport } from "../../src/modules/reports/queue";
 
 const settled = async (p: Promise<unknown>) => {
   let done = false;
@@ -99,4 +100,30 @@ test("a wake-up taken by an idle lane is not also kept as missed", async () => {
   w.one();
   expect(await settled(idle)).toBe(true);
   expect(w.takeMissed()).toBe(false);
+});
+
+test("hold() takes the lane idle longest, its timer stopped, and hands it a report or releases it; neither a wake-up nor all() reaches a held lane", async () => {
+  const w = new LaneWakeups();
+  expect(w.hold()).toBeUndefined();
+  const oldest = w.wait(undefined, 20); // the poller: its poll would end the wait after 20 ms
+  const next = w.wait();
+  const give = w.hold()!;
+  await Bun.sleep(40);
+  expect(await settled(oldest)).toBe(false);
+  // A wake-up meanwhile goes to the next idle lane, not the held one.
+  w.one();
+  expect(await settled(next)).toBe(true);
+  w.all();
+  expect(await settled(oldest)).toBe(false);
+  const job = { id: "r1", attempts: 1 } as ClaimedReport;
+  give(job);
+  expect(await oldest).toBe(job);
+  // Released: the lane learns that no report came (it then goes idle again without a claim).
+  const again = w.wait();
+  w.hold()!("released");
+  expect(await again).toBe("released");
+  // The poll passes to the next lane once the held poller is answered.
+  const poller = w.wait(undefined, 10);
+  await Bun.sleep(30);
+  expect(await poller).toBeUndefined();
 });

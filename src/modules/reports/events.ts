@@ -3,14 +3,16 @@
 import type { ReportSummary } from "./repo";
 
 /**
- * What the instance that recorded a report's success knows of it: the columns that change when a report
- * finishes. A long poll woken here merges it into the report it read before waiting, instead of reading
- * the report again.
+ * A finished report's columns that change when it finishes, as the instance that recorded its success
+ * knows them, or as another instance's notification carries them (peers.ts). A long poll woken with it
+ * merges it into the report it read before waiting, instead of reading the report again.
  */
 export type FinishedState = Pick<
   ReportSummary,
   "status" | "attempts" | "errorCode" | "errorMessage" | "sizeBytes" | "pageCount" | "startedAt" | "finishedAt" | "expiresAt"
->;
+> &
+  /** Sent by other instances (peers.ts), which know them: a chunked report's progress moved while it rendered. */
+  Partial<Pick<ReportSummary, "progressDone" | "progressTotal">>;
 
 export class ReportEvents {
   private readonly waiters = new Map<string, Set<(state?: FinishedState) => void>>();
@@ -98,18 +100,18 @@ export class ReportEvents {
   finished(id: string, elsewhere = false, hasWebhook = true, state?: FinishedState): void {
     // Our own NOTIFY can arrive before the answer to the UPDATE that sent it: the recorder tells the
     // waiters, with the state, once it has its answer (recorded()).
-    if (elsewhere && this.recording.has(id)) return void this.recording.set(id, true);
+    if (elsewhere && this.recording.has(id)) return void this.recording.set(id, { held: true, state });
     const set = this.waiters.get(id);
     if (set) for (const done of [...set]) done(state);
     if (!elsewhere && hasWebhook) for (const fn of this.listeners) fn(id);
   }
 
-  /** Reports whose outcome this instance is writing now; true once a peer's notification for one was held back. */
-  private readonly recording = new Map<string, boolean>();
+  /** Reports whose outcome this instance is writing now, and a peer's notification for one held back meanwhile. */
+  private readonly recording = new Map<string, { held: boolean; state?: FinishedState }>();
 
   /** This instance starts writing a report's outcome (a notification for it waits for recorded()). */
   recordingHere(id: string): void {
-    this.recording.set(id, false);
+    this.recording.set(id, { held: false });
   }
 
   /**
@@ -121,6 +123,6 @@ export class ReportEvents {
     const held = this.recording.get(id);
     this.recording.delete(id);
     if (state) this.finished(id, false, state.hasWebhook, state.state);
-    else if (held) this.finished(id, true);
+    else if (held?.held) this.finished(id, true, true, held.state);
   }
 }

@@ -17,12 +17,13 @@ import type { PdfSpool } from "../files/spool";
 import { type Attempt, AttemptPdf, logFields, type PdfSize } from "./attempt-pdf";
 import { ChunkedRenderer, chunkOf } from "./chunked";
 import type { FinishedState, ReportEvents } from "./events";
-import { LaneWakeups } from "./lane-wakeups";
+import { type Handed, LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
 import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
 import type { ClaimedReport, ReportQueue } from "./queue";
+import type { HeldSlot } from "./slots";
 
 export { type ProcessorOptions, retryDelayMs } from "./processor-options";
 
@@ -39,6 +40,8 @@ export class ReportProcessor {
   private lanes: Promise<void>[] = [];
   /** Reports being rendered here, with the attempt (fence) of our claim. */
   private readonly inFlight = new Map<string, number>();
+  /** Render slots held for submissions here whose inserts are claiming their reports (holdSlot()). */
+  private held = 0;
   /** Reports left `processing` because even re-queueing them failed (disk full): re-queued on recovery. */
   private readonly stranded = new Map<string, number>();
   /** Renews our claims' leases while they render. */
@@ -79,6 +82,29 @@ export class ReportProcessor {
 
   /** A report was queued: wake one idle lane (lane-wakeups.ts). */
   notify = (): void => this.wakeups.one();
+
+  /**
+   * PostgreSQL: a render slot for a submission here, when a print slot of the pool and an idle lane are
+   * free and nothing keeps the lanes from a report (see step()); its insert then claims the report, and
+   * the held lane renders it: one statement less, and no NOTIFY sending every instance to claim it.
+   */
+  holdSlot(): HeldSlot | undefined {
+    if (!this.running || this.opts.pollMs === undefined || this.inFlight.size + this.held >= this.pool.capacity) return undefined;
+    if (this.opts.resume || this.stranded.size > 0 || !this.files.writable || (this.opts.storage && !this.opts.storage.writable))
+      return undefined;
+    if (!this.pool.usable || !this.templating.usable) return undefined;
+    const give = this.wakeups.hold();
+    if (!give) return undefined;
+    this.held++;
+    let open = true;
+    const end = (handed: ClaimedReport | "released") => {
+      if (!open) return;
+      open = false;
+      this.held--;
+      give(handed);
+    };
+    return { owner: this.repo.owner, leaseMs: this.leases.leaseMs, take: end, release: () => end("released") };
+  }
 
   get busy(): number {
     return this.inFlight.size;
@@ -163,22 +189,39 @@ export class ReportProcessor {
     // NOTIFY missed altogether is the poll's. That claim found nothing almost every time.
     if (afterReport && poll !== undefined && !this.wakeups.takeMissed()) {
       const due = this.dueAt !== undefined && this.dueAt > now ? this.dueAt - now : undefined;
-      return void (await this.wakeups.wait(this.wakeups.hasPoller ? undefined : due, poll));
+      return this.handed(await this.wakeups.wait(this.wakeups.hasPoller ? undefined : due, poll));
     }
-    const [job] = await this.repo.claim(now, this.leases.leaseMs, 1);
+    // An empty claim also says when a report held back by a retry's backoff is due (PostgreSQL: in the
+    // same statement).
+    const { job, nextDueAt: due } = await this.repo.claimNext(now, this.leases.leaseMs);
     if (!job) {
       // Sleep until woken, or until a report held back by a retry backoff is due (or the poll comes round).
-      // With a poll (PostgreSQL), only the lane that will poll looks for a report held back by a retry's
-      // backoff (one query less for every other lane going idle); the others wait for a wake-up.
-      // Without one (SQLite), every idle lane keeps its own due time.
-      if (poll !== undefined && this.wakeups.hasPoller) return void (await this.wakeups.wait(undefined, poll));
-      const due = await this.repo.nextDueAt(now);
+      // With a poll (PostgreSQL), only the lane that will poll waits for a report held back by a retry's
+      // backoff; the others wait for a wake-up. Without one (SQLite), every idle lane keeps its own due time.
+      if (poll !== undefined && this.wakeups.hasPoller) return this.handed(await this.wakeups.wait(undefined, poll));
       this.dueAt = due;
-      await this.wakeups.wait(due === undefined ? undefined : due - now, poll);
-      return;
+      return this.handed(await this.wakeups.wait(due === undefined ? undefined : due - now, poll));
     }
+    return this.run(job);
+  }
+
+  /**
+   * What ended an idle lane's wait: a wake-up (the next turn claims), a report a submission here claimed
+   * for it (rendered now), or a hold that brought none (idle again without a claim, like after a report).
+   */
+  private async handed(h: Handed): Promise<boolean | undefined> {
+    if (h === undefined) return undefined;
+    if (h === "released") return true;
+    return this.run(h);
+  }
+
+  /** Renders a report this instance claimed (by a claim, or by a submission's insert). */
+  private async run(job: ClaimedReport): Promise<boolean> {
     // Claimed as the instance began to shut down: handed back at once, untouched.
-    if (!this.running) return void (await this.repo.requeue(job.id, job.attempts, true));
+    if (!this.running) {
+      await this.repo.requeue(job.id, job.attempts, true);
+      return false;
+    }
     // There may be more where this one came from: the next idle lane looks too (on PostgreSQL, only
     // when the claim saw more due; a NOTIFY for each later one wakes a lane anyway).
     if (job.more !== false) this.notify();

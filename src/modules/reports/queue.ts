@@ -31,6 +31,15 @@ export interface Completion {
 
 const unleased = "lease_owner = NULL, lease_expires_at = NULL";
 
+/** What a claim returns of each report. */
+const RETURNED = `id, account_id AS "accountId", engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts",
+  started_at AS "startedAt", EXISTS (SELECT 1 FROM report_webhooks w WHERE w.report_id = reports.id) AS "hasWebhook"`;
+/** A claimable report ($1: now). */
+const DUE = "status = 'queued' AND (not_before IS NULL OR not_before <= $1)";
+/** A claim ($1: now, $2: owner, $3: lease expiry). */
+const CLAIMED =
+  "status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3";
+
 /** Defaults: a dead instance's reports are back in the queue within lease + reaper period = 20 s. */
 export const LEASE_MS = 15_000;
 export const REAP_EVERY_MS = 5_000;
@@ -47,15 +56,10 @@ export class ReportQueue {
    * another instance is claiming at this moment are skipped, not waited for (FOR UPDATE SKIP LOCKED).
    */
   claim(now: number, leaseMs: number, limit = 1): Promise<ClaimedReport[]> {
-    const returned = `id, account_id AS "accountId", engine, template, data, options, attempts, request_id AS "requestId", merge_parts AS "mergeParts",
-       started_at AS "startedAt", EXISTS (SELECT 1 FROM report_webhooks w WHERE w.report_id = reports.id) AS "hasWebhook"`;
-    const due = "status = 'queued' AND (not_before IS NULL OR not_before <= $1)";
-    const set =
-      "status = 'processing', attempts = attempts + 1, started_at = $1, not_before = NULL, lease_owner = $2, lease_expires_at = $3";
     // Lost in a power cut, a claim is simply undone: the report is still queued.
     if (this.sql.dialect === "sqlite") {
       return this.sql.all<ClaimedReport>(
-        `UPDATE reports SET ${set} WHERE id IN (SELECT id FROM reports WHERE ${due} ORDER BY created_at, rowid LIMIT $4) RETURNING ${returned}`,
+        `UPDATE reports SET ${CLAIMED} WHERE id IN (SELECT id FROM reports WHERE ${DUE} ORDER BY created_at, rowid LIMIT $4) RETURNING ${RETURNED}`,
         [now, this.owner, now + leaseMs, limit],
         { durable: false },
       );
@@ -64,12 +68,42 @@ export class ReportQueue {
     // UPDATE, so the picked rows still read queued and are left out. A row another instance is claiming
     // at this moment counts as more: at worst one idle lane looks and finds nothing.
     return this.sql.all<ClaimedReport>(
-      `WITH picked AS (SELECT id FROM reports WHERE ${due} ORDER BY created_at, id LIMIT $4 FOR UPDATE SKIP LOCKED),
-       claimed AS (UPDATE reports SET ${set} WHERE id IN (SELECT id FROM picked) RETURNING ${returned})
-       SELECT claimed.*, EXISTS (SELECT 1 FROM reports WHERE ${due} AND id NOT IN (SELECT id FROM picked)) AS more FROM claimed`,
+      `WITH picked AS (SELECT id FROM reports WHERE ${DUE} ORDER BY created_at, id LIMIT $4 FOR UPDATE SKIP LOCKED),
+       claimed AS (UPDATE reports SET ${CLAIMED} WHERE id IN (SELECT id FROM picked) RETURNING ${RETURNED})
+       SELECT claimed.*, EXISTS (SELECT 1 FROM reports WHERE ${DUE} AND id NOT IN (SELECT id FROM picked)) AS more FROM claimed`,
       [now, this.owner, now + leaseMs, limit],
       { durable: false },
     );
+  }
+
+  /**
+   * Takes the next due report, as claim(now, leaseMs, 1); when there is none, says when the next report
+   * held back by a retry's backoff is due (as nextDueAt). PostgreSQL: one statement either way (an empty
+   * claim is what an idle instance's poll runs every few seconds); SQLite: the claim, then nextDueAt
+   * when it found nothing.
+   */
+  async claimNext(now: number, leaseMs: number): Promise<{ job?: ClaimedReport; nextDueAt?: number }> {
+    if (this.sql.dialect === "sqlite") {
+      const [job] = await this.claim(now, leaseMs, 1);
+      if (job) return { job };
+      const nextDueAt = await this.nextDueAt(now);
+      return nextDueAt === undefined ? {} : { nextDueAt };
+    }
+    const row = await this.sql.get<Omit<ClaimedReport, "id"> & { id: string | null; nextDueAt: number | null }>(
+      `WITH picked AS (SELECT id FROM reports WHERE ${DUE} ORDER BY created_at, id LIMIT 1 FOR UPDATE SKIP LOCKED),
+       claimed AS (UPDATE reports SET ${CLAIMED} WHERE id IN (SELECT id FROM picked) RETURNING ${RETURNED})
+       SELECT claimed.*,
+         CASE WHEN claimed.id IS NOT NULL THEN EXISTS (SELECT 1 FROM reports WHERE ${DUE} AND id NOT IN (SELECT id FROM picked)) END AS more,
+         CASE WHEN claimed.id IS NULL THEN (SELECT min(not_before) FROM reports WHERE status = 'queued' AND not_before > $1) END AS "nextDueAt"
+       FROM (SELECT 1) AS one LEFT JOIN claimed ON true`,
+      [now, this.owner, now + leaseMs],
+      { durable: false },
+    );
+    if (row?.id) {
+      const { nextDueAt: _none, id, ...job } = row;
+      return { job: { id, ...job } };
+    }
+    return row?.nextDueAt === null || row?.nextDueAt === undefined ? {} : { nextDueAt: row.nextDueAt };
   }
 
   /**

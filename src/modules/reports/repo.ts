@@ -73,6 +73,11 @@ export class ReportsRepo {
     return this.sql.tx(fn);
   }
 
+  /** Inside transaction(): fn runs once the outermost transaction has ended (true: it committed). */
+  afterTx(fn: (committed: boolean) => void): void {
+    this.sql.afterTx(fn);
+  }
+
   /**
    * Inserts a queued report. Should its request answer 503 without knowing whether the insert
    * committed, the report is withdrawn once that is known (db/undo.ts): a client told "nothing was
@@ -93,12 +98,16 @@ export class ReportsRepo {
    * quota allows (countReport), counted against the quota then; else nothing is written, and the
    * answer says which limit refused it (the queue's first, as before). PostgreSQL: one statement (the
    * counts, the quota's count and the insert as CTEs); SQLite: one statement each.
+   * `claim` (PostgreSQL, modules/reports/slots.ts): the insert is also the report's claim by `owner`,
+   * leased until `leaseExpiresAt` with attempt 1, as queue.claim() leaves a report, unless an older
+   * report is due (those go first): "claimed" then, else it is queued.
    */
   async insertCounted(
     r: NewReport,
     quota: { keyId: string; day: number; max: number | null },
     caps: { total: number; account: number },
-  ): Promise<"inserted" | "queue_full" | "account_queue_full" | "quota_exceeded"> {
+    claim?: { owner: string; leaseExpiresAt: number },
+  ): Promise<"inserted" | "claimed" | "queue_full" | "account_queue_full" | "quota_exceeded"> {
     const refused = (open: { total: number; account: number }) =>
       open.total >= caps.total ? "queue_full" : open.account >= caps.account ? "account_queue_full" : undefined;
     if (this.sql.dialect === "sqlite") {
@@ -109,7 +118,7 @@ export class ReportsRepo {
       return "inserted";
     }
     this.sql.ifCommitUnknown(() => this.withdraw(r.id, `${quota.keyId}/${quota.day}`));
-    const row = await this.sql.get<{ total: number; account: number; inserted: number }>(
+    const row = await this.sql.get<{ total: number; account: number; inserted: number; claimed: number }>(
       `WITH open AS (
          SELECT count(*) AS total, count(*) FILTER (WHERE account_id = $2) AS account FROM reports WHERE status IN ('queued', 'processing')),
        counted AS (
@@ -119,14 +128,32 @@ export class ReportsRepo {
          ON CONFLICT (id) DO UPDATE SET reports = key_daily_counts.reports + 1
          WHERE CAST($17 AS INTEGER) IS NULL OR key_daily_counts.reports < $17
          RETURNING reports),
+       mine AS (
+         SELECT CAST($20 AS TEXT) IS NOT NULL AND NOT EXISTS (
+           SELECT 1 FROM reports WHERE status = 'queued' AND (not_before IS NULL OR not_before <= CAST($7 AS BIGINT))) AS claim),
        inserted AS (
-         INSERT INTO reports (${INSERTED})
-         SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), 'queued', CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), 0,
-           CAST($7 AS BIGINT), CAST($8 AS TEXT), CAST($9 AS TEXT), CAST($10 AS TEXT), CAST($11 AS INTEGER), CAST($12 AS TEXT), CAST($13 AS TEXT)
-         FROM counted RETURNING 1)
-       SELECT open.total, open.account, (SELECT count(*) FROM inserted) AS inserted FROM open`,
-      [...insertParams(r), `${quota.keyId}/${quota.day}`, quota.keyId, quota.day, quota.max, caps.total, caps.account],
+         INSERT INTO reports (${INSERTED}, started_at, lease_owner, lease_expires_at)
+         SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), CASE WHEN mine.claim THEN 'processing' ELSE 'queued' END,
+           CAST($4 AS TEXT), CAST($5 AS TEXT), CAST($6 AS TEXT), CASE WHEN mine.claim THEN 1 ELSE 0 END,
+           CAST($7 AS BIGINT), CAST($8 AS TEXT), CAST($9 AS TEXT), CAST($10 AS TEXT), CAST($11 AS INTEGER), CAST($12 AS TEXT), CAST($13 AS TEXT),
+           CASE WHEN mine.claim THEN CAST($7 AS BIGINT) END, CASE WHEN mine.claim THEN CAST($20 AS TEXT) END,
+           CASE WHEN mine.claim THEN CAST($21 AS BIGINT) END
+         FROM counted, mine RETURNING status)
+       SELECT open.total, open.account, (SELECT count(*) FROM inserted) AS inserted,
+         (SELECT count(*) FROM inserted WHERE status = 'processing') AS claimed FROM open`,
+      [
+        ...insertParams(r),
+        `${quota.keyId}/${quota.day}`,
+        quota.keyId,
+        quota.day,
+        quota.max,
+        caps.total,
+        caps.account,
+        claim?.owner ?? null,
+        claim?.leaseExpiresAt ?? null,
+      ],
     );
+    if (Number(row!.claimed) > 0) return "claimed";
     if (Number(row!.inserted) > 0) return "inserted";
     return refused({ total: Number(row!.total), account: Number(row!.account) }) ?? "quota_exceeded";
   }

@@ -20,6 +20,7 @@ import { checkData, chunkedDataJson, type DataLimits } from "./input-limits";
 import type { ReportConformance } from "./model";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
+import { claimedOnInsert, type SlotSource } from "./slots";
 import { type TemplateChoice, templateForm } from "./template-form";
 
 /** Who submits a report: its access key (recorded on the report) and that key's daily quota. */
@@ -82,6 +83,13 @@ export class ReportsService {
     private readonly webhooks: ReportWebhooks,
     private readonly opts: ReportsServiceOptions,
   ) {}
+
+  /** The instance's processor, on PostgreSQL: a keyed submission with a free render slot claims its own report (slots.ts). */
+  private slots?: SlotSource;
+
+  claimOnSubmit(slots: SlotSource): void {
+    this.slots = slots;
+  }
 
   /**
    * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
@@ -182,16 +190,28 @@ export class ReportsService {
       if (unfinished.total >= caps.total) throw queueRefusal("queue_full", caps);
       if (unfinished.account >= caps.account) throw queueRefusal("account_queue_full", caps);
     }
-    await this.repo.transaction(async () => {
-      if (typeof by === "string") await this.repo.insert(row);
-      else {
-        // The queue's room, the key's quota and the insert: one statement on PostgreSQL.
-        const done = await this.repo.insertCounted(row, { keyId: by.keyId, day: utcDay(now), max: by.maxReportsPerDay }, caps);
-        if (done === "quota_exceeded") throw quotaExceeded(by.maxReportsPerDay!, now);
-        if (done !== "inserted") throw queueRefusal(done, caps);
-      }
-      if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
-    });
+    const slot = typeof by === "string" ? undefined : this.slots?.holdSlot();
+    let claimed = false;
+    try {
+      await this.repo.transaction(async () => {
+        // Once the outermost transaction has committed (an Idempotency-Key's may enclose this one), a
+        // report the insert claimed goes to the held lane; otherwise the slot is free again.
+        if (slot) this.repo.afterTx((committed) => (committed && claimed ? slot.take(claimedOnInsert(row, !!webhookUrl)) : slot.release()));
+        if (typeof by === "string") await this.repo.insert(row);
+        else {
+          // The queue's room, the key's quota and the insert (and, with a slot, the claim): one statement on PostgreSQL.
+          const claim = slot && { owner: slot.owner, leaseExpiresAt: now + slot.leaseMs };
+          const done = await this.repo.insertCounted(row, { keyId: by.keyId, day: utcDay(now), max: by.maxReportsPerDay }, caps, claim);
+          if (done === "quota_exceeded") throw quotaExceeded(by.maxReportsPerDay!, now);
+          if (done !== "inserted" && done !== "claimed") throw queueRefusal(done, caps);
+          claimed = done === "claimed";
+        }
+        if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
+      });
+    } catch (e) {
+      slot?.release();
+      throw e;
+    }
     this.events.queued();
     return { reportId: id };
   }
