@@ -25,6 +25,9 @@ export const SIDES: ClusterSide[] = ["single", "cluster"];
 /** Whose CPU a side's "own" figure counts: the instances' process trees, PostgreSQL's, moto_server's, this bench's. */
 export type Part = "instances" | "postgres" | "bucket" | "bench";
 export const PARTS: Part[] = ["instances", "postgres", "bucket", "bench"];
+/** The instances' own CPU split by process: the server (with what it reaped: qpdf, restarted children), Chromium's tree, the EJS sandboxes, others alive at a reading. */
+export type ProcKind = "server" | "chromium" | "sandbox" | "other";
+export const PROC_KINDS: ProcKind[] = ["server", "chromium", "sandbox", "other"];
 
 /** What the cluster's coordination moved during one measurement, per report. */
 export interface Coordination {
@@ -43,6 +46,7 @@ export interface Cell {
   latencies: number[];
   machine: number[];
   own: Record<Part, number>[];
+  procs: Record<ProcKind, number>[];
   /** The cluster's only. */
   coordination: Coordination[];
 }
@@ -135,6 +139,7 @@ export function clusterReport(run: ClusterRun): number {
           machine_cpu_ratio_to_single: machine / singleMachine,
           own_cpu_ms_per_pdf: Object.fromEntries(PARTS.map((k) => [k, ownMedian(x, k)])),
           own_cpu_per_round: x.own,
+          instances_cpu_ms_per_pdf_by_process: Object.fromEntries(PROC_KINDS.map((k) => [k, median(x.procs.map((p) => p[k]))])),
           instances_cpu_ratio_to_single: cpuRatio,
           statements_per_report: coord ? coordMedian(x, "statements") : null,
           round_trips_per_report: coord ? coordMedian(x, "roundTrips") : null,
@@ -159,6 +164,11 @@ export function clusterReport(run: ClusterRun): number {
         `${padR("", 12)} ${pad(c, 2)} CPU-bound ceiling of the throughput ratio (own CPU per PDF, single ÷ cluster): ${fmt(ceiling, 2)}; without moto_server's: ${fmt(ceilingNoBucket, 2)}`,
       );
       ceilings.push({ template: t.name, c, own_cpu_ratio: ceiling, own_cpu_ratio_without_bucket: ceilingNoBucket });
+      const procMedian = (x: Cell, k: ProcKind) => median(x.procs.map((p) => p[k]));
+      out.push(
+        `${padR("", 12)} ${pad(c, 2)} the instances' CPU by process, ms per PDF, single → cluster: ` +
+          PROC_KINDS.map((k) => `${k} ${fmt(procMedian(single, k))} → ${fmt(procMedian(clusterCell, k))}`).join(", "),
+      );
       if (t.name === CLUSTER_TARGET.template && c === CLUSTER_TARGET.c) {
         const cpu = ownMedian(clusterCell, "instances") / singleInstances;
         const statements = clusterCell.coordination.length ? coordMedian(clusterCell, "statements") : Number.NaN;

@@ -12,8 +12,18 @@
 // requests and bytes (each instance's /metrics, reportgen_bucket_*_total, read before and after).
 // scripts/bench-cluster-report.ts prints the figures and the targets.
 import { availableParallelism, loadavg } from "node:os";
-import { machineCpuMs, processTable, TICK_MS, treeOf } from "../src/lib/process-tree";
-import { type Cell, type ClusterSide, type Coordination, clusterReport, PARTS, type Part, SIDES } from "./bench-cluster-report";
+import { commandLine, machineCpuMs, processTable, TICK_MS, treeOf } from "../src/lib/process-tree";
+import {
+  type Cell,
+  type ClusterSide,
+  type Coordination,
+  clusterReport,
+  PARTS,
+  type Part,
+  PROC_KINDS,
+  type ProcKind,
+  SIDES,
+} from "./bench-cluster-report";
 import { ticksOf } from "./bench-cpu-pss";
 import { fmt, log } from "./bench-report";
 import { CONCURRENCY, countFor, EXTRA_SERVE_ARGS, flags, quick, ROUNDS, TEMPLATES, TOP_C } from "./bench-settings";
@@ -50,21 +60,43 @@ async function startSides(): Promise<Sides> {
   return { single, cluster: [a, b], postgresPid: pg.pid, motoPid: s3.pid, statements, endpoints };
 }
 
-/** CPU ms so far of each part a side uses (a process tree with the children it reaped). */
-function partsCpu(side: ClusterSide, s: Sides): Record<Part, number> {
+/** A process of an instance's tree: the server itself (with the children it reaped), its Chromium, an EJS sandbox, or another (qpdf). */
+function kindOf(pid: number, root: number): ProcKind {
+  if (pid === root) return "server";
+  let kind = kinds.get(pid);
+  if (!kind) {
+    const cmd = commandLine(pid);
+    kind = /chrom/i.test(cmd) ? "chromium" : cmd.includes("sandbox-child") ? "sandbox" : "other";
+    kinds.set(pid, kind);
+  }
+  return kind;
+}
+const kinds = new Map<number, ProcKind>();
+
+/** CPU ms so far of each part a side uses (a process tree with the children it reaped), and of the instances' processes by kind. */
+function partsCpu(side: ClusterSide, s: Sides): { parts: Record<Part, number>; procs: Record<ProcKind, number> } {
   const procs = processTable();
-  const sum = (roots: (number | undefined)[]) =>
-    roots.reduce<number>(
-      (acc, root) => acc + (root ? treeOf(root, procs).reduce((a, pid) => a + ticksOf(procs.get(pid)) * TICK_MS, 0) : 0),
-      0,
-    );
+  const byKind: Record<ProcKind, number> = { server: 0, chromium: 0, sandbox: 0, other: 0 };
+  const sum = (roots: (number | undefined)[], split = false) =>
+    roots.reduce<number>((acc, root) => {
+      if (!root) return acc;
+      return (
+        acc +
+        treeOf(root, procs).reduce((a, pid) => {
+          const ms = ticksOf(procs.get(pid)) * TICK_MS;
+          if (split) byKind[kindOf(pid, root)] += ms;
+          return a + ms;
+        }, 0)
+      );
+    }, 0);
   const cluster = side === "cluster";
-  return {
-    instances: sum(cluster ? s.cluster.map((i) => i.proc.pid) : [s.single.proc.pid]),
+  const parts = {
+    instances: sum(cluster ? s.cluster.map((i) => i.proc.pid) : [s.single.proc.pid], true),
     postgres: cluster ? sum([s.postgresPid()]) : 0,
     bucket: cluster ? sum([s.motoPid]) : 0,
     bench: ticksOf(procs.get(process.pid)) * TICK_MS,
   };
+  return { parts, procs: byKind };
 }
 
 interface Measurement {
@@ -72,6 +104,8 @@ interface Measurement {
   latencies: number[];
   machineMsPerPdf: number;
   own: Record<Part, number>;
+  /** The instances' own CPU per PDF by process kind. */
+  procs: Record<ProcKind, number>;
   pages: number;
   /** The cluster's only. */
   coordination?: Coordination;
@@ -120,7 +154,8 @@ async function measure(side: ClusterSide, c: number, n: number, body: string, s:
   const wall = now() - t0;
   const m1 = machineCpuMs();
   const own1 = partsCpu(side, s);
-  const own = Object.fromEntries(PARTS.map((k) => [k, (own1[k] - own0[k]) / n])) as Record<Part, number>;
+  const own = Object.fromEntries(PARTS.map((k) => [k, (own1.parts[k] - own0.parts[k]) / n])) as Record<Part, number>;
+  const procs = Object.fromEntries(PROC_KINDS.map((k) => [k, (own1.procs[k] - own0.procs[k]) / n])) as Record<ProcKind, number>;
   let coordination: Coordination | undefined;
   if (traffic0) {
     const counts = await s.statements.read();
@@ -135,7 +170,7 @@ async function measure(side: ClusterSide, c: number, n: number, body: string, s:
       reports: n,
     };
   }
-  return { pdfsPerSec: (n * 1000) / wall, latencies, machineMsPerPdf: (m1 - m0) / n, own, pages, coordination };
+  return { pdfsPerSec: (n * 1000) / wall, latencies, machineMsPerPdf: (m1 - m0) / n, own, procs, pages, coordination };
 }
 
 /** The cluster mode's run: start everything, warm up, interleaved rounds, then the table and the target. Returns the exit code. */
@@ -169,7 +204,7 @@ export async function runCluster(): Promise<number> {
   const cell = (t: string, c: number, side: ClusterSide) => {
     const k = `${t}|${c}|${side}`;
     let x = cells.get(k);
-    if (!x) cells.set(k, (x = { rates: [], latencies: [], machine: [], own: [], coordination: [] }));
+    if (!x) cells.set(k, (x = { rates: [], latencies: [], machine: [], own: [], procs: [], coordination: [] }));
     return x;
   };
   let turn = 0;
@@ -190,6 +225,7 @@ export async function runCluster(): Promise<number> {
           x.latencies.push(...m.latencies);
           x.machine.push(m.machineMsPerPdf);
           x.own.push(m.own);
+          x.procs.push(m.procs);
           if (m.coordination) x.coordination.push(m.coordination);
           line.push(`${side} ${fmt(m.pdfsPerSec, 2)}/s`);
         }
