@@ -88,7 +88,8 @@
 // scripts/lib/pg-statements.ts), and the bucket's requests and object bytes sent and read (s3 req,
 // up KB, down KB) from each instance's /metrics (reportgen_bucket_*_total), read before and after. The
 // counters are read outside the CPU window. Then the CPU-bound ceiling of the throughput ratio (own CPU
-// per PDF, single over cluster, with and without moto_server's); at the end, how many reports each
+// per PDF, single over cluster, with and without moto_server's) and the instances' CPU per PDF split by
+// process (server, Chromium, sandbox, other), single -> cluster; at the end, how many reports each
 // instance rendered. Targets (invoice-ejs at c = 4): the instances' CPU per PDF <= 1.05 x the single
 // instance's, and <= 8 PostgreSQL statements per PDF; throughput is shown, not targeted. --json adds
 // every round's figures and the statements by text. Needs PostgreSQL's binaries (scripts/setup) and

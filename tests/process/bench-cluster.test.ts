@@ -35,6 +35,7 @@ interface Row {
   machine_cpu_ms_per_pdf: number;
   own_cpu_ms_per_pdf: Record<"instances" | "postgres" | "bucket" | "bench", number>;
   instances_cpu_ratio_to_single: number;
+  instances_cpu_ms_per_pdf_by_process: Record<"server" | "chromium" | "sandbox" | "other", number>;
   statements_per_report: number | null;
   round_trips_per_report: number | null;
   bucket_per_report: { requests: number; sent_bytes: number; received_bytes: number } | null;
@@ -60,6 +61,7 @@ test("bench --cluster: two instances on PostgreSQL + S3 against one on SQLite, C
     expect(out).toMatch(/invoice-ejs\s+4 single\s+[\d.]+\s+1\.00/);
     expect(out).toMatch(/invoice-ejs\s+4 cluster\s+[\d.]+\s+[\d.]+/);
     for (const column of ["inst÷1", "pg", "s3", "stmts", "trips", "s3 req", "up KB", "down KB"]) expect(out).toContain(column);
+    expect(out).toMatch(/the instances' CPU by process, ms per PDF, single → cluster: server [\d.]+ → [\d.]+, chromium/);
     // The two targets of the invoice at c = 4, met or not on this busy machine: each has its line.
     expect(out).toMatch(
       /^(PASS|FAIL) {2}invoice-ejs c=4: the cluster's instances' CPU per report ÷ the SQLite instance's: [\d.]+ <= 1\.05$/m,
@@ -83,6 +85,10 @@ test("bench --cluster: two instances on PostgreSQL + S3 against one on SQLite, C
       expect(r.p95_ms).toBeGreaterThanOrEqual(r.p50_ms);
       expect(r.machine_cpu_ms_per_pdf).toBeGreaterThan(0);
       expect(r.own_cpu_ms_per_pdf.instances).toBeGreaterThan(0);
+      // The split by process adds up to the instances' figure (one round: the same readings), Chromium's share the largest.
+      const split = r.instances_cpu_ms_per_pdf_by_process;
+      expect(split.server + split.chromium + split.sandbox + split.other).toBeCloseTo(r.own_cpu_ms_per_pdf.instances, 6);
+      expect(split.chromium).toBeGreaterThan(split.server);
     }
     expect(row("single").ratio_to_single).toBe(1);
     const ratio = row("cluster").ratio_to_single;
