@@ -106,7 +106,7 @@ export class ServiceMetrics {
     );
     r.counterFrom(
       "reportgen_bucket_requests_total",
-      "Requests sent to the bucket since start (uploads, reads, lookups, deletions, listings, probes), by kind (pdf, asset)",
+      "Requests sent to the bucket since start (uploads, reads, lookups, deletions, listings, probes; a multipart upload counts once), by kind (pdf, asset)",
       traffic((t) => t.requests),
     );
     r.gauge(
