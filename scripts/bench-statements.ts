@@ -2,9 +2,9 @@
 // throwaway PostgreSQL started with pg_stat_statements (top-level statements only), and the bucket
 // (moto_server) when --instances > 1 (one instance keeps its PDFs in its data dir). For each concurrency,
 // the statistics are reset, c clients each submit, long-poll and download invoices (the bench's client,
-// requests round-robin over the instances), and the counts are read back: statements and round trips per
-// report (a round trip is one statement, BEGIN and COMMIT included: postgres-js sends each extended-query
-// statement with its Sync), broken down by statement text, plus the instances' own CPU per report.
+// requests round-robin over the instances), and the counts are read back (scripts/lib/pg-statements.ts,
+// which the bench's cluster mode uses too): statements and round trips per report, broken down by
+// statement text, plus the instances' own CPU per report.
 //
 //   bun scripts/bench-statements.ts [--concurrency 1,2,4] [--count 60] [--templates invoice-ejs] [--instances 1] [--json out.json]
 //
@@ -12,8 +12,8 @@
 // instance costs the database, and over a run of a few seconds it is a small, visible share.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import postgres from "postgres";
 import { processTable, TICK_MS, treeOf } from "../src/lib/process-tree";
+import { STATEMENT_SETTINGS, statementCounter } from "./lib/pg-statements";
 
 const { values: own } = parseArgs({
   args: process.argv.slice(2),
@@ -47,24 +47,12 @@ const { startPostgres } = await import("./lib/postgres-server");
 const INSTANCES = Number(own.instances);
 if (!Number.isInteger(INSTANCES) || INSTANCES < 1) throw new Error("--instances: a whole number ≥ 1");
 
-interface Row {
-  query: string;
-  calls: number;
-}
-
-/** The statement texts that are transaction control: round trips, not statements. */
-const CONTROL = /^(begin|commit|rollback|savepoint|release)\b/i;
-
 async function main(): Promise<number> {
-  const pg = await startPostgres({
-    settings: { shared_preload_libraries: "pg_stat_statements", "pg_stat_statements.track": "top", "pg_stat_statements.max": "5000" },
-  });
+  const pg = await startPostgres({ settings: STATEMENT_SETTINGS });
   onCleanup(() => pg.stop());
   const databaseUrl = await pg.createDatabase("reportgen_statements");
-  const stats = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-  onCleanup(() => stats.end({ timeout: 1 }));
-  await stats.unsafe("CREATE EXTENSION IF NOT EXISTS pg_stat_statements");
-  const dbid = Number((await stats.unsafe("SELECT oid FROM pg_database WHERE datname = current_database()"))[0]!.oid);
+  const stats = await statementCounter(databaseUrl);
+  onCleanup(() => stats.close());
 
   const args = ["--database-url", databaseUrl];
   const env: Record<string, string> = {};
@@ -95,7 +83,7 @@ async function main(): Promise<number> {
     await Promise.all(Array.from({ length: 4 }, () => servicePdf(cluster, body, false)));
     for (const c of CONCURRENCY) {
       const n = countFor(t, c);
-      await stats.unsafe("SELECT pg_stat_statements_reset()");
+      await stats.reset();
       const cpu0 = cpu();
       const t0 = performance.now();
       let started = 0;
@@ -109,18 +97,13 @@ async function main(): Promise<number> {
       );
       const wall = performance.now() - t0;
       const cpuPer = (cpu() - cpu0) / n;
-      const rows = (await stats.unsafe(
-        `SELECT query, calls::int AS calls FROM pg_stat_statements WHERE dbid = $1 AND query NOT LIKE '%pg_stat_statements%' ORDER BY calls DESC`,
-        [dbid],
-      )) as unknown as Row[];
-      const total = rows.reduce((a, r) => a + r.calls, 0);
-      const statements = rows.filter((r) => !CONTROL.test(r.query.trim())).reduce((a, r) => a + r.calls, 0);
+      const { rows, roundTrips: total, statements } = await stats.read();
       console.log(
         `\n${t.name} c=${c}, ${n} reports through ${INSTANCES} instance(s) in ${(wall / 1000).toFixed(1)} s: ` +
           `${(statements / n).toFixed(2)} statements and ${(total / n).toFixed(2)} round trips per report; instances' CPU ${cpuPer.toFixed(1)} ms per report`,
       );
       for (const r of rows.slice(0, Number(own.top))) {
-        console.log(`  ${(r.calls / n).toFixed(2).padStart(6)}  ${r.query.replace(/\s+/g, " ").slice(0, 150)}`);
+        console.log(`  ${(r.calls / n).toFixed(2).padStart(6)}  ${r.query.slice(0, 150)}`);
       }
       results.push({
         template: t.name,
@@ -130,7 +113,7 @@ async function main(): Promise<number> {
         statements_per_report: statements / n,
         round_trips_per_report: total / n,
         instances_cpu_ms_per_report: cpuPer,
-        by_statement: rows.map((r) => ({ query: r.query.replace(/\s+/g, " "), per_report: r.calls / n })),
+        by_statement: rows.map((r) => ({ query: r.query, per_report: r.calls / n })),
       });
     }
   }

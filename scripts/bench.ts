@@ -79,11 +79,21 @@
 //                 --database-url and one moto_server bucket through --storage-url and AWS_*; the same
 //                 wait client, but each request (POST, long poll, the PDF's link) goes to the next
 //                 instance in turn, like a round-robin load balancer's.
-// Each line: throughput, p50/p95, machine CPU per PDF, and the own CPU of the instances, PostgreSQL,
-// moto_server and this bench; then the CPU-bound ceiling of the ratio (own CPU per PDF, single over
-// cluster, with and without moto_server's), what the ratio reaches when every core is busy; at the
-// end, how many reports each instance rendered. Target: cluster/single >= 0.90 at c = 4. Needs PostgreSQL's binaries
-// (scripts/setup) and moto_server (pip install 'moto[server]==5.2.1'), as the cluster tests do.
+// Each line: throughput (and ÷single), p50/p95, machine CPU per PDF; the own CPU per PDF of each part in
+// its own column: the instances' process trees (server, Chromium, sandboxes, qpdf; the cluster's two
+// together) and their ratio to the single instance's (inst÷1), PostgreSQL (pg), moto_server (s3), this
+// bench; then, on the cluster's line, what the coordination moved per PDF: PostgreSQL statements and
+// round trips (stmts, trips; BEGIN/COMMIT are round trips, not statements) from pg_stat_statements
+// (the bench's PostgreSQL loads it; reset before each cluster measurement, read after:
+// scripts/lib/pg-statements.ts), and the bucket's requests and object bytes sent and read (s3 req,
+// up KB, down KB) from each instance's /metrics (reportgen_bucket_*_total), read before and after. The
+// counters are read outside the CPU window. Then the CPU-bound ceiling of the throughput ratio (own CPU
+// per PDF, single over cluster, with and without moto_server's) and the instances' CPU per PDF split by
+// process (server, Chromium, sandbox, other), single -> cluster; at the end, how many reports each
+// instance rendered. Targets (invoice-ejs at c = 4): the instances' CPU per PDF <= 1.05 x the single
+// instance's, and <= 8 PostgreSQL statements per PDF; throughput is shown, not targeted. --json adds
+// every round's figures and the statements by text. Needs PostgreSQL's binaries (scripts/setup) and
+// moto_server (pip install 'moto[server]==5.2.1'), as the cluster tests do.
 
 import { availableParallelism, loadavg } from "node:os";
 import ejs from "ejs";

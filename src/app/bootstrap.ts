@@ -21,6 +21,7 @@ import type { PdfStore } from "../modules/files/pdf-store";
 import { parseStorageUrl, S3PdfStore, s3Client } from "../modules/files/s3-store";
 import { type PdfSpool, SpoolDir } from "../modules/files/spool";
 import { FileStore } from "../modules/files/store";
+import type { BucketTraffic } from "../modules/files/traffic";
 import { ReportCounts } from "../modules/health/counts";
 import { IdempotencyService } from "../modules/idempotency/service";
 import { loadAuthPepper } from "../modules/keys/check";
@@ -77,7 +78,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
     const schemas = new SchemaValidator({ timeoutMs: config.schemaTimeout, nice: config.renderNice, logger });
-    const assetBlobs = openAssetBlobs(config);
+    const assetBlobs = openAssetBlobs(config, files.traffic);
     const assetResolver = new AssetResolver(repos.assets, assetBlobs);
     const templates = new TemplatesService(repos.templates, audit, {
       assets: assetResolver,
@@ -141,10 +142,10 @@ export function openPdfStore(config: Config, logger: Logger): PdfStore {
   return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, logger });
 }
 
-/** Where asset bytes go: where the PDFs do (the data dir, or the bucket of --storage-url). */
-export function openAssetBlobs(config: Config): AssetBlobs {
+/** Where asset bytes go: where the PDFs do (the data dir, or the bucket of --storage-url, counted in the PDF store's `traffic`). */
+export function openAssetBlobs(config: Config, traffic?: BucketTraffic): AssetBlobs {
   if (!config.storageUrl) return new LocalAssetBlobs(config.dataDir);
-  return new S3AssetBlobs(s3Client(config.storageUrl, config.s3), parseStorageUrl(config.storageUrl).prefix);
+  return new S3AssetBlobs(s3Client(config.storageUrl, config.s3), parseStorageUrl(config.storageUrl).prefix, traffic);
 }
 
 /** Where this instance writes PDFs before the store takes them: on the data dir, the reports folder itself. */

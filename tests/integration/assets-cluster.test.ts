@@ -40,11 +40,21 @@ async function upload(name: string, bytes: Uint8Array) {
   return { status: r.status, body: (await r.json()) as any };
 }
 
+/** Bytes of asset objects this instance sent to / read from the bucket, as /metrics shows them. */
+async function assetTraffic() {
+  const text = await (await t.request("GET", "/metrics", { key: null })).text();
+  const read = (name: string) => Number(new RegExp(`^reportgen_bucket_${name}_total\\{kind="asset"\\} (\\d+)$`, "m").exec(text)?.[1]);
+  return { sent: read("sent_bytes"), received: read("received_bytes") };
+}
+
 test("the bytes are in the bucket, a report renders them, replace and delete remove the old objects", async () => {
   expect(t.app.services.backend.kind).toBe("postgres");
   const first = png(29, 17, () => [10, 120, 200]);
+  const before = await assetTraffic();
   const up = await upload("logo.png", first);
   expect(up.status).toBe(201);
+  // /metrics counts the asset's bytes going into the bucket, under their own kind.
+  expect((await assetTraffic()).sent - before.sent).toBe(first.length);
   const accountId = (await t.app.services.keys.authenticate(t.key))!.accountId;
   expect(await assetKeys()).toEqual([`cl/assets/${accountId}/${sha(first)}`]);
   expect(existsSync(join(t.dir, "assets"))).toBe(false);
@@ -59,8 +69,10 @@ test("the bytes are in the bucket, a report renders them, replace and delete rem
   // Resolved when rendering: a report now prints the new bytes (the cache is keyed by sha256, so no stale copy).
   const again = await generate(t, { engine: "raw", html_template: `<img src="asset:logo.png">` });
   expect(pdfImages(again.pdf!).some((i) => i.width === 31 && i.height === 19)).toBe(true);
+  const read = (await assetTraffic()).received;
   const content = await t.request("GET", `/api/v1/assets/${up.body.data.id}/content`);
   expect(new Uint8Array(await content.arrayBuffer())).toEqual(new Uint8Array(next));
+  expect((await assetTraffic()).received - read).toBe(next.length);
 
   expect((await t.request("DELETE", `/api/v1/assets/${up.body.data.id}`)).status).toBe(200);
   expect(await assetKeys()).toEqual([]);

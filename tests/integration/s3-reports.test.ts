@@ -34,6 +34,31 @@ test("a rendered PDF is in the bucket before the report reads succeeded, and dow
   expect(await pdfText(pdf!)).toContain("Invoice 4711");
 });
 
+/** The instance's bucket traffic as /metrics shows it (reportgen_bucket_*_total{kind="pdf"}). */
+async function traffic() {
+  const text = await (await t.request("GET", "/metrics", { key: null })).text();
+  const read = (name: string) => Number(new RegExp(`^reportgen_bucket_${name}_total\\{kind="pdf"\\} (\\d+)$`, "m").exec(text)?.[1]);
+  return { sent: read("sent_bytes"), received: read("received_bytes"), requests: read("requests") };
+}
+
+test("/metrics counts the bucket's traffic: a report's upload adds its PDF's size, its download the same, every request counted", async () => {
+  const before = await traffic();
+  const proxied = s3().requests.length;
+  const { report, pdf } = await generate(t, { engine: "ejs", html_template: "<h1>Traffic <%= n %></h1>", data: { n: 7 } });
+  expect(report.status).toBe("succeeded");
+  expect(pdf!.length).toBe(report.size_bytes);
+  const after = await traffic();
+  expect(after.sent - before.sent).toBe(report.size_bytes);
+  expect(after.received - before.received).toBe(report.size_bytes);
+  // Every request that went through the bucket's proxy is counted: the PUT, the download's lookup
+  // (HEAD: a succeeded report whose object is gone answers 410 pdf_missing) and one GET of the PDF read whole.
+  const methods = s3()
+    .requests.slice(proxied)
+    .map((r) => r.method);
+  expect(methods).toEqual(["PUT", "HEAD", "GET"]);
+  expect(after.requests - before.requests).toBe(methods.length);
+});
+
 test("while the upload is held up, the report is still processing: success is recorded only after the PDF is in the bucket", async () => {
   s3().hang();
   const id = await submit(t, { engine: "raw", html_template: "<p>slow bucket</p>" });

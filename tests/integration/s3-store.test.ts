@@ -90,6 +90,11 @@ describe("stored where every instance reads it", () => {
     const back = await read(st, id, "1");
     expect(back?.size).toBe(big.length);
     expect(Bun.hash(back!.bytes)).toBe(Bun.hash(big));
+    // /metrics' bucket traffic: the object's bytes each way, the streamed read counted as it passed;
+    // one upload (multipart, counted once), then a lookup (its size) and the streamed GET.
+    expect(st.traffic.sentBytes).toEqual({ pdf: big.length, asset: 0 });
+    expect(st.traffic.receivedBytes).toEqual({ pdf: big.length, asset: 0 });
+    expect(st.traffic.requests).toEqual({ pdf: 3, asset: 0 });
   });
 
   test("remove takes every attempt's object of the report, and only that report's", async () => {

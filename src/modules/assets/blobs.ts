@@ -9,6 +9,7 @@ import type { S3Client } from "bun";
 import { writeDurably } from "../../lib/durable-write";
 import { StoreUnavailableError } from "../files/pdf-store";
 import { s3Code } from "../files/s3-store";
+import { BucketTraffic } from "../files/traffic";
 
 export interface AssetBlobs {
   readonly kind: "local" | "s3";
@@ -70,6 +71,8 @@ export class S3AssetBlobs implements AssetBlobs {
   constructor(
     private readonly client: S3Client,
     private readonly prefix: string,
+    /** The instance's bucket traffic, shared with its PDF store (/metrics counts both). */
+    private readonly traffic = new BucketTraffic(),
     private readonly timeoutMs = 10_000,
   ) {}
 
@@ -81,12 +84,15 @@ export class S3AssetBlobs implements AssetBlobs {
   put(accountId: string, sha256: string, bytes: Uint8Array): Promise<void> {
     return this.request("storing an asset", async () => {
       await this.client.write(this.keyOf(accountId, sha256), bytes, { type: "application/octet-stream" });
+      this.traffic.sent("asset", bytes.length);
     });
   }
 
   async get(accountId: string, sha256: string): Promise<Uint8Array | undefined> {
     try {
-      return await this.request("reading an asset", () => this.client.file(this.keyOf(accountId, sha256)).bytes(), true);
+      const bytes = await this.request("reading an asset", () => this.client.file(this.keyOf(accountId, sha256)).bytes(), true);
+      this.traffic.received("asset", bytes.length);
+      return bytes;
     } catch (e) {
       if (e instanceof NotStored) return undefined;
       throw e;
@@ -115,6 +121,7 @@ export class S3AssetBlobs implements AssetBlobs {
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error(`no answer from the bucket within ${this.timeoutMs} ms`)), this.timeoutMs);
     });
+    this.traffic.request("asset");
     const p = fn();
     p.catch(() => {});
     try {

@@ -6,6 +6,7 @@
 // A render is one attempt of a report. `fence` names the attempt (its claim): a bucket shared by N
 // instances keeps each attempt's PDF under its own key, and the report's row says which attempt won,
 // so an instance that lost its claim can upload, but never over the winner's PDF (see s3-store.ts).
+import type { BucketTraffic } from "./traffic";
 
 export interface PdfStore {
   readonly kind: "local" | "s3";
@@ -13,6 +14,8 @@ export interface PdfStore {
   init(): Promise<void> | void;
   /** False while the store cannot take new PDFs (a bucket outage): the processor's lanes wait. */
   readonly writable: boolean;
+  /** A bucket's requests and bytes sent and read (for /metrics); a data dir has none. */
+  readonly traffic?: BucketTraffic;
   /** Resolves once the store takes writes again (at once when it does now). */
   recovered(): Promise<void>;
   /**

@@ -16,6 +16,8 @@
 // answers would hold a lane forever). Any failure is a service fault (StoreUnavailableError): right
 // after one, a probe (a small PUT and DELETE) tells an outage from a refusal of this one PDF; during
 // an outage `writable` is false and the probe runs every second until the bucket takes writes again.
+//
+// Every request, and the bytes of every object sent or read, is counted in `traffic` (traffic.ts: /metrics).
 
 import { rmSync } from "node:fs";
 import { S3Client } from "bun";
@@ -23,6 +25,7 @@ import type { S3Access } from "../../config/settings";
 import { randomSecret } from "../../lib/ids";
 import type { Logger } from "../../lib/logger";
 import { type PdfStore, type StoredPdf, StoreUnavailableError } from "./pdf-store";
+import { BucketTraffic } from "./traffic";
 
 export interface S3StoreOptions {
   /** s3://bucket/prefix/ as the setting normalises it. */
@@ -34,6 +37,8 @@ export interface S3StoreOptions {
   requestTimeoutMs?: number;
   /** How often an outage is probed (default 1 s). */
   probeEveryMs?: number;
+  /** Where requests and bytes are counted (default: a counter of the store's own). */
+  traffic?: BucketTraffic;
 }
 
 /** Splits s3://bucket/prefix/ into its bucket and key prefix ("" or ending with "/"). */
@@ -71,6 +76,7 @@ export class S3PdfStore implements PdfStore {
   readonly refundsInterrupted = false;
   readonly bucket: string;
   readonly prefix: string;
+  readonly traffic: BucketTraffic;
   private readonly client: S3Client;
   private readonly uploadTimeoutMs: number;
   private readonly requestTimeoutMs: number;
@@ -85,6 +91,7 @@ export class S3PdfStore implements PdfStore {
     this.uploadTimeoutMs = o.uploadTimeoutMs ?? 60_000;
     this.requestTimeoutMs = o.requestTimeoutMs ?? 10_000;
     this.probeEveryMs = o.probeEveryMs ?? 1_000;
+    this.traffic = o.traffic ?? new BucketTraffic();
     // Outside every report's prefix (ids are UUIDs), one per instance and run.
     this.probeKey = `${this.prefix}.probe/${randomSecret().slice(0, 16)}`;
   }
@@ -114,11 +121,12 @@ export class S3PdfStore implements PdfStore {
   /** Uploads the spool's file, and deletes it whatever the outcome (a retry prints again). */
   async commit(reportId: string, fence: string, spool: string): Promise<void> {
     try {
-      await this.deadline(
+      const sent = await this.deadline(
         this.client.write(this.keyOf(reportId, fence), Bun.file(spool), { type: "application/pdf" }),
         this.uploadTimeoutMs,
         "upload",
       );
+      this.traffic.sent("pdf", sent);
     } catch (e) {
       throw await this.fault(`uploading the PDF of report ${reportId}`, e);
     } finally {
@@ -136,9 +144,10 @@ export class S3PdfStore implements PdfStore {
     const key = this.keyOf(reportId, fence);
     const want = await sha256(Bun.file(file).stream());
     const have = async () =>
-      (await this.request(`looking for ${key}`, () => this.client.exists(key))) ? sha256(this.client.file(key).stream()) : "";
+      (await this.request(`looking for ${key}`, () => this.client.exists(key))) ? sha256(this.stream(this.client.file(key))) : "";
     if ((await have()) === want) return false;
-    await this.request(`uploading ${key}`, () => this.client.write(key, Bun.file(file), { type: "application/pdf" }));
+    const sent = await this.request(`uploading ${key}`, () => this.client.write(key, Bun.file(file), { type: "application/pdf" }));
+    this.traffic.sent("pdf", sent);
     const copied = await have();
     if (copied !== want) throw new Error(`${key} reads back with SHA-256 ${copied || "(missing)"}, not ${want} as ${file}`);
     return true;
@@ -164,6 +173,7 @@ export class S3PdfStore implements PdfStore {
     try {
       if (recordedSize != null && recordedSize <= WHOLE_READ_MAX) {
         const bytes = await this.deadline(file.bytes(), this.requestTimeoutMs, "get");
+        this.traffic.received("pdf", bytes.length);
         return { body: new Response(bytes).body!, size: bytes.length };
       }
       size = (await this.deadline(file.stat(), this.requestTimeoutMs, "stat")).size;
@@ -172,7 +182,13 @@ export class S3PdfStore implements PdfStore {
       throw await this.fault(`reading the PDF of report ${reportId}`, e);
     }
     // stream(), not the S3File itself: Bun answers a Response of an S3File with a redirect to a presigned URL.
-    return { body: file.stream(), size };
+    return { body: this.stream(file), size };
+  }
+
+  /** An object's content as a stream (one GET), its bytes counted as they arrive. */
+  private stream(file: ReturnType<S3Client["file"]>): ReadableStream<Uint8Array> {
+    this.traffic.request("pdf");
+    return this.traffic.countReceived("pdf", file.stream());
   }
 
   async remove(reportId: string): Promise<void> {
@@ -224,7 +240,9 @@ export class S3PdfStore implements PdfStore {
     }
   }
 
+  /** Every request to the bucket but a streamed GET goes through here: it is counted once. */
   private deadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+    this.traffic.request("pdf");
     let timer: Timer | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
@@ -250,7 +268,7 @@ export class S3PdfStore implements PdfStore {
   /** Whether the bucket takes a small write and its removal now. */
   private async probe(): Promise<boolean> {
     try {
-      await this.deadline(this.client.write(this.probeKey, "probe"), this.requestTimeoutMs, "probe");
+      this.traffic.sent("pdf", await this.deadline(this.client.write(this.probeKey, "probe"), this.requestTimeoutMs, "probe"));
       await this.deadline(this.client.delete(this.probeKey), this.requestTimeoutMs, "probe");
       return true;
     } catch {

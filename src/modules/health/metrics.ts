@@ -2,6 +2,7 @@
 // time (reports by status, queue depth, disk, child-process restarts). Served at GET /metrics.
 import { Registry } from "../../lib/metrics";
 import type { StorageMonitor } from "../../lib/storage";
+import type { BucketTraffic, TrafficKind } from "../files/traffic";
 
 export interface MetricSources {
   version: string;
@@ -10,8 +11,8 @@ export interface MetricSources {
   rendering: () => number;
   rendererReady: () => boolean;
   storage: StorageMonitor;
-  /** The PDF store: not writable during a bucket outage. */
-  files?: { writable: boolean };
+  /** The PDF store: not writable during a bucket outage; a bucket's traffic (PDFs and asset blobs). */
+  files?: { writable: boolean; traffic?: BucketTraffic };
   /** Restart counts of supervised child processes, by kind (chromium, sandbox, …), since start. */
   restarts: () => Record<string, number>;
   /** Planned replacements by kind (a Chromium recycled after --recycle-after renders, a sandbox a template broke). */
@@ -87,6 +88,26 @@ export class ServiceMetrics {
     );
     r.gauge("reportgen_file_store_ok", "1 when the PDF store (data dir or bucket) takes new PDFs; 0 during a bucket outage", () =>
       (src().files?.writable ?? true) ? 1 : 0,
+    );
+    // The bucket's traffic, by kind (pdf, asset); no series without a bucket.
+    const traffic = (pick: (t: BucketTraffic) => Record<TrafficKind, number>) => () => {
+      const t = src().files?.traffic;
+      return t ? Object.entries(pick(t)).map(([kind, value]) => ({ labels: { kind }, value })) : [];
+    };
+    r.counterFrom(
+      "reportgen_bucket_sent_bytes_total",
+      "Bytes of objects written to the bucket since start, by kind (pdf, asset)",
+      traffic((t) => t.sentBytes),
+    );
+    r.counterFrom(
+      "reportgen_bucket_received_bytes_total",
+      "Bytes of objects read from the bucket since start, by kind (pdf, asset)",
+      traffic((t) => t.receivedBytes),
+    );
+    r.counterFrom(
+      "reportgen_bucket_requests_total",
+      "Requests sent to the bucket since start (uploads, reads, lookups, deletions, listings, probes; a multipart upload counts once), by kind (pdf, asset)",
+      traffic((t) => t.requests),
     );
     r.gauge(
       "reportgen_connections_open",
