@@ -13,12 +13,12 @@ import { dumpBrowsers, traceBrowser, untraceBrowser } from "./diagnose";
 export const screenshots = join(import.meta.dir, "screenshots");
 
 /**
- * `test` for the browser tests: each is tried once more before it counts as failed. Twice in about
- * ten CI runs of the whole suite (2 305 tests in one bun process), Playwright under Bun saw a form's
- * POST answered (a refused sign-in's 401, a template form's 422) and then found no element of the new
- * document within its 30 s, on a page Chromium had received; neither came back in 200 runs of the
- * same steps alone. Each test opens its own browser context, and a product fault fails both tries.
- * A try that fails first prints what Playwright and Chromium each hold of every open page (diagnose.ts).
+ * `test` for the browser tests: each is tried once more before it counts as failed. Three CI runs of
+ * the whole suite in one bun process saw a read right after a form's 4xx page time out on a page
+ * Chromium had received: it was awaited through bun's expect(promise).resolves, which delays what
+ * playwright-core's pipe delivers (docs/development.md, "The e2e flake"; tests/unit/browser-test-waits
+ * .test.ts now forbids it). The retry stays until CI shows that cause was the only one. A failed try
+ * prints what Playwright and Chromium each hold of every open page (diagnose.ts).
  */
 export function test(name: string, fn: () => Promise<void>, options?: number | TestOptions): void {
   const diagnosed = async () => {
