@@ -3,8 +3,8 @@
 // enforced here by SIGKILL; a sandbox that dies for any other reason fails its render retryably, as the
 // service's fault, and is replaced.
 //
-// The pool is elastic: one sandbox runs while idle, more (up to --sandboxes) start while reports wait for
-// one, and after IDLE_TRIM_MS without work the extra ones stop and a used one is replaced by a fresh one
+// The pool is elastic: one sandbox runs while idle, more (up to --sandboxes) start while reports keep
+// waiting for one (GROW_AFTER_MS), and after IDLE_TRIM_MS without work the extra ones stop and a used one is replaced by a fresh one
 // (a planned replacement: the new one starts first). A sandbox costs ~42 MiB PSS idle and grows to ~62
 // MiB after a burst (QuickJS's WebAssembly memory never shrinks): this is how memory a burst raised goes
 // back to idle, and why an idle service holds one sandbox, not one per core.
@@ -30,6 +30,8 @@ export interface TemplatingOptions {
   registry?: ChildRegistry;
   /** Idle time after which the pool shrinks back to one fresh sandbox (IDLE_TRIM_MS; tests shorten it). */
   idleTrimMs?: number;
+  /** How long reports must have waited before one more sandbox starts (GROW_AFTER_MS; tests lengthen it). */
+  growAfterMs?: number;
 }
 
 interface Task {
@@ -47,6 +49,12 @@ const KILL_GRACE_MS = 500;
 const START_TIMEOUT_MS = 15_000;
 /** Without work for this long, extra sandboxes stop and a used one is replaced by a fresh one. */
 export const IDLE_TRIM_MS = 20_000;
+/**
+ * How long reports must have waited for a sandbox before one more starts. Starting one costs ~160 ms of
+ * CPU (QuickJS's WebAssembly compiled again) and ~42 MiB, while an invoice's template runs in ~3 ms: a
+ * wait shorter than this ends sooner in the sandboxes there are, and a lasting one still grows the pool.
+ */
+export const GROW_AFTER_MS = 25;
 
 export const SANDBOX_CRASHED =
   "the EJS sandbox process stopped unexpectedly while rendering this report; this is a fault of the service, not of the template";
@@ -173,6 +181,9 @@ export class TemplatingPool extends SupervisorGroup<Sandbox, Task> {
   private registry?: ChildRegistry;
   private named = 0;
   private trimTimer?: Timer;
+  /** Since when reports have waited for a sandbox without a pause, and the timer that looks again. */
+  private waitingSince?: number;
+  private growTimer?: Timer;
   constructor(readonly opts: TemplatingOptions) {
     super();
   }
@@ -247,12 +258,31 @@ export class TemplatingPool extends SupervisorGroup<Sandbox, Task> {
 
   override dispatch(): void {
     super.dispatch();
-    // Reports wait and every sandbox is busy: one more, unless one is already on its way.
-    if (this.queued && !this.stopped && this.members.length < this.opts.processes && this.members.every((m) => m.ready)) void this.grow();
+    if (!this.queued || this.stopped) {
+      this.waitingSince = undefined;
+      return;
+    }
+    // Reports have waited GROW_AFTER_MS with every sandbox busy: one more, unless one is already on its way.
+    const now = performance.now();
+    this.waitingSince ??= now;
+    const waited = now - this.waitingSince;
+    const after = this.opts.growAfterMs ?? GROW_AFTER_MS;
+    if (waited < after) {
+      this.growTimer ??= setTimeout(() => {
+        this.growTimer = undefined;
+        this.dispatch();
+      }, after - waited);
+      return;
+    }
+    if (this.members.length < this.opts.processes && this.members.every((m) => m.ready)) {
+      this.waitingSince = undefined;
+      void this.grow();
+    }
   }
 
   override async stop(): Promise<void> {
     clearInterval(this.trimTimer);
+    clearTimeout(this.growTimer);
     await super.stop();
   }
 }

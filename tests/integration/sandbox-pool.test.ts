@@ -63,3 +63,30 @@ test("one sandbox while idle; more while reports wait; back to one fresh, smalle
   // It still renders.
   expect(await pool.render("<%= 6 * 7 %>", "{}")).toBe("42");
 });
+
+test("a wait shorter than growAfterMs ends in the sandboxes there are: no new one starts", async () => {
+  const brief = new TemplatingPool({
+    processes: 3,
+    nice: 0,
+    timeoutMs: 5_000,
+    memoryBytes: 128 * 1024 * 1024,
+    outputMax: 1024 * 1024,
+    logger: createLogger("error"),
+    registry: new ChildRegistry(),
+    // Longer than twelve small renders take one after another, even on a loaded machine.
+    growAfterMs: 3_000,
+  });
+  await brief.start();
+  try {
+    const before = sandboxes().length;
+    let most = 0;
+    const watch = setInterval(() => (most = Math.max(most, sandboxes().length)), 10);
+    const out = await Promise.all(Array.from({ length: 12 }, (_, i) => brief.render("<%= n * 2 %>", JSON.stringify({ n: i }))));
+    clearInterval(watch);
+    expect(out).toEqual(Array.from({ length: 12 }, (_, i) => String(i * 2)));
+    // The other pool of this file holds one sandbox; this one kept its first.
+    expect(most).toBe(before);
+  } finally {
+    await brief.stop();
+  }
+});
