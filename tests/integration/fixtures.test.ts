@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createLogger } from "../../src/lib/logger";
-import { TemplatingPool } from "../../src/render/templating";
+import type { TemplatingPool } from "../../src/render/templating";
+import { testTemplatingPool } from "../helpers/templating";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
@@ -20,14 +20,7 @@ const manifest = JSON.parse(readFileSync(join(DIR, "manifest.json"), "utf8")) as
 
 let pool: TemplatingPool;
 beforeAll(async () => {
-  pool = new TemplatingPool({
-    processes: 1,
-    nice: 0,
-    timeoutMs: 5000,
-    memoryBytes: 128 * 1024 * 1024,
-    outputMax: 20 * 1024 * 1024,
-    logger: createLogger("error"),
-  });
+  pool = testTemplatingPool({ outputMax: 20 * 1024 * 1024 });
   await pool.start();
 }, 30_000);
 afterAll(() => pool.stop(), 30_000);

@@ -2,9 +2,8 @@
 // server does: the sandbox processes (src/render/templating.ts) get those variables and nothing else of
 // the server's environment. Real sandbox processes, compared with a bun process given the same variables.
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
-import { ChildRegistry } from "../../src/lib/child-registry";
-import { createLogger } from "../../src/lib/logger";
-import { TemplatingPool } from "../../src/render/templating";
+import type { TemplatingPool } from "../../src/render/templating";
+import { testTemplatingPool } from "../helpers/templating";
 
 setDefaultTimeout(60_000);
 
@@ -13,15 +12,7 @@ const saved = { TZ: process.env.TZ, LANG: process.env.LANG };
 let pool: TemplatingPool;
 beforeAll(async () => {
   Object.assign(process.env, ENV);
-  pool = new TemplatingPool({
-    processes: 1,
-    nice: 0,
-    timeoutMs: 5_000,
-    memoryBytes: 128 * 1024 * 1024,
-    outputMax: 1024 * 1024,
-    logger: createLogger("error"),
-    registry: new ChildRegistry(),
-  });
+  pool = testTemplatingPool();
   await pool.start();
 }, 30_000);
 afterAll(async () => {

@@ -4,25 +4,16 @@
 // from /proc (PSS would move with every other bun process on the machine sharing the executable's pages).
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { ChildRegistry } from "../../src/lib/child-registry";
-import { createLogger } from "../../src/lib/logger";
 import { commandLine, memoryOf, treeOf } from "../../src/lib/process-tree";
-import { TemplatingPool } from "../../src/render/templating";
+import type { TemplatingPool } from "../../src/render/templating";
+import { testTemplatingPool } from "../helpers/templating";
 
 setDefaultTimeout(60_000);
 
 const registry = new ChildRegistry();
 let pool: TemplatingPool;
 beforeAll(async () => {
-  pool = new TemplatingPool({
-    processes: 3,
-    nice: 0,
-    timeoutMs: 5_000,
-    memoryBytes: 128 * 1024 * 1024,
-    outputMax: 20 * 1024 * 1024,
-    logger: createLogger("error"),
-    registry,
-    idleTrimMs: 1_500,
-  });
+  pool = testTemplatingPool({ processes: 3, outputMax: 20 * 1024 * 1024, registry, idleTrimMs: 1_500 });
   await pool.start();
 }, 30_000);
 afterAll(() => pool.stop(), 30_000);
@@ -65,17 +56,8 @@ test("one sandbox while idle; more while reports wait; back to one fresh, smalle
 });
 
 test("a wait shorter than growAfterMs ends in the sandboxes there are: no new one starts", async () => {
-  const brief = new TemplatingPool({
-    processes: 3,
-    nice: 0,
-    timeoutMs: 5_000,
-    memoryBytes: 128 * 1024 * 1024,
-    outputMax: 1024 * 1024,
-    logger: createLogger("error"),
-    registry: new ChildRegistry(),
-    // Longer than twelve small renders take one after another, even on a loaded machine.
-    growAfterMs: 3_000,
-  });
+  // growAfterMs: longer than twelve small renders take one after another, even on a loaded machine.
+  const brief = testTemplatingPool({ processes: 3, growAfterMs: 3_000 });
   await brief.start();
   try {
     const before = sandboxes().length;
