@@ -3,6 +3,7 @@
 // to the log, and the report is not retried as if rendering had been interrupted. The pool is a stand-in
 // (pure logic of the processor); the queue is the real SQLite one.
 import { afterAll, beforeAll, expect, test } from "bun:test";
+import { settings } from "../../src/config/settings";
 import { REPORT_FAILURES } from "../../src/lib/error-codes";
 import { RenderError } from "../../src/lib/errors";
 import { ReportProcessor } from "../../src/modules/reports/processor";
@@ -41,6 +42,9 @@ beforeAll(async () => {
       maxPdfSize: 200 * 1024 ** 2,
       maxAttempts: 3,
       retentionMs: 60_000,
+      reportTimeoutMs: settings.reportTimeout.default,
+      chunkParallel: settings.chunkParallel.default,
+      chunkHtmlInFlight: settings.chunkHtmlInFlight.default,
       logger,
     },
   );

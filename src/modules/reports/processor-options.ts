@@ -17,10 +17,10 @@ export interface ProcessorOptions {
   maxPdfSize: number;
   maxAttempts: number;
   /** Deadline of a whole chunked report (--report-timeout); each chunk also has the render deadline. */
-  reportTimeoutMs?: number;
+  reportTimeoutMs: number;
   /** Chunks of one report printed at once (bounded by the pool's pages), and the most HTML they may hold together. */
-  chunkParallel?: number;
-  chunkHtmlInFlight?: number;
+  chunkParallel: number;
+  chunkHtmlInFlight: number;
   retentionMs: number;
   logger: Logger;
   storage?: StorageMonitor;

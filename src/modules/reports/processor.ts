@@ -65,9 +65,8 @@ export class ReportProcessor {
     this.postStep = new PostStep(opts.post, files, spool);
     this.chunks = new ChunkedRenderer(repo, templating, pool, () => this.postStep.pipeline, {
       ...opts,
-      reportTimeoutMs: opts.reportTimeoutMs ?? 600_000,
-      parallel: Math.min(opts.chunkParallel ?? 1, pool.capacity),
-      htmlInFlight: opts.chunkHtmlInFlight ?? 1024 ** 2,
+      parallel: Math.min(opts.chunkParallel, pool.capacity),
+      htmlInFlight: opts.chunkHtmlInFlight,
     });
     this.pdfs = new AttemptPdf(templating, pool, spool, this.postStep, this.chunks, opts, (job) => this.stillWanted(job));
     this.leases = new LeaseKeeper(repo, opts, () => [...this.inFlight.keys()]);
