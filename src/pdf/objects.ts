@@ -273,3 +273,12 @@ export function readForPdfa(pdf: Uint8Array, xrefAt: number): QpdfObjects | unde
     throw e;
   }
 }
+
+/** Where the last cross-reference section starts, when it is a table; undefined otherwise. */
+export function lastXrefTable(pdf: Uint8Array): number | undefined {
+  const tail = Buffer.from(pdf.subarray(Math.max(0, pdf.byteLength - 1024))).toString("latin1");
+  const m = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
+  if (!m) return undefined;
+  const at = Number(m[1]);
+  return Buffer.from(pdf.subarray(at, at + 4)).toString("latin1") === "xref" ? at : undefined;
+}

@@ -8,11 +8,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLogger } from "../../src/lib/logger";
-import { readForPdfa } from "../../src/pdf/objects";
+import { lastXrefTable, readForPdfa } from "../../src/pdf/objects";
 import { pdfaUpdate, type QpdfObjects } from "../../src/pdf/pdfa";
 import { PdfPipeline } from "../../src/pdf/pipeline";
 import { plan } from "../../src/pdf/plan";
-import { lastXrefTable } from "../../src/pdf/signature/incremental";
 
 const work = mkdtempSync(join(tmpdir(), "rg-pdfa-objects-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -8,11 +8,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { RenderError } from "../../src/lib/errors";
 import { createLogger } from "../../src/lib/logger";
-import { readForSigning } from "../../src/pdf/objects";
+import { lastXrefTable, readForSigning } from "../../src/pdf/objects";
 import { PdfPipeline } from "../../src/pdf/pipeline";
 import { plan } from "../../src/pdf/plan";
 import { signingKey } from "../../src/pdf/signature/cms";
-import { lastXrefTable, pdfSyntax } from "../../src/pdf/signature/incremental";
+import { pdfSyntax } from "../../src/pdf/signature/incremental";
 import { readPkcs12 } from "../../src/pdf/signature/pkcs12";
 import { makePki, P12_PASSWORD } from "../helpers/signing";
 

@@ -4,6 +4,8 @@
 // their own cross-reference section and a trailer pointing back (/Prev). It costs no second qpdf run.
 // Only for a file whose last cross-reference section is a table (what Chromium and qpdf write without
 // object streams); for any other, undefined: the caller has qpdf rewrite the file instead.
+
+import { lastXrefTable } from "../objects";
 import type { QpdfObject } from "../pdfa";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -39,15 +41,6 @@ export function pdfSyntax(v: Json): string {
   if (v.startsWith("u:")) return text(v.slice(2));
   if (v.startsWith("b:")) return `<${v.slice(2)}>`;
   throw new Error(`unexpected value in qpdf's JSON: ${v.slice(0, 40)}`);
-}
-
-/** Where the last cross-reference section starts, when it is a table; undefined otherwise. */
-export function lastXrefTable(pdf: Uint8Array): number | undefined {
-  const tail = Buffer.from(pdf.subarray(Math.max(0, pdf.byteLength - 1024))).toString("latin1");
-  const m = /startxref\s+(\d+)\s+%%EOF\s*$/.exec(tail);
-  if (!m) return undefined;
-  const at = Number(m[1]);
-  return Buffer.from(pdf.subarray(at, at + 4)).toString("latin1") === "xref" ? at : undefined;
 }
 
 /**

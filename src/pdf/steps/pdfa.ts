@@ -5,10 +5,9 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { facturXMetadata } from "../../einvoice/facturx";
 import srgbPath from "../icc/sRGB.icc" with { type: "file" };
-import { readForPdfa } from "../objects";
+import { lastXrefTable, readForPdfa } from "../objects";
 import type { PdfaLevel } from "../options";
 import { type NewEmbeddedFile, pdfaUpdate, type QpdfObjects, type XmpExtension } from "../pdfa";
-import { lastXrefTable } from "../signature/incremental";
 import type { FileStep, StepContext } from "../step";
 
 export interface PdfaParams {
