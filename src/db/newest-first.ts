@@ -1,4 +1,4 @@
-// Keyset paging of the account listings (templates, assets, audit events, signing identities): an
+// Keyset paging of the account listings (reports, templates, assets, audit events, signing identities): an
 // account's rows newest first by (created_at, id), a page resuming strictly after the last row of the
 // previous one, so rows inserted meanwhile neither repeat nor shift a page. The cursor that carries the
 // position between requests is lib/cursor.ts's.
@@ -11,6 +11,8 @@ export interface NewestFirstQuery {
   after?: Cursor;
   /** At most this many rows; every row when absent. */
   limit?: number;
+  /** Only rows whose columns equal these values (column names are the caller's code, never input). */
+  where?: Record<string, string | number>;
 }
 
 /**
@@ -20,6 +22,7 @@ export interface NewestFirstQuery {
 export function newestFirst<T>(sql: Sql, select: string, q: NewestFirstQuery): Promise<T[]> {
   const params: unknown[] = [q.accountId];
   let text = `${select} WHERE account_id = $1`;
+  for (const [column, value] of Object.entries(q.where ?? {})) text += ` AND ${column} = $${params.push(value)}`;
   if (q.after) {
     const at = params.push(q.after.createdAt);
     const id = params.push(q.after.id);

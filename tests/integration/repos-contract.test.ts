@@ -130,6 +130,9 @@ for (const kind of BACKENDS) {
           .reverse(),
       );
       expect(await repos.reports.list({ accountId: acme.id, limit: 10, status: "failed" })).toEqual([]);
+      // A status and a position together: the page after the second report, queued ones only.
+      const queued = await repos.reports.list({ accountId: acme.id, limit: 2, status: "queued", after: { createdAt: at, id: seen[1]! } });
+      expect(queued.map((r) => r.id)).toEqual(seen.slice(2, 4));
       expect(await repos.reports.countUnfinished()).toBe(6);
       expect(await repos.reports.countUnfinished(acme.id)).toBe(5);
       // Both limits of a submission in one statement: the same figures, as numbers (PostgreSQL's bigint too).

@@ -1,5 +1,6 @@
 // SQL for reports. The reports table doubles as the durable job queue (queue.ts holds the queue's SQL).
 
+import { type NewestFirstQuery, newestFirst } from "../../db/newest-first";
 import type { Engine, Report, ReportStatus } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
 
@@ -24,12 +25,8 @@ export interface NewReport {
   conformance?: string | null;
 }
 
-export interface ListQuery {
-  accountId: string;
-  limit: number;
+export interface ListQuery extends Omit<NewestFirstQuery, "where"> {
   status?: ReportStatus;
-  /** Position after which to continue: the last item of the previous page. */
-  after?: { createdAt: number; id: string };
 }
 
 export type ReportSummary = Omit<
@@ -177,18 +174,7 @@ export class ReportsRepo {
   }
 
   list(q: ListQuery): Promise<ReportSummary[]> {
-    const status = q.status ?? null;
-    return q.after
-      ? this.sql.all<ReportSummary>(
-          `SELECT ${summary} FROM reports WHERE account_id = $1 AND (CAST($2 AS TEXT) IS NULL OR status = $2)
-           AND (created_at < $3 OR (created_at = $3 AND id < $4)) ORDER BY created_at DESC, id DESC LIMIT $5`,
-          [q.accountId, status, q.after.createdAt, q.after.id, q.limit],
-        )
-      : this.sql.all<ReportSummary>(
-          `SELECT ${summary} FROM reports WHERE account_id = $1 AND (CAST($2 AS TEXT) IS NULL OR status = $2)
-           ORDER BY created_at DESC, id DESC LIMIT $3`,
-          [q.accountId, status, q.limit],
-        );
+    return newestFirst(this.sql, `SELECT ${summary} FROM reports`, { ...q, where: q.status ? { status: q.status } : undefined });
   }
 
   delete(id: string, accountId: string): Promise<ReportSummary | undefined> {

@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ReportStatus } from "../../db/schema";
-import { decodeCursor, pageOf } from "../../lib/cursor";
+import { readPage } from "../../lib/cursor";
 import { AppError, notFound, retryLater, storageRefusal } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
@@ -248,14 +248,9 @@ export class ReportsService {
     accountId: string,
     q: { limit?: number; cursor?: string; status?: ReportStatus },
   ): Promise<{ items: ReportSummary[]; nextCursor: string | null }> {
-    const limit = q.limit ?? 20;
-    const items = await this.repo.list({
-      accountId,
-      limit: limit + 1,
-      status: q.status,
-      after: q.cursor ? decodeCursor(q.cursor, "report") : undefined,
-    });
-    return pageOf(items, limit);
+    return readPage({ cursor: q.cursor, limit: q.limit ?? 20 }, "report", (after, limit) =>
+      this.repo.list({ accountId, limit, status: q.status, after }),
+    );
   }
 
   /**
