@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/settings";
 import { SessionsService } from "../dashboard/sessions";
+import { warnIfClockOff } from "../db/clock";
 import { openBackend, redactUrl } from "../db/open";
 import { randomSecret } from "../lib/ids";
 import { createLogger, type Logger } from "../lib/logger";
@@ -55,6 +56,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
     const migration = backend.migrated;
     if (migration.applied.length) logger.info("database migrated", { applied: migration.applied, version: migration.version });
     if (backend.kind === "postgres") logger.debug("database", { url: redactUrl(config.databaseUrl) });
+    if (backend.kind === "postgres" && servesRequests) await warnIfClockOff(backend.sql, logger);
     if (backend.kind === "postgres" && !config.storageUrl)
       logger.warn(
         "--database-url without --storage-url: PDFs stay on this instance's disk, so other instances cannot serve them; set an s3:// --storage-url",

@@ -2,8 +2,9 @@
 // Each says "not used" when its setting is empty. The probes use the clients the service uses
 // (src/db/postgres.ts, Bun.S3Client): a real connection and query, a real object put, read and deleted.
 import { randomUUID } from "node:crypto";
+import { clockOff, clockOffset, describeClockOffset, MAX_CLOCK_OFFSET_MS } from "../db/clock";
 import { PostgresSql } from "../db/postgres";
-import type { Check } from "./doctor-types";
+import type { Check, CheckResult } from "./doctor-types";
 
 const PROBE_TIMEOUT_MS = 10_000;
 
@@ -21,50 +22,68 @@ export function describePostgresUrl(url: string): string {
   return `${u.hostname}:${u.port || 5432}${u.pathname || "/"}`;
 }
 
-export const databaseCheck: Check = {
+const CONNECT_FIX =
+  "check --database-url / REPORTGEN_DATABASE_URL (host, port, user, password, database), that PostgreSQL listens there and that pg_hba.conf admits this host";
+
+/** The PostgreSQL check, comparing PostgreSQL's clock with `now` (this machine's; tests skew it). */
+export const postgresCheck = (now: () => number = Date.now): Check => ({
   name: "PostgreSQL",
   async run({ config }) {
     const url = config.databaseUrl;
     if (!url) return { status: "skip", detail: "not used: --database-url is empty (SQLite in the data dir)" };
     const where = describePostgresUrl(url);
-    const fix =
-      "check --database-url / REPORTGEN_DATABASE_URL (host, port, user, password, database), that PostgreSQL listens there and that pg_hba.conf admits this host";
     const sql = new PostgresSql(url, { max: 1, connectTimeout: PROBE_TIMEOUT_MS / 1000 });
     try {
-      const row = await deadline(
-        sql.get<{ version: string; migrated: boolean; can_create: boolean }>(
-          `SELECT current_setting('server_version') AS version, to_regclass('schema_migrations') IS NOT NULL AS migrated,
-                  has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
-        ),
-        `PostgreSQL at ${where}`,
-      );
-      if (!row) return { status: "fail", detail: `PostgreSQL at ${where} returned no row`, fix };
-      if (!row.migrated) {
-        if (!row.can_create)
-          return {
-            status: "fail",
-            detail: `PostgreSQL ${row.version} at ${where}: no reportgen schema yet, and this user cannot create tables`,
-            fix: "GRANT CREATE ON SCHEMA public TO the URL's user (the first start creates the tables), or use the database's owner",
-          };
-        return { status: "ok", detail: `PostgreSQL ${row.version} at ${where}: empty, the first start creates the schema` };
-      }
-      const m = await deadline(
-        sql.get<{ version: number; applied: number }>(
-          "SELECT coalesce(max(version), 0)::int AS version, count(*)::int AS applied FROM schema_migrations",
-        ),
-        "schema_migrations",
-      );
+      const result = await schemaState(sql, where);
+      if (result.status !== "ok") return result;
+      // Instances compare times each wrote (leases, links, retries): this machine's clock against PostgreSQL's.
+      const clock = await deadline(clockOffset(sql, now), "PostgreSQL's clock");
+      if (!clockOff(clock)) return result;
       return {
-        status: "ok",
-        detail: `PostgreSQL ${row.version} at ${where}: schema version ${m?.version ?? 0} (${m?.applied ?? 0} migrations applied; newer ones are applied at start)`,
+        status: "warn",
+        detail: `${result.detail}; this machine's clock is ${describeClockOffset(clock)}`,
+        fix: `sync this machine's clock (NTP: chrony or systemd-timesyncd) and PostgreSQL's; beyond ${MAX_CLOCK_OFFSET_MS / 1000} s, instances reap each other's live leases (reports printed twice) and links expire early or late`,
       };
     } catch (e) {
-      return { status: "fail", detail: `PostgreSQL at ${where} is not reachable: ${(e as Error).message}`, fix };
+      return { status: "fail", detail: `PostgreSQL at ${where} is not reachable: ${(e as Error).message}`, fix: CONNECT_FIX };
     } finally {
       await sql.close().catch(() => {});
     }
   },
-};
+});
+
+export const databaseCheck = postgresCheck();
+
+/** The server's version and whether reportgen's schema is there (or can be created by this user). */
+async function schemaState(sql: PostgresSql, where: string): Promise<Omit<CheckResult, "name">> {
+  const row = await deadline(
+    sql.get<{ version: string; migrated: boolean; can_create: boolean }>(
+      `SELECT current_setting('server_version') AS version, to_regclass('schema_migrations') IS NOT NULL AS migrated,
+                  has_schema_privilege(current_schema(), 'CREATE') AS can_create`,
+    ),
+    `PostgreSQL at ${where}`,
+  );
+  if (!row) return { status: "fail", detail: `PostgreSQL at ${where} returned no row`, fix: CONNECT_FIX };
+  if (!row.migrated) {
+    if (!row.can_create)
+      return {
+        status: "fail",
+        detail: `PostgreSQL ${row.version} at ${where}: no reportgen schema yet, and this user cannot create tables`,
+        fix: "GRANT CREATE ON SCHEMA public TO the URL's user (the first start creates the tables), or use the database's owner",
+      };
+    return { status: "ok", detail: `PostgreSQL ${row.version} at ${where}: empty, the first start creates the schema` };
+  }
+  const m = await deadline(
+    sql.get<{ version: number; applied: number }>(
+      "SELECT coalesce(max(version), 0)::int AS version, count(*)::int AS applied FROM schema_migrations",
+    ),
+    "schema_migrations",
+  );
+  return {
+    status: "ok",
+    detail: `PostgreSQL ${row.version} at ${where}: schema version ${m?.version ?? 0} (${m?.applied ?? 0} migrations applied; newer ones are applied at start)`,
+  };
+}
 
 export const storageCheck: Check = {
   name: "bucket",

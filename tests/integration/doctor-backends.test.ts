@@ -7,10 +7,11 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { chownSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { databaseCheck, storageCheck } from "../../src/cli/doctor-backends";
+import { databaseCheck, postgresCheck, storageCheck } from "../../src/cli/doctor-backends";
 import type { DoctorContext } from "../../src/cli/doctor-types";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
+import { clockOff, clockOffset, describeClockOffset, MAX_CLOCK_OFFSET_MS, warnIfClockOff } from "../../src/db/clock";
 import { PostgresSql } from "../../src/db/postgres";
 import { createLogger } from "../../src/lib/logger";
 import { freePort, sourceCommand } from "../helpers/process";
@@ -84,6 +85,45 @@ test("with neither setting, both lines say they are not used", async () => {
   expect(await databaseCheck.run(ctx({}))).toMatchObject({ status: "skip", detail: expect.stringContaining("SQLite in the data dir") });
   expect(await storageCheck.run(ctx({}))).toMatchObject({ status: "skip", detail: expect.stringContaining("PDFs in the data dir") });
 });
+
+test.skipIf(!hasPg)(
+  "PostgreSQL's clock: this machine's agrees; one 60 s off is named by doctor and by the warning serve logs at start",
+  async () => {
+    const sql = new PostgresSql(pgUrl);
+    try {
+      const same = await clockOffset(sql);
+      expect(Math.abs(same.offsetMs)).toBeLessThan(250);
+      expect(clockOff(same)).toBe(false);
+      const ahead = await clockOffset(sql, () => Date.now() + 60_000);
+      expect(ahead.offsetMs).toBeGreaterThan(-60_250);
+      expect(ahead.offsetMs).toBeLessThan(-59_750);
+      expect(clockOff(ahead)).toBe(true);
+      expect(describeClockOffset(ahead)).toBe("60.0 s ahead of PostgreSQL's");
+      expect(describeClockOffset(await clockOffset(sql, () => Date.now() - 3_000))).toBe("3.0 s behind PostgreSQL's");
+      // Just inside the limit is no warning; the round trip's share counts in the clock's favour.
+      expect(clockOff(await clockOffset(sql, () => Date.now() + MAX_CLOCK_OFFSET_MS - 300))).toBe(false);
+
+      const warned: { msg: string; fields: unknown }[] = [];
+      const base = createLogger("error");
+      const logger = { ...base, warn: (msg: string, fields?: unknown) => void warned.push({ msg, fields }) } as typeof base;
+      await warnIfClockOff(sql, logger);
+      expect(warned).toEqual([]);
+      await warnIfClockOff(sql, logger, () => Date.now() - 10_000);
+      expect(warned).toHaveLength(1);
+      expect(warned[0]!.msg).toStartWith("this machine's clock is 10.0 s behind PostgreSQL's: sync it (NTP)");
+      expect(warned[0]!.fields).toMatchObject({ limit_ms: MAX_CLOCK_OFFSET_MS });
+    } finally {
+      await sql.close();
+    }
+    const skewed = await postgresCheck(() => Date.now() + 60_000).run(ctx({ databaseUrl: pgUrl }));
+    expect(skewed.status).toBe("warn");
+    expect(skewed.detail).toMatch(
+      /^PostgreSQL 15\.\d+.* at 127\.0\.0\.1:\d+\/postgres: .*; this machine's clock is 60\.0 s ahead of PostgreSQL's$/,
+    );
+    expect(skewed.fix).toContain("NTP");
+    expect((await databaseCheck.run(ctx({ databaseUrl: pgUrl }))).status).toBe("ok");
+  },
+);
 
 test.skipIf(!hasPg)(
   "PostgreSQL: an empty database, then a migrated one (its schema version), then wrong ones fail with the fix",
