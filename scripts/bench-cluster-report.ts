@@ -140,6 +140,7 @@ export function clusterReport(run: ClusterRun): number {
           own_cpu_ms_per_pdf: Object.fromEntries(PARTS.map((k) => [k, ownMedian(x, k)])),
           own_cpu_per_round: x.own,
           instances_cpu_ms_per_pdf_by_process: Object.fromEntries(PROC_KINDS.map((k) => [k, median(x.procs.map((p) => p[k]))])),
+          instances_cpu_by_process_per_round: x.procs,
           instances_cpu_ratio_to_single: cpuRatio,
           statements_per_report: coord ? coordMedian(x, "statements") : null,
           round_trips_per_report: coord ? coordMedian(x, "roundTrips") : null,
