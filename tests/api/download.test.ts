@@ -106,6 +106,17 @@ describe("default config", () => {
       expect(report.data.error?.code).toBe("pdf_missing");
       expect(report.data.error?.message).toContain("missing from the store");
     });
+
+    test("a valid link minted before the file vanished → 410 pdf_missing too (not 403), and the report says so", async () => {
+      const id = await readyReport(t);
+      const link = new URL((await downloadLink(t, id)).data);
+      t.app.services.files.remove(id);
+      await expectError(await t.app.http!.handle(new Request(link)), 410, "pdf_missing");
+      const report = (await (await t.request("GET", `/api/v1/reports/${id}`)).json()) as {
+        data: { status: string; error: { code: string } | null };
+      };
+      expect(report.data).toMatchObject({ status: "succeeded", error: { code: "pdf_missing" } });
+    });
   });
 
   describe("invalid links are all refused with one identical 403", () => {
@@ -214,15 +225,6 @@ describe("default config", () => {
           await t.app.services.backend.db!.$client.run("UPDATE reports SET expires_at = ? WHERE id = ?", [Date.now() - 1, old]);
           await t.app.cleanup();
           expect(existsSync(t.app.services.spool.pathOf(old))).toBe(false);
-          return url;
-        },
-      ],
-      [
-        "valid signature for a report whose file is missing",
-        async () => {
-          const lost = await readyReport(t);
-          const url = (await downloadLink(t, lost)).data;
-          t.app.services.files.remove(lost);
           return url;
         },
       ],

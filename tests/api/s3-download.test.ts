@@ -68,15 +68,16 @@ describe("the download link streams the PDF from the bucket", () => {
     expect(s3().requests.length).toBe(before);
   });
 
-  test("a report whose object is gone reads as an invalid link (403), and its download as 410 pdf_missing, not expired", async () => {
+  test("a report whose object is gone: its link and its download answer 410 pdf_missing (not 403, not expired); the report says so", async () => {
     const { id, link } = await readyReport();
     await bucket().delete(`pdfs/${id}/1.pdf`);
-    await expectError(await open(link), 403, "link_invalid");
-    await expectError(await t.request("GET", `/api/v1/reports/${id}/download`), 410, "pdf_missing");
+    await expectError(await open(link), 410, "pdf_missing");
+    // The link alone noted it on the report.
     const report = (await (await t.request("GET", `/api/v1/reports/${id}`)).json()) as {
       data: { status: string; error: { code: string } };
     };
     expect(report.data).toMatchObject({ status: "succeeded", error: { code: "pdf_missing" } });
+    await expectError(await t.request("GET", `/api/v1/reports/${id}/download`), 410, "pdf_missing");
   });
 });
 

@@ -3,6 +3,7 @@ import { Elysia, t } from "elysia";
 import { errorSchema } from "../../http/openapi";
 import { AppError, retryLater } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
+import { pdfMissing } from "../reports/pdf-missing";
 import type { ReportsRepo } from "../reports/repo";
 import { FILES_PREFIX, type LinkSigner } from "./links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "./pdf-store";
@@ -31,7 +32,8 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
         if (e instanceof StoreUnavailableError) throw storeUnavailable();
         throw e;
       });
-      if (!pdf) throw refused();
+      // A valid link to a succeeded report whose object is gone: its holder may know that (410, not 403).
+      if (!pdf) throw await pdfMissing(repo, report);
       set.headers["content-type"] = "application/pdf";
       set.headers["content-disposition"] = `inline; filename="report-${id}.pdf"`;
       set.headers["cache-control"] = "private, no-store";
@@ -48,12 +50,16 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
       detail: {
         summary: "Download a PDF through a signed link",
         description:
-          "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`.",
+          "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`. A valid link to a report whose PDF went missing from the store before its retention ended gets 410 `pdf_missing` (the report then carries that error too).",
         security: [],
         responses: {
           200: { description: "The PDF", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
           403: {
             description: "Invalid, tampered or expired link, or a deleted report",
+            content: { "application/json": { schema: errorSchema } },
+          },
+          410: {
+            description: "`pdf_missing`: the report succeeded, but its PDF is missing from the store; submit it again",
             content: { "application/json": { schema: errorSchema } },
           },
           503: {

@@ -18,6 +18,7 @@ import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { checkData, chunkedDataJson, type DataLimits } from "./input-limits";
 import type { ReportConformance } from "./model";
+import { pdfMissing } from "./pdf-missing";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 import { claimedOnInsert, type SlotSource } from "./slots";
@@ -300,7 +301,7 @@ export class ReportsService {
     const dir = await mkdtemp(join(tmpdir(), "reportgen-xml-"));
     try {
       const file = await this.files.localFile(r.id, fenceOf(r), join(dir, "report.pdf"));
-      if (!file) throw new AppError("pdf_missing", "the report's PDF is missing from the store; generate it again");
+      if (!file) throw await pdfMissing(this.repo, r);
       const xml = await showAttachment(this.opts.qpdf.path, file, "factur-x.xml", { timeoutMs: this.opts.qpdf.timeoutMs });
       if (!xml) throw notFound("factur-x.xml in report", reportId);
       return xml;
@@ -327,14 +328,7 @@ export class ReportsService {
       case "expired":
         throw new AppError("report_expired", "the report's PDF was deleted after the retention period; generate it again");
       case "succeeded": {
-        if (!(await this.storedOrUnknown(r))) {
-          // Not past retention (that is `expired`): the object is gone from the store. Say so on the
-          // report too, so its status page and the dashboard tell what happened.
-          const message =
-            "the report succeeded, but its PDF is missing from the store (lost or removed outside reportgen); generate it again";
-          await this.repo.notePdfMissing(r.id, r.attempts, message);
-          throw new AppError("pdf_missing", message);
-        }
+        if (!(await this.storedOrUnknown(r))) throw await pdfMissing(this.repo, r);
         return { ready: true, ...this.links.link(origin, r.id) };
       }
     }
