@@ -10,5 +10,8 @@ if (argv[0] === SANDBOX_CHILD_ARG) {
   await runSandboxChild();
 } else {
   const { runCli } = await import("./cli/index");
-  process.exitCode = await runCli(argv);
+  const code = await runCli(argv);
+  // A finished command exits now, not when the last timer of what it closed fires (a PostgreSQL pool's
+  // kept `admin list-keys` alive ~5 s). serve runs on until a signal stops it.
+  if (code !== undefined) process.exit(code);
 }

@@ -57,7 +57,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
     if (migration.applied.length) logger.info("database migrated", { applied: migration.applied, version: migration.version });
     if (backend.kind === "postgres") logger.debug("database", { url: redactUrl(config.databaseUrl) });
     if (backend.kind === "postgres" && servesRequests) await warnIfClockOff(backend.sql, logger);
-    if (backend.kind === "postgres" && !config.storageUrl)
+    if (backend.kind === "postgres" && servesRequests && !config.storageUrl)
       logger.warn(
         "--database-url without --storage-url: PDFs stay on this instance's disk, so other instances cannot serve them; set an s3:// --storage-url",
       );

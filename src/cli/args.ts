@@ -38,6 +38,8 @@ export interface Command {
   listsSettings?: boolean;
   /** false: it reads no settings and no flags (help, version). */
   settings?: false;
+  /** serve: run() resolves once the service listens, and the process runs on until a signal stops it. */
+  keepsRunning?: true;
   /**
    * Runs it, returning the exit code. `parse` reads argv as this command's flags and settings (and
    * refuses arguments it does not take); `argv` is the command line after the command's name.

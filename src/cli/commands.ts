@@ -19,6 +19,7 @@ export const COMMANDS: readonly Command[] = [
     summary: "Run the HTTP service (the default when no command is given).",
     more: "It runs until SIGTERM or SIGINT, then stops taking requests and finishes the renders in flight.",
     listsSettings: true,
+    keepsRunning: true,
     run: async (parse) => {
       await (await import("./serve")).serve(parse().config);
       return 0;

@@ -24,7 +24,8 @@ function resolve(argv: string[]): { cmd: Command; rest: string[] } | { group: st
   return { cmd, rest };
 }
 
-export async function runCli(argv: string[]): Promise<number> {
+/** The exit code of a finished command; undefined while the command runs on (serve, once it listens). */
+export async function runCli(argv: string[]): Promise<number | undefined> {
   let helpHint = "reportgen help";
   try {
     const r = resolve(argv);
@@ -48,7 +49,8 @@ export async function runCli(argv: string[]): Promise<number> {
       console.log(usageOf(cmd.name));
       return 0;
     }
-    return await cmd.run(() => parseFor(cmd, rest), rest);
+    const code = await cmd.run(() => parseFor(cmd, rest), rest);
+    return cmd.keepsRunning && code === 0 ? undefined : code;
   } catch (e) {
     if (e instanceof UsageError || e instanceof ConfigError) {
       console.error(`reportgen: ${e.message}\nRun "${helpHint}" for usage.`);

@@ -3,6 +3,7 @@
 
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
+import { StartupError } from "../lib/errors";
 import { type Db, openDatabase } from "./client";
 import { type MigrateResult, migrate } from "./migrate";
 import { migratePostgres } from "./migrate-postgres";
@@ -40,6 +41,7 @@ export async function openBackend(c: BackendConfig, o: { migrate?: boolean; serv
     // Only an instance that answers requests guards its commits: the CLI's transactions have no deadline.
     const pg = new PostgresSql(c.databaseUrl, { requestTimeout: c.databaseTimeout, guardCommits: o.servesRequests });
     try {
+      await firstContact(pg, c.databaseUrl);
       const migrated = o.migrate === false ? { applied: [], version: 0 } : await migratePostgres(pg);
       return {
         kind: "postgres",
@@ -51,7 +53,8 @@ export async function openBackend(c: BackendConfig, o: { migrate?: boolean; serv
         close: () => pg.close(),
       };
     } catch (e) {
-      await pg.close().catch(() => {});
+      // Nothing of a failed start is worth waiting for (an unanswered first statement would hold it 5 s).
+      await pg.close(0).catch(() => {});
       throw e;
     }
   }
@@ -59,6 +62,43 @@ export async function openBackend(c: BackendConfig, o: { migrate?: boolean; serv
   const migrated = o.migrate === false ? { applied: [], version: 0 } : migrate(db.$client);
   const sql = new SqliteSql(db.$client);
   return { kind: "sqlite", sql, owner, migrated, db, close: () => sql.close() };
+}
+
+/**
+ * How long the first statement may take. postgres-js retries a connection that fails before it is
+ * ready for as long as a statement waits, and nothing else bounds the wait: a host whose traffic is
+ * dropped, or a proxy that accepts and then closes, would hold `serve` and every command forever.
+ */
+export const FIRST_CONTACT_MS = 10_000;
+
+/**
+ * The first statement, within FIRST_CONTACT_MS. Its failure is a StartupError that names the server
+ * (not its password) and says what to check, rather than the driver's bare "read ECONNRESET".
+ */
+export async function firstContact(pg: Pick<Sql, "get">, url: string, deadlineMs = FIRST_CONTACT_MS): Promise<void> {
+  const where = `PostgreSQL at ${redactUrl(url)}`;
+  const check = "check --database-url (host, port, user, password, database) and that PostgreSQL runs there";
+  let timer: Timer | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new StartupError(
+            `${where} did not answer within ${deadlineMs / 1000} s: ${check}, and that nothing between drops or cuts the connection`,
+          ),
+        ),
+      deadlineMs,
+    );
+  });
+  const first = pg.get("SELECT 1").catch((e: unknown) => {
+    throw new StartupError(`${where} cannot be used: ${(e as Error).message}: ${check}`, { cause: e });
+  });
+  first.catch(() => {}); // abandoned at the deadline: its own failure no longer matters
+  try {
+    await Promise.race([first, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** The URL without its password, for logs. */

@@ -221,8 +221,9 @@ export class PostgresSql implements Sql {
     return this.client.listen(channel, onMessage, onListen);
   }
 
-  async close(): Promise<void> {
+  /** Ends the pool; statements still running get `timeoutS` seconds to finish. */
+  async close(timeoutS = 5): Promise<void> {
     this.downSince = 0;
-    await this.client.end({ timeout: 5 });
+    await this.client.end({ timeout: timeoutS });
   }
 }

@@ -96,6 +96,18 @@ test("three instances: submitted on C (api), waited for on B, downloaded through
   expect(new TextDecoder().decode(new Uint8Array(await pdf.arrayBuffer()).subarray(0, 5))).toBe("%PDF-");
 });
 
+test("a one-shot command on PostgreSQL exits once it is done, not when the closed pool's last timer fires", () => {
+  const t0 = performance.now();
+  const listed = Bun.spawnSync([binary(), "admin", "list-keys", "--data-dir", dirs[0]!.dir, ...settings()], {
+    env: { ...cleanEnv(), ...s3().env },
+  });
+  const ms = performance.now() - t0;
+  expect(listed.exitCode, listed.stderr.toString()).toBe(0);
+  expect(listed.stdout.toString()).toContain(key.split("_")[1]!);
+  // It lingered 5.1 s after its work (~0.4 s) before: postgres-js's end() timer.
+  expect(ms).toBeLessThan(4_500);
+});
+
 test("SIGKILL of B's process group mid-batch: A finishes every report, each served from one winning attempt", async () => {
   const ids: string[] = [];
   for (let n = 0; n < 24; n++) ids.push(await submit(c, n));
