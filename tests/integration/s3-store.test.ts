@@ -258,4 +258,46 @@ describe("a failing bucket is a service fault", () => {
     s3().up();
     await st.recovered();
   });
+
+  test("a hung bucket: one deadline per caller, not the probe's on top; then requests fail at once until it answers again", async () => {
+    const st = store({ requestTimeoutMs: 400 });
+    const id = crypto.randomUUID();
+    render(st, id, "1", pdf("kept"));
+    await st.commit(id, "1", spool.pathOf(id, "1"));
+    s3().hang();
+    let t0 = performance.now();
+    const first = (await failure(st.exists(id, "1"))) as StoreUnavailableError;
+    const firstMs = performance.now() - t0;
+    expect(first).toBeInstanceOf(StoreUnavailableError);
+    expect(first.outage).toBe(true);
+    // Its own deadline (400 ms), not also the probe's PUT and DELETE (up to 800 ms more).
+    expect(firstMs).toBeGreaterThanOrEqual(390);
+    expect(firstMs).toBeLessThan(750);
+    expect(st.writable).toBe(false);
+    for (const call of [() => st.exists(id, "1"), () => st.open(id, "1", 100), () => st.discard(id, "9")]) {
+      t0 = performance.now();
+      const e = (await failure(call())) as StoreUnavailableError;
+      expect(performance.now() - t0).toBeLessThan(100);
+      expect(e.outage).toBe(true);
+      expect(e.message).toContain("has not answered for");
+    }
+    s3().up();
+    await st.recovered();
+    expect(await st.exists(id, "1")).toBe(true);
+    expect(new TextDecoder().decode((await read(st, id, "1"))?.bytes)).toContain("kept");
+  });
+
+  test("refused writes are an outage that still lets reads through", async () => {
+    const st = store();
+    const id = crypto.randomUUID();
+    render(st, id, "1", pdf("readable"));
+    await st.commit(id, "1", spool.pathOf(id, "1"));
+    render(st, id, "2", pdf("refused"));
+    s3().refuseWrites(403);
+    expect(((await failure(st.commit(id, "2", spool.pathOf(id, "2")))) as StoreUnavailableError).outage).toBe(true);
+    expect(st.writable).toBe(false);
+    expect(new TextDecoder().decode((await read(st, id, "1"))?.bytes)).toContain("readable");
+    s3().up();
+    await st.recovered();
+  });
 });

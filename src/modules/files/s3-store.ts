@@ -82,7 +82,8 @@ export class S3PdfStore implements PdfStore {
   private readonly requestTimeoutMs: number;
   private readonly probeEveryMs: number;
   private readonly probeKey: string;
-  private outage?: { since: number; timer: Timer };
+  /** unanswered: entered because a request got no answer by its deadline (then requests fail fast). */
+  private outage?: { since: number; timer: Timer; unanswered: boolean };
   private waiters: (() => void)[] = [];
 
   constructor(private readonly o: S3StoreOptions) {
@@ -168,6 +169,7 @@ export class S3PdfStore implements PdfStore {
    * one of unknown size, is looked up first (HEAD), then streamed.
    */
   async open(reportId: string, fence: string, recordedSize?: number | null): Promise<StoredPdf | undefined> {
+    this.failFast(`reading the PDF of report ${reportId}`);
     const file = this.client.file(this.keyOf(reportId, fence));
     let size: number;
     try {
@@ -233,6 +235,7 @@ export class S3PdfStore implements PdfStore {
   }
 
   private async request<T>(what: string, fn: () => Promise<T>): Promise<T> {
+    this.failFast(what);
     try {
       return await this.deadline(fn(), this.requestTimeoutMs, what);
     } catch (e) {
@@ -254,10 +257,28 @@ export class S3PdfStore implements PdfStore {
     return Promise.race([p, late]).finally(() => clearTimeout(timer));
   }
 
-  /** The error to throw for a failed request: an outage when the probe fails too (and then noted). */
+  /**
+   * While the bucket leaves requests unanswered (an outage entered on a deadline), a request fails at
+   * once rather than each caller waiting out its own deadline: the outage's probe, every second, is
+   * what finds the bucket back. An outage of refused writes still lets reads through.
+   */
+  private failFast(what: string): void {
+    if (this.outage?.unanswered)
+      throw new StoreUnavailableError(
+        `the file store (bucket ${this.bucket}) is unavailable while ${what}: it has not answered for ${Math.round((Date.now() - this.outage.since) / 1000)} s`,
+        true,
+      );
+  }
+
+  /**
+   * The error to throw for a failed request: an outage when the probe fails too (and then noted). A
+   * request left unanswered to its deadline is one without a probe, which would hold its caller for
+   * the probe's own deadlines too (a download link took 20 s against a hung bucket, not 10).
+   */
   private async fault(what: string, cause: unknown): Promise<StoreUnavailableError> {
-    const outage = this.outage !== undefined || !(await this.probe());
-    if (outage) this.enterOutage(cause);
+    const unanswered = s3Code(cause) === TIMEOUT;
+    const outage = this.outage !== undefined || unanswered || !(await this.probe());
+    if (outage) this.enterOutage(cause, unanswered);
     return new StoreUnavailableError(
       `the file store (bucket ${this.bucket}) ${outage ? "is unavailable" : "refused a request"} while ${what}: ${describe(cause)}`,
       outage,
@@ -276,7 +297,7 @@ export class S3PdfStore implements PdfStore {
     }
   }
 
-  private enterOutage(cause: unknown): void {
+  private enterOutage(cause: unknown, unanswered: boolean): void {
     if (this.outage) return;
     this.o.logger.error("file store unavailable: rendering pauses and reports wait in the queue until the bucket takes writes again", {
       bucket: this.bucket,
@@ -292,7 +313,7 @@ export class S3PdfStore implements PdfStore {
         probing = false;
       }
     }, this.probeEveryMs);
-    this.outage = { since: Date.now(), timer };
+    this.outage = { since: Date.now(), timer, unanswered };
   }
 
   private leaveOutage(): void {
