@@ -157,12 +157,16 @@ export class App {
   private async listen(): Promise<void> {
     const c = this.config;
     // Bun itself cuts off only bodies past the discard limit; http/body.ts answers the rest with a readable 413.
-    this.http.listen({
-      hostname: this.gate ? "127.0.0.1" : c.host,
-      port: this.gate ? 0 : c.port,
-      maxRequestBodySize: bodyLimits(c).discardLimit,
-      idleTimeout: Math.round(c.idleTimeout / 1000),
-    });
+    try {
+      this.http.listen({
+        hostname: this.gate ? "127.0.0.1" : c.host,
+        port: this.gate ? 0 : c.port,
+        maxRequestBodySize: bodyLimits(c).discardLimit,
+        idleTimeout: Math.round(c.idleTimeout / 1000),
+      });
+    } catch (e) {
+      throw listenRefusal(e, c.host, c.port);
+    }
     const server = this.server;
     if (this.gate && server?.port) {
       const busy = serverBusy(`${c.maxConnections} connections, its limit`);
@@ -170,7 +174,7 @@ export class App {
         this.gate.start({ port: server.port, busyResponse: await rawResponse(errorResponse(busy, { connection: "close" })) });
       } catch (e) {
         await server.stop(true);
-        throw e;
+        throw listenRefusal(e, c.host, c.port);
       }
     }
     this.logger.info("reportgen listening", {
@@ -277,4 +281,26 @@ export class App {
     })();
     return this.stopping;
   }
+}
+
+/**
+ * Why the public port could not be opened, as serve's one line: Bun says "Failed to listen at 0.0.0.0",
+ * naming neither the port nor the cause.
+ */
+function listenRefusal(e: unknown, host: string, port: number): unknown {
+  const code = (e as { code?: unknown })?.code;
+  const at = `${host}:${port}`;
+  if (code === "EADDRINUSE")
+    return new StartupError(
+      `cannot listen on ${at}: the port is in use (another reportgen, or another program); stop it, or choose another with --port`,
+    );
+  if (code === "EADDRNOTAVAIL")
+    return new StartupError(
+      `cannot listen on ${at}: no network interface of this machine has that address; fix --host (0.0.0.0: every interface)`,
+    );
+  if (code === "EACCES")
+    return new StartupError(
+      `cannot listen on ${at}: ports below 1024 need privileges; choose --port 1024 or above, or grant CAP_NET_BIND_SERVICE`,
+    );
+  return e;
 }

@@ -4,8 +4,11 @@
 // and closes (a URL pointing at the wrong port), one that resets, and one that accepts and stays
 // silent. (An address behind a proxy that accepted and answered so kept postgres-js reconnecting for as
 // long as a statement waited, and `admin list-keys` never ended; the bound that ends it is
-// db/open.ts's first contact, whose logic tests/unit/first-contact.test.ts checks.)
+// db/open.ts's first contact, whose logic tests/unit/first-contact.test.ts checks.) And `serve` on a port it cannot open says which and why.
 import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { FIRST_CONTACT_MS } from "../../src/db/open";
 import { freePort, runCli, sourceCommand } from "../helpers/process";
 
@@ -64,3 +67,27 @@ for (const [behaviour, what] of [
     }
   }, 60_000);
 }
+
+test("serve on a port another program holds, or an address this machine lacks: one line naming it and the fix, exit 1", async () => {
+  const port = await freePort();
+  const holder = Bun.listen({ hostname: "0.0.0.0", port, socket: { data() {} } });
+  listeners.push(holder);
+  const dataDir = mkdtempSync(join(tmpdir(), "reportgen-refusals-"));
+  try {
+    for (const [args, want] of [
+      [["--port", String(port)], `reportgen: cannot listen on 0.0.0.0:${port}: the port is in use`],
+      // Without the connection gate, Bun's own server opens the port: the same line.
+      [["--port", String(port), "--max-connections", "0"], `reportgen: cannot listen on 0.0.0.0:${port}: the port is in use`],
+      [["--host", "192.0.2.1", "--port", String(port)], `reportgen: cannot listen on 192.0.2.1:${port}: no network interface`],
+    ] as const) {
+      const r = runCli(sourceCommand, ["serve", "--data-dir", dataDir, ...args]);
+      expect(r.code).toBe(1);
+      // REPORTGEN_LOG_LEVEL=warn (runCli): the service's own JSON log lines stay out of the way.
+      const lines = r.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toStartWith(want);
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 60_000);
