@@ -32,6 +32,8 @@ export async function migrateToCommand(config: Config): Promise<void> {
       // --storage-url they stay where they are, in the data dir the instance keeps using.
       const local = new FileStore(config.dataDir);
       const store = config.storageUrl ? openPdfStore(config, createLogger(config.logLevel)) : undefined;
+      // Before a row is copied: a bucket that takes nothing would otherwise be found after every table.
+      if (store instanceof S3PdfStore) await store.verifyWritable();
       const copyPdf =
         store instanceof S3PdfStore
           ? async (id: string, attempts: number) => {

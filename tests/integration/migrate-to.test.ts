@@ -157,6 +157,38 @@ test("afterwards, on PostgreSQL: the old keys authenticate, the old link opens, 
   }
 }, 60_000);
 
+test("a --storage-url whose bucket does not exist is refused in one line before a row is copied", async () => {
+  const fresh = await pg().createDatabase();
+  const aws = { AWS_ENDPOINT_URL_S3: s3().directEndpoint, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s", AWS_REGION: "us-east-1" };
+  const saved = { ...process.env };
+  Object.assign(process.env, aws);
+  try {
+    const r = runCli(sourceCommand, [
+      "migrate-to",
+      "--data-dir",
+      single.dir,
+      "--database-url",
+      fresh,
+      "--storage-url",
+      "s3://no-such-bucket/x/",
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(
+        /^reportgen: the bucket of --storage-url s3:\/\/no-such-bucket\/x\/ does not take a write and its removal \(.*NoSuchBucket/,
+      ),
+    ]);
+    const target = await openBackend({ dataDir: single.dir, databaseUrl: fresh }, { migrate: false });
+    try {
+      expect((await target.sql.get<{ n: number }>("SELECT count(*)::int AS n FROM accounts"))?.n).toBe(0);
+    } finally {
+      await target.close();
+    }
+  } finally {
+    process.env = saved;
+  }
+}, 60_000);
+
 test("with --storage-url: the PDFs go into the bucket, each read back by its SHA-256; a rerun finds them there; the old link opens on PostgreSQL + S3", async () => {
   // runCli blocks this process until the command ends: it talks to moto directly, not through the test's proxy.
   const aws = { AWS_ENDPOINT_URL_S3: s3().directEndpoint, AWS_ACCESS_KEY_ID: "k", AWS_SECRET_ACCESS_KEY: "s", AWS_REGION: "us-east-1" };

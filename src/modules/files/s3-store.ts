@@ -288,12 +288,24 @@ export class S3PdfStore implements PdfStore {
 
   /** Whether the bucket takes a small write and its removal now. */
   private async probe(): Promise<boolean> {
+    return this.verifyWritable().then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /**
+   * A small write and its removal, before a job that needs the bucket (migrate-to): throws why the
+   * bucket does not take them (a wrong bucket or endpoint, credentials, permissions, no answer).
+   */
+  async verifyWritable(): Promise<void> {
     try {
       this.traffic.sent("pdf", await this.deadline(this.client.write(this.probeKey, "probe"), this.requestTimeoutMs, "probe"));
       await this.deadline(this.client.delete(this.probeKey), this.requestTimeoutMs, "probe");
-      return true;
-    } catch {
-      return false;
+    } catch (e) {
+      throw new Error(
+        `the bucket of --storage-url ${this.o.storageUrl} does not take a write and its removal (${describe(e)}): check the URL, the endpoint (AWS_ENDPOINT_URL_S3), the AWS_* credentials, and that the key may put and delete objects there`,
+      );
     }
   }
 
