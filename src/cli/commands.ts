@@ -165,7 +165,8 @@ export const COMMANDS: readonly Command[] = [
     name: "version",
     summary: "Print the version.",
     settings: false,
-    run: () => {
+    run: (_parse, argv) => {
+      if (argv.length > 0) throw new UsageError(`version takes no arguments or flags: ${argv.join(" ")}`);
       console.log(VERSION);
       return 0;
     },

@@ -103,4 +103,8 @@ test("a usage error names the command's --help", () => {
   expect(r.stderr).toBe(`reportgen: Unknown option '--frobnicate'\nRun "reportgen render --help" for usage.\n`);
   expect(run(["admin", "delete-key", "a", "b"]).stderr).toContain("admin delete-key takes one ID, not 2");
   expect(run(["cleanup", "now"]).stderr).toContain("cleanup takes no arguments, only flags: now");
+  const version = run(["version", "--bogus"]);
+  expect(version.code).toBe(2);
+  expect(version.stderr).toBe(`reportgen: version takes no arguments or flags: --bogus\nRun "reportgen version --help" for usage.\n`);
+  expect(run(["version"])).toMatchObject({ code: 0, stdout: expect.stringMatching(/^\d+\.\d+\.\d+\n$/) });
 });
