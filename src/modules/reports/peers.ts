@@ -8,13 +8,28 @@ import type { PostgresSql } from "../../db/postgres";
 import type { FinishedState, ReportEvents } from "./events";
 import type { ReportQueue } from "./queue";
 
+/** How often, and how many times, a failed catch-up is tried again (right after a restart, statements may still fail). */
+export const CATCH_UP_RETRY = { everyMs: 1_000, times: 10 };
+
 /** Starts listening; resolves to the functions that stop it. */
-export async function listenForPeers(pg: PostgresSql, events: ReportEvents, queue: ReportQueue): Promise<(() => Promise<void>)[]> {
-  const catchUp = async () => {
+export async function listenForPeers(
+  pg: Pick<PostgresSql, "listen">,
+  events: Pick<ReportEvents, "waitingIds" | "finished" | "queuedAnywhere" | "announceQueueFromPeers">,
+  queue: Pick<ReportQueue, "unfinished">,
+): Promise<(() => Promise<void>)[]> {
+  let stopped = false;
+  // The connection is back, but the first reads may still fail (PostgreSQL restarting, the pool's fast
+  // failure after an outage): a catch-up that failed is tried again, or long polls whose reports finished
+  // meanwhile would wait out their whole wait (seen after a fast restart: 4 polls held 10 s).
+  const catchUp = async (left = CATCH_UP_RETRY.times): Promise<void> => {
     const waiting = events.waitingIds();
-    if (waiting.length === 0) return;
-    const open = await queue.unfinished(waiting);
-    for (const id of waiting) if (!open.has(id)) events.finished(id, true);
+    if (waiting.length === 0 || stopped) return;
+    try {
+      const open = await queue.unfinished(waiting);
+      for (const id of waiting) if (!open.has(id)) events.finished(id, true);
+    } catch {
+      if (left > 0) setTimeout(() => void catchUp(left - 1), CATCH_UP_RETRY.everyMs).unref?.();
+    }
   };
   const queued = await pg.listen("reportgen_queue", () => events.queuedAnywhere());
   events.announceQueueFromPeers();
@@ -23,12 +38,15 @@ export async function listenForPeers(pg: PostgresSql, events: ReportEvents, queu
     (payload) => {
       const states = finishedStates(payload);
       // Not ours to read (a later release's shape?): whoever waits reads the report.
-      if (!states) return void catchUp().catch(() => {});
+      if (!states) return void catchUp();
       for (const [id, state] of states) events.finished(id, true, true, state);
     },
-    () => void catchUp().catch(() => {}),
+    () => void catchUp(),
   );
-  return [queued.unlisten, finished.unlisten];
+  const stop = async () => {
+    stopped = true;
+  };
+  return [stop, queued.unlisten, finished.unlisten];
 }
 
 const STATUSES = new Set(["succeeded", "failed"]);
