@@ -272,8 +272,8 @@ export class S3PdfStore implements PdfStore {
 
   /**
    * The error to throw for a failed request: an outage when the probe fails too (and then noted). A
-   * request left unanswered to its deadline is one without a probe, which would hold its caller for
-   * the probe's own deadlines too (a download link took 20 s against a hung bucket, not 10).
+   * request left unanswered to its deadline is an outage at once: a probe would hold its caller for the
+   * probe's own deadlines too (a download link took 20 s against a hung bucket, not 10).
    */
   private async fault(what: string, cause: unknown): Promise<StoreUnavailableError> {
     const unanswered = s3Code(cause) === TIMEOUT;
