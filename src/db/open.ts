@@ -4,6 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import { StartupError } from "../lib/errors";
+import { withTimeout } from "../lib/supervisor";
 import { type Db, openDatabase } from "./client";
 import { type MigrateResult, migrate } from "./migrate";
 import { migratePostgres } from "./migrate-postgres";
@@ -78,27 +79,14 @@ export const FIRST_CONTACT_MS = 10_000;
 export async function firstContact(pg: Pick<Sql, "get">, url: string, deadlineMs = FIRST_CONTACT_MS): Promise<void> {
   const where = `PostgreSQL at ${redactUrl(url)}`;
   const check = "check --database-url (host, port, user, password, database) and that PostgreSQL runs there";
-  let timer: Timer | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new StartupError(
-            `${where} did not answer within ${deadlineMs / 1000} s: ${check}, and that nothing between drops or cuts the connection`,
-          ),
-        ),
-      deadlineMs,
-    );
-  });
   const first = pg.get("SELECT 1").catch((e: unknown) => {
     throw new StartupError(`${where} cannot be used: ${(e as Error).message}: ${check}`, { cause: e });
   });
   first.catch(() => {}); // abandoned at the deadline: its own failure no longer matters
-  try {
-    await Promise.race([first, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+  const late = `${where} did not answer within ${deadlineMs / 1000} s: ${check}, and that nothing between drops or cuts the connection`;
+  await withTimeout(first, deadlineMs, late).catch((e: unknown) => {
+    throw e instanceof StartupError ? e : new StartupError(late);
+  });
 }
 
 /** The URL without its password, for logs. */
