@@ -4,17 +4,13 @@
 import { randomUUID } from "node:crypto";
 import { clockOff, clockOffset, describeClockOffset, MAX_CLOCK_OFFSET_MS } from "../db/clock";
 import { PostgresSql } from "../db/postgres";
+import { withTimeout } from "../lib/supervisor";
 import type { Check, CheckResult } from "./doctor-types";
 
 const PROBE_TIMEOUT_MS = 10_000;
 
-function deadline<T>(p: Promise<T>, what: string): Promise<T> {
-  let timer: Timer | undefined;
-  const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${PROBE_TIMEOUT_MS / 1000} s`)), PROBE_TIMEOUT_MS);
-  });
-  return Promise.race([p, late]).finally(() => clearTimeout(timer));
-}
+const deadline = <T>(p: Promise<T>, what: string): Promise<T> =>
+  withTimeout(p, PROBE_TIMEOUT_MS, `${what}: no answer within ${PROBE_TIMEOUT_MS / 1000} s`);
 
 /** host:port/database of a postgres:// URL, without its user and password. */
 export function describePostgresUrl(url: string): string {
