@@ -19,6 +19,7 @@ import { browserTempRoot, removeStaleBrowserTemp } from "../lib/temp";
 import { ServiceMetrics } from "../modules/health/metrics";
 import { listenForPeers } from "../modules/reports/peers";
 import { WebhookSender } from "../modules/webhooks/sender";
+import { STEP_ORDER } from "../pdf/plan";
 import { writeFontconfig } from "../render/fonts";
 import { VERSION } from "../version";
 import { type Renderer, wireRenderer } from "./renderer";
@@ -205,7 +206,7 @@ export class App {
     writeFontconfig(c.dataDir, c.fontsDir || undefined);
     if (!existsSync(c.qpdfPath)) {
       log.warn(
-        `qpdf was not found at ${c.qpdfPath}: reports with watermark, stamp, attachments, encryption or linearize, and merges, will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
+        `qpdf was not found at ${c.qpdfPath}: every report with a post-processing step (${STEP_ORDER.map((s) => s.name).join(", ")}: PDF/A and Factur-X, signatures, page numbers included) and every merge will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
       );
     }
     r.post.init();

@@ -1,7 +1,8 @@
 // bootstrap(): the only place that opens the database, migrates it and reads the secrets. It builds the
 // repositories (app/repos.ts) and the services every entry point shares (HTTP, dashboard, CLI:
 // app/services.ts) and hands them to an App, whose constructor does no I/O. Every CLI command goes
-// through here, `migrate` included. The database is SQLite in the data dir, or PostgreSQL with
+// through here, `migrate` included, but `migrate-to`: it opens both backends itself (cli/migrate-to.ts),
+// since it copies one into the other. The database is SQLite in the data dir, or PostgreSQL with
 // --database-url (db/open.ts); nothing past this file knows which.
 import { existsSync } from "node:fs";
 import { join } from "node:path";

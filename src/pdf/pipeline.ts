@@ -9,7 +9,9 @@
 // step file and one line in STEP_ORDER (plan.ts); a signature is always the last line. A merge is
 // the same pipeline with the joined parts as its input (merge.ts).
 //
-// Every fault here is a service fault (postprocess_failed, retried by the processor), never the template's.
+// A tool's failure here is a service fault (postprocess_failed, retried by the processor). A step may also
+// raise a client fault of its own, a RenderError with its code (steps/sign.ts: a signing identity that is
+// gone, an unusable one); the processor tells the two apart by the code's class (lib/error-codes.ts).
 import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";

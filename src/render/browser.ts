@@ -26,10 +26,9 @@ export type { RenderJob } from "./print-pipeline";
 
 /**
  * After a document of this many characters the page is closed and a new one opened. Blink keeps what a
- * big layout took: reused for the 20 chunks of 5,000 rows of a 100,000-row report (~700 KB of HTML each),
- * one renderer grew to 1.7 GiB PSS (the service: 2.0 GiB); replaced after each, it peaked at 570 MiB (the
- * service: 910 MiB; 2026-11-27, bench template, 2 cores). An invoice (~10 KB) or the 1000-row report
- * (145 KB) keeps its page: a new one costs a renderer process start.
+ * big layout took: a page reused for every part of a chunked report grows by each part's layout, while a
+ * page replaced after each big part stays at one part's size (docs/benchmarks.md has the memory figures).
+ * Small documents (an invoice, the 1000-row report) keep their page: a new one costs a renderer start.
  */
 const REPLACE_PAGE_AFTER_HTML = 256 * 1024;
 

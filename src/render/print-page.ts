@@ -71,8 +71,8 @@ const MAY_CHANGE_AFTER_LOAD = /font-face|@import|<link\b|@[\w-]*\\|about:blank/i
 
 /**
  * Whether to ask the page before printing (waitUntilReady: wait_for, document.fonts.ready and the
- * title, one more CDP round trip after the load event: ~1 ms of an invoice's latency at c=1, measured
- * 0.94-1.16 ms on 2 cores, `bun scripts/bench.ts --templates invoice-ejs --concurrency 1`). Not needed
+ * title, one more CDP round trip after the load event, about a millisecond of an invoice's latency at
+ * c=1 (`bun scripts/bench.ts --templates invoice-ejs --concurrency 1` shows it). Not needed
  * when no script runs, nothing waits for a condition, the header does not need the title first, and
  * no web font can start loading after the load event: document.fonts.ready then has nothing to wait
  * for, and the title is the one Chromium writes into the PDF. tests/integration/pdf-options.test.ts

@@ -2,10 +2,9 @@
 //
 // BrowserHost prints through its own CDP session instead of Playwright's page.pdf(), which always asks
 // for the PDF as a stream: Chromium then writes the PDF into a temporary file and hands it back over
-// three more round trips (two IO.read, IO.close). Returned inline (base64) in the answer itself, an
-// invoice printed 1.8-2.1 ms sooner (median of 80 interleaved prints, playwright-core on Chromium 156;
-// end to end: `bun scripts/bench.ts --templates invoice-ejs --concurrency 1 --service-root <a checkout
-// of e1142b5^>`), with the same bytes. A big document still streams, in bounded chunks: one base64 answer
+// three more round trips (two IO.read, IO.close). Returned inline (base64) in the answer itself, a small
+// document prints sooner with the same bytes (commit e1142b5 has the measurement; compare with
+// `bun scripts/bench.ts --service-root <a checkout>`). A big document still streams, in bounded chunks: one base64 answer
 // would hold the whole PDF (up to --max-pdf-size) as one string in Chromium and in this thread.
 import type { CDPSession } from "playwright-core";
 import type { PdfOptions } from "../pdf/options";

@@ -4,7 +4,7 @@
 // else (a due timer, bun's GC timer), and playwright-core passes every DevTools message from Chromium's
 // pipe on through setImmediate. A locator read right after a form's 4xx page then waited up to
 // Playwright's own 30 s deadline on a page Chromium had received: "the e2e flake" of docs/development.md,
-// reproduced by scripts/repro-e2e-flake-resolves.test.ts.
+// whose reproduction is in git history (commit 9c5f598).
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";

@@ -72,9 +72,8 @@ export class FileStore implements PdfStore, PdfSpool {
   /**
    * Creates the report's file, empty, and makes its folder entry durable; resolves once it is. Called
    * when rendering starts, so that the folder's fsync runs while Chromium prints, not between the
-   * print and the recorded success, where only the PDF's own fsync and SQLite's commit remain
-   * (~1.2 ms less per report at c=1: a rename and a folder fsync through libuv's pool; on 2 cores,
-   * `bun scripts/bench.ts --templates invoice-ejs --concurrency 1 --service-root <a checkout of 8c048b0^>`).
+   * print and the recorded success, where only the PDF's own fsync and SQLite's commit remain (a rename
+   * and a folder fsync through libuv's pool leave the critical path; commit 8c048b0 has the measurement).
    * A file left by a crash is truncated.
    */
   reserve(reportId: string): Promise<void> {
