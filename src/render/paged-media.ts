@@ -75,14 +75,15 @@ const SHEET_CSS =
  * Run in the page after the layout: prints each sheet at its own size. Paged.js gives Chromium one
  * @page, the document's; Chromium honours a named page's size (CSS `page`), so each distinct sheet size
  * becomes a named @page of Chromium's, and each sheet is in the one of its size (Paged.js's print CSS
- * gives a sheet 100% of the height of the page it is printed on).
+ * gives a sheet 100% of the height of the page it is printed on). The sizes are the sheets' computed
+ * ones, which a template's transform or zoom of the screen layout does not change.
  */
 const PRINT_SIZES = `(() => {
   const names = new Map();
   for (const page of document.querySelectorAll(".pagedjs_pages > .pagedjs_page")) {
     const sheet = page.querySelector(".pagedjs_sheet");
-    const r = sheet.getBoundingClientRect();
-    const size = r.width + "px " + r.height + "px";
+    const r = getComputedStyle(sheet);
+    const size = r.width + " " + r.height;
     if (!names.has(size)) names.set(size, "reportgen-sheet-" + names.size);
     page.style.setProperty("page", names.get(size));
   }

@@ -105,4 +105,9 @@ describe("a named page with its own size (options.paged_media)", () => {
     }
     expect(toc.filter((p) => p.orientation === "landscape").length).toBeGreaterThanOrEqual(2);
   });
+
+  test("a template's zoom or transform of its screen layout leaves the sheet sizes as they are", async () => {
+    const zoomed = await printed(`<style>html { zoom: 0.5 } body { transform: scale(0.8) }</style><p>P1</p>${WIDE}`);
+    expect(zoomed.map((p) => p.orientation)).toEqual(zoomed.map((p) => (p.text.includes("wide row") ? "landscape" : "portrait")));
+  });
 });
