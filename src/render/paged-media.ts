@@ -1,7 +1,8 @@
 // options.paged_media: CSS Paged Media (@page :first/:left/:right/:blank, the 16 margin boxes,
 // counter(page)/counter(pages), string-set, running elements, named pages, target-counter, footnotes)
 // through Paged.js, the polyfill that lays the document out into page boxes inside the page itself.
-// Chromium then prints those boxes one per sheet, at the size Paged.js gives @page.
+// Chromium then prints those boxes one per sheet, each sheet at the size of its own page box (a named
+// page's `size` included).
 //
 // Paged.js runs in an isolated world of the page (CDP Page.createIsolatedWorld): its own globals,
 // the document's DOM. The template's scripts policy is untouched: a page printed without scripts stays
@@ -53,6 +54,45 @@ export function pagedPrintParameters(p: PrintParameters): PrintParameters {
 const LINKED = "reportgen:linked-stylesheet";
 
 /**
+ * Every sheet the size of its own page box. Paged.js sizes each page box from its @page rules (a named
+ * page's `size` included) but every sheet, which clips its box, from the document's first @page: a
+ * landscape named page was cut to a portrait sheet, losing its right-hand margin boxes and content. The
+ * bleeds are Paged.js's own variables (0 without `bleed`), as in its sheet size of the document.
+ */
+const SHEET_CSS =
+  ".pagedjs_page{--pagedjs-width:calc(var(--pagedjs-pagebox-width) + var(--pagedjs-bleed-left) + var(--pagedjs-bleed-right));" +
+  "--pagedjs-height:calc(var(--pagedjs-pagebox-height) + var(--pagedjs-bleed-top) + var(--pagedjs-bleed-bottom));" +
+  ["right", "left"]
+    .map(
+      (side) =>
+        `--pagedjs-width-${side}:calc(var(--pagedjs-pagebox-width) + var(--pagedjs-bleed-${side}-left) + var(--pagedjs-bleed-${side}-right));` +
+        `--pagedjs-height-${side}:calc(var(--pagedjs-pagebox-height) + var(--pagedjs-bleed-${side}-top) + var(--pagedjs-bleed-${side}-bottom));`,
+    )
+    .join("") +
+  "}";
+
+/**
+ * Run in the page after the layout: prints each sheet at its own size. Paged.js gives Chromium one
+ * @page, the document's; Chromium honours a named page's size (CSS `page`), so each distinct sheet size
+ * becomes a named @page of Chromium's, and each sheet is in the one of its size (Paged.js's print CSS
+ * gives a sheet 100% of the height of the page it is printed on). The sizes are the sheets' computed
+ * ones, which a template's transform or zoom of the screen layout does not change.
+ */
+const PRINT_SIZES = `(() => {
+  const names = new Map();
+  for (const page of document.querySelectorAll(".pagedjs_pages > .pagedjs_page")) {
+    const sheet = page.querySelector(".pagedjs_sheet");
+    const r = getComputedStyle(sheet);
+    const size = r.width + " " + r.height;
+    if (!names.has(size)) names.set(size, "reportgen-sheet-" + names.size);
+    page.style.setProperty("page", names.get(size));
+  }
+  const style = document.createElement("style");
+  style.textContent = Array.from(names, ([size, name]) => "@page " + name + "{size:" + size + ";margin:0}").join("");
+  document.head.append(style);
+})()`;
+
+/**
  * The CSS of a table of contents laid out with the document: each entry's page number is
  * target-counter() of its heading, right-aligned after a dotted leader.
  */
@@ -78,7 +118,7 @@ function layoutScript(o: PdfOptions): string {
   const style = document.createElement("style");
   style.textContent = ${JSON.stringify(defaultPageCss(o))};
   document.head.prepend(style);
-  const sheets = new PagedModule.Previewer().removeStyles();
+  const sheets = [...new PagedModule.Previewer().removeStyles(), { "reportgen-sheets": ${JSON.stringify(SHEET_CSS)} }];
   let entries = [];
   if (toc) {
     const selector = Array.from({ length: toc.levels }, (_, i) => "h" + (i + 1)).join(",");
@@ -90,7 +130,10 @@ function layoutScript(o: PdfOptions): string {
   }
   const source = document.body.innerHTML;
   const first = await new PagedModule.Previewer().preview(undefined, sheets);
-  if (!toc) return first.total;
+  if (!toc) {
+    ${PRINT_SIZES};
+    return first.total;
+  }
   const pages = document.querySelectorAll(".pagedjs_page");
   const onFirst = new Set(Array.from(pages[0] ? pages[0].querySelectorAll("[data-rg-n]") : [], (e) => e.getAttribute("data-rg-n")));
   const fresh = document.createElement("template");
@@ -129,6 +172,7 @@ function layoutScript(o: PdfOptions): string {
   for (const s of document.querySelectorAll("style")) s.remove();
   document.body.replaceChildren(fresh.content);
   const second = await new PagedModule.Previewer().preview(undefined, [...sheets, { "reportgen-toc": toc.css }]);
+  ${PRINT_SIZES};
   return second.total;
 })()`;
 }

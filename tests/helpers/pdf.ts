@@ -92,3 +92,20 @@ export function pageWords(pdf: Uint8Array, n: number): { word: string; xMin: num
 /** A 12 x 16 baseline JPEG (RGB), made with pdftoppm -jpeg: a stamp image for the tests. */
 export const SMALL_JPEG_BASE64 =
   "/9j/4AAQSkZJRgABAQEAAQABAAD/2wBDAA0JCgsKCA0LCgsODg0PEyAVExISEyccHhcgLikxMC4pLSwzOko+MzZGNywtQFdBRkxOUlNSMj5aYVpQYEpRUk//2wBDAQ4ODhMREyYVFSZPNS01T09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT09PT0//wAARCAAQAAwDASIAAhEBAxEB/8QAHwAAAQUBAQEBAQEAAAAAAAAAAAECAwQFBgcICQoL/8QAtRAAAgEDAwIEAwUFBAQAAAF9AQIDAAQRBRIhMUEGE1FhByJxFDKBkaEII0KxwRVS0fAkM2JyggkKFhcYGRolJicoKSo0NTY3ODk6Q0RFRkdISUpTVFVWV1hZWmNkZWZnaGlqc3R1dnd4eXqDhIWGh4iJipKTlJWWl5iZmqKjpKWmp6ipqrKztLW2t7i5usLDxMXGx8jJytLT1NXW19jZ2uHi4+Tl5ufo6erx8vP09fb3+Pn6/8QAHwEAAwEBAQEBAQEBAQAAAAAAAAECAwQFBgcICQoL/8QAtREAAgECBAQDBAcFBAQAAQJ3AAECAxEEBSExBhJBUQdhcRMiMoEIFEKRobHBCSMzUvAVYnLRChYkNOEl8RcYGRomJygpKjU2Nzg5OkNERUZHSElKU1RVVldYWVpjZGVmZ2hpanN0dXZ3eHl6goOEhYaHiImKkpOUlZaXmJmaoqOkpaanqKmqsrO0tba3uLm6wsPExcbHyMnK0tPU1dbX2Nna4uPk5ebn6Onq8vP09fb3+Pn6/9oADAMBAAIRAxEAPwD01jgep9KFzgbutAX5ixOT/KloA//Z";
+
+/** Each page's size in points from `pdfinfo -f 1 -l N`, e.g. [{ width: 595.28, height: 841.89 }]. */
+export function pageSizes(pdf: Uint8Array): { width: number; height: number }[] {
+  return withFile(pdf, (f) => {
+    const pages = /^Pages:\s+(\d+)/m.exec(run(["pdfinfo", f]).toString())?.[1] ?? "1";
+    const out = run(["pdfinfo", "-f", "1", "-l", pages, f]).toString();
+    return Array.from(out.matchAll(/^Page\s+\d+ size:\s+([\d.]+) x ([\d.]+) pts/gm), (m) => ({
+      width: Number(m[1]),
+      height: Number(m[2]),
+    }));
+  });
+}
+
+/** The text of page `n` with `pdftotext -layout`: boxes on one line stay apart, in their places. */
+export function pageLayoutText(pdf: Uint8Array, n: number): string {
+  return withFile(pdf, (f) => run(["pdftotext", "-layout", "-f", String(n), "-l", String(n), f, "-"]).toString());
+}
