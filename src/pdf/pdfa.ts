@@ -162,7 +162,7 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
         "/EF": { "/F": file, "/UF": file },
       },
     };
-    relationship.set(spec, `/${e.relationship}`);
+    relationship.set(spec, qpdfJsonName(e.relationship));
     pairs = [...pairs.filter(([name]) => pdfString(name) !== e.name), [`u:${e.name}`, spec]];
   }
   if (input.embed?.length) {
