@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { s3Environment, settings } from "../src/config/settings";
-import { API_ERRORS, REPORT_FAILURES, SERVICE_FAULTS } from "../src/lib/error-codes";
+import { API_ERRORS, isRetryable, isServiceFault, REPORT_FAILURES } from "../src/lib/error-codes";
 
 const root = join(import.meta.dir, "..");
 
@@ -83,14 +83,15 @@ export function errorsReference(): string {
     "## Report failure codes",
     "",
     "A report whose status is `failed` has `error: {code, message}` with one of these codes. `reportgen render` exits 1",
-    "on the service's faults and 2 on the others (the template, its data or options).",
+    "on the service's faults and 2 on the others (the template, its data or options). A code marked retried is tried",
+    "again, up to `--max-attempts` times with a backoff, before the report fails with it; its message then ends with",
+    '"(gave up after N attempts)".',
     "",
-    "| `error.code` | What to change | `reportgen render` exits |",
-    "|---|---|---|",
+    "| `error.code` | What to change | `reportgen render` exits | Retried |",
+    "|---|---|---|---|",
   );
-  const serviceFaults = new Set<string>(SERVICE_FAULTS);
   for (const [name, fix] of Object.entries(REPORT_FAILURES))
-    out.push(`| ${code(name)} | ${cell(fix)} | ${serviceFaults.has(name) ? 1 : 2} |`);
+    out.push(`| ${code(name)} | ${cell(fix)} | ${isServiceFault(name) ? 1 : 2} | ${isRetryable(name) ? "yes" : "no"} |`);
   return `${out.join("\n")}\n`;
 }
 

@@ -6,7 +6,7 @@
 
 import { readFileSync } from "node:fs";
 import type { Config } from "../config/settings";
-import { SERVICE_FAULTS } from "../lib/error-codes";
+import { isRetryable, isServiceFault } from "../lib/error-codes";
 import { AppError, RenderError, StartupError } from "../lib/errors";
 import { createLogger } from "../lib/logger";
 import { assetNames } from "../modules/assets/resolver";
@@ -182,7 +182,8 @@ export async function render(config: Config, args: RenderArgs): Promise<number> 
       return e.status < 500 ? 2 : 1;
     }
     if (e instanceof RenderError) {
-      const service = e.retryable || SERVICE_FAULTS.includes(e.code);
+      // A code that is retried (render_failed too) is not the template's for certain: exit 1, like a service fault.
+      const service = isRetryable(e.code) || isServiceFault(e.code);
       console.error(`reportgen: render failed: ${e.code}: ${e.message}`);
       return service ? 1 : 2;
     }

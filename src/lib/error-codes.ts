@@ -20,7 +20,10 @@ export const API_ERRORS = {
   not_found: { status: 404, fix: "The id does not exist or belongs to another account: check it." },
   route_not_found: { status: 404, fix: "No such method and path: see /api/v1/docs." },
   request_timeout: { status: 408, fix: "The request body arrived too slowly: send it at once, faster than the server's body timeout." },
-  report_failed: { status: 409, fix: "The report failed and has no PDF: read details.code, fix the template or data, submit again." },
+  report_failed: {
+    status: 409,
+    fix: "The report failed and has no PDF: read details.code. A service fault (the message says so): submit it again later; any other: fix the template or data, submit again.",
+  },
   idempotency_replay_unavailable: {
     status: 409,
     fix: "The stored answer of this Idempotency-Key can no longer be read: retry with a new key.",
@@ -181,6 +184,27 @@ export const SERVICE_FAULTS: readonly (keyof typeof REPORT_FAILURES)[] = [
   "pdf_missing",
   "timestamp_unavailable",
 ];
+
+/**
+ * The failure codes a report is tried again for (up to its attempts, after a backoff: the report
+ * processor reads this, modules/reports/outcome.ts): a fault of the moment that another attempt may
+ * not meet. It is the code's, wherever it is thrown. Never a bug (internal_error) nor the template's.
+ */
+export const RETRYABLE_FAILURES: readonly (keyof typeof REPORT_FAILURES)[] = [
+  "renderer_crashed",
+  "renderer_unresponsive",
+  "sandbox_crashed",
+  "render_failed",
+  "renderer_unavailable",
+  "shutting_down",
+  "storage_full",
+  "storage_error",
+  "postprocess_failed",
+  "timestamp_unavailable",
+];
+
+export const isServiceFault = (code: string): boolean => (SERVICE_FAULTS as readonly string[]).includes(code);
+export const isRetryable = (code: string): boolean => (RETRYABLE_FAILURES as readonly string[]).includes(code);
 
 export type ApiErrorCode = keyof typeof API_ERRORS;
 export type ReportFailureCode = keyof typeof REPORT_FAILURES;

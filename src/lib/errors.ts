@@ -47,21 +47,18 @@ export const storageRefusal = (fault: "full" | "read_only" | "io") =>
         { "Retry-After": "10" },
       );
 
-/** Raised while rendering a report: ends the report `failed` with this code and message. */
+/**
+ * Raised while rendering a report: ends the report `failed` with this code and message. Whether it is
+ * tried again is its code's (RETRYABLE_FAILURES in error-codes.ts), not the thrower's.
+ */
 export class RenderError extends Error {
   readonly code: ReportFailureCode;
-  constructor(
-    code: ReportFailureCode,
-    message: string,
-    /** A transient failure (browser crash, worker restart) may be retried; a template's own fault is not. */
-    readonly retryable = false,
-  ) {
+  constructor(code: ReportFailureCode, message: string) {
     // Codes also arrive over the worker and sandbox protocols as plain strings: one outside the closed
     // set is a bug, answered like any unexpected failure rather than shown to the client.
     const known = isReportFailureCode(code);
     super(known ? message : "an unexpected internal error stopped this report; the cause has been logged");
     this.code = known ? code : "internal_error";
-    if (!known) this.retryable = false;
     this.name = "RenderError";
   }
 }

@@ -34,7 +34,7 @@ export const storageFailureCode = (f: StorageFault) => (f === "full" ? "storage_
 export function asStorageRenderError(e: unknown): unknown {
   const f = storageFault(e);
   if (!f) return e;
-  return new RenderError(storageFailureCode(f), `the server could not store the PDF: ${(e as Error).message}`, true);
+  return new RenderError(storageFailureCode(f), `the server could not store the PDF: ${(e as Error).message}`);
 }
 
 export interface StorageStatus {

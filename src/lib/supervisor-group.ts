@@ -80,7 +80,7 @@ export abstract class SupervisorGroup<C extends Child, T extends QueuedTask> {
   /** Queues a task (or fails it at once once the group stopped) and hands out what can be. */
   protected enqueue(task: T): void {
     if (this.stopped) {
-      task.reject(new RenderError("shutting_down", "the service is shutting down", true));
+      task.reject(new RenderError("shutting_down", "the service is shutting down"));
       return;
     }
     this.waiting.push(task);
@@ -106,7 +106,7 @@ export abstract class SupervisorGroup<C extends Child, T extends QueuedTask> {
    */
   handBackWaiting(): number {
     const n = this.waiting.length;
-    this.rejectWaiting(new RenderError("renderer_unavailable", "this instance is shutting down; the report goes back to the queue", true));
+    this.rejectWaiting(new RenderError("renderer_unavailable", "this instance is shutting down; the report goes back to the queue"));
     return n;
   }
 
@@ -132,7 +132,7 @@ export abstract class SupervisorGroup<C extends Child, T extends QueuedTask> {
   /** Fails what waits, then stops every member. */
   async stop(): Promise<void> {
     this.stopped = true;
-    this.rejectWaiting(new RenderError("shutting_down", "the service is shutting down", true));
+    this.rejectWaiting(new RenderError("shutting_down", "the service is shutting down"));
     await Promise.all(this.members.map((s) => s.stop()));
   }
 }

@@ -5,6 +5,7 @@
 // stream, an object stream, encryption, a syntax it does not know) makes it answer undefined, and the
 // step asks qpdf instead.
 import type { QpdfObject, QpdfObjects } from "./pdfa";
+import { nameBytes, qpdfJsonName } from "./qpdf-name";
 import type { QpdfPages } from "./signature/placeholder";
 
 type Value = null | boolean | number | string | Value[] | { [k: string]: Value };
@@ -96,12 +97,11 @@ class Parser {
     }
   }
 
-  /** A name as qpdf's JSON shows it: "/Name", or "n:" with the PDF syntax for names that use # escapes. */
+  /** A name as qpdf's JSON shows it (qpdf-name.ts): /text#2fcsv is "/text/csv". */
   private name(): string {
-    const start = this.pos++;
+    const start = ++this.pos;
     while (this.pos < this.b.length && !WS.has(this.b[this.pos]!) && !DELIM.has(this.b[this.pos]!)) this.pos++;
-    const raw = Buffer.from(this.b.subarray(start, this.pos)).toString("latin1");
-    return /[#\x80-\xff]/.test(raw) ? `n:${raw}` : raw;
+    return qpdfJsonName(nameBytes(this.b.subarray(start, this.pos)));
   }
 
   private hex(): string {

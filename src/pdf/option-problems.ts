@@ -33,7 +33,11 @@ export function winAnsiBytes(text: string): Uint8Array | undefined {
 }
 /** A file name shown in a PDF viewer's attachment list: no path, no control characters. */
 const FILENAME_RE = /^[^/\\\p{Cc}]{1,255}$/u;
-const MIME_RE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/i;
+/**
+ * A media type (RFC 6838's restricted names) without '#': qpdf 11.3 writes a '#' in a name unescaped, so
+ * the embedded file's /Subtype would read back as another name ("text/x#ab" as "text/x" and byte 0xab).
+ */
+const MIME_RE = /^[a-z0-9][a-z0-9!$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!$&^_.+-]{0,126}$/i;
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
 export interface Problem {

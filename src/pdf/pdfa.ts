@@ -15,6 +15,7 @@
 // The trailer's /ID is written by qpdf on every write; encryption is refused before a report is queued.
 
 import type { PdfaLevel } from "./options";
+import { qpdfJsonName } from "./qpdf-name";
 
 /** One object as qpdf's JSON v2 shows it (stream data left out). */
 export type QpdfObject = { value: unknown } | { stream: { dict: Record<string, unknown>; data?: string } };
@@ -147,7 +148,7 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
     const file = newRef();
     update[`obj:${file}`] = {
       stream: {
-        dict: { "/Type": "/EmbeddedFile", "/Subtype": pdfName(e.mimeType), "/Params": { "/ModDate": when, "/Size": e.data.length } },
+        dict: { "/Type": "/EmbeddedFile", "/Subtype": qpdfJsonName(e.mimeType), "/Params": { "/ModDate": when, "/Size": e.data.length } },
         data: Buffer.from(e.data).toString("base64"),
       },
     };
@@ -161,7 +162,7 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
         "/EF": { "/F": file, "/UF": file },
       },
     };
-    relationship.set(spec, `/${e.relationship}`);
+    relationship.set(spec, qpdfJsonName(e.relationship));
     pairs = [...pairs.filter(([name]) => pdfString(name) !== e.name), [`u:${e.name}`, spec]];
   }
   if (input.embed?.length) {
@@ -231,11 +232,6 @@ function namePairs(node: unknown, value: (ref: unknown) => unknown, depth = 0): 
   }
   for (const kid of (n["/Kids"] as unknown[] | undefined) ?? []) out.push(...namePairs(kid, value, depth + 1));
   return out;
-}
-
-/** A PDF name in qpdf's JSON for any text (a MIME type's "/" written #2F). */
-function pdfName(s: string): string {
-  return `/${s.replace(/[^A-Za-z0-9._-]/g, (c) => `#${c.charCodeAt(0).toString(16).padStart(2, "0").toUpperCase()}`)}`;
 }
 
 /** The document information to write: the Info dictionary's values, normalised, with dates it lacks. */

@@ -97,7 +97,7 @@ export class Qpdf {
       run = await runTool([this.opts.qpdfPath, ...args], { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, stdin });
     } catch (e) {
       this.opts.logger.error("qpdf could not be started", { report_id: reportId, qpdf: this.opts.qpdfPath, error: e });
-      throw new RenderError("postprocess_failed", MESSAGE, true);
+      throw new RenderError("postprocess_failed", MESSAGE);
     }
     if (run.code === 0) return;
     // The job is not logged: it holds the PDF passwords.
@@ -114,7 +114,6 @@ export class Qpdf {
       run.timedOut
         ? `the PDF post-processing tool (qpdf) did not finish within ${this.opts.timeoutMs} ms: a service fault, not the template's`
         : MESSAGE,
-      true,
     );
   }
 }

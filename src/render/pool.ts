@@ -157,7 +157,7 @@ class RenderWorker implements Child {
               code: m.code,
               ...p?.fields,
             });
-          p?.reject(new RenderError(m.code, m.message, m.retryable));
+          p?.reject(new RenderError(m.code, m.message));
         }
         return this.pool.dispatch();
       }
@@ -249,10 +249,9 @@ export class RenderPool extends SupervisorGroup<RenderWorker, RenderTask> {
         reports: [...w.inFlight.values()].map((p) => p.fields ?? {}),
       });
     const code = f.hang ? "renderer_unresponsive" : "renderer_crashed";
-    w.failAll(new RenderError(code, INFRA_MESSAGES[code], true));
+    w.failAll(new RenderError(code, INFRA_MESSAGES[code]));
     // With no Chromium left, jobs waiting here go back to the queue untouched (the processor holds
     // new ones back until a Chromium is ready again) instead of waiting an unknown time.
-    if (!this.usable)
-      this.rejectWaiting(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue", true));
+    if (!this.usable) this.rejectWaiting(new RenderError("renderer_unavailable", "no Chromium is running; the report waits in the queue"));
   }
 }

@@ -1,5 +1,5 @@
-// Who is to blame for a failed render: the service (Chromium or its renderer gone or frozen: retryable,
-// with an infrastructure code) or the template (its own code). Used by the Chromium host once a render
+// Who is to blame for a failed render: the service (Chromium or its renderer gone or frozen: an
+// infrastructure code, retried) or the template (its own code). Used by the Chromium host once a render
 // failed, and by the pool when a whole worker goes down.
 import { RenderError } from "../lib/errors";
 
@@ -24,15 +24,15 @@ export interface FailureContext {
 
 /**
  * Decides who is to blame for a failed render. Infrastructure faults (Chromium or its renderer
- * gone or frozen) are retryable and say so; the template's own faults keep their codes. Checked in
+ * gone or frozen) get codes that are retried (RETRYABLE_FAILURES) and say so; the template's own faults keep their codes. Checked in
  * this order because once Chromium is gone every page also reads as closed.
  */
 export function classifyRenderFailure(error: unknown, c: FailureContext): RenderError {
-  if (c.browserGone) return new RenderError("renderer_crashed", INFRA_MESSAGES.renderer_crashed, true);
-  if (c.pageCrashed) return new RenderError("renderer_crashed", INFRA_MESSAGES.page_crashed, true);
+  if (c.browserGone) return new RenderError("renderer_crashed", INFRA_MESSAGES.renderer_crashed);
+  if (c.pageCrashed) return new RenderError("renderer_crashed", INFRA_MESSAGES.page_crashed);
   if (error instanceof RenderError) {
     if (error.code === "render_timeout" && c.browserResponsive === false)
-      return new RenderError("renderer_unresponsive", INFRA_MESSAGES.renderer_unresponsive, true);
+      return new RenderError("renderer_unresponsive", INFRA_MESSAGES.renderer_unresponsive);
     return error;
   }
   if (c.pageClosed)
@@ -43,7 +43,6 @@ export function classifyRenderFailure(error: unknown, c: FailureContext): Render
   return new RenderError(
     "render_failed",
     `Chromium failed to print the page: ${cleanDriverMessage((error as Error)?.message ?? String(error))}`,
-    true,
   );
 }
 

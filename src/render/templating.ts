@@ -16,7 +16,7 @@ import type { Logger } from "../lib/logger";
 import { entrypointUrl, isCompiled } from "../lib/runtime";
 import { type Child, ChildRegistry, Supervisor } from "../lib/supervisor";
 import { StartHandshake, SupervisorGroup } from "../lib/supervisor-group";
-import { isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
+import { childFailureCode, isSandboxReply, SANDBOX_CHILD_ARG, type SandboxReply } from "./sandbox-protocol";
 
 export interface TemplatingOptions {
   processes: number;
@@ -136,7 +136,7 @@ class Sandbox implements Child {
 
   /** Fails the render in flight, if any, as the service's fault. */
   failTask(): void {
-    this.settle({ ok: false, code: "sandbox_crashed", message: SANDBOX_CRASHED, retryable: true });
+    this.settle({ ok: false, code: "sandbox_crashed", message: SANDBOX_CRASHED });
   }
 
   private onMessage(msg: unknown) {
@@ -144,13 +144,14 @@ class Sandbox implements Child {
     // The child's first message says it is ready (the start-up handshake).
     if (!this.handshake.done) return this.handshake.ready();
     if (msg.id !== this.taskId) return;
+    if (!msg.ok) msg.code = childFailureCode(msg.code);
     // A sandbox that answers `fatal` is exiting because of the template: settle, then replace it without backoff.
     this.settle(msg);
     if (!msg.ok && msg.fatal) this.sup().fail(this, "the template broke the sandbox", { planned: true });
     this.pool.dispatch();
   }
 
-  private settle(msg: SandboxReply | { ok: false; code: string; message: string; retryable?: boolean }) {
+  private settle(msg: SandboxReply | { ok: false; code: string; message: string }) {
     const task = this.task;
     clearTimeout(this.timer);
     this.task = undefined;
@@ -159,7 +160,7 @@ class Sandbox implements Child {
     this.whenIdle?.();
     if (msg.ok) task.resolve(msg.html);
     // An unknown code from the (untrusted) child becomes internal_error in RenderError.
-    else task.reject(new RenderError(msg.code as ReportFailureCode, msg.message, "retryable" in msg && msg.retryable === true));
+    else task.reject(new RenderError(msg.code as ReportFailureCode, msg.message));
   }
 
   /** The template overran a limit: its render fails with the template's code; the process is replaced. */
@@ -216,7 +217,7 @@ export class TemplatingPool extends SupervisorGroup<Sandbox, Task> {
         // With no sandbox left after a crash, waiting renders go back to the queue untouched
         // (the processor holds new ones back until a sandbox is ready again).
         if (!f.planned && !this.usable) {
-          this.rejectWaiting(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue", true));
+          this.rejectWaiting(new RenderError("renderer_unavailable", "no EJS sandbox is running; the report waits in the queue"));
         }
       },
     });

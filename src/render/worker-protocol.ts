@@ -14,7 +14,7 @@ export type FromWorker =
   | { type: "ready" }
   /** The PDF's bytes, transferred (not copied) to the main thread. */
   | { type: "done"; id: number; pdf: Uint8Array }
-  | { type: "failed"; id: number; code: ReportFailureCode; message: string; retryable: boolean }
+  | { type: "failed"; id: number; code: ReportFailureCode; message: string }
   | { type: "probed"; id: number; ok: boolean; error?: string }
   | { type: "fatal"; reason: string }
   /** This Chromium works on, but should be replaced as planned (a page could not be replaced). */

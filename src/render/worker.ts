@@ -49,7 +49,7 @@ port.on("message", async (msg: ToWorker) => {
       e instanceof RenderError
         ? e
         : new RenderError("internal_error", `an internal error stopped this render: ${String((e as Error)?.message ?? e).slice(0, 300)}`);
-    post({ type: "failed", id: msg.id, code: err.code, message: err.message, retryable: err.retryable });
+    post({ type: "failed", id: msg.id, code: err.code, message: err.message });
   }
 });
 

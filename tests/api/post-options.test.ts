@@ -83,6 +83,12 @@ const badOptions: BadCase[] = [
     field: "options.attachments[0].mime_type",
   },
   {
+    // qpdf 11.3 writes a # in a name as it is, so the file would name another type (#ab reads as one byte).
+    name: "attachment media type with a #",
+    options: { attachments: [{ filename: "a", content_base64: b64("x"), mime_type: "text/x#ab" }] },
+    field: "options.attachments[0].mime_type",
+  },
+  {
     name: "stamp image that is not a JPEG",
     options: { stamp: { image: { content_base64: b64("GIF89a not a jpeg"), mime_type: "image/jpeg" } } },
     field: "options.stamp.image.content_base64",

@@ -3,13 +3,11 @@
 // to the log, and the report is not retried as if rendering had been interrupted. The pool is a stand-in
 // (pure logic of the processor); the queue is the real SQLite one.
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { settings } from "../../src/config/settings";
 import { REPORT_FAILURES } from "../../src/lib/error-codes";
 import { RenderError } from "../../src/lib/errors";
-import { ReportProcessor } from "../../src/modules/reports/processor";
-import type { RenderPool } from "../../src/render/pool";
-import type { TemplatingPool } from "../../src/render/templating";
+import type { ReportProcessor } from "../../src/modules/reports/processor";
 import { createTestApp, type TestApp, waitForReport } from "../helpers/app";
+import { standInProcessor } from "../helpers/stand-in-processor";
 
 let t: TestApp;
 let processor: ReportProcessor;
@@ -17,38 +15,14 @@ const logged: unknown[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const ready = { usable: true, whenUsable: async () => {}, handBackWaiting: () => 0 };
-  const pool = {
-    ...ready,
-    render: async () =>
-      Promise.reject(
-        new RenderError("internal_error", "an internal error stopped this render: TypeError at /srv/reportgen/src/render/browser.ts:123"),
-      ),
-  } as unknown as RenderPool;
-  const templating = { ...ready, render: async () => "<p>never printed</p>" } as unknown as TemplatingPool;
   const capture = (msg: string, fields?: unknown) => void logged.push({ msg, fields });
   const base = t.app.logger;
   const logger = { ...base, error: capture, child: (f: Record<string, unknown>) => ({ ...base.child(f), error: capture }) } as typeof base;
-  processor = new ReportProcessor(
-    t.app.services.repos.queue,
-    t.app.services.files,
-    t.app.services.spool,
-    templating,
-    pool,
-    t.app.services.reports.events,
-    {
-      lanes: 1,
-      maxPages: 2000,
-      maxPdfSize: 200 * 1024 ** 2,
-      maxAttempts: 3,
-      retentionMs: 60_000,
-      reportTimeoutMs: settings.reportTimeout.default,
-      chunkParallel: settings.chunkParallel.default,
-      chunkHtmlInFlight: settings.chunkHtmlInFlight.default,
-      logger,
-    },
+  const internal = new RenderError(
+    "internal_error",
+    "an internal error stopped this render: TypeError at /srv/reportgen/src/render/browser.ts:123",
   );
-  processor.start();
+  processor = standInProcessor(t, () => Promise.reject(internal), logger);
 });
 
 afterAll(async () => {

@@ -11,14 +11,25 @@ const cases: { name: string; error: unknown; attempts?: number; running?: boolea
   { name: "the database is unreachable: left to the lease", error: dbDown, want: { kind: "leave" } },
   {
     name: "a retryable render fault before the last attempt: back after its backoff",
-    error: new RenderError("renderer_crashed", "x", true),
+    error: new RenderError("renderer_crashed", "x"),
     want: { kind: "requeue", refund: false, delayMs: 1_000, retried: "renderer_crashed" },
   },
   {
     name: "a retryable render fault on the last attempt: failed, saying it gave up",
-    error: new RenderError("renderer_crashed", "x", true),
+    error: new RenderError("renderer_crashed", "x"),
     attempts: 3,
     want: { kind: "fail", code: "renderer_crashed", message: "x (gave up after 3 attempts)" },
+  },
+  {
+    // Thrown by the sign step when it has no time-stamp authority, as by the TSA client: the code decides.
+    name: "timestamp_unavailable, thrown anywhere: retried like any service fault of the moment",
+    error: new RenderError("timestamp_unavailable", "no TSA"),
+    want: { kind: "requeue", refund: false, delayMs: 1_000, retried: "timestamp_unavailable" },
+  },
+  {
+    name: "a service fault that another attempt cannot mend (passwords_unavailable): failed at once",
+    error: new RenderError("passwords_unavailable", "x"),
+    want: { kind: "fail", code: "passwords_unavailable", message: "x" },
   },
   {
     name: "a template fault: failed at once",
@@ -28,12 +39,12 @@ const cases: { name: string; error: unknown; attempts?: number; running?: boolea
   { name: "a bug: internal_error, not retried", error: new TypeError("oops"), want: { kind: "fail", code: "internal_error" } },
   {
     name: "no renderer: back with its attempt given back",
-    error: new RenderError("renderer_unavailable", "x", true),
+    error: new RenderError("renderer_unavailable", "x"),
     want: { kind: "requeue", refund: true },
   },
   {
     name: "cut short by the stop: stop() re-queues it",
-    error: new RenderError("shutting_down", "x", true),
+    error: new RenderError("shutting_down", "x"),
     running: false,
     want: { kind: "leave" },
   },

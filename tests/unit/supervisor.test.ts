@@ -4,6 +4,7 @@ import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isRetryable } from "../../src/lib/error-codes";
 import { RenderError } from "../../src/lib/errors";
 import { createLogger, type Logger } from "../../src/lib/logger";
 import { backoffDelay, type Child, type ChildFailure, ChildRegistry, Supervisor, type SupervisorOptions } from "../../src/lib/supervisor";
@@ -315,7 +316,7 @@ describe("classifyRenderFailure", () => {
   ] as const)("%s", (_name, error, ctx, code, retryable) => {
     const e = classifyRenderFailure(error, ctx);
     expect(e.code).toBe(code);
-    expect(e.retryable).toBe(retryable);
+    expect(isRetryable(e.code)).toBe(retryable);
     if (retryable && code !== "render_failed") expect(e.message).toContain("fault of the service");
   });
 });

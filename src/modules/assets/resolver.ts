@@ -119,7 +119,7 @@ export class AssetResolver implements AssetInliner {
     if (cached !== undefined) return cached;
     const bytes = await this.blobs.get(accountId, asset.sha256);
     // Replaced (and its old bytes removed) between the two reads: the next attempt reads the new row.
-    if (!bytes) throw new RenderError("render_failed", `asset:${asset.name} changed while this report was rendering; it is retried`, true);
+    if (!bytes) throw new RenderError("render_failed", `asset:${asset.name} changed while this report was rendering; it is retried`);
     const b64 = Buffer.from(bytes).toString("base64");
     this.cache.set(asset.sha256, b64);
     return b64;

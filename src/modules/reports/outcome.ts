@@ -3,7 +3,7 @@
 // retry's backoff), failed with a code, or left as it is (the lease or stop() brings it back). Pure:
 // the processor applies the outcome (outcome side effects, logging, the fenced write).
 import { isDatabaseUnreachable } from "../../db/errors";
-import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
+import { isRetryable, REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import { type StorageFault, storageFailureCode, storageFault } from "../../lib/storage";
 import { StoreUnavailableError } from "../files/pdf-store";
@@ -66,7 +66,9 @@ export function outcomeOf(e: unknown, a: FailedAttempt): Outcome {
   if (!a.running && err.code === "shutting_down") return { kind: "leave", notes };
   // It never reached a renderer: the attempt is given back.
   if (err.code === "renderer_unavailable") return { kind: "requeue", refund: true, notes };
-  if (err.retryable && a.attempts < a.maxAttempts) {
+  // Whether it is tried again is the code's (RETRYABLE_FAILURES), wherever it was thrown.
+  const retryable = isRetryable(err.code);
+  if (retryable && a.attempts < a.maxAttempts) {
     const delayMs = retryDelayMs(a.attempts);
     notes.push({
       level: "warn",
@@ -75,7 +77,7 @@ export function outcomeOf(e: unknown, a: FailedAttempt): Outcome {
     });
     return { kind: "requeue", refund: false, delayMs, notes, retried: err.code };
   }
-  const message = err.retryable ? `${err.message} (gave up after ${a.attempts} attempts)` : err.message;
+  const message = retryable ? `${err.message} (gave up after ${a.attempts} attempts)` : err.message;
   notes.push({ level: "info", message: "report failed", fields: { code: err.code, error: message, attempt: a.attempts } });
   return { kind: "fail", code: err.code, message, notes };
 }

@@ -16,6 +16,7 @@ import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-stor
 import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
 import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
+import { failureAdvice } from "./failure-advice";
 import { checkData, chunkedDataJson, type DataLimits } from "./input-limits";
 import type { ReportConformance } from "./model";
 import { pdfMissing } from "./pdf-missing";
@@ -319,7 +320,7 @@ export class ReportsService {
       case "failed":
         throw new AppError(
           "report_failed",
-          `the report failed and has no PDF: ${r.errorMessage ?? r.errorCode}. Fix the template or data and submit it again.`,
+          `the report failed and has no PDF: ${r.errorMessage ?? r.errorCode}. ${failureAdvice(r.errorCode)}`,
           {
             code: r.errorCode,
             message: r.errorMessage,

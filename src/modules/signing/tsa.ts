@@ -34,7 +34,7 @@ export function tsaClient(o: TsaOptions): (imprint: Uint8Array) => Promise<Uint8
     });
     const fail = (why: string): never => {
       o.logger.warn("time-stamp authority failed", { url: o.url, error: why });
-      throw new RenderError("timestamp_unavailable", `the time-stamp authority could not give a timestamp: ${why}`, true);
+      throw new RenderError("timestamp_unavailable", `the time-stamp authority could not give a timestamp: ${why}`);
     };
     if (r.error || r.refused) return fail(r.error ?? "refused by the outbound policy");
     if (r.status !== 200) return fail(`it answered HTTP ${r.status}`);

@@ -7,16 +7,9 @@
 
 import { lastXrefTable } from "../objects";
 import type { QpdfObject } from "../pdfa";
+import { pdfNameSyntax } from "../qpdf-name";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
-
-/** A PDF name from qpdf's JSON ("/Name"), with the characters PDF syntax reserves written #xx. */
-function name(s: string): string {
-  // "n:" names are already in PDF syntax (qpdf's form for names that are not UTF-8).
-  if (s.startsWith("n:")) return s.slice(2);
-  const body = s.slice(1);
-  return `/${[...Buffer.from(body, "utf8")].map((b) => (b > 0x20 && b < 0x7f && !"#()<>[]{}/%".includes(String.fromCharCode(b)) ? String.fromCharCode(b) : `#${b.toString(16).padStart(2, "0")}`)).join("")}`;
-}
 
 /** A text string: literal when it is printable ASCII, else UTF-16BE with its byte order mark, as hex. */
 function text(s: string): string {
@@ -34,10 +27,10 @@ export function pdfSyntax(v: Json): string {
   if (Array.isArray(v)) return `[${v.map(pdfSyntax).join(" ")}]`;
   if (typeof v === "object")
     return `<<${Object.entries(v)
-      .map(([k, x]) => `${name(k)} ${pdfSyntax(x)}`)
+      .map(([k, x]) => `${pdfNameSyntax(k)} ${pdfSyntax(x)}`)
       .join(" ")}>>`;
   if (/^\d+ \d+ R$/.test(v)) return v;
-  if (v.startsWith("/") || v.startsWith("n:/")) return name(v);
+  if (v.startsWith("/") || v.startsWith("n:/")) return pdfNameSyntax(v);
   if (v.startsWith("u:")) return text(v.slice(2));
   if (v.startsWith("b:")) return `<${v.slice(2)}>`;
   throw new Error(`unexpected value in qpdf's JSON: ${v.slice(0, 40)}`);

@@ -7,6 +7,7 @@
 
 import { winAnsiBytes } from "../option-problems";
 import type { QpdfObject, QpdfObjects } from "../pdfa";
+import { qpdfJsonName } from "../qpdf-name";
 import { type EmbeddedFont, FIRST_CHAR, LAST_CHAR } from "../watermark-font";
 
 /** The ByteRange written before the offsets are known: as wide as any offset of a file up to 9.9 GB. */
@@ -186,7 +187,7 @@ function appearance(
   update[`obj:${descriptorRef}`] = {
     value: {
       "/Type": "/FontDescriptor",
-      "/FontName": `/${font.baseFont}`,
+      "/FontName": qpdfJsonName(font.baseFont),
       "/Flags": 32,
       "/FontBBox": font.bbox,
       "/ItalicAngle": font.italicAngle,
@@ -203,7 +204,7 @@ function appearance(
     value: {
       "/Type": "/Font",
       "/Subtype": "/TrueType",
-      "/BaseFont": `/${font.baseFont}`,
+      "/BaseFont": qpdfJsonName(font.baseFont),
       "/FirstChar": FIRST_CHAR,
       "/LastChar": LAST_CHAR,
       "/Widths": font.widths,

@@ -1,0 +1,40 @@
+// A real ReportProcessor on the test app's real queue, with stand-ins for its two pools: for tests of
+// what the processor does with a render's outcome (pure logic of the processor, no Chromium).
+import { settings } from "../../src/config/settings";
+import type { Logger } from "../../src/lib/logger";
+import { ReportProcessor } from "../../src/modules/reports/processor";
+import type { RenderPool } from "../../src/render/pool";
+import type { TemplatingPool } from "../../src/render/templating";
+import type { TestApp } from "./app";
+
+/** Starts a processor whose Chromium pool answers with `render` (given the HTML it was asked to print). */
+export function standInProcessor(
+  t: TestApp,
+  render: (html: string) => Promise<Uint8Array>,
+  logger: Logger = t.app.logger,
+): ReportProcessor {
+  const ready = { usable: true, whenUsable: async () => {}, handBackWaiting: () => 0 };
+  const pool = { ...ready, render: async (job: { html: string }) => render(job.html) } as unknown as RenderPool;
+  const templating = { ...ready, render: async () => "<p>never printed</p>" } as unknown as TemplatingPool;
+  const processor = new ReportProcessor(
+    t.app.services.repos.queue,
+    t.app.services.files,
+    t.app.services.spool,
+    templating,
+    pool,
+    t.app.services.reports.events,
+    {
+      lanes: 1,
+      maxPages: 2000,
+      maxPdfSize: 200 * 1024 ** 2,
+      maxAttempts: 3,
+      retentionMs: 60_000,
+      reportTimeoutMs: settings.reportTimeout.default,
+      chunkParallel: settings.chunkParallel.default,
+      chunkHtmlInFlight: settings.chunkHtmlInFlight.default,
+      logger,
+    },
+  );
+  processor.start();
+  return processor;
+}
