@@ -1,5 +1,6 @@
 // What every dashboard route shares: its dependencies, and the wrappers that require a session
 // (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
+import type { Authenticate } from "../access/principal";
 import { clientAddress } from "../http/auth";
 import { peerOf } from "../http/connection-gate";
 import { AppError, RenderError } from "../lib/errors";
@@ -25,6 +26,8 @@ export interface DashboardDeps {
   logger: Logger;
   version: string;
   keys: KeysService;
+  /** The same check of a key value as the API's (modules/keys/authenticator.ts). */
+  authenticate: Authenticate;
   reports: ReportsService;
   templates: TemplatesService;
   signing: SigningService;

@@ -2,7 +2,7 @@
 // unknown routes and bad bodies still answer 401 first), the optional per-key request limits, the
 // route's scope, the key's daily quota on submissions, then the Content-Type and body-size checks.
 // A key outside its scopes or over its quota learns nothing from the body it sent (not even that it was
-// malformed). Guessing keys is made cheap to refuse inside `authenticate` (KeysService), not by refusing addresses: a
+// malformed). Guessing keys is made cheap to refuse inside `authenticate` (KeyAuthenticator), not by refusing addresses: a
 // request with a valid key is never answered 429 for what others did.
 import { Elysia } from "elysia";
 import type { Authenticate, KeyActor, Principal } from "../access/principal";
@@ -40,7 +40,7 @@ const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate *
 
 /**
  * The /api/v1 guard. `authenticate` turns an X-API-Key value into its principal (app/routes.ts passes
- * KeysService's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
+ * KeyAuthenticator's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
  * no feature module.
  */
 export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?: QuotaCheck) {
