@@ -66,11 +66,12 @@ export function invalidUtf8At(b: Uint8Array): number {
 }
 
 function notUtf8(bytes: Uint8Array): AppError {
-  const at = invalidUtf8At(bytes);
+  // Never -1 here (isUtf8 said no; tests/unit/json-body.test.ts holds the two to the same rules).
+  const at = Math.max(invalidUtf8At(bytes), 0);
   const shown = Array.from(bytes.subarray(at, at + 4), (x) => x.toString(16).toUpperCase().padStart(2, "0")).join(" ");
   return new AppError(
     "invalid_json",
-    `the request body is not UTF-8, which JSON requires (RFC 8259): at byte ${at} (counting from 0) the bytes ${shown} are no UTF-8 sequence. ` +
+    `the request body is not UTF-8, which JSON requires (RFC 8259): no UTF-8 sequence starts at byte ${at} (counting from 0; the bytes there: ${shown}). ` +
       "Encode the body as UTF-8 (bytes like these usually come from a Latin-1 or Windows-1252 encoder), or write each non-ASCII character as a \\uXXXX escape",
     { byte_offset: at },
   );
