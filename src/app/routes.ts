@@ -75,7 +75,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         logger: w.logger,
         version: VERSION,
         keys: s.keys,
-        authenticate: (value) => s.keyAuth.authenticate(value),
+        keyAuth: s.keyAuth,
         reports: s.reports,
         templates: s.templates,
         signing: s.signing,

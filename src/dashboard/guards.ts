@@ -1,6 +1,5 @@
 // What every dashboard route shares: its dependencies, and the wrappers that require a session
 // (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
-import type { Authenticate } from "../access/principal";
 import { clientAddress } from "../http/auth";
 import { peerOf } from "../http/connection-gate";
 import { AppError, RenderError } from "../lib/errors";
@@ -9,6 +8,7 @@ import type { AssetsService } from "../modules/assets/service";
 import type { Actor } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
+import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
 import type { SigningService } from "../modules/signing/service";
@@ -26,8 +26,8 @@ export interface DashboardDeps {
   logger: Logger;
   version: string;
   keys: KeysService;
-  /** The same check of a key value as the API's (modules/keys/authenticator.ts). */
-  authenticate: Authenticate;
+  /** Checks a key value at sign-in, as the API checks X-API-Key. */
+  keyAuth: KeyAuthenticator;
   reports: ReportsService;
   templates: TemplatesService;
   signing: SigningService;

@@ -1,7 +1,6 @@
 // The dashboard: server-rendered pages on the same services as the API, a session cookie instead of
 // X-API-Key, and three layers against cross-site requests on every POST (see guards.ts).
 import { Elysia } from "elysia";
-import { isJson, parseJsonBody } from "../http/json-body";
 import { dayRange } from "../modules/usage/service";
 import { ASSETS_PREFIX, assetResponse } from "./assets";
 import { DASHBOARD, type DashboardDeps, guards } from "./guards";
@@ -23,9 +22,6 @@ export function dashboardRoutes(d: DashboardDeps) {
   const g = guards(d);
   return (
     new Elysia({ name: "dashboard-routes", detail: { hide: true } })
-      // A JSON body is held to RFC 8259 like the API's (Elysia's own parser would decode it leniently);
-      // forms, the pages' own bodies, go on to Elysia's parsers.
-      .onParse(async ({ request }) => (isJson(request) ? parseJsonBody(new Uint8Array(await request.arrayBuffer())) : undefined))
       .get("/", () => redirect(DASHBOARD))
       .get(
         `${ASSETS_PREFIX}/:file`,

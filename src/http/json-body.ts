@@ -2,7 +2,8 @@
 // lone surrogate escape ("\ud800" or "\udc00" without its other half: no character, §8.2). Decoding
 // leniently would replace bad bytes with U+FFFD and print them; a lone surrogate would reach the
 // template as a string no encoder can write back. Both are refused with 400 invalid_json, naming the
-// byte where the body goes wrong. The API's parser (http/auth.ts) and the dashboard's both come here.
+// byte where the body goes wrong. The API's parser (http/auth.ts) and the dashboard's (http/server.ts)
+// both come here.
 //
 // The fast path costs what the lenient one did plus two scans at memory speed: simdutf's UTF-8 check
 // (Buffer's isUtf8) before the same decode and JSON.parse, and a search of the bytes for "\ud" or "\uD".

@@ -40,7 +40,7 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
       // Every key is checked, whatever its address did before: KeyAuthenticator refuses wrong keys without
       // argon2 and bounds what unverified ones cost, so a valid key is never held back. The budget
       // only changes the answer to a failure, telling a script that keeps failing to slow down.
-      const principal = await d.authenticate(presented);
+      const principal = await d.keyAuth.authenticate(presented);
       const client = clientAddress(request, peerOf(server, request), d.trustProxy);
       if (!principal) {
         const wait = failures?.take(client) ?? 0;
