@@ -1,6 +1,6 @@
 // What authenticating a request costs, without Chromium: the in-process HTTP app (app.http.handle, no
 // socket) answering GET /api/v1/reports/<unknown id> (an authenticated 404: the guard, the key's row,
-// the scope check and one report lookup), and KeysService.authenticate alone for a value verified
+// the scope check and one report lookup), and KeyAuthenticator.authenticate alone for a value verified
 // before. Prints CPU µs per call (this process, user + system), median of interleaved rounds. Run it on two checkouts to compare:
 //   bun scripts/auth-bench.ts [--n 5000] [--rounds 7]
 import { mkdtempSync, rmSync } from "node:fs";
@@ -26,7 +26,7 @@ const request = async () => {
   await res.arrayBuffer();
 };
 const authenticate = async () => {
-  if (!(await app.services.keys.authenticate(key))) throw new Error("the key was refused");
+  if (!(await app.services.keyAuth.authenticate(key))) throw new Error("the key was refused");
 };
 
 /** CPU time of this process per call (user + system), in µs: steadier than wall time on a shared machine. */

@@ -1,5 +1,5 @@
 // Who is calling: the access key a request was authenticated with, and how the audit trail names it.
-// modules/keys produces principals (KeysService.authenticate); http/ and the dashboard consume them.
+// modules/keys produces principals (KeyAuthenticator.authenticate); http/ and the dashboard consume them.
 import type { Scope } from "./scopes";
 
 export interface Principal {

@@ -93,6 +93,7 @@ export class App {
       recycles: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.recycles])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
       memoryTrims: () => this.memoryTrim.count,
+      keyTouchFailures: () => s.keyAuth.touchFailures,
     });
     // With a connection cap, the HTTP server listens on loopback only and the gate takes the public
     // address (see http/connection-gate.ts: Bun.serve cannot count or refuse connections itself).
@@ -145,7 +146,7 @@ export class App {
     if (!pg) return;
     this.unlisten = await listenForPeers(pg, this.services.reports.events, this.services.repos.queue);
     // Verified keys are kept for a moment once their changes are announced (modules/keys/row-cache.ts).
-    const rows = this.services.keys.rows;
+    const rows = this.services.keyAuth.rows;
     const keys = await pg.listen(
       "reportgen_keys",
       (id) => rows.changed(id),

@@ -26,6 +26,7 @@ import { FileStore } from "../modules/files/store";
 import type { BucketTraffic } from "../modules/files/traffic";
 import { ReportCounts } from "../modules/health/counts";
 import { IdempotencyService } from "../modules/idempotency/service";
+import { KeyAuthenticator } from "../modules/keys/authenticator";
 import { loadAuthPepper } from "../modules/keys/check";
 import { KeysService } from "../modules/keys/service";
 import { ReportEvents } from "../modules/reports/events";
@@ -104,7 +105,8 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       chunkMaxRows: config.chunkMaxRows,
       qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
     });
-    const keys = new KeysService(repos.keys, repos.accounts, audit, pepper);
+    const keyAuth = new KeyAuthenticator(repos.keys, { pepper, logger });
+    const keys = new KeysService(repos.keys, repos.accounts, audit, keyAuth);
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
       backend,
@@ -115,6 +117,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       storage,
       counts: new ReportCounts(repos.health),
       keys,
+      keyAuth,
       reports,
       links,
       seal,

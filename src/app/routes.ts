@@ -57,7 +57,7 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
 /** The user guide, downloads and the dashboard, then the /api/v1 routes behind the API key guard, in this order. */
 function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits): Omit<HttpRoutes, "probes"> {
   const guard = apiGuard(
-    (value) => s.keys.authenticate(value),
+    (value) => s.keyAuth.authenticate(value),
     { body, submitRateLimit: c.submitRateLimit, readRateLimit: c.readRateLimit, trustProxy: c.trustProxy },
     (p) => s.reports.checkQuota(p),
   );
@@ -75,6 +75,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         logger: w.logger,
         version: VERSION,
         keys: s.keys,
+        keyAuth: s.keyAuth,
         reports: s.reports,
         templates: s.templates,
         signing: s.signing,

@@ -14,6 +14,7 @@ import type { PdfStore } from "../modules/files/pdf-store";
 import type { PdfSpool } from "../modules/files/spool";
 import type { ReportCounts } from "../modules/health/counts";
 import type { IdempotencyService } from "../modules/idempotency/service";
+import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
 import type { SigningService } from "../modules/signing/service";
@@ -35,6 +36,8 @@ export interface Services {
   storage: StorageMonitor;
   counts: ReportCounts;
   keys: KeysService;
+  /** Authenticates every API request and dashboard sign-in (the hot path of access keys). */
+  keyAuth: KeyAuthenticator;
   reports: ReportsService;
   links: LinkSigner;
   seal: PasswordSeal;

@@ -8,6 +8,7 @@ import type { AssetsService } from "../modules/assets/service";
 import type { Actor } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
+import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
 import type { SigningService } from "../modules/signing/service";
@@ -25,6 +26,8 @@ export interface DashboardDeps {
   logger: Logger;
   version: string;
   keys: KeysService;
+  /** Checks a key value at sign-in, as the API checks X-API-Key. */
+  keyAuth: KeyAuthenticator;
   reports: ReportsService;
   templates: TemplatesService;
   signing: SigningService;

@@ -2,7 +2,7 @@
 // unknown routes and bad bodies still answer 401 first), the optional per-key request limits, the
 // route's scope, the key's daily quota on submissions, then the Content-Type and body-size checks.
 // A key outside its scopes or over its quota learns nothing from the body it sent (not even that it was
-// malformed). Guessing keys is made cheap to refuse inside `authenticate` (KeysService), not by refusing addresses: a
+// malformed). Guessing keys is made cheap to refuse inside `authenticate` (KeyAuthenticator), not by refusing addresses: a
 // request with a valid key is never answered 429 for what others did.
 import { Elysia } from "elysia";
 import type { Authenticate, KeyActor, Principal } from "../access/principal";
@@ -12,6 +12,7 @@ import { RateLimiter } from "../lib/rate-limit";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
 import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
+import { isJson, mediaType, parseJsonBody } from "./json-body";
 import { multipartBody } from "./multipart";
 import { acceptsMultipart, accessOf, countsAgainstQuota } from "./route-access";
 
@@ -39,7 +40,7 @@ const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate *
 
 /**
  * The /api/v1 guard. `authenticate` turns an X-API-Key value into its principal (app/routes.ts passes
- * KeysService's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
+ * KeyAuthenticator's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
  * no feature module.
  */
 export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?: QuotaCheck) {
@@ -101,7 +102,8 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
       // parser would skip "Application/JSON"). Elysia calls it for every request that may have a body,
       // once the route is known: the route's scope and the quota are checked first, so the body of a
       // refused request is never parsed. An empty body is no body, whatever Content-Type says: it is
-      // handed on as {}, so a route that needs fields answers 422 naming them.
+      // handed on as {}, so a route that needs fields answers 422 naming them. JSON is held to RFC 8259
+      // (UTF-8, no lone surrogates: json-body.ts).
       .onParse({ as: "global" }, async ({ request, route }) => {
         await admit(request, route);
         if (!hasBody(request)) return {};
@@ -109,12 +111,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
           return multipartBody(request, await readBody(request, opts.body));
         if (!isJson(request)) return;
         const bytes = await readBody(request, opts.body);
-        if (bytes.byteLength === 0) return {};
-        try {
-          return JSON.parse(new TextDecoder().decode(bytes));
-        } catch {
-          throw new AppError("invalid_json", "the request body is not valid JSON; send a JSON object with Content-Type: application/json");
-        }
+        return bytes.byteLength === 0 ? {} : parseJsonBody(bytes);
       })
       // Requests Elysia parses no body for (GET, HEAD) are admitted here, once the route is known.
       .onTransform({ as: "global" }, ({ request, route }) => admit(request, route))
@@ -132,8 +129,6 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
   );
 }
 
-const mediaType = (request: Request) => (request.headers.get("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
-const isJson = (request: Request) => mediaType(request) === "application/json";
 const isMultipart = (request: Request) => mediaType(request) === "multipart/form-data";
 
 /**

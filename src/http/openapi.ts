@@ -24,7 +24,12 @@ export const errorSchema = t.Object({
     description: "Stable machine-readable code: one of a closed list (see the API description and the README)",
   }),
   message: t.String({ description: "What is wrong and how to fix it" }),
-  details: t.Optional(t.Any({ description: "Field-level problems for validation_failed" })),
+  details: t.Optional(
+    t.Any({
+      description:
+        "More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks",
+    }),
+  ),
 });
 
 /** The 401 of every /api/v1 operation, exactly as the interface specifies it. */

@@ -7,6 +7,7 @@ import type { StorageFault } from "../lib/storage";
 import { API_PREFIX } from "./auth";
 import { type BodyLimits, markArrival } from "./body";
 import { errorMapper, errorResponse, serverBusy } from "./errors";
+import { isJson, parseJsonBody } from "./json-body";
 import { docs, type FeatureDocs } from "./openapi";
 import { type HttpMetrics, requestContext } from "./request-context";
 
@@ -71,7 +72,14 @@ function createFullHttpApp(d: HttpDeps) {
     .use(errorMapper(d.logger, d.body, d.onStorageFault))
     .use(docs(d.version, d.docs))
     .use(d.routes.probes) as AnyElysia;
-  for (const routes of d.routes.site) app = app.use(routes);
+  // Outside /api/v1 (the dashboard), a JSON body is held to RFC 8259 like the API's (json-body.ts), where
+  // Elysia's own parser would decode it leniently; forms go on to Elysia's parsers. Local to the site
+  // routes: the API guard parses its bodies itself, once the route's scope is checked.
+  let site = new Elysia().onParse(async ({ request }) =>
+    isJson(request) ? parseJsonBody(new Uint8Array(await request.arrayBuffer())) : undefined,
+  ) as AnyElysia;
+  for (const routes of d.routes.site) site = site.use(routes);
+  app = app.use(site);
   app = app.group(API_PREFIX, (api) => d.routes.api.reduce<AnyElysia>((group, routes) => group.use(routes), api));
   // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
   return requestContext(app, d.metrics, d.logger);

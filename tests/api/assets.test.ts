@@ -168,7 +168,7 @@ describe("replace, limits, delete", () => {
     const content = await t.request("GET", `/api/v1/assets/${first.body.data.id}/content`);
     expect(new Uint8Array(await content.arrayBuffer())).toEqual(new Uint8Array(next));
     const account = t.app.services.repos.assets;
-    const row = (await account.get(first.body.data.id, (await t.app.services.keys.authenticate(t.key))!.accountId))!;
+    const row = (await account.get(first.body.data.id, (await t.app.services.keyAuth.authenticate(t.key))!.accountId))!;
     expect(existsSync(join(t.dir, "assets", row.accountId, first.body.data.sha256))).toBe(false);
     expect(existsSync(join(t.dir, "assets", row.accountId, sha(next)))).toBe(true);
   });

@@ -19,7 +19,7 @@ const work = mkdtempSync(join(tmpdir(), "reportgen-dash-einv-"));
 const eInvoice = { profile: "en16931", invoice: example1.invoice };
 
 async function get(path: string, key = t.key): Promise<Response> {
-  const { id: session } = await t.app.services.sessions.create((await t.app.services.keys.authenticate(key))!);
+  const { id: session } = await t.app.services.sessions.create((await t.app.services.keyAuth.authenticate(key))!);
   return t.app.http.handle(new Request(`http://localhost${path}`, { headers: { cookie: `rg_session=${session}` } }));
 }
 

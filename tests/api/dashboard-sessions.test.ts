@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const principal = async () => (await t.app.services.keys.authenticate(t.key))!;
+const principal = async () => (await t.app.services.keyAuth.authenticate(t.key))!;
 
 test("a session is found by its id; the database holds only a hash of it", async () => {
   const { id, session } = await t.app.services.sessions.create(await principal());
@@ -54,7 +54,7 @@ test("sign-out ends the session", async () => {
 
 test("deleting a key ends its sessions at once, and only its own", async () => {
   const other = await t.app.services.keys.createForAccount("acme", "other");
-  const p = (await t.app.services.keys.authenticate(other.value))!;
+  const p = (await t.app.services.keyAuth.authenticate(other.value))!;
   const doomed = await t.app.services.sessions.create(p);
   const kept = await t.app.services.sessions.create(await principal());
   await t.app.services.keys.delete(other.id);
@@ -64,7 +64,7 @@ test("deleting a key ends its sessions at once, and only its own", async () => {
 
 test("a key deleted by another process (the CLI writes the same row) ends its sessions too", async () => {
   const other = await t.app.services.keys.createForAccount("acme", "cli-deleted");
-  const { id } = await t.app.services.sessions.create((await t.app.services.keys.authenticate(other.value))!);
+  const { id } = await t.app.services.sessions.create((await t.app.services.keyAuth.authenticate(other.value))!);
   t.app.services.backend.db!.$client.run("DELETE FROM access_keys WHERE id = ?", [other.id]);
   expect(await t.app.services.sessions.resolve(id)).toBeNull();
 });

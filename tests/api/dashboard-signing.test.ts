@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 async function session(key = t.key) {
-  const s = await t.app.services.sessions.create((await t.app.services.keys.authenticate(key))!);
+  const s = await t.app.services.sessions.create((await t.app.services.keyAuth.authenticate(key))!);
   return { cookie: `rg_session=${s.id}`, csrf: s.session.csrfToken };
 }
 async function get(path: string, key = t.key) {
@@ -89,7 +89,7 @@ test("a wrong password is refused on its field, a missing file on the file's", a
 });
 
 test("delete behind a confirmation; another account's identity is not found; the key needs signing:manage", async () => {
-  const [i] = await t.app.services.signing.list((await t.app.services.keys.authenticate(t.key))!.accountId);
+  const [i] = await t.app.services.signing.list((await t.app.services.keyAuth.authenticate(t.key))!.accountId);
   const confirm = await get(`/dashboard/signing/${i!.id}/delete`);
   expect(confirm.status).toBe(200);
   expect(await confirm.text()).toContain("Delete this signing identity?");
@@ -107,7 +107,7 @@ test("delete behind a confirmation; another account's identity is not found; the
 });
 
 test("a signed report's row says who signed it and when", async () => {
-  const accountId = (await t.app.services.keys.authenticate(t.key))!.accountId;
+  const accountId = (await t.app.services.keyAuth.authenticate(t.key))!.accountId;
   const [identity] = await t.app.services.signing.list(accountId);
   const id = await submit(t, { engine: "raw", html_template: "<p>x</p>", options: { signature: { identity_id: identity!.id } } });
   const queued = await (await get(`/dashboard/reports/${id}/row`)).text();

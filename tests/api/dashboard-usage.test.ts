@@ -11,7 +11,7 @@ const today = new Date().toISOString().slice(0, 10);
 
 /** A dashboard session of the key's, as signing in makes one; its Cookie header. */
 async function sessionFor(key: string): Promise<string> {
-  const { id } = await t.app.services.sessions.create((await t.app.services.keys.authenticate(key))!);
+  const { id } = await t.app.services.sessions.create((await t.app.services.keyAuth.authenticate(key))!);
   return `rg_session=${id}`;
 }
 

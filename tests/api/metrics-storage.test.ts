@@ -80,7 +80,7 @@ describe("SQLite refuses the write", () => {
   test("the cleanup job never throws on a storage fault, and still frees the space of expired PDFs", async () => {
     const repo = t.app.services.repos.reports;
     const id = crypto.randomUUID();
-    const account = (await t.app.services.keys.authenticate(t.key))!.accountId;
+    const account = (await t.app.services.keyAuth.authenticate(t.key))!.accountId;
     await repo.insert({
       id,
       accountId: account,

@@ -8,7 +8,7 @@ import type { App } from "../../src/app/app";
 import { bootstrap } from "../../src/app/bootstrap";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
-import { createLogger } from "../../src/lib/logger";
+import { createLogger, type Logger } from "../../src/lib/logger";
 
 export interface TestApp {
   app: App;
@@ -26,9 +26,9 @@ export interface TestApp {
   close: () => Promise<void>;
 }
 
-/** `dir` reopens an existing data directory (a restart); close() then leaves it in place. */
+/** `dir` reopens an existing data directory (a restart); close() then leaves it in place. `logger` hears what the App logs. */
 export async function createTestApp(
-  opts: { render?: boolean; listen?: boolean; config?: Partial<Config>; dir?: string } = {},
+  opts: { render?: boolean; listen?: boolean; config?: Partial<Config>; dir?: string; logger?: Logger } = {},
 ): Promise<TestApp> {
   const dir = opts.dir ?? mkdtempSync(join(tmpdir(), "reportgen-test-"));
   const config: Config = {
@@ -41,7 +41,7 @@ export async function createTestApp(
     ...opts.config,
   };
   const app = await bootstrap(config, {
-    logger: createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"),
+    logger: opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"),
     mode: { render: opts.render ?? false, listen: opts.listen ?? false },
   });
   await app.start();

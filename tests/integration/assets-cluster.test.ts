@@ -55,7 +55,7 @@ test("the bytes are in the bucket, a report renders them, replace and delete rem
   expect(up.status).toBe(201);
   // /metrics counts the asset's bytes going into the bucket, under their own kind.
   expect((await assetTraffic()).sent - before.sent).toBe(first.length);
-  const accountId = (await t.app.services.keys.authenticate(t.key))!.accountId;
+  const accountId = (await t.app.services.keyAuth.authenticate(t.key))!.accountId;
   expect(await assetKeys()).toEqual([`cl/assets/${accountId}/${sha(first)}`]);
   expect(existsSync(join(t.dir, "assets"))).toBe(false);
 

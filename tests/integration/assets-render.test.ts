@@ -83,7 +83,7 @@ describe("a report that uses assets", () => {
   });
 
   test("a stored template's preview renders with the account's assets", async () => {
-    const accountId = (await t.app.services.keys.authenticate(t.key))!.accountId;
+    const accountId = (await t.app.services.keyAuth.authenticate(t.key))!.accountId;
     const out = await t.app.services.templates.preview(accountId, { engine: "raw", htmlTemplate: `<img src="asset:logo.png">` });
     expect(pdfImages(out.pdf).some((i) => i.width === 37 && i.height === 23)).toBe(true);
     expect(out.warnings.some((w) => w.code === "missing_asset")).toBe(false);

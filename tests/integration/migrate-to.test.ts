@@ -36,7 +36,7 @@ beforeAll(async () => {
   await submit(single); // stays queued
   await succeed(single, a);
   await fail(single, c, "template_error", "boom");
-  await single.app.services.webhookSecrets.get((await single.app.services.keys.authenticate(single.key))!.accountId);
+  await single.app.services.webhookSecrets.get((await single.app.services.keyAuth.authenticate(single.key))!.accountId);
   reportIds = [a, b, c];
   link = ((await (await single.request("GET", `/api/v1/reports/${a}/download`)).json()) as { data: string }).data;
   await single.request("POST", "/api/v1/generate-pdf-async", {
@@ -58,7 +58,7 @@ beforeAll(async () => {
   expect((await single.request("DELETE", `/api/v1/reports/${gone}`)).status).toBeLessThan(300);
   // Access control's tables and columns travel too: a rotation pending (the old value keeps working for
   // an hour), a quota, counter rows and audit events.
-  const me = (await single.app.services.keys.authenticate(single.key))!;
+  const me = (await single.app.services.keyAuth.authenticate(single.key))!;
   await single.app.services.keys.setQuota(me.keyId, me.accountId, 1000, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
   await single.app.services.keys.rotate(me.keyId, me.accountId, 3600, { kind: "cli", accountId: me.accountId }, ALL_SCOPES);
   // A signing identity: its sealed key must still open on PostgreSQL (the link secret travels with it).

@@ -37,10 +37,10 @@ export function signInRoutes(d: DashboardDeps, g: Guards) {
         return form({ kind: "error", text: "The sign-in form had expired or came from another site. Try again." }, 403);
       }
       const presented = (fields.key ?? "").trim();
-      // Every key is checked, whatever its address did before: KeysService refuses wrong keys without
+      // Every key is checked, whatever its address did before: KeyAuthenticator refuses wrong keys without
       // argon2 and bounds what unverified ones cost, so a valid key is never held back. The budget
       // only changes the answer to a failure, telling a script that keeps failing to slow down.
-      const principal = await d.keys.authenticate(presented);
+      const principal = await d.keyAuth.authenticate(presented);
       const client = clientAddress(request, peerOf(server, request), d.trustProxy);
       if (!principal) {
         const wait = failures?.take(client) ?? 0;

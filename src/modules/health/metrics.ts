@@ -19,6 +19,8 @@ export interface MetricSources {
   recycles: () => Record<string, number>;
   /** Quiet-period memory trims since start (lib/memory-trim.ts). */
   memoryTrims?: () => number;
+  /** Last-used writes of access keys that failed since start, by cause (modules/keys/authenticator.ts). */
+  keyTouchFailures: () => Record<string, number>;
   /** The connection gate's counts (absent with --max-connections 0). */
   connections?: () => { open: number; refused: number };
 }
@@ -118,6 +120,11 @@ export class ServiceMetrics {
       "reportgen_connections_refused_total",
       "Connections refused at --max-connections since start (answered 503 server_busy)",
       () => src().connections?.().refused ?? 0,
+    );
+    r.counterFrom(
+      "reportgen_key_last_used_failures_total",
+      "Writes of an access key's last-used time that failed since start (the requests were served), by cause: full, read_only, io (the data dir's disk) or other",
+      () => Object.entries(src().keyTouchFailures()).map(([cause, value]) => ({ labels: { cause }, value })),
     );
     r.counterFrom(
       "reportgen_memory_trims_total",
