@@ -1,5 +1,5 @@
-// SQL of `migrate-to`: reads a table a page at a time in primary-key order, and brings the target's rows
-// up to date with the source's. The same text on SQLite (the source) and PostgreSQL (the target). Table
+// SQL of `migrate-to`: reads a table a page at a time in primary-key order (the same text on SQLite, the
+// source, and PostgreSQL, the target), and brings the target's rows up to date with the source's. Table
 // and column names come only from COPIED_TABLES (the drizzle declaration), never from input.
 //
 // The ledger, migrate_to_copied, lives on the target only and is created by the first run: per copied
@@ -7,7 +7,7 @@
 // since (refused) from one that only changed in the source (updated).
 import { type CopiedTable, copiedTablesOf, declaredTables } from "./copied-tables";
 import * as schema from "./schema";
-import type { Sql } from "./sql";
+import { jsonList, type Sql } from "./sql";
 
 export type { CopiedTable } from "./copied-tables";
 
@@ -65,42 +65,45 @@ export class CopyRepo {
   }
 
   /**
-   * Target: applies `changes` (rows and their ledger entries) in one transaction, so an interrupted run
-   * leaves each row and its entry both written or both not.
+   * Target (PostgreSQL): applies `changes` (rows and their ledger entries) in one transaction, so an
+   * interrupted run leaves each row and its entry both written or both not. A handful of statements per
+   * batch, the rows as one JSON parameter that PostgreSQL turns into the table's row type: per-row
+   * statements would make a large copy wait on a round trip per row.
    */
   async apply(t: CopiedTable, changes: Change[]): Promise<void> {
+    const rows = (pick: (c: Change) => boolean) => JSON.stringify(changes.filter(pick).map((c) => c.row ?? { [t.key]: c.key }));
+    const batch = `jsonb_populate_recordset(NULL::${t.name}, CAST($1 AS TEXT)::jsonb) j`;
     const cols = t.columns.join(", ");
-    const params = t.columns.map((_, i) => `$${i + 1}`).join(", ");
     const set = t.columns
       .filter((c) => c !== t.key)
-      .map((c) => `${c} = $${t.columns.indexOf(c) + 1}`)
+      .map((c) => `${c} = j.${c}`)
       .join(", ");
-    const where = `${t.key} = $${t.columns.indexOf(t.key) + 1}`;
+    const deleted = (c: Change) => !c.ledgerOnly && !c.row;
+    const updated = (c: Change) => !c.ledgerOnly && !!c.row && !!c.present;
+    const inserted = (c: Change) => !c.ledgerOnly && !!c.row && !c.present;
+    const recorded = changes.filter((c) => c.sha256 !== undefined).map((c) => [ledgerKey(t, c.key), c.sha256]);
+    const forgotten = changes.filter((c) => c.sha256 === undefined).map((c) => ledgerKey(t, c.key));
     await this.sql.tx(async () => {
-      for (const c of changes) {
-        if (!c.ledgerOnly) {
-          if (!c.row) await this.sql.run(`DELETE FROM ${t.name} WHERE ${t.key} = $1`, [c.key]);
-          else if (c.present)
-            await this.sql.run(
-              `UPDATE ${t.name} SET ${set} WHERE ${where}`,
-              t.columns.map((k) => c.row![k]),
-            );
-          else
-            await this.sql.run(
-              `INSERT INTO ${t.name} (${cols}) VALUES (${params})`,
-              t.columns.map((k) => c.row![k]),
-            );
-        }
-        if (t.derived) continue;
-        if (c.sha256 === undefined) {
-          await this.sql.run("DELETE FROM migrate_to_copied WHERE table_name = $1 AND row_key = $2", [t.name, ledgerKey(t, c.key)]);
-        } else {
-          await this.sql.run(
-            `INSERT INTO migrate_to_copied (table_name, row_key, sha256) VALUES ($1, $2, $3)
-             ON CONFLICT (table_name, row_key) DO UPDATE SET sha256 = excluded.sha256`,
-            [t.name, ledgerKey(t, c.key), c.sha256],
-          );
-        }
+      // Deletions first: a unique name (an asset's) they free may be taken by a row inserted next.
+      if (changes.some(deleted))
+        await this.sql.run(`DELETE FROM ${t.name} USING ${batch} WHERE ${t.name}.${t.key} = j.${t.key}`, [rows(deleted)]);
+      if (changes.some(updated))
+        await this.sql.run(`UPDATE ${t.name} SET ${set} FROM ${batch} WHERE ${t.name}.${t.key} = j.${t.key}`, [rows(updated)]);
+      if (changes.some(inserted)) await this.sql.run(`INSERT INTO ${t.name} (${cols}) SELECT ${cols} FROM ${batch}`, [rows(inserted)]);
+      if (t.derived) return;
+      if (forgotten.length > 0) {
+        await this.sql.run(`DELETE FROM migrate_to_copied WHERE table_name = $1 AND row_key IN ${jsonList(this.sql.dialect, "$2")}`, [
+          t.name,
+          JSON.stringify(forgotten),
+        ]);
+      }
+      if (recorded.length > 0) {
+        await this.sql.run(
+          `INSERT INTO migrate_to_copied (table_name, row_key, sha256)
+           SELECT $1, e->>0, e->>1 FROM jsonb_array_elements(CAST($2 AS TEXT)::jsonb) e
+           ON CONFLICT (table_name, row_key) DO UPDATE SET sha256 = excluded.sha256`,
+          [t.name, JSON.stringify(recorded)],
+        );
       }
     });
   }

@@ -53,16 +53,7 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
   }
 
   await to.ensureLedger();
-  // Read-only first: a target changed since the last run is refused before anything is written.
-  const conflicts: Conflicted[] = [];
-  const deletions = new Map<string, Key[]>(COPIED_TABLES.map((t) => [t.name, []]));
-  for (const t of COPIED_TABLES) {
-    for await (const m of matches(t, from, to)) {
-      if (isConflict(m.verdict)) conflicts.push({ table: t.name, key: m.key, how: m.verdict });
-      else if (m.verdict === "delete") deletions.get(t.name)!.push(m.key);
-    }
-  }
-  if (conflicts.length > 0) throw new MigrationMismatch(conflictMessage(conflicts));
+  const deletions = await check(from, to);
   // Rows deleted in the source go first, children before parents: a name they held (an asset's, an
   // account's, unique) may have been taken by a new row since.
   for (const t of [...COPIED_TABLES].reverse()) {
@@ -79,7 +70,7 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
     const n = { insert: 0, update: 0, delete: deletions.get(t.name)!.length };
     let batch: Change[] = [];
     for await (const m of matches(t, from, to)) {
-      if (isConflict(m.verdict)) throw new MigrationMismatch(conflictMessage([{ table: t.name, key: m.key, how: m.verdict }]));
+      if (isConflict(m.verdict)) throw new MigrationMismatch(conflictMessage([{ table: t.name, key: m.key, how: m.verdict }], 1));
       if (m.verdict === "same") continue;
       if (m.verdict === "insert" || m.verdict === "update" || m.verdict === "delete") n[m.verdict]++;
       batch.push(changeOf(m));
@@ -129,6 +120,27 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
   return { tables, pdfs, assets, ms: Math.round(performance.now() - t0) };
 }
 
+/**
+ * Read-only, before anything is written: refuses a target changed since the last run, and returns the
+ * keys of the rows the source deleted since, per table.
+ */
+async function check(from: CopyRepo, to: CopyRepo): Promise<Map<string, Key[]>> {
+  const conflicts = { count: 0, first: [] as Conflicted[] };
+  const deletions = new Map<string, Key[]>(COPIED_TABLES.map((t) => [t.name, []]));
+  for (const t of COPIED_TABLES) {
+    for await (const m of matches(t, from, to)) {
+      if (isConflict(m.verdict)) {
+        if (conflicts.count++ < SHOWN) conflicts.first.push({ table: t.name, key: m.key, how: m.verdict });
+      } else if (m.verdict === "delete" && !t.derived) {
+        // A table kept by triggers is rewritten after the others anyway (and has no unique names).
+        deletions.get(t.name)!.push(m.key);
+      }
+    }
+  }
+  if (conflicts.count > 0) throw new MigrationMismatch(conflictMessage(conflicts.first, conflicts.count));
+  return deletions;
+}
+
 /** Row count and a SHA-256 over every row in key order (values as JSON: the same on both engines). */
 async function digest(repo: CopyRepo, t: CopiedTable): Promise<{ count: number; sha256: string }> {
   const h = createHash("sha256");
@@ -151,12 +163,15 @@ interface Conflicted {
   how: Conflict;
 }
 
-/** Names the first rows that changed on the target, and what to do. */
-function conflictMessage(conflicts: Conflicted[]): string {
-  const shown = conflicts.slice(0, 5).map((c) => `${c.table} ${c.key}: ${c.how}`);
-  const more = conflicts.length > shown.length ? `, and ${conflicts.length - shown.length} more` : "";
+/** The rows changed on the target that a refusal names. */
+const SHOWN = 5;
+
+/** Names the first rows that changed on the target (of `count`), and what to do. */
+function conflictMessage(first: Conflicted[], count: number): string {
+  const shown = first.map((c) => `${c.table} ${c.key}: ${c.how}`);
+  const more = count > shown.length ? `, and ${count - shown.length} more` : "";
   return (
-    `${conflicts.length} row(s) in PostgreSQL changed since migrate-to copied them (${shown.join("; ")}${more}), so nothing was copied: ` +
+    `${count} row(s) in PostgreSQL changed since migrate-to copied them (${shown.join("; ")}${more}), so nothing was copied: ` +
     "migrate-to brings the target up to date only where nothing but the source changed. If instances already serve from this database, " +
     "it holds the truth now: do not run migrate-to again. If not, copy into an empty database (drop and create it, or give another --database-url)"
   );
