@@ -47,12 +47,14 @@ export class CopyRepo {
       : this.sql.all<Row>(`SELECT ${cols} FROM ${t.name} WHERE ${key} > $1 ORDER BY ${key} LIMIT $2`, [after, limit]);
   }
 
-  /** Target: creates the ledger unless there; its keys sort in byte order like the tables' pages. */
-  async ensureLedger(): Promise<void> {
+  /** Target: creates the ledger unless there (and says whether it was); its keys sort in byte order like the tables' pages. */
+  async ensureLedger(): Promise<{ existed: boolean }> {
+    const found = await this.sql.get<{ t: string | null }>("SELECT to_regclass('migrate_to_copied')::text AS t");
     await this.sql.run(
       `CREATE TABLE IF NOT EXISTS migrate_to_copied (
          table_name TEXT NOT NULL, row_key TEXT COLLATE "C" NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (table_name, row_key))`,
     );
+    return { existed: !!found?.t };
   }
 
   /** Target: up to `limit` of `t`'s ledger entries after `after`, in the order page() reads its rows. */

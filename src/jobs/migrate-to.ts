@@ -52,8 +52,8 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
     }
   }
 
-  await to.ensureLedger();
-  const deletions = await check(from, to);
+  const ledger = await to.ensureLedger();
+  const deletions = await check(from, to, ledger.existed);
   // Rows deleted in the source go first, children before parents: a name they held (an asset's, an
   // account's, unique) may have been taken by a new row since.
   for (const t of [...COPIED_TABLES].reverse()) {
@@ -124,7 +124,7 @@ export async function migrateTo(source: Backend, target: Backend, o: MigrateToOp
  * Read-only, before anything is written: refuses a target changed since the last run, and returns the
  * keys of the rows the source deleted since, per table.
  */
-async function check(from: CopyRepo, to: CopyRepo): Promise<Map<string, Key[]>> {
+async function check(from: CopyRepo, to: CopyRepo, ledgerExisted: boolean): Promise<Map<string, Key[]>> {
   const conflicts = { count: 0, first: [] as Conflicted[] };
   const deletions = new Map<string, Key[]>(COPIED_TABLES.map((t) => [t.name, []]));
   for (const t of COPIED_TABLES) {
@@ -136,6 +136,13 @@ async function check(from: CopyRepo, to: CopyRepo): Promise<Map<string, Key[]>> 
         deletions.get(t.name)!.push(m.key);
       }
     }
+  }
+  if (conflicts.count > 0 && !ledgerExisted) {
+    throw new MigrationMismatch(
+      `${conflicts.count} row(s) in PostgreSQL differ from the source (${conflicts.first.map((c) => `${c.table} ${c.key}`).join("; ")}${conflicts.count > conflicts.first.length ? ", …" : ""}), ` +
+        "and this database keeps no record of what was copied into it (it was copied by a reportgen older than that record, or written by instances), so nothing was copied. " +
+        "Copy into an empty database (drop and create it, or give another --database-url)",
+    );
   }
   if (conflicts.count > 0) throw new MigrationMismatch(conflictMessage(conflicts.first, conflicts.count));
   return deletions;

@@ -149,3 +149,25 @@ test("a row changed or added on the target since the copy is refused, naming it 
   expect(after.code).toBe(0);
   await expectEqual();
 }, 120_000);
+
+test("a target copied by a reportgen that kept no ledger: rows equal to the source's are recorded, one that differs is refused", async () => {
+  await onTarget((b) => b.sql.run("DROP TABLE migrate_to_copied"));
+  const recorded = migrateTo();
+  expect(recorded.stderr).toContain("copied and verified");
+  expect(recorded.code).toBe(0);
+  const count = (sql: string) => (b: Awaited<ReturnType<typeof openBackend>>) => b.sql.get<{ n: number }>(sql);
+  expect(await onTarget(count("SELECT count(*) AS n FROM migrate_to_copied WHERE table_name = 'reports'"))).toEqual(
+    await onSource(count("SELECT count(*) AS n FROM reports")),
+  );
+
+  await onTarget((b) => b.sql.run("DROP TABLE migrate_to_copied"));
+  await serveAgain(async (t) => {
+    expect((await t.request("GET", "/api/v1/reports", { key })).status).toBe(200); // last_used_at moves
+  });
+  const refused = migrateTo();
+  expect(refused.code).toBe(1);
+  const line = refused.stderr.trim().split("\n").at(-1)!;
+  expect(line).toMatch(/^reportgen: \d+ row\(s\) in PostgreSQL differ from the source \(access_keys /);
+  expect(line).toContain("keeps no record of what was copied into it");
+  expect(line).toContain("Copy into an empty database");
+}, 120_000);
