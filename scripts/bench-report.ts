@@ -61,13 +61,16 @@ const measured = (t: string, c: number, s: Side) => (cells.get(cellKey(t, c, s))
 /** The faster floor's throughput (median over rounds) of one template at c. */
 const fasterFloorRate = (t: string, c: number) => Math.max(median(cell(t, c, "floor/shared").rates), median(cell(t, c, "floor/ctx").rates));
 
+/** An argument as a shell needs it typed: --serve-args="--template-timeout 30s" keeps its quotes. */
+const shellWord = (a: string) => (!/\s/.test(a) ? a : /^--[\w-]+=/.test(a) ? a.replace(/=(.*)$/s, '="$1"') : `"${a}"`);
+
 /** The command of this run as a user would type it, and the commit it measured (with "+changes" when the tree differs),
  * taken when the bench starts: the code it measures. */
 const PROVENANCE = ((): { command: string; commit: string } => {
   const git = (...a: string[]) => spawnSync("git", ["-C", SERVICE_ROOT, ...a], { encoding: "utf8" }).stdout?.trim() ?? "";
   const commit = git("rev-parse", "--short", "HEAD") || "unknown";
   return {
-    command: `bun scripts/bench.ts ${process.argv.slice(2).join(" ")}`.trim(),
+    command: ["bun scripts/bench.ts", ...process.argv.slice(2).map(shellWord)].join(" "),
     commit: git("status", "--porcelain", "--untracked-files=no") ? `${commit}+changes` : commit,
   };
 })();
