@@ -31,7 +31,7 @@ export interface HttpWiring {
   probe: HealthProbe;
   /** A worker instance (--role worker) answers only /livez, /readyz and /metrics. */
   probesOnly: boolean;
-  /** Connection: close on every answer while draining (http/drain.ts). */
+  /** Connection: close on every answer once the stop settles (http/drain.ts). */
   drain?: HttpDrain;
 }
 

@@ -35,7 +35,7 @@ export interface HttpDeps {
   onStorageFault?: (fault: StorageFault, cause: unknown) => void;
   /** A worker instance (--role worker) answers only its probes: /livez, /readyz and /metrics. */
   probesOnly?: boolean;
-  /** The graceful stop's part (drain.ts): `Connection: close` on every answer while draining. */
+  /** The graceful stop's part (drain.ts): `Connection: close` on every answer once the stop settles. */
   drain?: HttpDrain;
 }
 
