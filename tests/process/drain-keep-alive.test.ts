@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { usePostgres } from "../helpers/postgres";
 import { runCli, type ServerProcess, sourceCommand, spawnServer } from "../helpers/process";
 
-setDefaultTimeout(240_000);
+setDefaultTimeout(480_000);
 const ROUNDS = 4;
 const CLIENTS = 32;
 const pg = usePostgres();

@@ -1,14 +1,21 @@
 // HttpDrain: answers keep their connection until the stop settles; from then they say Connection: close,
-// and settle() waits until requests have stopped arriving (QUIET_MS, 250 ms), never longer than
-// SETTLE_MAX_MS (2 s), and not at all without a drain.
+// and settle() waits until no request is in progress and none has arrived or been answered for QUIET_MS
+// (250 ms), never longer than SETTLE_MAX_MS (2 s), and not at all without a drain.
 import { expect, test } from "bun:test";
 import { Elysia } from "elysia";
 import { HttpDrain } from "../../src/http/drain";
 
 function drained(draining: boolean) {
   const drain = new HttpDrain(() => draining);
-  const app = drain.wrap(new Elysia().get("/", () => "ok"));
-  return { drain, hit: () => app.handle(new Request("http://localhost/")) };
+  let release = () => {};
+  const app = drain.wrap(
+    new Elysia().get("/", () => "ok").get("/slow", () => new Promise<string>((resolve) => (release = () => resolve("late")))),
+  );
+  return {
+    drain,
+    hit: (path = "/") => app.handle(new Request(`http://localhost${path}`)),
+    release: () => release(),
+  };
 }
 
 test("without a drain, settle() returns at once and answers keep their connection", async () => {
@@ -32,6 +39,23 @@ test("draining: Connection: close once settling; settle() waits 250 ms from the 
   const t0 = performance.now();
   await drain.settle();
   expect(performance.now() - t0).toBeLessThan(200);
+});
+
+test("draining: a request in progress holds settle() until 250 ms after its answer", async () => {
+  const { drain, hit, release } = drained(true);
+  const slow = hit("/slow");
+  await Bun.sleep(400); // longer than QUIET_MS: only the request in progress holds the settle now
+  let settledAt = 0;
+  const settled = drain.settle().then(() => {
+    settledAt = performance.now();
+  });
+  await Bun.sleep(400);
+  expect(settledAt).toBe(0);
+  const answeredAt = performance.now();
+  release();
+  expect((await slow).headers.get("connection")).toBe("close");
+  await settled;
+  expect(settledAt - answeredAt).toBeGreaterThanOrEqual(249);
 });
 
 test("draining under a steady stream of requests: settle() gives up after 2 s", async () => {
