@@ -52,7 +52,8 @@ async function keepAliveConnection(port: number) {
 }
 
 test("a keep-alive connection carries requests through the drain, and its last answer after the stop says Connection: close", async () => {
-  const conn = await keepAliveConnection(t.app.port!);
+  const port = t.app.port!;
+  const conn = await keepAliveConnection(port);
   const before = await conn.get("/livez");
   expect(before).toStartWith("http/1.1 200");
   expect(before).not.toContain("connection: close");
@@ -65,7 +66,7 @@ test("a keep-alive connection carries requests through the drain, and its last a
   const stopped = t.app.stop();
   // The listener is closed: a new connection is refused (a proxy passes its request on, unsent).
   expect(
-    await Bun.connect({ hostname: "127.0.0.1", port: t.app.port ?? 1, socket: { data() {} } }).then(
+    await Bun.connect({ hostname: "127.0.0.1", port, socket: { data() {} } }).then(
       (s) => (s.end(), "accepted"),
       (e) => (e as { code?: string }).code,
     ),
