@@ -1,0 +1,44 @@
+// validateEInvoice on small edits of an official example: rule-set selection, the override, the schema
+// checks of the UBL root, and what is no e-invoice at all.
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { NotAnEInvoice, ruleSetsFor, validateEInvoice } from "../../src/einvoice/validate";
+import { EINVOICE_SHARED } from "../helpers/einvoice-corpus";
+
+const file = join(EINVOICE_SHARED, "examples", "xrechnung", "01.01a-INVOICE_ubl.xml");
+const absent = existsSync(file) ? undefined : `${file} is absent`;
+const xml = () => readFileSync(file, "utf8");
+const rules = (s: string, opts = {}) => validateEInvoice(s, opts).errors.map((e) => e.rule);
+
+test("the specification identifier selects the rule sets", () => {
+  expect(ruleSetsFor("urn:cen.eu:en16931:2017")).toEqual(["en16931"]);
+  expect(ruleSetsFor("urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0")).toEqual(["en16931", "xrechnung"]);
+  expect(ruleSetsFor("urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0")).toEqual(["en16931", "peppol"]);
+});
+
+test.skipIf(absent !== undefined)(
+  "an XRechnung is valid, names its rule sets and versions, and a removed buyer reference is BR-DE-15",
+  () => {
+    const res = validateEInvoice(xml());
+    expect(res).toMatchObject({ valid: true, syntax: "ubl", document: "invoice", errors: [] });
+    expect(res.rules.map((r) => r.id)).toEqual(["en16931", "xrechnung"]);
+    const broken = xml().replace(/<cbc:BuyerReference>[^<]*<\/cbc:BuyerReference>/, "");
+    expect(rules(broken)).toEqual(["BR-DE-15"]);
+    // Asked for EN 16931 alone, the same document has no error.
+    expect(rules(broken, { rules: [] })).toEqual([]);
+  },
+);
+
+test.skipIf(absent !== undefined)("the UBL root's children follow the schema: order, names and mandatory ones (XSD)", () => {
+  const swapped = xml().replace(/(<cbc:IssueDate>[^<]*<\/cbc:IssueDate>)([\s\S]*?)(<cbc:ID>[^<]*<\/cbc:ID>)/, "$3$2$1");
+  expect(rules(swapped)).toContain("XSD");
+  expect(rules(xml().replace("<cbc:IssueDate>", "<cbc:Foo>x</cbc:Foo><cbc:IssueDate>"))).toContain("XSD");
+  const located = validateEInvoice(xml().replace(/<cbc:IssueDate>[^<]*<\/cbc:IssueDate>/, "")).errors;
+  expect(located.map((e) => e.rule).sort()).toEqual(["BR-03", "XSD"]);
+  expect(located.find((e) => e.rule === "BR-03")?.location).toBe("/ubl:Invoice[1]");
+});
+
+test("XML that is no e-invoice is NotAnEInvoice", () => {
+  expect(() => validateEInvoice("<html xmlns='http://www.w3.org/1999/xhtml'/>")).toThrow(NotAnEInvoice);
+});
