@@ -5,7 +5,7 @@
 // changes:  bun scripts/gen-einvoice-codes.ts
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { EAS_SCHEME_CODES, EXEMPTION_REASON_CODES, ISO6523_CODES, UNIT_CODES, UNTDID_7143 } from "factur-x-kit";
+import { EAS_SCHEME_CODES, EXEMPTION_REASON_CODES, ISO6523_CODES, SUBJECT_CODES, UNIT_CODES, UNTDID_7143 } from "factur-x-kit";
 
 const root = join(dirname(import.meta.dir));
 const shared = process.env.EINVOICE_SHARED ?? join(root, "..", "shared", "einvoice");
@@ -47,6 +47,7 @@ const lists: [name: string, doc: string, codes: string[]][] = [
   ],
   ["EAS", "CEF EAS electronic address schemes (BT-34, BT-49), from factur-x-kit", Object.values(EAS_SCHEME_CODES)],
   ["ITEM_CLASSIFICATIONS", "UNTDID 7143 item type identification codes (BT-158 scheme), from factur-x-kit", Object.values(UNTDID_7143)],
+  ["NOTE_SUBJECTS", "UNTDID 4451 text subject codes (BT-21), from factur-x-kit", Object.values(SUBJECT_CODES)],
   ["EXEMPTION_REASONS", "VATEX exemption reason codes (BT-121), from factur-x-kit", Object.values(EXEMPTION_REASON_CODES)],
 ];
 

@@ -42,3 +42,40 @@ test.skipIf(absent !== undefined)("the UBL root's children follow the schema: or
 test("XML that is no e-invoice is NotAnEInvoice", () => {
   expect(() => validateEInvoice("<html xmlns='http://www.w3.org/1999/xhtml'/>")).toThrow(NotAnEInvoice);
 });
+
+const cii = join(EINVOICE_SHARED, "examples", "xrechnung", "01.01a-INVOICE_uncefact.xml");
+test.skipIf(absent !== undefined).each([
+  {
+    name: "a VAT identifier without its country prefix",
+    file,
+    from: "<cbc:CompanyID>DE 123456789",
+    to: "<cbc:CompanyID>123456789",
+    rule: "BR-CO-09",
+  },
+  { name: "a party tax scheme without CompanyID", file, from: "<cbc:CompanyID>DE 123456789</cbc:CompanyID>", to: "", rule: "UBL-SR-53" },
+  {
+    name: "an amount with three decimals",
+    file,
+    from: ">314.86</cbc:TaxExclusiveAmount>",
+    to: ">314.860</cbc:TaxExclusiveAmount>",
+    rule: "UBL-DT-01",
+  },
+  {
+    name: "a missing total without VAT (CII)",
+    file: cii,
+    from: "<ram:TaxBasisTotalAmount>314.86</ram:TaxBasisTotalAmount>",
+    to: "",
+    rule: "BR-CO-13",
+  },
+  {
+    name: "a tax type other than VAT (CII)",
+    file: cii,
+    from: "<ram:TypeCode>VAT</ram:TypeCode>",
+    to: "<ram:TypeCode>GST</ram:TypeCode>",
+    rule: "CII-DT-037",
+  },
+])("$name breaks $rule", ({ file: f, from, to, rule }) => {
+  const text = readFileSync(f, "utf8");
+  expect(text).toContain(from);
+  expect(rules(text.replace(from, to))).toContain(rule);
+});

@@ -143,7 +143,10 @@ function conditions(inv: SemInvoice, r: Report) {
     const allowances = cents(inv.allowances.reduce((s, a) => s + num0(a.amount), 0n));
     const charges = cents(inv.charges.reduce((s, c) => s + num0(c.amount), 0n));
     const lineTotal = num(t.lineTotal);
-    if (lineTotal !== undefined && lineTotal !== lineSum) {
+    // A total that is missing breaks its arithmetic rule too, as in the official rules.
+    const missing = (rule: string, what: string) => r.fail(rule, t.at, `${what} is missing, so it cannot be checked`);
+    if (lineTotal === undefined) missing("BR-CO-10", "the sum of line net amounts (BT-106)");
+    else if (lineTotal !== lineSum) {
       r.fail(
         "BR-CO-10",
         t.lineTotal!.at,
@@ -168,7 +171,8 @@ function conditions(inv: SemInvoice, r: Report) {
     }
     const taxBasis = num(t.taxBasis);
     const expectedBasis = cents((lineTotal ?? 0n) - (allowanceTotal ?? 0n) + (chargeTotal ?? 0n));
-    if (taxBasis !== undefined && taxBasis !== expectedBasis) {
+    if (taxBasis === undefined) missing("BR-CO-13", "the total without VAT (BT-109)");
+    else if (taxBasis !== expectedBasis) {
       r.fail(
         "BR-CO-13",
         t.taxBasis!.at,
@@ -177,7 +181,8 @@ function conditions(inv: SemInvoice, r: Report) {
     }
     const taxTotal = inv.taxTotals.filter((x) => x.attrs.currencyID === inv.currency?.v);
     const grand = num(t.grand);
-    if (grand !== undefined) {
+    if (grand === undefined) missing("BR-CO-15", "the total with VAT (BT-112)");
+    else {
       const vat = taxTotal.length === 1 ? num(taxTotal[0]) : undefined;
       // CII may leave the total VAT out when there is none: the total with VAT is then the total without.
       const ciiNoVat = inv.syntax === "cii" && grand === taxBasis;
@@ -192,7 +197,8 @@ function conditions(inv: SemInvoice, r: Report) {
       }
     }
     const due = num(t.due);
-    if (due !== undefined && grand !== undefined) {
+    if (due === undefined || grand === undefined) missing("BR-CO-16", "the amount due (BT-115) or the total with VAT (BT-112)");
+    else {
       const expected = cents(grand - num0(t.prepaid) + num0(t.rounding));
       if (due !== expected)
         r.fail("BR-CO-16", t.due!.at, `the amount due (BT-115) is ${t.due!.v}, but total with VAT − paid + rounding is ${show(expected)}`);
