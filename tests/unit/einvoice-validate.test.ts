@@ -74,6 +74,35 @@ test.skipIf(absent !== undefined).each([
     to: "<ram:TypeCode>GST</ram:TypeCode>",
     rule: "CII-DT-037",
   },
+  { name: "a Skonto line out of form", file, from: "Zahlbar sofort ohne Abzug.", to: "#SKONTO#TAGE=7#PROZENT=2#\n", rule: "BR-DE-18" },
+  {
+    name: "a Skonto line with no line break after it",
+    file,
+    from: "Zahlbar sofort ohne Abzug.",
+    to: "#SKONTO#TAGE=7#PROZENT=2.00#",
+    rule: "BR-DE-18",
+  },
+  {
+    name: "no business process",
+    file,
+    from: "<cbc:ProfileID>urn:fdc:peppol.eu:2017:poacc:billing:01:1.0</cbc:ProfileID>",
+    to: "",
+    rule: "PEPPOL-EN16931-R001",
+  },
+  {
+    name: "a second tax total with a breakdown",
+    file,
+    from: "<cac:TaxTotal>",
+    to: '<cac:TaxTotal><cbc:TaxAmount currencyID="EUR">0</cbc:TaxAmount><cac:TaxSubtotal/></cac:TaxTotal><cac:TaxTotal>',
+    rule: "PEPPOL-EN16931-R053",
+  },
+  {
+    name: "a price discount that does not explain the net price",
+    file,
+    from: '<cbc:PriceAmount currencyID="EUR">288.79</cbc:PriceAmount>',
+    to: '<cbc:PriceAmount currencyID="EUR">288.79</cbc:PriceAmount><cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="EUR">1.00</cbc:Amount><cbc:BaseAmount currencyID="EUR">300.00</cbc:BaseAmount></cac:AllowanceCharge>',
+    rule: "PEPPOL-EN16931-R046",
+  },
 ])("$name breaks $rule", ({ file: f, from, to, rule }) => {
   const text = readFileSync(f, "utf8");
   expect(text).toContain(from);

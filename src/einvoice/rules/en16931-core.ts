@@ -80,6 +80,9 @@ function mandatory(inv: SemInvoice, r: Report) {
     need(r, "BR-26", l.price, l.at, "the item net price (BT-146)");
     const price = num(l.price);
     if (price !== undefined && price < 0n) r.fail("BR-27", l.price!.at, `the item net price (BT-146) is negative (${l.price!.v})`);
+    // A price group without a price: the official rule cannot see a non-negative price either.
+    if (price === undefined && l.priceAt)
+      r.fail("BR-27", l.priceAt, "the item net price (BT-146) is missing, so it is not a price of 0 or more");
     const gross = num(l.gross);
     if (gross !== undefined && gross < 0n) r.fail("BR-28", l.gross!.at, `the item gross price (BT-148) is negative (${l.gross!.v})`);
     if (!has(l.tax?.category)) r.fail("BR-CO-04", l.at, "the invoice line has no invoiced item VAT category code (BT-151)");
