@@ -103,6 +103,27 @@ test.skipIf(absent !== undefined).each([
     to: '<cbc:PriceAmount currencyID="EUR">288.79</cbc:PriceAmount><cac:AllowanceCharge><cbc:ChargeIndicator>false</cbc:ChargeIndicator><cbc:Amount currencyID="EUR">1.00</cbc:Amount><cbc:BaseAmount currencyID="EUR">300.00</cbc:BaseAmount></cac:AllowanceCharge>',
     rule: "PEPPOL-EN16931-R046",
   },
+  {
+    name: "an unknown element inside an aggregate",
+    file,
+    from: "<cac:TaxScheme>",
+    to: "<cac:TaxScheme><cbc:Bogus>1</cbc:Bogus>",
+    rule: "XSD",
+  },
+  {
+    name: "a quantity that is no decimal",
+    file,
+    from: '<cbc:InvoicedQuantity unitCode="XPP">1<',
+    to: '<cbc:InvoicedQuantity unitCode="XPP">one<',
+    rule: "XSD",
+  },
+  {
+    name: "a missing VAT category tax amount (CII)",
+    file: cii,
+    from: "<ram:CalculatedAmount>22.04</ram:CalculatedAmount>",
+    to: "",
+    rule: "BR-S-09",
+  },
 ])("$name breaks $rule", ({ file: f, from, to, rule }) => {
   const text = readFileSync(f, "utf8");
   expect(text).toContain(from);

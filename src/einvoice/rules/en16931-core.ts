@@ -235,6 +235,8 @@ function conditions(inv: SemInvoice, r: Report) {
     const rate = num(v.rate);
     const taxable = num(v.taxable);
     const tax = num(v.tax);
+    if (rate !== undefined && tax === undefined)
+      r.fail("BR-CO-17", v.at, "the VAT category tax amount (BT-117) is missing, so it is not taxable amount × rate");
     if (rate === undefined || taxable === undefined || tax === undefined) continue;
     const abs = (d: Dec) => (d < 0n ? -d : d);
     const expected = cents((abs(taxable) * rate) / 10n ** 14n);

@@ -5,6 +5,7 @@ import { UBL_CREDIT_NOTE_ROOT, UBL_INVOICE_ROOT } from "../code-lists";
 import { has, type SemInvoice } from "../semantic";
 import { child, type XmlElement } from "../xml";
 import type { Report } from "./report";
+import { ublStructure } from "./ubl-structure";
 
 const CII_MANDATORY = ["ExchangedDocumentContext", "ExchangedDocument", "SupplyChainTradeTransaction"];
 
@@ -143,8 +144,10 @@ function ciiTree(root: XmlElement, r: Report) {
 /** The syntax rules that look at the XML itself. */
 export function syntaxOfTree(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
   schemaMandatory(root, syntax, r);
-  if (syntax === "ubl") ublSyntax(root, r);
-  else ciiTree(root, r);
+  if (syntax === "ubl") {
+    ublStructure(root, r);
+    ublSyntax(root, r);
+  } else ciiTree(root, r);
 }
 
 /** EN 16931's CII syntax rules that concern the meaning. */
