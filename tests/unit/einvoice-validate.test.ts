@@ -124,6 +124,20 @@ test.skipIf(absent !== undefined).each([
     to: "",
     rule: "BR-S-09",
   },
+  {
+    name: "a CII amount that is no decimal",
+    file: cii,
+    from: "<ram:TaxBasisTotalAmount>314.86</ram:TaxBasisTotalAmount>",
+    to: "<ram:TaxBasisTotalAmount>n/a</ram:TaxBasisTotalAmount>",
+    rule: "XSD",
+  },
+  {
+    name: "an unknown CII element",
+    file: cii,
+    from: "<ram:TaxBasisTotalAmount>",
+    to: "<ram:Bogus>1</ram:Bogus><ram:TaxBasisTotalAmount>",
+    rule: "XSD",
+  },
 ])("$name breaks $rule", ({ file: f, from, to, rule }) => {
   const text = readFileSync(f, "utf8");
   expect(text).toContain(from);

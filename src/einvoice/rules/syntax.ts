@@ -4,16 +4,14 @@
 import { UBL_CREDIT_NOTE_ROOT, UBL_INVOICE_ROOT } from "../code-lists";
 import { has, type SemInvoice } from "../semantic";
 import { child, type XmlElement } from "../xml";
+import { ciiStructure } from "./cii-structure";
 import type { Report } from "./report";
 import { ublStructure } from "./ubl-structure";
 
-const CII_MANDATORY = ["ExchangedDocumentContext", "ExchangedDocument", "SupplyChainTradeTransaction"];
-
-/** What the XML Schema says of the root's children: the mandatory ones, and for UBL their order and count. */
+/** What the XML Schema says of the structure: CII's throughout, UBL's root here (ubl-structure.ts does the rest). */
 export function schemaMandatory(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
   if (syntax === "cii") {
-    for (const n of CII_MANDATORY)
-      if (!child(root, n)) r.fail("XSD", root.xpath, `the XML Schema requires the element ${n} in ${root.qname}`);
+    ciiStructure(root, r);
     return;
   }
   const sequence = root.local === "CreditNote" ? UBL_CREDIT_NOTE_ROOT : UBL_INVOICE_ROOT;
