@@ -2,14 +2,14 @@
 // XML Schema refuses (id XSD): a missing mandatory element, and for UBL the order, count and names of
 // the root's children. Deeper structure is left to the readers and rules.
 import { UBL_CREDIT_NOTE_ROOT, UBL_INVOICE_ROOT } from "../code-lists";
-import { has, type SemInvoice } from "../semantic";
+import type { SemInvoice } from "../semantic";
 import { child, type XmlElement } from "../xml";
 import { ciiStructure } from "./cii-structure";
 import type { Report } from "./report";
 import { ublStructure } from "./ubl-structure";
 
 /** What the XML Schema says of the structure: CII's throughout, UBL's root here (ubl-structure.ts does the rest). */
-export function schemaMandatory(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
+export function rootStructure(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
   if (syntax === "cii") {
     ciiStructure(root, r);
     return;
@@ -141,7 +141,7 @@ function ciiTree(root: XmlElement, r: Report) {
 
 /** The syntax rules that look at the XML itself. */
 export function syntaxOfTree(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
-  schemaMandatory(root, syntax, r);
+  rootStructure(root, syntax, r);
   if (syntax === "ubl") {
     ublStructure(root, r);
     ublSyntax(root, r);
@@ -156,5 +156,4 @@ export function ciiSyntax(inv: SemInvoice, r: Report) {
       r.fail("CII-SR-470", pm.at, "either the IBAN or a proprietary identifier (BT-84) shall be used");
     }
   }
-  if (inv.lines.some((l) => !has(l.id))) return;
 }
