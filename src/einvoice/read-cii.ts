@@ -69,6 +69,7 @@ class CiiReader {
       vatId: field(regs.find((r) => r?.attrs.schemeID === "VA")),
       taxRegId: field(regs.find((r) => r?.attrs.schemeID === "FC")),
       endpoint: field(path(el, "URIUniversalCommunication", "URIID")),
+      endpointGroup: child(el, "URIUniversalCommunication")?.xpath,
       address: this.address(child(el, "PostalTradeAddress")),
       contact: contact && {
         at: contact.xpath,

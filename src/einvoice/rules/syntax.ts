@@ -96,8 +96,10 @@ function ciiTree(root: XmlElement, r: Report) {
   if (ctx && count(ctx, "GuidelineSpecifiedDocumentContextParameter") !== 1) {
     r.fail("CII-SR-009", ctx.xpath, "GuidelineSpecifiedDocumentContextParameter must exist exactly once");
   }
+  if (ctx && count(child(ctx, "GuidelineSpecifiedDocumentContextParameter"), "ID") !== 1) {
+    r.fail("CII-SR-010", ctx.xpath, "the specification identifier (GuidelineSpecifiedDocumentContextParameter/ID) must exist exactly once");
+  }
   const doc = child(root, "ExchangedDocument");
-  if (doc && count(doc, "ID") !== 1) r.fail("CII-SR-010", doc.xpath, "the document ID must exist exactly once");
   if (doc && count(doc, "TypeCode") !== 1) r.fail("CII-SR-014", doc.xpath, "the document TypeCode must exist exactly once");
   const codes = new Set<string>();
   const sums = [
