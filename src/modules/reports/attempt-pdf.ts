@@ -76,7 +76,7 @@ export class AttemptPdf {
     a.reserved = this.spool.reserve(job.id, a.fence);
     a.reserved.catch(() => {}); // awaited later, unless the report ends before
     const html = await templated;
-    if (ejs) this.opts.metrics?.templateSeconds.observe((performance.now() - t0) / 1000);
+    if (ejs) this.opts.metrics.templateSeconds.observe((performance.now() - t0) / 1000);
     return (await this.stillWanted(job)) ? html : undefined;
   }
 
@@ -86,17 +86,15 @@ export class AttemptPdf {
     const options = resolvePdfOptions(a.job.options);
     // The account's asset: references as data: URLs, header and footer included (Chromium loads nothing
     // there); an unknown asset fails the report with asset_not_found, the template's fault.
-    if (this.opts.assets) {
-      const page = await this.opts.assets.inline(a.job.accountId, {
-        html,
-        headerTemplate: options.headerTemplate,
-        footerTemplate: options.footerTemplate,
-      });
-      Object.assign(options, { headerTemplate: page.headerTemplate, footerTemplate: page.footerTemplate });
-      html = page.html;
-    }
+    const page = await this.opts.assets.inline(a.job.accountId, {
+      html,
+      headerTemplate: options.headerTemplate,
+      footerTemplate: options.footerTemplate,
+    });
+    Object.assign(options, { headerTemplate: page.headerTemplate, footerTemplate: page.footerTemplate });
+    html = page.html;
     const pdf = await this.pool.render({ html, options }, logFields(a.job));
-    this.opts.metrics?.renderSeconds.observe((performance.now() - t1) / 1000);
+    this.opts.metrics.renderSeconds.observe((performance.now() - t1) / 1000);
     return { pdf, size: checkPdfLimits(pdf, this.opts) };
   }
 

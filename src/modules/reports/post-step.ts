@@ -24,7 +24,7 @@ export interface PostDeps {
 
 export class PostStep {
   constructor(
-    private readonly deps: PostDeps | undefined,
+    private readonly deps: PostDeps,
     private readonly files: PdfStore,
     private readonly spool: PdfSpool,
   ) {}
@@ -33,7 +33,7 @@ export class PostStep {
   planOf(job: ClaimedReport): PostPlan | undefined {
     const stored = job.options ? (JSON.parse(job.options) as StoredPostOptions) : undefined;
     if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
-    const plan = storedPlan(job.id, stored, this.post().seal);
+    const plan = storedPlan(job.id, stored, this.deps.seal);
     if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
     return plan.steps.length === 0 && !job.mergeParts ? undefined : plan;
   }
@@ -43,7 +43,7 @@ export class PostStep {
    * file. Resolves with its size and the pages the plan added (a table of contents).
    */
   async apply(job: ClaimedReport, plan: PostPlan, pdf: Uint8Array, fence: string): Promise<{ bytes: number; addedPages: number }> {
-    const pipeline = this.post().pipeline;
+    const pipeline = this.deps.pipeline;
     const printed = pipeline.printPath(job.id);
     await Bun.write(printed, pdf);
     const stampPath = await this.stampPath(job, plan);
@@ -58,18 +58,13 @@ export class PostStep {
     fence: string,
   ): Promise<{ bytes: number; addedPages: number }> {
     return this.stampPath(job, plan).then((stampPath) =>
-      this.post().pipeline.apply(job.id, plan, {
+      this.deps.pipeline.apply(job.id, plan, {
         input: joined.path,
         update: joined.update,
         output: this.spool.pathOf(job.id, fence),
         stampPath,
       }),
     );
-  }
-
-  /** The PDF pipeline, for the chunked renderer's joins; throws when the processor was made without it. */
-  get pipeline(): PdfPipeline {
-    return this.post().pipeline;
   }
 
   /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
@@ -91,7 +86,7 @@ export class PostStep {
     if (!(await stillWanted())) return undefined;
     const stampPath = await this.stampPath(job, plan);
     const output = this.spool.pathOf(job.id, fence);
-    const { bytes, addedPages } = await this.post().pipeline.apply(job.id, plan, {
+    const { bytes, addedPages } = await this.deps.pipeline.apply(job.id, plan, {
       output,
       stampPath,
       merge: { parts, pageCounts: counts },
@@ -101,7 +96,7 @@ export class PostStep {
 
   /** Removes what the report left in the work folder. */
   cleanUp(reportId: string): void {
-    this.deps?.pipeline.cleanUp(reportId);
+    this.deps.pipeline.cleanUp(reportId);
   }
 
   /** The stored PDF of the plan's stamp report, as a local file; fails the report when that report is gone. */
@@ -117,11 +112,11 @@ export class PostStep {
    * been deleted or expired since the request (and with a bucket, its protection is only seen here).
    */
   private async usable(job: ClaimedReport, id: string): Promise<{ pageCount: number; path: string }> {
-    const r = await this.post().reports.getForDownload(id);
+    const r = await this.deps.reports.getForDownload(id);
     const gone = () =>
       new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
     if (r?.status !== "succeeded") throw gone();
-    const path = await this.files.localFile(id, fenceOf(r), join(this.post().pipeline.workPath(job.id), `${id}.pdf`));
+    const path = await this.files.localFile(id, fenceOf(r), join(this.deps.pipeline.workPath(job.id), `${id}.pdf`));
     if (!path) throw gone();
     if (isEncryptedPdf(path))
       throw new RenderError(
@@ -129,10 +124,5 @@ export class PostStep {
         `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
       );
     return { pageCount: r.pageCount ?? 0, path };
-  }
-
-  private post(): PostDeps {
-    if (!this.deps) throw new Error("this processor was made without post-processing");
-    return this.deps;
   }
 }

@@ -63,7 +63,7 @@ export class ReportProcessor {
     private readonly opts: ProcessorOptions,
   ) {
     this.postStep = new PostStep(opts.post, files, spool);
-    this.chunks = new ChunkedRenderer(repo, templating, pool, () => this.postStep.pipeline, {
+    this.chunks = new ChunkedRenderer(repo, templating, pool, opts.post.pipeline, {
       ...opts,
       parallel: Math.min(opts.chunkParallel, pool.capacity),
       htmlInFlight: opts.chunkHtmlInFlight,
@@ -89,8 +89,7 @@ export class ReportProcessor {
    */
   holdSlot(): HeldSlot | undefined {
     if (!this.running || this.opts.pollMs === undefined || this.inFlight.size + this.held >= this.pool.capacity) return undefined;
-    if (this.opts.resume || this.stranded.size > 0 || !this.files.writable || (this.opts.storage && !this.opts.storage.writable))
-      return undefined;
+    if (this.opts.resume || this.stranded.size > 0 || !this.files.writable || !this.opts.storage.writable) return undefined;
     if (!this.pool.usable || !this.templating.usable) return undefined;
     const give = this.wakeups.hold();
     if (!give) return undefined;
@@ -141,7 +140,7 @@ export class ReportProcessor {
         afterReport = false;
         // Never let a lane die: a dead lane is a silently smaller renderer, a rejected one kills the process.
         const fault = storageFault(e);
-        if (fault) this.opts.storage?.report(fault, e);
+        if (fault) this.opts.storage.report(fault, e);
         else if (isDatabaseUnreachable(e)) this.opts.logger.warn("database unreachable; the processor retries in a moment", { error: e });
         else this.opts.logger.error("report processor lane failed; continuing", { error: e });
         await Bun.sleep(fault ? STORAGE_PAUSE_MS : LANE_BACKOFF_MS);
@@ -154,7 +153,7 @@ export class ReportProcessor {
    * goes idle without a claim unless a wake-up was missed meanwhile).
    */
   private async step(afterReport: boolean): Promise<boolean | undefined> {
-    if (this.opts.storage && !this.opts.storage.writable) {
+    if (!this.opts.storage.writable) {
       await Bun.sleep(STORAGE_PAUSE_MS);
       return;
     }
@@ -304,14 +303,14 @@ export class ReportProcessor {
     }
     if (!held) return;
     a.succeeded = true;
-    this.opts.metrics?.reportsSucceeded.inc();
+    this.opts.metrics.reportsSucceeded.inc();
     a.log.debug("report rendered", { ms: Math.round(performance.now() - a.started), pages: size.pages, bytes: size.bytes });
   }
 
   /** Applies a failed attempt's outcome (outcome.ts): its log lines and counts, then the queue's write. */
   private async settle(a: Attempt, o: Outcome): Promise<void> {
-    if (o.storage) this.opts.storage?.report(o.storage.fault, o.storage.cause);
-    if (o.retried) this.opts.metrics?.reportsRetried.inc({ cause: o.retried });
+    if (o.storage) this.opts.storage.report(o.storage.fault, o.storage.cause);
+    if (o.retried) this.opts.metrics.reportsRetried.inc({ cause: o.retried });
     for (const n of o.notes) a.log[n.level](n.message, n.fields);
     if (o.kind === "requeue")
       await this.requeue(a.job, a.log, { refund: o.refund, ...(o.delayMs !== undefined && { notBefore: Date.now() + o.delayMs }) });
@@ -337,7 +336,7 @@ export class ReportProcessor {
     try {
       // Fenced: nothing is recorded (nor counted) when another instance has taken the report over.
       if (!(await this.repo.fail(job.id, job.attempts, code, message, Date.now()))) return;
-      this.opts.metrics?.reportsFailed.inc({ code });
+      this.opts.metrics.reportsFailed.inc({ code });
       this.events.finished(job.id, false, job.hasWebhook !== false && job.hasWebhook !== 0);
     } catch (e) {
       this.strand(job, log, e);
@@ -348,7 +347,7 @@ export class ReportProcessor {
   private strand(job: ClaimedReport, log: Logger, e: unknown): void {
     const fault = storageFault(e);
     if (!fault) throw e;
-    this.opts.storage?.report(fault, e);
+    this.opts.storage.report(fault, e);
     this.stranded.set(job.id, job.attempts);
     log.warn("could not record the report's state (storage fault); it is re-queued once the disk takes writes", { fault });
   }
@@ -370,7 +369,7 @@ export class ReportProcessor {
 
   private cleanupFailed(e: unknown): void {
     const fault = storageFault(e);
-    if (fault) this.opts.storage?.report(fault, e);
+    if (fault) this.opts.storage.report(fault, e);
     else this.opts.logger.warn("clean-up step failed", { error: e });
   }
 
