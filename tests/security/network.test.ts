@@ -120,18 +120,19 @@ async function runReport(t: TestApp, html: string, what: string) {
   const trace = `[${elapsed} ms] ${report.status}${report.error ? ` ${JSON.stringify(report.error)}` : ""} attempts=${report.attempts} created=${report.created_at} started=${report.started_at} finished=${report.finished_at}: ${what}`;
   if (process.env.SECURITY_TRACE) console.log(trace);
   await Bun.sleep(SETTLE_MS);
-  if (!["succeeded", "failed"].includes(report.status) || elapsed > (isKnownStall(what) ? STALL_MS : QUICK_MS))
-    throw new Error(`not quick: ${trace}`);
-  const text = pdf ? await pdfText(pdf) : "";
-  expect(squash(text)).not.toContain(PASSWD);
-  expect(text).not.toContain("CANARY-REACHED");
-  expect(JSON.stringify(report.error ?? "")).not.toContain(PASSWD);
+  // Leaks first: a page that reached the canary often also hangs on it (the canary never answers).
   const leaks = await canary.leaks();
   const strays = await canary.strays();
   canary.reset();
   if (strays.length)
     console.warn(`${strays.length} connection(s) not this test's (no token, another program), e.g. ${JSON.stringify(strays[0])}`);
   if (leaks.length) throw new Error(`LEAK via ${what}: the canary saw ${JSON.stringify(leaks, null, 1)}`);
+  if (!["succeeded", "failed"].includes(report.status) || elapsed > (isKnownStall(what) ? STALL_MS : QUICK_MS))
+    throw new Error(`not quick: ${trace}`);
+  const text = pdf ? await pdfText(pdf) : "";
+  expect(squash(text)).not.toContain(PASSWD);
+  expect(text).not.toContain("CANARY-REACHED");
+  expect(JSON.stringify(report.error ?? "")).not.toContain(PASSWD);
   return { report, text, elapsed };
 }
 
