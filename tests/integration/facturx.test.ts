@@ -51,6 +51,7 @@ test("an EN 16931 invoice: factur-x.xml passes validate-cii, pdfdetach lists it,
   expect(report.error).toBeNull();
   expect(report.pdfa).toBe("3b");
   expect(report.e_invoice).toEqual({
+    format: "facturx",
     profile: "en16931",
     invoice_number: example1.invoice.number,
     grand_total: example1.expected.grand_total,

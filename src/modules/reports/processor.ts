@@ -20,6 +20,7 @@ import type { FinishedState, ReportEvents } from "./events";
 import { type Handed, LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
+import { eInvoiceXmlOf } from "./post-options";
 import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
 import type { ClaimedReport, ReportQueue } from "./queue";
@@ -270,6 +271,9 @@ export class ReportProcessor {
     if (!(await this.stillWanted(a.job))) return false;
     await a.reserved;
     await this.files.commit(a.job.id, a.fence, this.spool.pathOf(a.job.id, a.fence));
+    // An e-invoice's XML beside its PDF, durable before the success too (GET /reports/{id}/e-invoice).
+    const xml = eInvoiceXmlOf(a.job.options);
+    if (xml) await this.files.putXml(a.job.id, a.fence, xml);
     return true;
   }
 

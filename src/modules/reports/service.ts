@@ -340,7 +340,8 @@ function conformanceOf(o: StoredPostOptions | undefined): string | null {
   if (o?.pdfa) c.pdfa = o.pdfa;
   if (o?.e_invoice) {
     const { number, grand_total, currency } = o.e_invoice.summary;
-    c.e_invoice = { profile: o.e_invoice.profile, invoice_number: number, grand_total, currency };
+    const e = o.e_invoice;
+    c.e_invoice = { format: e.format ?? "facturx", profile: e.profile ?? null, invoice_number: number, grand_total, currency };
   }
   if (o?.signature)
     c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
