@@ -287,9 +287,10 @@ export class ReportsService {
   }
 
   /**
-   * The factur-x.xml embedded in a succeeded e-invoice report's PDF, read out of the stored file: the
-   * bytes the PDF carries. 404 for a report without an e-invoice; the download's errors otherwise
-   * (failed, expired, PDF missing); undefined while the report is unfinished.
+   * The e-invoice XML of a succeeded report: the copy stored beside its PDF, or, for a Factur-X report
+   * stored before there was one, the factur-x.xml read out of the PDF (the bytes the PDF carries). 404
+   * for a report without an e-invoice; the download's errors otherwise (failed, expired, PDF missing);
+   * undefined while the report is unfinished.
    */
   async embeddedInvoiceXml(accountId: string, reportId: string): Promise<Uint8Array | undefined> {
     const r = await this.get(accountId, reportId);
@@ -297,6 +298,8 @@ export class ReportsService {
     if (!c.e_invoice) throw notFound("e-invoice of report", reportId);
     const answer = await this.download(accountId, reportId, "");
     if (!answer.ready) return undefined;
+    const stored = await this.files.readXml(r.id, fenceOf(r));
+    if (stored) return stored;
     if (!this.opts.qpdf) throw new Error("qpdf is not configured");
     const dir = await mkdtemp(join(tmpdir(), "reportgen-xml-"));
     try {
@@ -308,6 +311,18 @@ export class ReportsService {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * A signed link to the report's e-invoice XML, answered like download(): 404 for a report without an
+   * e-invoice (at once, even while it is queued), then the download's answers.
+   */
+  async eInvoiceLink(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
+    const r = await this.get(accountId, reportId);
+    const c = r.conformance ? (JSON.parse(r.conformance) as ReportConformance) : {};
+    if (!c.e_invoice) throw notFound("e-invoice of report", reportId);
+    const answer = await this.download(accountId, reportId, origin, waitSeconds);
+    return answer.ready ? { ready: true, ...this.links.xmlLink(origin, r.id) } : answer;
   }
 
   async download(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
