@@ -94,6 +94,7 @@ class CiiReader {
     return {
       at: el.xpath,
       charge: field(path(el, "ChargeIndicator", "Indicator"))?.v === "true",
+      indicator: field(path(el, "ChargeIndicator", "Indicator")),
       amount: field(child(el, "ActualAmount")),
       base: field(child(el, "BasisAmount")),
       percent: field(child(el, "CalculationPercent")),
@@ -125,10 +126,16 @@ class CiiReader {
     }));
     inv.buyerReference = field(child(agreement, "BuyerReference"));
     inv.orderReference = field(path(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID"));
-    inv.documents = children(agreement, "AdditionalReferencedDocument").map((d) => ({
-      at: d.xpath,
-      id: field(child(d, "IssuerAssignedID")),
-    }));
+    inv.documents = children(agreement, "AdditionalReferencedDocument").map((d) => {
+      const bin = child(d, "AttachmentBinaryObject");
+      const filename = bin?.attrs.filename;
+      return {
+        at: d.xpath,
+        id: field(child(d, "IssuerAssignedID")),
+        typeCode: field(child(d, "TypeCode")),
+        filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+      };
+    });
     inv.seller = this.party(child(agreement, "SellerTradeParty"));
     inv.buyer = this.party(child(agreement, "BuyerTradeParty"));
     const rep = child(agreement, "SellerTaxRepresentativeTradeParty");
@@ -146,10 +153,12 @@ class CiiReader {
       };
     }
     inv.currency = field(child(settlement, "InvoiceCurrencyCode"));
+    inv.creditorId = field(child(settlement, "CreditorReferenceID"));
     inv.taxCurrency = field(child(settlement, "TaxCurrencyCode"));
     inv.period = this.period(child(settlement, "BillingSpecifiedPeriod"));
     const terms = child(settlement, "SpecifiedTradePaymentTerms");
-    inv.paymentTerms = field(child(terms, "Description"));
+    const description = child(terms, "Description");
+    inv.paymentTerms = description && { ...field(description)!, raw: description.text };
     inv.dueDate = this.date(child(terms, "DueDateDateTime"));
     const mandate = field(child(terms, "DirectDebitMandateID"));
     inv.paymentMeans = children(settlement, "SpecifiedTradeSettlementPaymentMeans").map((pm) => ({
@@ -220,10 +229,12 @@ class CiiReader {
         quantity: qty,
         unit: qty && qty.attrs.unitCode !== undefined ? { v: qty.attrs.unitCode, at: `${qty.at}/@unitCode`, attrs: {} } : undefined,
         net: field(path(lineSettlement, "SpecifiedTradeSettlementLineMonetarySummation", "LineTotalAmount")),
+        priceAt: net?.xpath,
         price: field(child(net, "ChargeAmount")),
         priceBaseQuantity: field(child(net, "BasisQuantity")),
         gross: field(child(gross, "ChargeAmount")),
         priceDiscount: field(path(gross, "AppliedTradeAllowanceCharge", "ActualAmount")),
+        priceDiscountIndicator: field(path(gross, "AppliedTradeAllowanceCharge", "ChargeIndicator", "Indicator")),
         name: field(child(product, "Name")),
         tax: this.tax(child(lineSettlement, "ApplicableTradeTax")),
         period: this.period(child(lineSettlement, "BillingSpecifiedPeriod")),
@@ -241,6 +252,13 @@ class CiiReader {
         })),
         originCountry: field(path(product, "OriginTradeCountry", "ID")),
         objectId: field(path(lineSettlement, "AdditionalReferencedDocument", "IssuerAssignedID")),
+        objectTypeCode: child(lineSettlement, "AdditionalReferencedDocument")
+          ? (field(path(lineSettlement, "AdditionalReferencedDocument", "TypeCode")) ?? {
+              v: "",
+              at: child(lineSettlement, "AdditionalReferencedDocument")!.xpath,
+              attrs: {},
+            })
+          : undefined,
       };
     });
     return inv;

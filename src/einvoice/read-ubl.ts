@@ -113,6 +113,7 @@ class UblReader {
     return {
       at: el.xpath,
       charge: field(child(el, "ChargeIndicator"))?.v === "true",
+      indicator: field(child(el, "ChargeIndicator")),
       amount: field(child(el, "Amount")),
       base: field(child(el, "BaseAmount")),
       percent: field(child(el, "MultiplierFactorNumeric")),
@@ -138,15 +139,30 @@ class UblReader {
     inv.taxPointCode = field(path(r, "InvoicePeriod", "DescriptionCode"));
     inv.buyerReference = field(child(r, "BuyerReference"));
     inv.orderReference = field(path(r, "OrderReference", "ID"));
-    inv.paymentTerms = field(path(r, "PaymentTerms", "Note"));
+    const terms = path(r, "PaymentTerms", "Note");
+    inv.paymentTerms = terms && { ...field(terms)!, raw: terms.text };
     inv.notes = children(r, "Note").map((n) => ({ at: n.xpath, text: field(n) }));
     inv.preceding = children(r, "BillingReference").map((b) => {
       const d = child(b, "InvoiceDocumentReference");
       return { at: b.xpath, number: field(child(d, "ID")), date: this.date(child(d, "IssueDate")) };
     });
-    inv.documents = children(r, "AdditionalDocumentReference").map((d) => ({ at: d.xpath, id: field(child(d, "ID")) }));
+    inv.documents = children(r, "AdditionalDocumentReference").map((d) => {
+      const bin = path(d, "Attachment", "EmbeddedDocumentBinaryObject");
+      const filename = bin?.attrs.filename;
+      return {
+        at: d.xpath,
+        id: field(child(d, "ID")),
+        typeCode: field(child(d, "DocumentTypeCode")),
+        filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+      };
+    });
     inv.seller = this.party(path(r, "AccountingSupplierParty", "Party"));
     inv.buyer = this.party(path(r, "AccountingCustomerParty", "Party"));
+    const sepa = [path(r, "AccountingSupplierParty", "Party"), child(r, "PayeeParty")]
+      .flatMap((p) => children(p, "PartyIdentification"))
+      .map((p) => child(p, "ID"))
+      .find((id) => id?.attrs.schemeID === "SEPA");
+    inv.creditorId = field(sepa);
     const payee = child(r, "PayeeParty");
     if (payee) {
       inv.payee = {
@@ -197,6 +213,7 @@ class UblReader {
       const amount = field(child(tt, "TaxAmount"));
       if (amount) inv.taxTotals.push(amount);
       if (!child(tt, "TaxSubtotal")) inv.bareTaxTotals++;
+      else inv.breakdownTaxTotals++;
       for (const st of children(tt, "TaxSubtotal")) {
         const cat = child(st, "TaxCategory");
         inv.vat.push({
@@ -237,10 +254,12 @@ class UblReader {
         quantity: qty,
         unit: qty && qty.attrs.unitCode !== undefined ? { v: qty.attrs.unitCode, at: `${qty.at}/@unitCode`, attrs: {} } : undefined,
         net: field(child(l, "LineExtensionAmount")),
+        priceAt: price?.xpath,
         price: field(child(price, "PriceAmount")),
         priceBaseQuantity: field(child(price, "BaseQuantity")),
         gross: field(child(priceAc, "BaseAmount")),
         priceDiscount: field(child(priceAc, "Amount")),
+        priceDiscountIndicator: field(child(priceAc, "ChargeIndicator")),
         name: field(child(item, "Name")),
         tax: this.tax(child(item, "ClassifiedTaxCategory")),
         period: this.period(child(l, "InvoicePeriod")),
@@ -258,6 +277,9 @@ class UblReader {
         })),
         originCountry: field(path(item, "OriginCountry", "IdentificationCode")),
         objectId: field(path(l, "DocumentReference", "ID")),
+        objectTypeCode: child(l, "DocumentReference")
+          ? (field(path(l, "DocumentReference", "DocumentTypeCode")) ?? { v: "", at: child(l, "DocumentReference")!.xpath, attrs: {} })
+          : undefined,
       };
     });
     return inv;

@@ -9,6 +9,8 @@ export interface Field {
   v: string;
   at: string;
   attrs: Record<string, string>;
+  /** The text as written, where its line breaks matter (payment terms). */
+  raw?: string;
 }
 
 /** A VAT category and rate (BT-151/152, BT-95/96, BT-102/103). */
@@ -24,6 +26,8 @@ export interface SemTax {
 export interface SemAllowanceCharge {
   at: string;
   charge: boolean;
+  /** The charge indicator as written (true / false). */
+  indicator?: Field;
   amount?: Field;
   base?: Field;
   percent?: Field;
@@ -71,10 +75,14 @@ export interface SemLine {
   /** BT-130: the unitCode of the quantity. */
   unit?: Field;
   net?: Field;
+  /** Where the item price group is (cac:Price, ram:NetPriceProductTradePrice), when there is one. */
+  priceAt?: string;
   price?: Field;
   priceBaseQuantity?: Field;
   gross?: Field;
   priceDiscount?: Field;
+  /** The charge indicator of the price discount, as written. */
+  priceDiscountIndicator?: Field;
   name?: Field;
   tax?: SemTax;
   period?: SemPeriod;
@@ -85,6 +93,8 @@ export interface SemLine {
   attributes: { at: string; name?: Field; value?: Field }[];
   originCountry?: Field;
   objectId?: Field;
+  /** The document type of the line's object reference (130 for an invoiced object). */
+  objectTypeCode?: Field;
 }
 
 export interface SemVatBreakdown {
@@ -147,7 +157,10 @@ export interface SemInvoice {
   paymentTerms?: Field;
   notes: { at: string; text?: Field; subject?: Field }[];
   preceding: { at: string; number?: Field; date?: Field }[];
-  documents: { at: string; id?: Field }[];
+  /** BG-24: supporting documents, with the file name of an attached one. */
+  documents: { at: string; id?: Field; filename?: Field; typeCode?: Field }[];
+  /** BT-90: the bank assigned creditor identifier. */
+  creditorId?: Field;
   seller?: SemParty;
   buyer?: SemParty;
   payee?: SemParty;
@@ -162,6 +175,8 @@ export interface SemInvoice {
   taxTotals: Field[];
   /** UBL: how many tax totals come without a VAT breakdown (the one in accounting currency, BT-111). */
   bareTaxTotals: number;
+  /** UBL: how many tax totals carry a VAT breakdown. */
+  breakdownTaxTotals: number;
   totals?: SemTotals;
   lines: SemLine[];
   /** What the reader found that the XML Schema or the syntax rules refuse. */
@@ -190,6 +205,7 @@ export function emptyInvoice(syntax: SemInvoice["syntax"], document: SemInvoice[
     vat: [],
     taxTotals: [],
     bareTaxTotals: 0,
+    breakdownTaxTotals: 0,
     lines: [],
     syntaxFindings: [],
     emptyElements: [],

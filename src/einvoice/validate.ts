@@ -8,7 +8,7 @@ import { codeLists } from "./rules/code-lists";
 import { en16931Core } from "./rules/en16931-core";
 import { peppol, xrechnungPeppol } from "./rules/peppol";
 import { Report, RULE_SETS, type RuleSetId } from "./rules/report";
-import { ciiSyntax, schemaMandatory } from "./rules/syntax";
+import { ciiSyntax, syntaxOfTree } from "./rules/syntax";
 import { vatCategories } from "./rules/vat-categories";
 import { xrechnung } from "./rules/xrechnung";
 import type { Finding, SemInvoice } from "./semantic";
@@ -107,7 +107,7 @@ export function validateEInvoice(input: Uint8Array | string, options: { rules?: 
     ? (["en16931", ...options.rules.filter((s) => s !== "en16931")] as RuleSetId[])
     : ruleSetsFor(inv.customization?.v);
   const r = new Report();
-  schemaMandatory(root, inv.syntax, r);
+  syntaxOfTree(root, inv.syntax, r);
   const findings = [...r.findings, ...runRules(inv, sets)];
   // A rule failing at one place is reported once, however many families reach it.
   const seen = new Set<string>();

@@ -8,6 +8,7 @@ import {
   EXEMPTION_REASONS,
   ICD,
   ITEM_CLASSIFICATIONS,
+  NOTE_SUBJECTS,
   PAYMENT_MEANS,
   UNITS,
   VAT_CATEGORIES,
@@ -35,6 +36,13 @@ function scheme(
 
 /** The code-list rules. */
 export function codeLists(inv: SemInvoice, r: Report) {
+  for (const n of inv.notes) code(r, "BR-CL-08", n.subject, NOTE_SUBJECTS, "the invoice note subject code (BT-21, UNTDID 4451)");
+  // A VAT identifier starts with its country's code (Greece: EL).
+  for (const f of [inv.seller?.vatId, inv.taxRepresentative?.vatId, inv.buyer?.vatId]) {
+    if (f && has(f) && !COUNTRIES.has(f.v.slice(0, 2)) && f.v.slice(0, 2) !== "EL") {
+      r.fail("BR-CO-09", f.at, `the VAT identifier '${f.v}' does not start with a country code prefix (ISO 3166-1 alpha-2, EL for Greece)`);
+    }
+  }
   code(r, "BR-CL-01", inv.typeCode, DOCUMENT_TYPES, "the invoice type code (BT-3, UNTDID 1001)");
   code(r, "BR-CL-04", inv.currency, CURRENCIES, "the invoice currency code (BT-5, ISO 4217)");
   code(r, "BR-CL-05", inv.taxCurrency, CURRENCIES, "the VAT accounting currency code (BT-6, ISO 4217)");

@@ -80,6 +80,9 @@ function mandatory(inv: SemInvoice, r: Report) {
     need(r, "BR-26", l.price, l.at, "the item net price (BT-146)");
     const price = num(l.price);
     if (price !== undefined && price < 0n) r.fail("BR-27", l.price!.at, `the item net price (BT-146) is negative (${l.price!.v})`);
+    // A price group without a price: the official rule cannot see a non-negative price either.
+    if (price === undefined && l.priceAt)
+      r.fail("BR-27", l.priceAt, "the item net price (BT-146) is missing, so it is not a price of 0 or more");
     const gross = num(l.gross);
     if (gross !== undefined && gross < 0n) r.fail("BR-28", l.gross!.at, `the item gross price (BT-148) is negative (${l.gross!.v})`);
     if (!has(l.tax?.category)) r.fail("BR-CO-04", l.at, "the invoice line has no invoiced item VAT category code (BT-151)");
@@ -143,7 +146,10 @@ function conditions(inv: SemInvoice, r: Report) {
     const allowances = cents(inv.allowances.reduce((s, a) => s + num0(a.amount), 0n));
     const charges = cents(inv.charges.reduce((s, c) => s + num0(c.amount), 0n));
     const lineTotal = num(t.lineTotal);
-    if (lineTotal !== undefined && lineTotal !== lineSum) {
+    // A total that is missing breaks its arithmetic rule too, as in the official rules.
+    const missing = (rule: string, what: string) => r.fail(rule, t.at, `${what} is missing, so it cannot be checked`);
+    if (lineTotal === undefined) missing("BR-CO-10", "the sum of line net amounts (BT-106)");
+    else if (lineTotal !== lineSum) {
       r.fail(
         "BR-CO-10",
         t.lineTotal!.at,
@@ -168,7 +174,8 @@ function conditions(inv: SemInvoice, r: Report) {
     }
     const taxBasis = num(t.taxBasis);
     const expectedBasis = cents((lineTotal ?? 0n) - (allowanceTotal ?? 0n) + (chargeTotal ?? 0n));
-    if (taxBasis !== undefined && taxBasis !== expectedBasis) {
+    if (taxBasis === undefined) missing("BR-CO-13", "the total without VAT (BT-109)");
+    else if (taxBasis !== expectedBasis) {
       r.fail(
         "BR-CO-13",
         t.taxBasis!.at,
@@ -177,7 +184,8 @@ function conditions(inv: SemInvoice, r: Report) {
     }
     const taxTotal = inv.taxTotals.filter((x) => x.attrs.currencyID === inv.currency?.v);
     const grand = num(t.grand);
-    if (grand !== undefined) {
+    if (grand === undefined) missing("BR-CO-15", "the total with VAT (BT-112)");
+    else {
       const vat = taxTotal.length === 1 ? num(taxTotal[0]) : undefined;
       // CII may leave the total VAT out when there is none: the total with VAT is then the total without.
       const ciiNoVat = inv.syntax === "cii" && grand === taxBasis;
@@ -192,7 +200,8 @@ function conditions(inv: SemInvoice, r: Report) {
       }
     }
     const due = num(t.due);
-    if (due !== undefined && grand !== undefined) {
+    if (due === undefined || grand === undefined) missing("BR-CO-16", "the amount due (BT-115) or the total with VAT (BT-112)");
+    else {
       const expected = cents(grand - num0(t.prepaid) + num0(t.rounding));
       if (due !== expected)
         r.fail("BR-CO-16", t.due!.at, `the amount due (BT-115) is ${t.due!.v}, but total with VAT − paid + rounding is ${show(expected)}`);
@@ -234,6 +243,8 @@ function conditions(inv: SemInvoice, r: Report) {
     const rate = num(v.rate);
     const taxable = num(v.taxable);
     const tax = num(v.tax);
+    if (rate !== undefined && tax === undefined)
+      r.fail("BR-CO-17", v.at, "the VAT category tax amount (BT-117) is missing, so it is not taxable amount × rate");
     if (rate === undefined || taxable === undefined || tax === undefined) continue;
     const abs = (d: Dec) => (d < 0n ? -d : d);
     const expected = cents((abs(taxable) * rate) / 10n ** 14n);

@@ -10,6 +10,32 @@ const abs = (d: bigint) => (d < 0n ? -d : d);
 /** The Peppol rules XRechnung runs too. */
 export function xrechnungPeppol(inv: SemInvoice, r: Report, lineNetFlag: "fatal" | "warning" = "warning") {
   for (const at of inv.emptyElements) r.fail("PEPPOL-EN16931-R008", at, "the document must not contain empty elements");
+  if (!has(inv.profile)) r.fail("PEPPOL-EN16931-R001", inv.at, "the business process (BT-23) must be given");
+  if (
+    inv.syntax === "ubl" ? inv.breakdownTaxTotals !== 1 : inv.taxTotals.filter((t) => t.attrs.currencyID === inv.currency?.v).length > 1
+  ) {
+    r.fail(
+      "PEPPOL-EN16931-R053",
+      inv.totals?.at ?? inv.at,
+      "only one tax total with a VAT breakdown, in the invoice currency, may be given",
+    );
+  }
+  if (has(inv.taxCurrency)) {
+    const main = num(inv.taxTotals.find((t) => t.attrs.currencyID === inv.currency?.v));
+    const accounting = num(inv.taxTotals.find((t) => t.attrs.currencyID === inv.taxCurrency!.v));
+    if (main !== undefined && accounting !== undefined && main < 0n !== accounting < 0n && main !== 0n && accounting !== 0n) {
+      r.fail(
+        "PEPPOL-EN16931-R055",
+        inv.totals?.at ?? inv.at,
+        "the total VAT (BT-110) and the total VAT in accounting currency (BT-111) must have the same sign",
+      );
+    }
+  }
+  for (const ac of [...inv.allowances, ...inv.charges, ...inv.lines.flatMap((l) => [...l.allowances, ...l.charges])]) {
+    if (ac.indicator && ac.indicator.v !== "true" && ac.indicator.v !== "false") {
+      r.fail("PEPPOL-EN16931-R043", ac.indicator.at, "the charge indicator must be 'true' or 'false'");
+    }
+  }
   if (has(inv.taxCurrency) && inv.taxCurrency.v === inv.currency?.v) {
     r.fail("PEPPOL-EN16931-R005", inv.taxCurrency.at, "the VAT accounting currency (BT-6) must differ from the invoice currency (BT-5)");
   }
@@ -39,6 +65,28 @@ export function xrechnungPeppol(inv: SemInvoice, r: Report, lineNetFlag: "fatal"
   for (const pm of inv.paymentMeans)
     if (pm.code?.v === "59" && !has(pm.mandate)) r.fail("PEPPOL-EN16931-R061", pm.at, "a direct debit needs the mandate reference (BT-89)");
   for (const l of inv.lines) {
+    if (l.priceDiscountIndicator && l.priceDiscountIndicator.v !== "false" && (inv.syntax === "ubl" || l.priceDiscount)) {
+      r.fail(
+        "PEPPOL-EN16931-R044",
+        l.priceDiscountIndicator.at,
+        "a charge on the item price is not allowed: the price discount's indicator must be 'false'",
+      );
+    }
+    const gross = num(l.gross);
+    if (gross !== undefined && num(l.price) !== undefined && num(l.price) !== gross - num0(l.priceDiscount)) {
+      r.fail(
+        "PEPPOL-EN16931-R046",
+        l.price!.at,
+        "the item net price (BT-146) must be the gross price (BT-148) minus the price discount (BT-147)",
+      );
+    }
+    if (l.objectTypeCode && l.objectTypeCode.v !== "130") {
+      r.fail(
+        "PEPPOL-EN16931-R101",
+        l.objectTypeCode.at,
+        "a document reference on a line can only be an invoiced object (document type 130)",
+      );
+    }
     const base = num(l.priceBaseQuantity);
     if (base !== undefined && base <= 0n)
       r.fail("PEPPOL-EN16931-R121", l.priceBaseQuantity!.at, "the item price base quantity (BT-149) must be above 0");
@@ -74,9 +122,12 @@ export function xrechnungPeppol(inv: SemInvoice, r: Report, lineNetFlag: "fatal"
 /** The Peppol BIS Billing 3.0 rules. */
 export function peppol(inv: SemInvoice, r: Report) {
   xrechnungPeppol(inv, r, "fatal");
-  if (!has(inv.profile)) r.fail("PEPPOL-EN16931-R001", inv.at, "the business process (BT-23) must be given");
-  else if (!/^urn:fdc:peppol\.eu:2017:poacc:billing:\d{2}:1\.0$/.test(inv.profile.v))
+  if (has(inv.profile) && !/^urn:fdc:peppol\.eu:2017:poacc:billing:\d{2}:1\.0$/.test(inv.profile.v))
     r.fail("PEPPOL-EN16931-R007", inv.profile.at, "the business process (BT-23) must be urn:fdc:peppol.eu:2017:poacc:billing:NN:1.0");
+  const germans = inv.seller?.address?.country?.v === "DE" && inv.buyer?.address?.country?.v === "DE";
+  if (inv.syntax === "ubl" ? inv.notes.length > 1 && !germans : inv.notes.length > 1 || inv.notes.some((n) => n.subject)) {
+    r.fail("PEPPOL-EN16931-R002", inv.notes[1]?.at ?? inv.notes[0]!.at, "no more than one note is allowed on document level");
+  }
   if (!inv.buyerReference && !inv.orderReference)
     r.fail("PEPPOL-EN16931-R003", inv.at, "a buyer reference (BT-10) or purchase order reference (BT-13) must be given");
   if (!inv.customization?.v.startsWith("urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0")) {

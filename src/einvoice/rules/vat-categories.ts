@@ -142,7 +142,8 @@ function category(inv: SemInvoice, r: Report, c: Category) {
       }
     }
     const tax = num(g.tax);
-    if (tax !== undefined) {
+    if (tax === undefined) r.fail(`${c.prefix}-09`, g.at, `the tax amount (BT-117) of VAT category ${c.code} is missing`);
+    else {
       if (c.taxed) {
         if (rate !== undefined && taxable !== undefined) {
           const want = cents((abs(taxable) * rate) / (100n * ONE));

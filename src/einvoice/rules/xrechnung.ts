@@ -8,7 +8,7 @@ const TYPE_CODES = new Set(["326", "380", "384", "389", "381", "875", "876", "87
 const XRECHNUNG_IDS = [
   "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0",
   "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:extension:xrechnung_3.0",
-  "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#conformant#urn:xeinkauf.de:kosit:cvd:xrechnung_3.0",
+  "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0#compliant#urn:xeinkauf.de:kosit:xrechnung:cvd_0.9",
 ];
 
 /** An IBAN whose ISO 7064 mod-97 check digits are right. */
@@ -21,8 +21,52 @@ export function ibanOk(value: string): boolean {
   return rest === 1;
 }
 
+const SKONTO = /^#SKONTO#TAGE=[0-9]+#PROZENT=[0-9]+\.[0-9]{2}(#BASISBETRAG=-?[0-9]+\.[0-9]{2})?#$/;
+
+/**
+ * BR-DE-18: cash discount (Skonto) lines in the payment terms (BT-20) follow KoSIT's form,
+ * #SKONTO#TAGE=n#PROZENT=p.pp#[BASISBETRAG=b.bb#], and a line break ends the last one.
+ */
+function skonto(inv: SemInvoice, r: Report) {
+  const text = inv.paymentTerms?.v;
+  if (!text) return;
+  const raw = inv.paymentTerms!.raw ?? text;
+  const lines = raw
+    .split(/\r?\n/)
+    .map((l) => l.trim().replace(/\s+/g, " "))
+    .filter((l) => l.startsWith("#"));
+  if (lines.length === 0) return;
+  const segments = raw.split(/#[^\n\r]+#/);
+  const ok = lines.every((l) => SKONTO.test(l)) && /^\s*\n/.test(segments[segments.length - 1]!);
+  if (!ok)
+    r.fail(
+      "BR-DE-18",
+      inv.paymentTerms!.at,
+      "cash discount lines in the payment terms (BT-20) must read #SKONTO#TAGE=n#PROZENT=p.pp# (optionally #BASISBETRAG=b.bb#), each ended by a line break",
+    );
+}
+
+/** BR-DE-30/31: a direct debit (BG-19) needs the creditor identifier (BT-90) and the debited account (BT-91). */
+function directDebit(inv: SemInvoice, r: Report) {
+  const mandate = inv.paymentMeans.some((pm) => pm.mandate);
+  const debited = inv.paymentMeans.some((pm) => pm.debitedAccount);
+  const creditor = inv.creditorId !== undefined;
+  const exists = inv.syntax === "ubl" ? mandate || debited : mandate || debited || creditor;
+  if (!exists) return;
+  if (!creditor) r.fail("BR-DE-30", inv.at, "a direct debit (BG-19) needs the bank assigned creditor identifier (BT-90)");
+  if (!debited) r.fail("BR-DE-31", inv.at, "a direct debit (BG-19) needs the debited account identifier (BT-91)");
+}
+
 /** The XRechnung rules. */
 export function xrechnung(inv: SemInvoice, r: Report) {
+  skonto(inv, r);
+  directDebit(inv, r);
+  const names = inv.documents.flatMap((d) => (d.filename ? [d.filename] : []));
+  const seen = new Set<string>();
+  for (const n of names) {
+    if (seen.has(n.v)) r.fail("BR-DE-22", n.at, `the attachment file name '${n.v}' is used twice: file names must be unique`);
+    seen.add(n.v);
+  }
   if (inv.paymentMeans.length === 0) r.fail("BR-DE-1", inv.at, "an XRechnung needs payment instructions (BG-16)");
   if (!has(inv.buyerReference)) r.fail("BR-DE-15", inv.at, "an XRechnung needs the buyer reference (BT-10), e.g. the Leitweg-ID");
   const s = inv.seller;
