@@ -84,6 +84,7 @@ function allowanceCharge(ac: AC, at: string, charge: boolean): SemAllowanceCharg
   return {
     at,
     charge,
+    indicator: { v: String(charge), at, attrs: {} },
     amount: f(ac.amount, `${at}.amount`),
     base: f(ac.base_amount, `${at}.base_amount`),
     percent: f(ac.percent, `${at}.percent`),
@@ -110,7 +111,7 @@ export function semanticOf(inv: EInvoiceModel, figures: EInvoiceFigures, target:
   s.dueDate = f(inv.due_date, "due_date");
   s.buyerReference = f(inv.buyer_reference, "buyer_reference");
   s.orderReference = f(inv.order_reference, "order_reference");
-  s.paymentTerms = f(inv.payment_terms, "payment_terms");
+  s.paymentTerms = inv.payment_terms === undefined ? undefined : { v: inv.payment_terms.trim(), raw: inv.payment_terms, at: "payment_terms", attrs: {} };
   s.notes = (inv.notes ?? []).map((n, i) => ({
     at: `notes.${i}`,
     text: f(n.text, `notes.${i}.text`),
@@ -126,6 +127,7 @@ export function semanticOf(inv: EInvoiceModel, figures: EInvoiceFigures, target:
     ];
   const p = inv.payment;
   s.seller = party(inv.seller, "seller", p?.creditor_id);
+  s.creditorId = f(p?.creditor_id, "payment.creditor_id");
   s.buyer = party(inv.buyer, "buyer");
   const d = inv.delivery;
   if (d)
@@ -176,6 +178,7 @@ export function semanticOf(inv: EInvoiceModel, figures: EInvoiceFigures, target:
     };
   });
   s.taxTotals = [amount(figures.taxTotal, "totals.tax_total", cur)];
+  s.breakdownTaxTotals = 1;
   const hasAllowances = s.allowances.length > 0;
   const hasCharges = s.charges.length > 0;
   const t = inv.totals;
@@ -200,6 +203,8 @@ export function semanticOf(inv: EInvoiceModel, figures: EInvoiceFigures, target:
       unit: f(l.unit_code, `${at}.unit_code`),
       net: amount(figures.lineNet[i]!, `${at}.net_amount`),
       price: f(l.net_price, `${at}.net_price`),
+      priceAt: `${at}.net_price`,
+      priceDiscountIndicator: l.gross_price === undefined ? undefined : { v: "false", at: `${at}.price_discount`, attrs: {} },
       priceBaseQuantity: f(l.base_quantity, `${at}.base_quantity`, { unitCode: l.unit_code }),
       gross: f(l.gross_price, `${at}.gross_price`),
       priceDiscount: f(l.price_discount, `${at}.price_discount`),

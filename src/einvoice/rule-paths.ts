@@ -25,6 +25,8 @@ const MISSING_FIELD: Record<string, string> = {
   "BR-DE-16": "seller.vat_id",
   "BR-DE-23-a": "payment.iban",
   "BR-DE-25-a": "payment.mandate_reference",
+  "BR-DE-30": "payment.creditor_id",
+  "BR-DE-31": "payment.debited_account",
   "PEPPOL-EN16931-R003": "buyer_reference",
   "PEPPOL-EN16931-R010": "buyer.electronic_address",
   "PEPPOL-EN16931-R020": "seller.electronic_address",
