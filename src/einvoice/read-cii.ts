@@ -2,7 +2,7 @@
 // following the EN 16931 CII binding. Each value keeps its XPath. Dates in format 102 (YYYYMMDD) are
 // normalised to YYYY-MM-DD; one that is not YYYYMMDD is a CII-DT-097 finding.
 
-import { field, isCalendarDate } from "./read-ubl";
+import { field, isCalendarDate } from "./read-field";
 import type { Field, SemAddress, SemAllowanceCharge, SemInvoice, SemParty, SemPeriod, SemTax } from "./semantic";
 import { emptyInvoice } from "./semantic";
 import { child, children, path, type XmlElement } from "./xml";
@@ -69,6 +69,7 @@ class CiiReader {
       vatId: field(regs.find((r) => r?.attrs.schemeID === "VA")),
       taxRegId: field(regs.find((r) => r?.attrs.schemeID === "FC")),
       endpoint: field(path(el, "URIUniversalCommunication", "URIID")),
+      endpointGroup: child(el, "URIUniversalCommunication")?.xpath,
       address: this.address(child(el, "PostalTradeAddress")),
       contact: contact && {
         at: contact.xpath,

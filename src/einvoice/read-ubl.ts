@@ -2,6 +2,7 @@
 // EN 16931 UBL binding: which element carries which business term. Each value keeps its XPath.
 // Dates are checked as the XML Schema would (xs:date); what else the schema refuses is out of scope.
 
+import { field, isCalendarDate } from "./read-field";
 import {
   emptyInvoice,
   type Field,
@@ -17,18 +18,6 @@ export const UBL_INVOICE_NS = "urn:oasis:names:specification:ubl:schema:xsd:Invo
 export const UBL_CREDIT_NOTE_NS = "urn:oasis:names:specification:ubl:schema:xsd:CreditNote-2";
 
 const XSD_DATE = /^-?\d{4,}-(\d{2})-(\d{2})(Z|[+-]\d{2}:\d{2})?$/;
-
-/** The field of an element, or undefined when it is absent. */
-export function field(el: XmlElement | undefined): Field | undefined {
-  return el ? { v: el.text.trim(), at: el.xpath, attrs: el.attrs } : undefined;
-}
-
-/** A valid calendar date? (the XML Schema's xs:date, without caring for the time zone). */
-export function isCalendarDate(y: number, m: number, d: number): boolean {
-  if (m < 1 || m > 12 || d < 1) return false;
-  const days = [31, y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-  return d <= days[m - 1]!;
-}
 
 class UblReader {
   readonly inv: SemInvoice;

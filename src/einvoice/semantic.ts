@@ -57,6 +57,8 @@ export interface SemParty {
   vatId?: Field;
   taxRegId?: Field;
   endpoint?: Field;
+  /** CII: where the electronic address group is, present even when its URIID is not. */
+  endpointGroup?: string;
   address?: SemAddress;
   contact?: { at: string; name?: Field; phone?: Field; email?: Field };
 }

@@ -143,3 +143,18 @@ test.skipIf(absent !== undefined).each([
   expect(text).toContain(from);
   expect(rules(text.replace(from, to))).toContain(rule);
 });
+
+test.skipIf(absent !== undefined)("rule contexts as the official CII rules bind them", () => {
+  const ciiText = readFileSync(cii, "utf8");
+  // The buyer's electronic address group without its URIID has no scheme identifier (BR-63).
+  expect(rules(ciiText.replace('<ram:URIID schemeID="EM">buyer@info.de</ram:URIID>', ""))).toContain("BR-63");
+  // Without the specification identifier: BR-01 and CII-SR-010.
+  const noId = rules(ciiText.replace("<ram:ID>urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0</ram:ID>", ""));
+  expect(noId).toEqual(expect.arrayContaining(["BR-01", "CII-SR-010"]));
+  // A not-subject-to-VAT group (O) is checked by its category's rules alone: its missing tax amount is BR-O-09.
+  const o = readFileSync(join(EINVOICE_SHARED, "examples", "XRechnung-O.xml"), "utf8");
+  expect(rules(o.replace("<ram:CalculatedAmount>0.00</ram:CalculatedAmount>", ""))).toEqual(["BR-O-09"]);
+  // UBL: a tax total with a breakdown but no amount breaks BR-CO-14.
+  const ubl = xml().replace(/(<cac:TaxTotal>\s*)<cbc:TaxAmount[^>]*>[^<]*<\/cbc:TaxAmount>/, "$1");
+  expect(rules(ubl)).toContain("BR-CO-14");
+});

@@ -44,6 +44,13 @@ function allowanceCharges(r: Report, list: SemAllowanceCharge[], line: boolean) 
 
 const show = (d: Dec) => format(d, 2);
 
+/**
+ * The VAT breakdown groups the general breakdown rules (BR-45 to BR-48, BR-DEC-19/20, BR-CO-17) apply
+ * to. In CII the official rules give O, L and M groups to their category's own rules instead.
+ */
+const generalBreakdown = (inv: SemInvoice) =>
+  inv.syntax === "cii" ? inv.vat.filter((v) => !["O", "L", "M"].includes(v.category?.v ?? "")) : inv.vat;
+
 /** The mandatory terms and groups. */
 function mandatory(inv: SemInvoice, r: Report) {
   need(r, "BR-01", inv.customization, inv.at, "the specification identifier (BT-24)");
@@ -101,7 +108,7 @@ function mandatory(inv: SemInvoice, r: Report) {
   period(r, inv.period, "BR-29", "BR-CO-19", "invoicing period (BG-14)");
   allowanceCharges(r, inv.allowances, false);
   allowanceCharges(r, inv.charges, false);
-  for (const v of inv.vat) {
+  for (const v of generalBreakdown(inv)) {
     need(r, "BR-45", v.taxable, v.at, "the VAT category taxable amount (BT-116)");
     need(r, "BR-46", v.tax, v.at, "the VAT category tax amount (BT-117)");
     need(r, "BR-47", v.category, v.at, "the VAT category code (BT-118)");
@@ -123,12 +130,14 @@ function mandatory(inv: SemInvoice, r: Report) {
   for (const d of inv.documents) need(r, "BR-52", d.id, d.at, "the supporting document reference (BT-122)");
   for (const p of inv.preceding) need(r, "BR-55", p.number, p.at, "the preceding invoice reference (BT-25)");
   if (inv.delivery?.address) need(r, "BR-57", inv.delivery.address.country, inv.delivery.address.at, "the deliver to country code (BT-80)");
-  const sellerEndpoint = inv.seller?.endpoint;
-  if (sellerEndpoint && !sellerEndpoint.attrs.schemeID)
-    r.fail("BR-62", sellerEndpoint.at, "the seller electronic address (BT-34) has no scheme identifier");
-  const buyerEndpoint = inv.buyer?.endpoint;
-  if (buyerEndpoint && !buyerEndpoint.attrs.schemeID)
-    r.fail("BR-63", buyerEndpoint.at, "the buyer electronic address (BT-49) has no scheme identifier");
+  for (const [rule, p, who] of [
+    ["BR-62", inv.seller, "seller electronic address (BT-34)"],
+    ["BR-63", inv.buyer, "buyer electronic address (BT-49)"],
+  ] as const) {
+    // CII's group without its URIID has no scheme identifier either.
+    const at = p?.endpoint ? (p.endpoint.attrs.schemeID ? undefined : p.endpoint.at) : p?.endpointGroup;
+    if (at) r.fail(rule, at, `the ${who} has no scheme identifier`);
+  }
   if (has(inv.taxCurrency) && !inv.taxTotals.some((t) => t.attrs.currencyID === inv.taxCurrency!.v)) {
     r.fail(
       "BR-53",
@@ -228,6 +237,10 @@ function conditions(inv: SemInvoice, r: Report) {
         `the total VAT amount (BT-110) is ${taxTotal[0]!.v}, but the VAT breakdown adds up to ${show(vatSum)}`,
       );
     }
+    // UBL: a tax total with a breakdown but without its amount cannot equal the breakdown's sum.
+    if (inv.syntax === "ubl" && inv.breakdownTaxTotals > inv.taxTotals.length - inv.bareTaxTotals) {
+      r.fail("BR-CO-14", inv.at, "a tax total with a VAT breakdown has no total VAT amount (BT-110)");
+    }
   }
   // The official UBL rules ask it of an Invoice only, not of a CreditNote.
   const due = num(inv.totals?.due);
@@ -239,7 +252,7 @@ function conditions(inv: SemInvoice, r: Report) {
     );
   if (has(inv.taxPointDate) && has(inv.taxPointCode))
     r.fail("BR-CO-03", inv.taxPointDate.at, "the VAT point date (BT-7) and the VAT point date code (BT-8) exclude each other");
-  for (const v of inv.vat) {
+  for (const v of generalBreakdown(inv)) {
     const rate = num(v.rate);
     const taxable = num(v.taxable);
     const tax = num(v.tax);

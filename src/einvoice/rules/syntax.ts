@@ -2,14 +2,14 @@
 // XML Schema refuses (id XSD): a missing mandatory element, and for UBL the order, count and names of
 // the root's children. Deeper structure is left to the readers and rules.
 import { UBL_CREDIT_NOTE_ROOT, UBL_INVOICE_ROOT } from "../code-lists";
-import { has, type SemInvoice } from "../semantic";
+import type { SemInvoice } from "../semantic";
 import { child, type XmlElement } from "../xml";
 import { ciiStructure } from "./cii-structure";
 import type { Report } from "./report";
 import { ublStructure } from "./ubl-structure";
 
 /** What the XML Schema says of the structure: CII's throughout, UBL's root here (ubl-structure.ts does the rest). */
-export function schemaMandatory(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
+export function rootStructure(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
   if (syntax === "cii") {
     ciiStructure(root, r);
     return;
@@ -96,8 +96,10 @@ function ciiTree(root: XmlElement, r: Report) {
   if (ctx && count(ctx, "GuidelineSpecifiedDocumentContextParameter") !== 1) {
     r.fail("CII-SR-009", ctx.xpath, "GuidelineSpecifiedDocumentContextParameter must exist exactly once");
   }
+  if (ctx && count(child(ctx, "GuidelineSpecifiedDocumentContextParameter"), "ID") !== 1) {
+    r.fail("CII-SR-010", ctx.xpath, "the specification identifier (GuidelineSpecifiedDocumentContextParameter/ID) must exist exactly once");
+  }
   const doc = child(root, "ExchangedDocument");
-  if (doc && count(doc, "ID") !== 1) r.fail("CII-SR-010", doc.xpath, "the document ID must exist exactly once");
   if (doc && count(doc, "TypeCode") !== 1) r.fail("CII-SR-014", doc.xpath, "the document TypeCode must exist exactly once");
   const codes = new Set<string>();
   const sums = [
@@ -141,7 +143,7 @@ function ciiTree(root: XmlElement, r: Report) {
 
 /** The syntax rules that look at the XML itself. */
 export function syntaxOfTree(root: XmlElement, syntax: SemInvoice["syntax"], r: Report) {
-  schemaMandatory(root, syntax, r);
+  rootStructure(root, syntax, r);
   if (syntax === "ubl") {
     ublStructure(root, r);
     ublSyntax(root, r);
@@ -156,5 +158,4 @@ export function ciiSyntax(inv: SemInvoice, r: Report) {
       r.fail("CII-SR-470", pm.at, "either the IBAN or a proprietary identifier (BT-84) shall be used");
     }
   }
-  if (inv.lines.some((l) => !has(l.id))) return;
 }

@@ -2,7 +2,7 @@
 // have, in which order and how many, generated from the schema into ubl-schema.ts; and that amounts,
 // quantities and percentages are decimals and dates are dates. Findings carry the id XSD, like the
 // official validator's schema errors.
-import { isCalendarDate } from "../read-ubl";
+import { isCalendarDate } from "../read-field";
 import { UBL_ELEMENT_TYPES, UBL_TYPE_CHILDREN } from "../ubl-schema";
 import type { XmlElement } from "../xml";
 import type { Report } from "./report";
