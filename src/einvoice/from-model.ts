@@ -111,7 +111,8 @@ export function semanticOf(inv: EInvoiceModel, figures: EInvoiceFigures, target:
   s.dueDate = f(inv.due_date, "due_date");
   s.buyerReference = f(inv.buyer_reference, "buyer_reference");
   s.orderReference = f(inv.order_reference, "order_reference");
-  s.paymentTerms = inv.payment_terms === undefined ? undefined : { v: inv.payment_terms.trim(), raw: inv.payment_terms, at: "payment_terms", attrs: {} };
+  s.paymentTerms =
+    inv.payment_terms === undefined ? undefined : { v: inv.payment_terms.trim(), raw: inv.payment_terms, at: "payment_terms", attrs: {} };
   s.notes = (inv.notes ?? []).map((n, i) => ({
     at: `notes.${i}`,
     text: f(n.text, `notes.${i}.text`),
