@@ -19,8 +19,8 @@ import { bootstrap } from "../src/app/bootstrap";
 import { loadConfig } from "../src/config/load";
 import { createLogger } from "../src/lib/logger";
 import { processTable, readStat, TICK_MS, treeOf } from "../src/lib/process-tree";
+import { logoPng } from "../tests/support/png";
 import { benchTemplates } from "./bench-templates";
-import { logoPng } from "./lib/png";
 
 const arg = (name: string, d: number) => {
   const i = process.argv.indexOf(`--${name}`);

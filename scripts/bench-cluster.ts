@@ -1,5 +1,5 @@
 // The bench's cluster mode (--cluster): two instances of the service on one PostgreSQL (a throwaway
-// PostgreSQL 15, scripts/lib/postgres-server.ts) and one bucket (moto_server, scripts/lib/moto-server.ts),
+// PostgreSQL 15, tests/support/postgres-server.ts) and one bucket (moto_server, tests/support/moto-server.ts),
 // against ONE instance on its defaults (SQLite and the data dir), measured in the same run, interleaved,
 // at the same concurrencies, with the same long-poll client. The cluster's clients send each request to
 // the next instance in turn, as a round-robin load balancer would: a report is submitted to one
@@ -13,6 +13,8 @@
 // scripts/bench-cluster-report.ts prints the figures and the targets.
 import { availableParallelism, loadavg } from "node:os";
 import { commandLine, machineCpuMs, processTable, TICK_MS, treeOf } from "../src/lib/process-tree";
+import { startS3 } from "../tests/support/moto-server";
+import { startPostgres } from "../tests/support/postgres-server";
 import {
   type Cell,
   type ClusterSide,
@@ -29,9 +31,7 @@ import { fmt, log } from "./bench-report";
 import { CONCURRENCY, countFor, EXTRA_SERVE_ARGS, flags, quick, ROUNDS, TEMPLATES, TOP_C } from "./bench-settings";
 import { now, onCleanup, type Printed, type Service, servicePdf, startService } from "./bench-sides";
 import type { BenchTemplate } from "./bench-templates";
-import { startS3 } from "./lib/moto-server";
 import { STATEMENT_SETTINGS, type StatementCounter, statementCounter } from "./lib/pg-statements";
-import { startPostgres } from "./lib/postgres-server";
 
 interface Sides {
   single: Service;

@@ -3,8 +3,8 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openssl, selfSignedRsa } from "../tests/support/openssl";
 import type { BenchTemplate } from "./bench-templates";
-import { openssl, selfSignedRsa } from "./lib/openssl";
 
 /** Uploads a new identity to the service and returns the templates with options.signature.identity_id set. */
 export async function withSigningIdentity(templates: BenchTemplate[], svc: { base: string; key: string }): Promise<BenchTemplate[]> {

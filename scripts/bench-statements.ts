@@ -42,7 +42,7 @@ process.argv = [
 const { countFor, TEMPLATES, CONCURRENCY } = await import("./bench-settings");
 const { onCleanup, servicePdf, startService } = await import("./bench-sides");
 const { ticksOf } = await import("./bench-cpu-pss");
-const { startPostgres } = await import("./lib/postgres-server");
+const { startPostgres } = await import("../tests/support/postgres-server");
 
 const INSTANCES = Number(own.instances);
 if (!Number.isInteger(INSTANCES) || INSTANCES < 1) throw new Error("--instances: a whole number ≥ 1");
@@ -57,7 +57,7 @@ async function main(): Promise<number> {
   const args = ["--database-url", databaseUrl];
   const env: Record<string, string> = {};
   if (INSTANCES > 1) {
-    const { startS3 } = await import("./lib/moto-server");
+    const { startS3 } = await import("../tests/support/moto-server");
     const s3 = await startS3("reportgen-statements");
     onCleanup(() => s3.stop());
     args.push("--storage-url", `s3://${s3.bucket}/statements/`);

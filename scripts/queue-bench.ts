@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type BackendWithRepos, openRepos } from "../src/app/repos";
 import type { NewReport } from "../src/modules/reports/repo";
-import { startPostgres } from "./lib/postgres-server";
+import { startPostgres } from "../tests/support/postgres-server";
 
 const { values } = parseArgs({
   options: {

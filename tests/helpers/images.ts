@@ -1,2 +1,2 @@
-// Images for tests: the PNG maker of scripts/lib/png.ts (the asset cost script uses it too).
-export { logoPng, png } from "../../scripts/lib/png";
+// Images for tests: the PNG maker of tests/support/png.ts (the asset cost script uses it too).
+export { logoPng, png } from "../support/png";

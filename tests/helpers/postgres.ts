@@ -1,13 +1,13 @@
-// One throwaway PostgreSQL per test file (the starter itself is scripts/lib/postgres-server.ts, shared
+// One throwaway PostgreSQL per test file (the starter itself is tests/support/postgres-server.ts, shared
 // with the benches): started before the file's tests, stopped after them.
 import { afterAll, beforeAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type PgOptions, type PgServer, startPostgres } from "../../scripts/lib/postgres-server";
+import { type PgOptions, type PgServer, startPostgres } from "../support/postgres-server";
 import { createTestApp, type TestApp } from "./app";
 
-export { PG_BIN, type PgOptions, type PgServer, startPostgres } from "../../scripts/lib/postgres-server";
+export { PG_BIN, type PgOptions, type PgServer, startPostgres } from "../support/postgres-server";
 
 /**
  * One server for the whole test file: started before its tests, stopped after them. The getter

@@ -1,9 +1,9 @@
 // One throwaway S3 (moto_server behind a fault-injecting proxy) per test file; the starter itself is
-// scripts/lib/moto-server.ts, shared with the bench's cluster mode.
+// tests/support/moto-server.ts, shared with the bench's cluster mode.
 import { afterAll, beforeAll } from "bun:test";
-import { type S3Server, startS3 } from "../../scripts/lib/moto-server";
+import { type S3Server, startS3 } from "../support/moto-server";
 
-export { MOTO_SERVER, type S3Server, startS3 } from "../../scripts/lib/moto-server";
+export { MOTO_SERVER, type S3Server, startS3 } from "../support/moto-server";
 
 /** One moto for the whole test file: started before its tests, stopped after them. */
 export function useS3(bucket?: string): () => S3Server {

@@ -3,7 +3,7 @@
 // each refusal, and a local RFC 3161 TSA (`openssl ts -reply` behind a small HTTP server).
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { openssl, selfSignedRsa } from "../../scripts/lib/openssl";
+import { openssl, selfSignedRsa } from "../support/openssl";
 
 export const P12_PASSWORD = "correct horse";
 

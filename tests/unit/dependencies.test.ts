@@ -1,10 +1,11 @@
 // Every package the code imports is declared in package.json: one that is only there as another
 // package's dependency (or peer) can vanish or change version with an update of that package. And
-// imports between the tree's parts go one way: tests/ may import scripts/ and src/, scripts/ may import
-// src/, src/ imports neither (what several of them need, e.g. scripts/lib's throwaway PostgreSQL and
-// S3 that the benches and the tests start, lives on the scripts/ side). Inside src/, the frame imports
-// no feature: db/, http/ and access/ import nothing from modules/ (a feature reaches them through
-// app/, the one place that knows every feature, which passes what they need in as values).
+// imports between the tree's parts go one way: src/ imports neither tests/ nor scripts/; tests/ imports
+// src/ and the scripts it tests, but no helper of scripts/lib/; scripts/ imports src/ and, of tests/, only
+// tests/support/: what the benches and the tests both use (the throwaway PostgreSQL and S3 servers,
+// openssl, a PNG maker) lives there, on the tests' side. Inside src/, the frame imports no feature: db/, http/ and access/ import
+// nothing from modules/ (a feature reaches them through app/, the one place that knows every feature,
+// which passes what they need in as values).
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { builtinModules } from "node:module";
@@ -56,16 +57,28 @@ test("every package imported by src/, scripts/ and tests/ is in package.json's d
   expect([...undeclared]).toEqual([]);
 });
 
-test("src/ imports nothing from scripts/ or tests/, and scripts/ nothing from tests/", () => {
-  const forbidden: Record<string, string[]> = { src: ["scripts", "tests"], scripts: ["tests"] };
+test("src/ imports nothing from scripts/ or tests/, tests/ nothing from scripts/lib/, and scripts/ only tests/support/ of tests/", () => {
+  const forbidden: Record<string, string[]> = { src: ["scripts/", "tests/"], tests: ["scripts/lib/"], scripts: ["tests/"] };
   const wrong: string[] = [];
   for (const [dir, others] of Object.entries(forbidden)) {
     for (const file of sources(join(root, dir))) {
       for (const path of specifiers(file)) {
         if (!path.startsWith(".")) continue;
-        const top = relative(root, resolve(dirname(file), path)).split("/")[0]!;
-        if (others.includes(top)) wrong.push(`${relative(root, file)} imports ${path}`);
+        const to = relative(root, resolve(dirname(file), path));
+        if (dir === "scripts" && to.startsWith("tests/support/")) continue;
+        if (others.some((o) => to.startsWith(o))) wrong.push(`${relative(root, file)} imports ${path}`);
       }
+    }
+  }
+  expect(wrong).toEqual([]);
+});
+
+test("tests/support/ imports nothing else of tests/: the benches may import it without the test helpers", () => {
+  const wrong: string[] = [];
+  for (const file of sources(join(root, "tests", "support"))) {
+    for (const path of specifiers(file)) {
+      const to = target(file, path);
+      if (to?.startsWith("tests/") && !to.startsWith("tests/support/")) wrong.push(`${relative(root, file)} imports ${path}`);
     }
   }
   expect(wrong).toEqual([]);

@@ -1,12 +1,12 @@
-// Expand first, contract one release later (scripts/lib/migration-rules.ts, docs/cluster.md): every
+// Expand first, contract one release later (tests/support/migration-rules.ts, docs/cluster.md): every
 // migration of both engines is checked, and the check itself is shown to refuse what it must.
 import { describe, expect, test } from "bun:test";
 import { getTableConfig, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import { migrations } from "../../migrations";
 import { postgresMigrations } from "../../migrations/postgres";
 import pkg from "../../package.json";
-import { checkMigration, contractions } from "../../scripts/lib/migration-rules";
 import * as schema from "../../src/db/schema";
+import { checkMigration, contractions } from "../support/migration-rules";
 
 /** What the code uses: every table of the drizzle schema, and each column as table.column. */
 const used = new Set<string>();

@@ -23,7 +23,7 @@ import { pdfMissing } from "./pdf-missing";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 import { claimedOnInsert, type SlotSource } from "./slots";
-import { type TemplateChoice, templateForm } from "./template-form";
+import { resolveTemplateChoice, type TemplateChoice } from "./template-choice";
 
 /** Who submits a report: its access key (recorded on the report) and that key's daily quota. */
 export interface Submitter {
@@ -100,7 +100,7 @@ export class ReportsService {
   async submit(by: string | Submitter, input: GenerateInput, linkOrigin = "", requestId?: string): Promise<{ reportId: string }> {
     const accountId = typeof by === "string" ? by : by.accountId;
     const id = newUuid();
-    const form = await templateForm(this.opts.templates, accountId, input);
+    const form = await resolveTemplateChoice(this.opts.templates, accountId, input);
     let options = form.options as (StoredPdfOptions & StoredPostOptions) | undefined;
     let chunked: string | undefined;
     if (form.options) {

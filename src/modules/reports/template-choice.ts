@@ -19,7 +19,7 @@ export interface TemplateChoice {
  * The request's template: inline, or a stored version whose data is checked against its schema before
  * anything is queued, with the version's options as defaults that the request's override field by field.
  */
-export async function templateForm(
+export async function resolveTemplateChoice(
   templates: TemplateSource | undefined,
   accountId: string,
   input: TemplateChoice,

@@ -1,14 +1,14 @@
 // The dashboard: server-rendered pages on the same services as the API, a session cookie instead of
 // X-API-Key, and three layers against cross-site requests on every POST (see guards.ts).
 import { type AnyElysia, Elysia } from "elysia";
-import { dayRange } from "../modules/usage/service";
-import { ASSETS_PREFIX, assetResponse } from "./assets";
-import { DASHBOARD, type DashboardDeps, type DashboardSection, guards } from "./guards";
-import type { NavItem } from "./layout";
-import { errorPage } from "./pages/common";
-import { overviewPage } from "./pages/overview";
-import { signInRoutes } from "./routes/sign-in";
-import { htmlResponse, redirect } from "./security";
+import { dayRange } from "../../modules/usage/service";
+import { ASSETS_PREFIX, assetResponse } from "../assets";
+import { DASHBOARD, type DashboardDeps, type DashboardSection, guards } from "../guards";
+import type { NavItem } from "../layout";
+import { errorPage } from "../pages/common";
+import { overviewPage } from "../pages/overview";
+import { htmlResponse, redirect } from "../security";
+import { signInRoutes } from "./sign-in";
 
 export { DASHBOARD, type DashboardDeps };
 
