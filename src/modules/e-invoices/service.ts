@@ -96,10 +96,7 @@ function refusal(e: unknown): unknown {
     if (e.kind === "too_large") return new AppError("e_invoice_too_large", `${e.message}: send a smaller document`);
     return new AppError("e_invoice_unreadable", `the XML cannot be read (${e.kind}): ${e.message}`, [{ field: "body", problem: e.kind }]);
   }
-  if (e instanceof NotAnEInvoice)
-    return new AppError(
-      "e_invoice_unsupported",
-      `${e.message}. Send a UBL 2.1 Invoice or CreditNote, or a UN/CEFACT CII CrossIndustryInvoice`,
-    );
+  // Its message already names the roots read: a UBL 2.1 Invoice or CreditNote, or a CII invoice.
+  if (e instanceof NotAnEInvoice) return new AppError("e_invoice_unsupported", e.message);
   return e;
 }
