@@ -88,7 +88,7 @@ const docsPage = `<!doctype html>
 `;
 
 /**
- * What the features add to the OpenAPI document: app/routes.ts gathers it (http/ imports no feature
+ * What the features add to the OpenAPI document: app/modules.ts joins it from their descriptors (http/ imports no feature
  * module). `description` is appended to the API description; `webhooks` is OpenAPI 3.1's `webhooks`.
  */
 export interface FeatureDocs {

@@ -4,7 +4,7 @@
 // says: many clients send Content-Type: application/json on every request, DELETEs included.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ALL_SCOPES } from "../../src/access/scopes";
-import { ROUTE_ACCESS } from "../../src/http/route-access";
+import { ROUTE_ACCESS } from "../../src/app/modules";
 import { concrete, mintKey } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 

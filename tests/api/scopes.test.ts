@@ -3,7 +3,7 @@
 // holding each single scope: 403 forbidden (naming the missing scope) unless it is the route's scope.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { ALL_SCOPES, type Scope } from "../../src/access/scopes";
-import { ROUTE_ACCESS } from "../../src/http/route-access";
+import { ROUTE_ACCESS } from "../../src/app/modules";
 import { concrete, mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 

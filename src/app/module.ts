@@ -1,0 +1,50 @@
+// What a feature module declares about itself: its descriptor, exported from
+// src/modules/<feature>/module.ts (as Gotenberg's modules declare their ModuleInfo, and PocketBase's
+// plugins register on the App). src/app/modules.ts lists the descriptors; the app mounts their routes,
+// and the central tables (route access, scopes, audit kinds, ...) are joined from them there, then
+// handed down as values: db/, http/ and access/ import no feature. This file imports types only, and
+// nothing that imports a descriptor, so a descriptor importing it closes no cycle.
+import type { AnyElysia } from "elysia";
+import type { Config } from "../config/settings";
+import type { apiGuard } from "../http/auth";
+import type { FeatureDocs } from "../http/openapi";
+import type { RouteRules } from "../http/route-access";
+import type { Logger } from "../lib/logger";
+import type { HealthProbe } from "../modules/health/index";
+import type { ServiceMetrics } from "../modules/health/metrics";
+import type { Services } from "./services";
+
+/** What a module's route factories are given: the App's parts; each takes only what it needs. */
+export interface ModuleContext {
+  config: Config;
+  services: Services;
+  /** The /api/v1 guard: an api plugin `.use()`s it to get `principal` and `actor`. */
+  guard: ReturnType<typeof apiGuard>;
+  /** The origin of download links and pages: --public-url, else the request's own. */
+  originOf: (request: Request) => string;
+  logger: Logger;
+  metrics: ServiceMetrics;
+  /** Readiness and queue figures (/readyz, /metrics, the dashboard). */
+  probe: HealthProbe;
+  version: string;
+}
+
+/** One feature, as the app sees it. Every field but `name` and `routes` is optional. */
+export interface FeatureModule {
+  /** Its folder under src/modules/. */
+  name: string;
+  /**
+   * The access rule of every route it serves, by "METHOD /full/path" (see http/route-access.ts): a scope,
+   * "public" or "dashboard". A route it serves without a rule fails tests/api/scopes.test.ts, and is
+   * refused (403) under /api/v1.
+   */
+  routes: RouteRules;
+  /** Its routes under /api/v1, behind the guard (mounted in the module list's order). */
+  api?: (x: ModuleContext) => AnyElysia;
+  /** Its routes outside /api/v1 (the guide, downloads), mounted before the dashboard. */
+  site?: (x: ModuleContext) => AnyElysia;
+  /** Routes every instance serves, a worker (--role worker) nothing else: the health probes. */
+  probes?: (x: ModuleContext) => AnyElysia;
+  /** What it adds to the OpenAPI document: text appended to the API description, OpenAPI 3.1 webhooks. */
+  docs?: Partial<FeatureDocs>;
+}

@@ -1,0 +1,43 @@
+// The module list: every feature's descriptor (src/modules/<feature>/module.ts), in the order their
+// routes are mounted, and the central tables joined from them. Adding a feature adds one line here.
+import { DASHBOARD_ROUTES } from "../dashboard/route-rules";
+import type { FeatureDocs } from "../http/openapi";
+import { DOCS_ROUTES, joinRules, RouteTable } from "../http/route-access";
+import { assetsModule } from "../modules/assets/module";
+import { auditModule } from "../modules/audit/module";
+import { filesModule } from "../modules/files/module";
+import { guideModule } from "../modules/guide/module";
+import { healthModule } from "../modules/health/module";
+import { keysModule } from "../modules/keys/module";
+import { reportsModule } from "../modules/reports/module";
+import { signingModule } from "../modules/signing/module";
+import { templatesModule } from "../modules/templates/module";
+import { usageModule } from "../modules/usage/module";
+import { webhooksModule } from "../modules/webhooks/module";
+import type { FeatureModule } from "./module";
+
+export const MODULES: readonly FeatureModule[] = [
+  healthModule,
+  guideModule,
+  filesModule,
+  keysModule,
+  reportsModule,
+  templatesModule,
+  assetsModule,
+  webhooksModule,
+  usageModule,
+  auditModule,
+  signingModule,
+];
+
+/** Every route's access rule: the frame's (documentation, the dashboard) and each module's own. */
+export const ROUTES = new RouteTable(joinRules([DOCS_ROUTES, DASHBOARD_ROUTES, ...MODULES.map((m) => m.routes)]));
+
+/** Who may call each route, by "METHOD pattern": derived from the descriptors (tests/api/scopes.test.ts reads it). */
+export const ROUTE_ACCESS = ROUTES.access;
+
+/** What the modules add to the OpenAPI document, in the list's order. */
+export const FEATURE_DOCS: FeatureDocs = {
+  description: MODULES.map((m) => m.docs?.description ?? "").join(""),
+  webhooks: Object.assign({}, ...MODULES.map((m) => m.docs?.webhooks ?? {})),
+};

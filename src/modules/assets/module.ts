@@ -1,0 +1,16 @@
+// The asset library: logos, fonts and style sheets a template refers to as asset:<name>.
+import type { FeatureModule } from "../../app/module";
+import { assetsRoutes } from "./routes";
+
+export const assetsModule: FeatureModule = {
+  name: "assets",
+  // Rendering a template that uses an asset needs no assets scope: the PDF shows it anyway.
+  routes: {
+    "POST /api/v1/assets": { access: "assets:write", multipart: true },
+    "DELETE /api/v1/assets/:assetID": "assets:write",
+    "GET /api/v1/assets": "assets:read",
+    "GET /api/v1/assets/:assetID": "assets:read",
+    "GET /api/v1/assets/:assetID/content": "assets:read",
+  },
+  api: ({ services: s, guard }) => assetsRoutes(s.assets, guard),
+};

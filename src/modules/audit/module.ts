@@ -1,0 +1,9 @@
+// The audit trail: who changed what in the account.
+import type { FeatureModule } from "../../app/module";
+import { auditRoutes } from "./index";
+
+export const auditModule: FeatureModule = {
+  name: "audit",
+  routes: { "GET /api/v1/audit-events": "keys:manage" },
+  api: ({ services: s, guard, config: c }) => auditRoutes(s.audit, guard, Math.round(c.auditRetention / 86_400_000)),
+};

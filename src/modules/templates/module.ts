@@ -1,0 +1,19 @@
+// Stored templates: versions, a data_schema, sample data.
+import type { FeatureModule } from "../../app/module";
+import { templatesRoutes } from "./routes";
+
+export const templatesModule: FeatureModule = {
+  name: "templates",
+  // Rendering one by id (generate-pdf-async with template_id) needs only reports:write: it shows the
+  // PDF, never the template's source, so a billing key can render a template it cannot read.
+  routes: {
+    "POST /api/v1/templates": "templates:write",
+    "POST /api/v1/templates/:templateID/versions": "templates:write",
+    "DELETE /api/v1/templates/:templateID": "templates:write",
+    "GET /api/v1/templates": "templates:read",
+    "GET /api/v1/templates/:templateID": "templates:read",
+    "GET /api/v1/templates/:templateID/versions/:version": "templates:read",
+  },
+  api: ({ services: s, guard, config: c }) =>
+    templatesRoutes(s.templates, guard, { templateMaxLength: c.templateMaxLength, idempotency: s.idempotency }),
+};
