@@ -39,6 +39,7 @@ import { WebhookSecrets } from "../modules/webhooks/secrets";
 import { WebhooksService } from "../modules/webhooks/service";
 import { fontconfigPath } from "../render/fonts";
 import { App, type AppMode } from "./app";
+import { SCOPE_LIST } from "./modules";
 import { reposOver } from "./repos";
 import type { Services } from "./services";
 
@@ -106,7 +107,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
     });
     const keyAuth = new KeyAuthenticator(repos.keys, { pepper, logger });
-    const keys = new KeysService(repos.keys, repos.accounts, audit, keyAuth);
+    const keys = new KeysService(repos.keys, repos.accounts, audit, SCOPE_LIST, keyAuth);
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
     return {
       backend,

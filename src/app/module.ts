@@ -5,6 +5,7 @@
 // handed down as values: db/, http/ and access/ import no feature. This file imports types only, and
 // nothing that imports a descriptor, so a descriptor importing it closes no cycle.
 import type { AnyElysia } from "elysia";
+import type { ScopeDescriptions } from "../access/scopes";
 import type { Config } from "../config/settings";
 import type { apiGuard } from "../http/auth";
 import type { FeatureDocs } from "../http/openapi";
@@ -39,6 +40,8 @@ export interface FeatureModule {
    * refused (403) under /api/v1.
    */
   routes: RouteRules;
+  /** The scopes it adds, with what each allows (see access/scopes.ts: their names go in ScopeNames too). */
+  scopes?: ScopeDescriptions;
   /** Its routes under /api/v1, behind the guard (mounted in the module list's order). */
   api?: (x: ModuleContext) => AnyElysia;
   /** Its routes outside /api/v1 (the guide, downloads), mounted before the dashboard. */
@@ -46,5 +49,5 @@ export interface FeatureModule {
   /** Routes every instance serves, a worker (--role worker) nothing else: the health probes. */
   probes?: (x: ModuleContext) => AnyElysia;
   /** What it adds to the OpenAPI document: text appended to the API description, OpenAPI 3.1 webhooks. */
-  docs?: Partial<FeatureDocs>;
+  docs?: Partial<Omit<FeatureDocs, "scopes">>;
 }

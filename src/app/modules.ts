@@ -1,5 +1,6 @@
 // The module list: every feature's descriptor (src/modules/<feature>/module.ts), in the order their
 // routes are mounted, and the central tables joined from them. Adding a feature adds one line here.
+import { type Scope, ScopeList } from "../access/scopes";
 import { DASHBOARD_ROUTES } from "../dashboard/route-rules";
 import type { FeatureDocs } from "../http/openapi";
 import { DOCS_ROUTES, joinRules, RouteTable } from "../http/route-access";
@@ -20,15 +21,19 @@ export const MODULES: readonly FeatureModule[] = [
   healthModule,
   guideModule,
   filesModule,
-  keysModule,
   reportsModule,
   templatesModule,
   assetsModule,
+  keysModule,
   webhooksModule,
   usageModule,
   auditModule,
   signingModule,
 ];
+
+/** Every scope, with what it allows, in the module list's order: the order a key's scopes are listed in. */
+export const SCOPE_LIST = ScopeList.join(MODULES.map((m) => m.scopes ?? {}));
+export const ALL_SCOPES: Scope[] = [...SCOPE_LIST.all];
 
 /** Every route's access rule: the frame's (documentation, the dashboard) and each module's own. */
 export const ROUTES = new RouteTable(joinRules([DOCS_ROUTES, DASHBOARD_ROUTES, ...MODULES.map((m) => m.routes)]));
@@ -38,6 +43,7 @@ export const ROUTE_ACCESS = ROUTES.access;
 
 /** What the modules add to the OpenAPI document, in the list's order. */
 export const FEATURE_DOCS: FeatureDocs = {
+  scopes: SCOPE_LIST,
   description: MODULES.map((m) => m.docs?.description ?? "").join(""),
   webhooks: Object.assign({}, ...MODULES.map((m) => m.docs?.webhooks ?? {})),
 };

@@ -3,8 +3,7 @@
 // whether its body was well-formed. And an empty body is no body on every route, whatever Content-Type
 // says: many clients send Content-Type: application/json on every request, DELETEs included.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALL_SCOPES } from "../../src/access/scopes";
-import { ROUTE_ACCESS } from "../../src/app/modules";
+import { ALL_SCOPES, ROUTE_ACCESS } from "../../src/app/modules";
 import { concrete, mintKey } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 

@@ -2,8 +2,8 @@
 // (a route added without one fails here), and every /api/v1 route is called over HTTP with a key
 // holding each single scope: 403 forbidden (naming the missing scope) unless it is the route's scope.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALL_SCOPES, type Scope } from "../../src/access/scopes";
-import { ROUTE_ACCESS } from "../../src/app/modules";
+import type { Scope } from "../../src/access/scopes";
+import { ALL_SCOPES, ROUTE_ACCESS } from "../../src/app/modules";
 import { concrete, mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 

@@ -2,8 +2,19 @@
 import type { FeatureModule } from "../../app/module";
 import { assetsRoutes } from "./routes";
 
+/** Its scopes, and what each allows. */
+const SCOPES = {
+  "assets:write": "Upload, replace and delete the account's assets (logos, fonts, style sheets).",
+  "assets:read": "List the account's assets and download them.",
+} as const;
+
+declare module "../../access/scopes" {
+  interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
+}
+
 export const assetsModule: FeatureModule = {
   name: "assets",
+  scopes: SCOPES,
   // Rendering a template that uses an asset needs no assets scope: the PDF shows it anyway.
   routes: {
     "POST /api/v1/assets": { access: "assets:write", multipart: true },

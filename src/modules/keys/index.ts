@@ -39,7 +39,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         return r.body;
       },
       {
-        body: createKeyBody,
+        body: createKeyBody(keys.scopes),
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({ 201: createdKeySchema, 403: errorSchema, 409: errorSchema, 422: errorSchema }),

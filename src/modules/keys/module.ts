@@ -2,8 +2,18 @@
 import type { FeatureModule } from "../../app/module";
 import { keysRoutes } from "./index";
 
+/** Its scopes, and what each allows. */
+const SCOPES = {
+  "keys:manage": "Manage access keys, the webhook signing secret, and read the audit trail.",
+} as const;
+
+declare module "../../access/scopes" {
+  interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
+}
+
 export const keysModule: FeatureModule = {
   name: "keys",
+  scopes: SCOPES,
   routes: {
     "POST /api/v1/access-keys": "keys:manage",
     "GET /api/v1/access-keys": "keys:manage",

@@ -3,8 +3,19 @@
 import type { FeatureModule } from "../../app/module";
 import { reportsRoutes } from "./index";
 
+/** Its scopes, and what each allows. */
+const SCOPES = {
+  "reports:write": "Submit reports (generate and merge) and delete them.",
+  "reports:read": "Read reports: status, list, download links.",
+} as const;
+
+declare module "../../access/scopes" {
+  interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
+}
+
 export const reportsModule: FeatureModule = {
   name: "reports",
+  scopes: SCOPES,
   routes: {
     // Merge counts as a submission.
     "POST /api/v1/generate-pdf-async": { access: "reports:write", quota: true },

@@ -2,8 +2,18 @@
 import type { FeatureModule } from "../../app/module";
 import { signingRoutes } from "./index";
 
+/** Its scopes, and what each allows. */
+const SCOPES = {
+  "signing:manage": "Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).",
+} as const;
+
+declare module "../../access/scopes" {
+  interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
+}
+
 export const signingModule: FeatureModule = {
   name: "signing",
+  scopes: SCOPES,
   // Signing a report with one (options.signature) needs only reports:write.
   routes: {
     "POST /api/v1/signing-identities": "signing:manage",

@@ -2,8 +2,19 @@
 import type { FeatureModule } from "../../app/module";
 import { templatesRoutes } from "./routes";
 
+/** Its scopes, and what each allows. */
+const SCOPES = {
+  "templates:write": "Create, change and delete stored templates.",
+  "templates:read": "Read stored templates.",
+} as const;
+
+declare module "../../access/scopes" {
+  interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
+}
+
 export const templatesModule: FeatureModule = {
   name: "templates",
+  scopes: SCOPES,
   // Rendering one by id (generate-pdf-async with template_id) needs only reports:write: it shows the
   // PDF, never the template's source, so a billing key can render a template it cannot read.
   routes: {

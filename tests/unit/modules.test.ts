@@ -1,0 +1,37 @@
+// The module list (src/app/modules.ts): each feature declares itself in its descriptor, and the central
+// tables are joined from the descriptors. A name two modules claim is refused, and the joined tables
+// hold together: every scope a route needs is declared by a module, and every declared scope is needed.
+import { expect, test } from "bun:test";
+import { ScopeList } from "../../src/access/scopes";
+import { ALL_SCOPES, MODULES, ROUTE_ACCESS, SCOPE_LIST } from "../../src/app/modules";
+import { joinRules } from "../../src/http/route-access";
+
+test("each module is listed once, under its folder's name", async () => {
+  const names = MODULES.map((m) => m.name);
+  expect(new Set(names).size).toBe(names.length);
+  for (const name of names) expect(await Bun.file(`${import.meta.dir}/../../src/modules/${name}/module.ts`).exists()).toBe(true);
+});
+
+test("every scope a route needs is declared by a module, and every declared scope is needed by a route", () => {
+  const needed = new Set(Object.values(ROUTE_ACCESS).filter((a) => a !== "public" && a !== "dashboard"));
+  expect([...needed].filter((s) => !SCOPE_LIST.has(s))).toEqual([]);
+  expect(ALL_SCOPES.filter((s) => !needed.has(s))).toEqual([]);
+});
+
+test("the scopes keep the order keys have always listed them in", () => {
+  expect(ALL_SCOPES).toEqual([
+    "reports:write",
+    "reports:read",
+    "templates:write",
+    "templates:read",
+    "assets:write",
+    "assets:read",
+    "keys:manage",
+    "signing:manage",
+  ]);
+});
+
+test("a route or a scope that two modules declare is refused", () => {
+  expect(() => joinRules([{ "GET /x": "public" }, { "GET /x": "dashboard" }])).toThrow("GET /x");
+  expect(() => ScopeList.join([{ "reports:read": "a" }, { "reports:read": "b" }])).toThrow("reports:read");
+});
