@@ -3,6 +3,7 @@
 // name in the type below and with what each allows in FeatureModule.scopes; app/modules.ts joins them
 // into the one closed list (a ScopeList) and hands it to what needs it at run time (the keys service,
 // the OpenAPI description). Every route names the scope it needs in its module's `routes`.
+import { joinDeclared } from "../lib/declared";
 import { AppError } from "../lib/errors";
 
 /**
@@ -27,14 +28,7 @@ export class ScopeList {
 
   /** Joins the modules' declarations, in order; a scope two of them declare is a defect, refused at start-up. */
   static join(declared: readonly ScopeDescriptions[]): ScopeList {
-    const out: Partial<Record<Scope, string>> = {};
-    for (const d of declared) {
-      for (const [scope, what] of Object.entries(d) as [Scope, string][]) {
-        if (Object.hasOwn(out, scope)) throw new Error(`the scope ${scope} is declared twice: declare it in one module only`);
-        out[scope] = what;
-      }
-    }
-    return new ScopeList(out as Record<Scope, string>);
+    return new ScopeList(joinDeclared("scope", declared));
   }
 
   has(s: string): s is Scope {

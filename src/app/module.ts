@@ -11,6 +11,7 @@ import type { apiGuard } from "../http/auth";
 import type { FeatureDocs } from "../http/openapi";
 import type { RouteRules } from "../http/route-access";
 import type { Logger } from "../lib/logger";
+import type { AuditEventLabels, AuditEventType } from "../modules/audit/model";
 import type { HealthProbe } from "../modules/health/index";
 import type { ServiceMetrics } from "../modules/health/metrics";
 import type { Services } from "./services";
@@ -28,6 +29,8 @@ export interface ModuleContext {
   /** Readiness and queue figures (/readyz, /metrics, the dashboard). */
   probe: HealthProbe;
   version: string;
+  /** Every audit event type, with its label: joined from the descriptors. */
+  auditEvents: Readonly<Record<AuditEventType, string>>;
 }
 
 /** One feature, as the app sees it. Every field but `name` and `routes` is optional. */
@@ -42,6 +45,8 @@ export interface FeatureModule {
   routes: RouteRules;
   /** The scopes it adds, with what each allows (see access/scopes.ts: their names go in ScopeNames too). */
   scopes?: ScopeDescriptions;
+  /** The audit event types it records, each with the label the dashboard shows (their names go in AuditEventNames too). */
+  auditEvents?: AuditEventLabels;
   /** Its routes under /api/v1, behind the guard (mounted in the module list's order). */
   api?: (x: ModuleContext) => AnyElysia;
   /** Its routes outside /api/v1 (the guide, downloads), mounted before the dashboard. */

@@ -1,10 +1,13 @@
-// The module list: every feature's descriptor (src/modules/<feature>/module.ts), in the order their
-// routes are mounted, and the central tables joined from them. Adding a feature adds one line here.
+// The module list: every feature's descriptor (src/modules/<feature>/module.ts; the dashboard's is
+// src/dashboard/module.ts), in the order their routes are mounted, and the central tables joined from
+// them. Adding a feature adds one line here.
 import { type Scope, ScopeList } from "../access/scopes";
-import { DASHBOARD_ROUTES } from "../dashboard/route-rules";
+import { dashboardModule } from "../dashboard/module";
 import type { FeatureDocs } from "../http/openapi";
 import { DOCS_ROUTES, joinRules, RouteTable } from "../http/route-access";
+import { joinDeclared } from "../lib/declared";
 import { assetsModule } from "../modules/assets/module";
+import type { AuditEventType } from "../modules/audit/model";
 import { auditModule } from "../modules/audit/module";
 import { filesModule } from "../modules/files/module";
 import { guideModule } from "../modules/guide/module";
@@ -21,6 +24,7 @@ export const MODULES: readonly FeatureModule[] = [
   healthModule,
   guideModule,
   filesModule,
+  dashboardModule,
   reportsModule,
   templatesModule,
   assetsModule,
@@ -35,8 +39,14 @@ export const MODULES: readonly FeatureModule[] = [
 export const SCOPE_LIST = ScopeList.join(MODULES.map((m) => m.scopes ?? {}));
 export const ALL_SCOPES: Scope[] = [...SCOPE_LIST.all];
 
-/** Every route's access rule: the frame's (documentation, the dashboard) and each module's own. */
-export const ROUTES = new RouteTable(joinRules([DOCS_ROUTES, DASHBOARD_ROUTES, ...MODULES.map((m) => m.routes)]));
+/** Every audit event type, with the label the dashboard's audit page shows, in the module list's order. */
+export const AUDIT_EVENTS = joinDeclared<AuditEventType, string>(
+  "audit event type",
+  MODULES.map((m) => m.auditEvents ?? {}),
+);
+
+/** Every route's access rule: the frame's (documentation) and each module's own. */
+export const ROUTES = new RouteTable(joinRules([DOCS_ROUTES, ...MODULES.map((m) => m.routes)]));
 
 /** Who may call each route, by "METHOD pattern": derived from the descriptors (tests/api/scopes.test.ts reads it). */
 export const ROUTE_ACCESS = ROUTES.access;

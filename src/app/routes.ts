@@ -1,7 +1,6 @@
 // The HTTP application: every module's routes (app/modules.ts lists them) and the dashboard in the
 // frame of http/server.ts. Built by the App's constructor; nothing listens yet.
 import type { Config } from "../config/settings";
-import { dashboardRoutes } from "../dashboard/routes";
 import { apiGuard } from "../http/auth";
 import type { BodyLimits } from "../http/body";
 import type { HttpDrain } from "../http/drain";
@@ -11,7 +10,7 @@ import type { HealthProbe } from "../modules/health/index";
 import type { ServiceMetrics } from "../modules/health/metrics";
 import { VERSION } from "../version";
 import type { ModuleContext } from "./module";
-import { FEATURE_DOCS, MODULES, ROUTES } from "./modules";
+import { AUDIT_EVENTS, FEATURE_DOCS, MODULES, ROUTES } from "./modules";
 import type { Services } from "./services";
 
 /** What the routes need of the App besides the configuration and the services. */
@@ -42,6 +41,7 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
     metrics: w.metrics,
     probe: w.probe,
     version: VERSION,
+    auditEvents: AUDIT_EVENTS,
   };
   const mount = (part: "probes" | "site" | "api") => MODULES.flatMap((m) => m[part]?.(x) ?? []);
   const [probes, ...moreProbes] = mount("probes");
@@ -54,38 +54,12 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
     metrics: w.metrics,
     routes: w.probesOnly
       ? { probes, site: [], api: [] }
-      : // The user guide and downloads, then the dashboard; the /api/v1 routes behind the API key guard, in this order.
-        { probes, site: [...mount("site"), dashboard(x)], api: [guard, ...mount("api")] },
+      : // The user guide, downloads and the dashboard; the /api/v1 routes behind the API key guard, in this order.
+        { probes, site: mount("site"), api: [guard, ...mount("api")] },
     docs: FEATURE_DOCS,
     onStorageFault: (fault, cause) => s.storage.report(fault, cause),
     probesOnly: w.probesOnly,
     drain: w.drain,
-  });
-}
-
-/** The dashboard: its pages over the same services. */
-function dashboard({ config: c, services: s, logger, probe, originOf }: ModuleContext) {
-  return dashboardRoutes({
-    sessions: s.sessions,
-    sessionMaxAgeMs: c.sessionMaxAge,
-    signInFailLimit: c.signInFailLimit,
-    logger,
-    version: VERSION,
-    keys: s.keys,
-    keyAuth: s.keyAuth,
-    reports: s.reports,
-    templates: s.templates,
-    signing: s.signing,
-    usage: s.usage,
-    audit: s.audit,
-    auditRetentionDays: Math.round(c.auditRetention / 86_400_000),
-    health: probe,
-    originOf,
-    publicUrl: c.publicUrl,
-    trustProxy: c.trustProxy,
-    templateMaxLength: c.templateMaxLength,
-    assets: s.assets,
-    assetMaxSize: c.assetMaxSize,
   });
 }
 

@@ -5,7 +5,7 @@ import { peerOf } from "../http/connection-gate";
 import { AppError, RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AssetsService } from "../modules/assets/service";
-import type { Actor } from "../modules/audit/model";
+import type { Actor, AuditEventType } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeyAuthenticator } from "../modules/keys/authenticator";
@@ -35,6 +35,8 @@ export interface DashboardDeps {
   audit: AuditService;
   /** Days audit events are kept (said on the audit page). */
   auditRetentionDays: number;
+  /** Every audit event type's label (app/modules.ts joins them from the descriptors). */
+  auditLabels: Readonly<Record<AuditEventType, string>>;
   sessions: SessionsService;
   health: HealthProbe;
   /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */

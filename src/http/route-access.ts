@@ -5,6 +5,7 @@
 // into the one table and hands it to apiGuard (http/auth.ts) as a RouteTable: http/ imports no feature.
 // tests/api/scopes.test.ts fails when a route of the running app has no rule (or a rule names no route).
 import type { Scope } from "../access/scopes";
+import { joinDeclared } from "../lib/declared";
 
 export type RouteAccess = Scope | "public" | "dashboard";
 
@@ -27,16 +28,7 @@ export const DOCS_ROUTES: RouteRules = {
 };
 
 /** Joins the rule lists of every part; a route that two of them declare is a defect, refused at start-up. */
-export function joinRules(lists: readonly RouteRules[]): RouteRules {
-  const out: Record<string, RouteRule> = {};
-  for (const rules of lists) {
-    for (const [route, rule] of Object.entries(rules)) {
-      if (Object.hasOwn(out, route)) throw new Error(`the route ${route} has two access rules: declare it in one module only`);
-      out[route] = rule;
-    }
-  }
-  return out;
-}
+export const joinRules = (lists: readonly RouteRules[]): RouteRules => joinDeclared<string, RouteRule>("route", lists);
 
 /** The joined rules as apiGuard asks them, by method and pattern (HEAD is GET's). */
 export class RouteTable {

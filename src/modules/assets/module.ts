@@ -12,8 +12,20 @@ declare module "../../access/scopes" {
   interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
 }
 
+/** The audit events it records, with the label the dashboard's audit page shows. */
+const AUDIT_EVENTS = {
+  "asset.created": "Asset uploaded",
+  "asset.replaced": "Asset replaced",
+  "asset.deleted": "Asset deleted",
+} as const;
+
+declare module "../audit/model" {
+  interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {}
+}
+
 export const assetsModule: FeatureModule = {
   name: "assets",
+  auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   // Rendering a template that uses an asset needs no assets scope: the PDF shows it anyway.
   routes: {

@@ -5,5 +5,6 @@ import { auditRoutes } from "./index";
 export const auditModule: FeatureModule = {
   name: "audit",
   routes: { "GET /api/v1/audit-events": "keys:manage" },
-  api: ({ services: s, guard, config: c }) => auditRoutes(s.audit, guard, Math.round(c.auditRetention / 86_400_000)),
+  api: ({ services: s, guard, config: c, auditEvents }) =>
+    auditRoutes(s.audit, guard, Math.round(c.auditRetention / 86_400_000), Object.keys(auditEvents)),
 };

@@ -11,8 +11,21 @@ declare module "../../access/scopes" {
   interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
 }
 
+/** The audit events it records, with the label the dashboard's audit page shows. */
+const AUDIT_EVENTS = {
+  "access_key.created": "Key created",
+  "access_key.deleted": "Key deleted",
+  "access_key.rotated": "Key rotated",
+  "access_key.updated": "Key changed",
+} as const;
+
+declare module "../audit/model" {
+  interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {}
+}
+
 export const keysModule: FeatureModule = {
   name: "keys",
+  auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   routes: {
     "POST /api/v1/access-keys": "keys:manage",

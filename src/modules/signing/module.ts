@@ -11,8 +11,19 @@ declare module "../../access/scopes" {
   interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
 }
 
+/** The audit events it records, with the label the dashboard's audit page shows. */
+const AUDIT_EVENTS = {
+  "signing_identity.created": "Signing identity uploaded",
+  "signing_identity.deleted": "Signing identity deleted",
+} as const;
+
+declare module "../audit/model" {
+  interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {}
+}
+
 export const signingModule: FeatureModule = {
   name: "signing",
+  auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   // Signing a report with one (options.signature) needs only reports:write.
   routes: {

@@ -12,8 +12,20 @@ declare module "../../access/scopes" {
   interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
 }
 
+/** The audit events it records, with the label the dashboard's audit page shows. */
+const AUDIT_EVENTS = {
+  "template.created": "Template created",
+  "template.version_created": "Template version saved",
+  "template.deleted": "Template deleted",
+} as const;
+
+declare module "../audit/model" {
+  interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {}
+}
+
 export const templatesModule: FeatureModule = {
   name: "templates",
+  auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   // Rendering one by id (generate-pdf-async with template_id) needs only reports:write: it shows the
   // PDF, never the template's source, so a billing key can render a template it cannot read.

@@ -3,8 +3,18 @@ import type { FeatureModule } from "../../app/module";
 import { webhooksDescription, webhooksDocumentation } from "./docs";
 import { webhooksRoutes } from "./index";
 
+/** The audit events it records, with the label the dashboard's audit page shows. */
+const AUDIT_EVENTS = {
+  "webhook_secret.rotated": "Webhook secret rotated",
+} as const;
+
+declare module "../audit/model" {
+  interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {}
+}
+
 export const webhooksModule: FeatureModule = {
   name: "webhooks",
+  auditEvents: AUDIT_EVENTS,
   routes: {
     "GET /api/v1/webhook-secret": "keys:manage",
     "POST /api/v1/webhook-secret/rotate": "keys:manage",
