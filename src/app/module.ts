@@ -4,6 +4,7 @@
 // and the central tables (route access, scopes, audit kinds, ...) are joined from them there, then
 // handed down as values: db/, http/ and access/ import no feature. This file imports types only, and
 // nothing that imports a descriptor, so a descriptor importing it closes no cycle.
+import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { AnyElysia } from "elysia";
 import type { ScopeDescriptions } from "../access/scopes";
 import type { Config } from "../config/settings";
@@ -33,7 +34,7 @@ export interface ModuleContext {
   auditEvents: Readonly<Record<AuditEventType, string>>;
 }
 
-/** One feature, as the app sees it. Every field but `name` and `routes` is optional. */
+/** One feature, as the app sees it. Every field but `name` is optional. */
 export interface FeatureModule {
   /** Its folder under src/modules/. */
   name: string;
@@ -42,7 +43,13 @@ export interface FeatureModule {
    * "public" or "dashboard". A route it serves without a rule fails tests/api/scopes.test.ts, and is
    * refused (403) under /api/v1.
    */
-  routes: RouteRules;
+  routes?: RouteRules;
+  /**
+   * The tables it owns, as declared in db/schema.ts (the one declaration of the schema, which the
+   * migrations are checked against and migrate-to copies): tests/unit/modules.test.ts fails on a table
+   * no module (or two) owns.
+   */
+  tables?: readonly SQLiteTable[];
   /** The scopes it adds, with what each allows (see access/scopes.ts: their names go in ScopeNames too). */
   scopes?: ScopeDescriptions;
   /** The audit event types it records, each with the label the dashboard shows (their names go in AuditEventNames too). */

@@ -3,15 +3,18 @@
 // them. Adding a feature adds one line here.
 import { type Scope, ScopeList } from "../access/scopes";
 import { dashboardModule } from "../dashboard/module";
+import { jobLeases } from "../db/schema";
 import type { FeatureDocs } from "../http/openapi";
 import { DOCS_ROUTES, joinRules, RouteTable } from "../http/route-access";
 import { joinDeclared } from "../lib/declared";
+import { accountsModule } from "../modules/accounts/module";
 import { assetsModule } from "../modules/assets/module";
 import type { AuditEventType } from "../modules/audit/model";
 import { auditModule } from "../modules/audit/module";
 import { filesModule } from "../modules/files/module";
 import { guideModule } from "../modules/guide/module";
 import { healthModule } from "../modules/health/module";
+import { idempotencyModule } from "../modules/idempotency/module";
 import { keysModule } from "../modules/keys/module";
 import { reportsModule } from "../modules/reports/module";
 import { signingModule } from "../modules/signing/module";
@@ -21,6 +24,7 @@ import { webhooksModule } from "../modules/webhooks/module";
 import type { FeatureModule } from "./module";
 
 export const MODULES: readonly FeatureModule[] = [
+  accountsModule,
   healthModule,
   guideModule,
   filesModule,
@@ -33,7 +37,11 @@ export const MODULES: readonly FeatureModule[] = [
   usageModule,
   auditModule,
   signingModule,
+  idempotencyModule,
 ];
+
+/** Tables of the frame rather than a feature: the cron jobs' leases (src/jobs/). Every other table has a module. */
+export const FRAME_TABLES = [jobLeases];
 
 /** Every scope, with what it allows, in the module list's order: the order a key's scopes are listed in. */
 export const SCOPE_LIST = ScopeList.join(MODULES.map((m) => m.scopes ?? {}));
@@ -46,7 +54,7 @@ export const AUDIT_EVENTS = joinDeclared<AuditEventType, string>(
 );
 
 /** Every route's access rule: the frame's (documentation) and each module's own. */
-export const ROUTES = new RouteTable(joinRules([DOCS_ROUTES, ...MODULES.map((m) => m.routes)]));
+export const ROUTES = new RouteTable(joinRules([DOCS_ROUTES, ...MODULES.map((m) => m.routes ?? {})]));
 
 /** Who may call each route, by "METHOD pattern": derived from the descriptors (tests/api/scopes.test.ts reads it). */
 export const ROUTE_ACCESS = ROUTES.access;

@@ -1,6 +1,7 @@
 // The dashboard declares itself like a feature module: its routes (every one behind a session from
 // signing in with an access key, src/dashboard/guards.ts) and the audit events of signing in.
 import type { FeatureModule } from "../app/module";
+import { dashboardSessions } from "../db/schema";
 import { VERSION } from "../version";
 import { dashboardRoutes } from "./routes";
 
@@ -16,6 +17,7 @@ declare module "../modules/audit/model" {
 
 export const dashboardModule: FeatureModule = {
   name: "dashboard",
+  tables: [dashboardSessions],
   auditEvents: AUDIT_EVENTS,
   routes: {
     "GET /": "dashboard",

@@ -2,8 +2,11 @@
 // tables are joined from the descriptors. A name two modules claim is refused, and the joined tables
 // hold together: every scope a route needs is declared by a module, and every declared scope is needed.
 import { expect, test } from "bun:test";
+import { getTableName, is } from "drizzle-orm";
+import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ScopeList } from "../../src/access/scopes";
-import { ALL_SCOPES, MODULES, ROUTE_ACCESS, SCOPE_LIST } from "../../src/app/modules";
+import { ALL_SCOPES, FRAME_TABLES, MODULES, ROUTE_ACCESS, SCOPE_LIST } from "../../src/app/modules";
+import * as schema from "../../src/db/schema";
 import { joinRules } from "../../src/http/route-access";
 
 test("each module is listed once, under its folder's name", async () => {
@@ -37,4 +40,16 @@ test("the scopes keep the order keys have always listed them in", () => {
 test("a route or a scope that two modules declare is refused", () => {
   expect(() => joinRules([{ "GET /x": "public" }, { "GET /x": "dashboard" }])).toThrow("GET /x");
   expect(() => ScopeList.join([{ "reports:read": "a" }, { "reports:read": "b" }])).toThrow("reports:read");
+});
+
+test("every table of db/schema.ts has one owner, a module's descriptor or the frame, and every owned table is declared there", () => {
+  const declared = (Object.values(schema) as unknown[]).filter((v): v is SQLiteTable => is(v, SQLiteTable));
+  const owners = [
+    ...FRAME_TABLES.map((t) => [t, "frame"] as const),
+    ...MODULES.flatMap((m) => (m.tables ?? []).map((t) => [t, m.name] as const)),
+  ];
+  const ownersOf = (t: SQLiteTable) => owners.filter(([o]) => o === t).map(([, name]) => name);
+  expect(declared.length).toBeGreaterThan(15);
+  expect(declared.map((t) => [getTableName(t), ownersOf(t).length]).filter(([, n]) => n !== 1)).toEqual([]);
+  expect(owners.filter(([t]) => !declared.includes(t)).map(([t]) => getTableName(t))).toEqual([]);
 });

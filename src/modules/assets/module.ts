@@ -1,5 +1,6 @@
 // The asset library: logos, fonts and style sheets a template refers to as asset:<name>.
 import type { FeatureModule } from "../../app/module";
+import { assets } from "../../db/schema";
 import { assetsRoutes } from "./routes";
 
 /** Its scopes, and what each allows. */
@@ -25,6 +26,7 @@ declare module "../audit/model" {
 
 export const assetsModule: FeatureModule = {
   name: "assets",
+  tables: [assets],
   auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   // Rendering a template that uses an asset needs no assets scope: the PDF shows it anyway.

@@ -1,9 +1,11 @@
 // Health: the probes (/healthz, /livez, /readyz) and /metrics, which every instance serves.
 import type { FeatureModule } from "../../app/module";
+import { healthProbe } from "../../db/schema";
 import { healthRoutes } from "./index";
 
 export const healthModule: FeatureModule = {
   name: "health",
+  tables: [healthProbe],
   routes: {
     "GET /healthz": "public",
     "GET /livez": "public",

@@ -1,5 +1,6 @@
 // Access keys: minting, listing, changing, rotating and deleting them.
 import type { FeatureModule } from "../../app/module";
+import { accessKeys, keyDailyCounts } from "../../db/schema";
 import { keysRoutes } from "./index";
 
 /** Its scopes, and what each allows. */
@@ -25,6 +26,7 @@ declare module "../audit/model" {
 
 export const keysModule: FeatureModule = {
   name: "keys",
+  tables: [accessKeys, keyDailyCounts],
   auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   routes: {

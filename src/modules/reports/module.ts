@@ -1,6 +1,7 @@
 // The reports feature: submitting, reading, merging and deleting reports (the queue and the PDF
 // pipeline behind them are wired in app/renderer.ts).
 import type { FeatureModule } from "../../app/module";
+import { reports } from "../../db/schema";
 import { reportsRoutes } from "./index";
 
 /** Its scopes, and what each allows. */
@@ -15,6 +16,7 @@ declare module "../../access/scopes" {
 
 export const reportsModule: FeatureModule = {
   name: "reports",
+  tables: [reports],
   scopes: SCOPES,
   routes: {
     // Merge counts as a submission.

@@ -1,5 +1,6 @@
 // Signing identities: the PKCS#12 keys options.signature signs with.
 import type { FeatureModule } from "../../app/module";
+import { signingIdentities } from "../../db/schema";
 import { signingRoutes } from "./index";
 
 /** Its scopes, and what each allows. */
@@ -23,6 +24,7 @@ declare module "../audit/model" {
 
 export const signingModule: FeatureModule = {
   name: "signing",
+  tables: [signingIdentities],
   auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   // Signing a report with one (options.signature) needs only reports:write.

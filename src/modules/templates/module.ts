@@ -1,5 +1,6 @@
 // Stored templates: versions, a data_schema, sample data.
 import type { FeatureModule } from "../../app/module";
+import { templates, templateVersions } from "../../db/schema";
 import { templatesRoutes } from "./routes";
 
 /** Its scopes, and what each allows. */
@@ -25,6 +26,7 @@ declare module "../audit/model" {
 
 export const templatesModule: FeatureModule = {
   name: "templates",
+  tables: [templates, templateVersions],
   auditEvents: AUDIT_EVENTS,
   scopes: SCOPES,
   // Rendering one by id (generate-pdf-async with template_id) needs only reports:write: it shows the

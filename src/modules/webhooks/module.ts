@@ -1,5 +1,6 @@
 // Webhooks: the account's signing secret (the deliveries are sent by app/app.ts's WebhookSender).
 import type { FeatureModule } from "../../app/module";
+import { reportWebhooks, webhookAttempts, webhookDeliveries, webhookSecrets } from "../../db/schema";
 import { webhooksDescription, webhooksDocumentation } from "./docs";
 import { webhooksRoutes } from "./index";
 
@@ -14,6 +15,7 @@ declare module "../audit/model" {
 
 export const webhooksModule: FeatureModule = {
   name: "webhooks",
+  tables: [webhookSecrets, reportWebhooks, webhookDeliveries, webhookAttempts],
   auditEvents: AUDIT_EVENTS,
   routes: {
     "GET /api/v1/webhook-secret": "keys:manage",
