@@ -8,6 +8,7 @@ import type { SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { AnyElysia } from "elysia";
 import type { ScopeDescriptions } from "../access/scopes";
 import type { Config } from "../config/settings";
+import type { DashboardSection } from "../dashboard/guards";
 import type { apiGuard } from "../http/auth";
 import type { FeatureDocs } from "../http/openapi";
 import type { RouteRules } from "../http/route-access";
@@ -32,6 +33,8 @@ export interface ModuleContext {
   version: string;
   /** Every audit event type, with its label: joined from the descriptors. */
   auditEvents: Readonly<Record<AuditEventType, string>>;
+  /** Every module's dashboard section, in the list's order. */
+  dashboard: readonly DashboardSection[];
 }
 
 /** One feature, as the app sees it. Every field but `name` is optional. */
@@ -60,6 +63,8 @@ export interface FeatureModule {
   site?: (x: ModuleContext) => AnyElysia;
   /** Routes every instance serves, a worker (--role worker) nothing else: the health probes. */
   probes?: (x: ModuleContext) => AnyElysia;
+  /** Its dashboard sections: each an entry in the navigation and the plugin of its pages. */
+  dashboard?: readonly DashboardSection[];
   /** What it adds to the OpenAPI document: text appended to the API description, OpenAPI 3.1 webhooks. */
   docs?: Partial<Omit<FeatureDocs, "scopes">>;
 }

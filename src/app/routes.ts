@@ -42,6 +42,7 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
     probe: w.probe,
     version: VERSION,
     auditEvents: AUDIT_EVENTS,
+    dashboard: MODULES.flatMap((m) => m.dashboard ?? []),
   };
   const mount = (part: "probes" | "site" | "api") => MODULES.flatMap((m) => m[part]?.(x) ?? []);
   const [probes, ...moreProbes] = mount("probes");

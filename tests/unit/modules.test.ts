@@ -6,6 +6,7 @@ import { getTableName, is } from "drizzle-orm";
 import { SQLiteTable } from "drizzle-orm/sqlite-core";
 import { ScopeList } from "../../src/access/scopes";
 import { ALL_SCOPES, FRAME_TABLES, MODULES, ROUTE_ACCESS, SCOPE_LIST } from "../../src/app/modules";
+import { navOf } from "../../src/dashboard/routes";
 import * as schema from "../../src/db/schema";
 import { joinRules } from "../../src/http/route-access";
 
@@ -52,4 +53,19 @@ test("every table of db/schema.ts has one owner, a module's descriptor or the fr
   expect(declared.length).toBeGreaterThan(15);
   expect(declared.map((t) => [getTableName(t), ownersOf(t).length]).filter(([, n]) => n !== 1)).toEqual([]);
   expect(owners.filter(([t]) => !declared.includes(t)).map(([t]) => getTableName(t))).toEqual([]);
+});
+
+test("the dashboard's navigation, joined from the modules' sections, keeps its order", () => {
+  const nav = navOf(MODULES.flatMap((m) => m.dashboard ?? []));
+  expect(nav.map((n) => `${n.label} ${n.href}`)).toEqual([
+    "Overview /dashboard",
+    "Reports /dashboard/reports",
+    "Templates /dashboard/templates",
+    "Assets /dashboard/asset-library",
+    "Playground /dashboard/playground",
+    "Access Keys /dashboard/keys",
+    "Signing /dashboard/signing",
+    "Audit /dashboard/audit",
+  ]);
+  expect(new Set(nav.map((n) => n.id)).size).toBe(nav.length);
 });

@@ -1,5 +1,6 @@
 // The asset library: logos, fonts and style sheets a template refers to as asset:<name>.
 import type { FeatureModule } from "../../app/module";
+import { assetsRoutes as assetsPages } from "../../dashboard/routes/assets";
 import { assets } from "../../db/schema";
 import { assetsRoutes } from "./routes";
 
@@ -36,6 +37,14 @@ export const assetsModule: FeatureModule = {
     "GET /api/v1/assets": "assets:read",
     "GET /api/v1/assets/:assetID": "assets:read",
     "GET /api/v1/assets/:assetID/content": "assets:read",
+    // Its dashboard pages.
+    "GET /dashboard/asset-library": "dashboard",
+    "POST /dashboard/asset-library": "dashboard",
+    "GET /dashboard/asset-library/fonts.css": "dashboard",
+    "GET /dashboard/asset-library/:id/content": "dashboard",
+    "GET /dashboard/asset-library/:id/delete": "dashboard",
+    "POST /dashboard/asset-library/:id/delete": "dashboard",
   },
   api: ({ services: s, guard }) => assetsRoutes(s.assets, guard),
+  dashboard: [{ nav: { id: "assets", href: "/dashboard/asset-library", label: "Assets", order: 30 }, pages: assetsPages }],
 };

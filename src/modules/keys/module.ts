@@ -1,5 +1,6 @@
 // Access keys: minting, listing, changing, rotating and deleting them.
 import type { FeatureModule } from "../../app/module";
+import { keysRoutes as keysPages } from "../../dashboard/routes/keys";
 import { accessKeys, keyDailyCounts } from "../../db/schema";
 import { keysRoutes } from "./index";
 
@@ -35,6 +36,12 @@ export const keysModule: FeatureModule = {
     "PATCH /api/v1/access-keys/:accessKeyID": "keys:manage",
     "DELETE /api/v1/access-keys/:accessKeyID": "keys:manage",
     "POST /api/v1/access-keys/:accessKeyID/rotate": "keys:manage",
+    // Its dashboard pages.
+    "GET /dashboard/keys": "dashboard",
+    "POST /dashboard/keys": "dashboard",
+    "GET /dashboard/keys/:id/delete": "dashboard",
+    "POST /dashboard/keys/:id/delete": "dashboard",
   },
   api: ({ services: s, guard }) => keysRoutes(s.keys, guard, s.idempotency),
+  dashboard: [{ nav: { id: "keys", href: "/dashboard/keys", label: "Access Keys", order: 50 }, pages: keysPages }],
 };

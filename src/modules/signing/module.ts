@@ -1,5 +1,6 @@
 // Signing identities: the PKCS#12 keys options.signature signs with.
 import type { FeatureModule } from "../../app/module";
+import { signingRoutes as signingPages } from "../../dashboard/routes/signing";
 import { signingIdentities } from "../../db/schema";
 import { signingRoutes } from "./index";
 
@@ -33,6 +34,12 @@ export const signingModule: FeatureModule = {
     "GET /api/v1/signing-identities": "signing:manage",
     "GET /api/v1/signing-identities/:identityID": "signing:manage",
     "DELETE /api/v1/signing-identities/:identityID": "signing:manage",
+    // Its dashboard pages.
+    "GET /dashboard/signing": "dashboard",
+    "POST /dashboard/signing": "dashboard",
+    "GET /dashboard/signing/:id/delete": "dashboard",
+    "POST /dashboard/signing/:id/delete": "dashboard",
   },
   api: ({ services: s, guard }) => signingRoutes(s.signing, guard),
+  dashboard: [{ nav: { id: "signing", href: "/dashboard/signing", label: "Signing", order: 60 }, pages: signingPages }],
 };

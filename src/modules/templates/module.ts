@@ -1,5 +1,6 @@
 // Stored templates: versions, a data_schema, sample data.
 import type { FeatureModule } from "../../app/module";
+import { templatesRoutes as templatesPages } from "../../dashboard/routes/templates";
 import { templates, templateVersions } from "../../db/schema";
 import { templatesRoutes } from "./routes";
 
@@ -38,7 +39,18 @@ export const templatesModule: FeatureModule = {
     "GET /api/v1/templates": "templates:read",
     "GET /api/v1/templates/:templateID": "templates:read",
     "GET /api/v1/templates/:templateID/versions/:version": "templates:read",
+    // Its dashboard pages.
+    "GET /dashboard/templates": "dashboard",
+    "GET /dashboard/templates/new": "dashboard",
+    "POST /dashboard/templates": "dashboard",
+    "GET /dashboard/templates/:id": "dashboard",
+    "POST /dashboard/templates/:id/versions": "dashboard",
+    "GET /dashboard/templates/:id/delete": "dashboard",
+    "POST /dashboard/templates/:id/delete": "dashboard",
+    "POST /dashboard/templates/preview": "dashboard",
+    "GET /dashboard/templates/:id/diff": "dashboard",
   },
   api: ({ services: s, guard, config: c }) =>
     templatesRoutes(s.templates, guard, { templateMaxLength: c.templateMaxLength, idempotency: s.idempotency }),
+  dashboard: [{ nav: { id: "templates", href: "/dashboard/templates", label: "Templates", order: 20 }, pages: templatesPages }],
 };
