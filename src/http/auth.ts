@@ -42,8 +42,9 @@ const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate *
 
 /**
  * The /api/v1 guard. `authenticate` turns an X-API-Key value into its principal (app/routes.ts passes
- * KeyAuthenticator's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
- * no feature module.
+ * KeyAuthenticator's); `quota` is the daily quota's early check; `opts.routes` every route's access rule,
+ * joined from the modules' descriptors by app/modules.ts. All come in as values: http/ imports no
+ * feature module.
  */
 export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?: QuotaCheck) {
   // Separate budgets: polling one's reports must never use up the budget for submitting them.

@@ -1,4 +1,4 @@
-// The scope table: every route of the running app has an access decision in src/http/route-access.ts
+// The scope table: every route of the running app has an access decision in its module's descriptor (src/app/modules.ts joins them)
 // (a route added without one fails here), and every /api/v1 route is called over HTTP with a key
 // holding each single scope: 403 forbidden (naming the missing scope) unless it is the route's scope.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";

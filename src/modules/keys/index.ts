@@ -1,4 +1,4 @@
-// Routes of /api/v1/access-keys. Each needs the keys:manage scope (http/route-access.ts).
+// Routes of /api/v1/access-keys. Each needs the keys:manage scope (the keys module's descriptor, module.ts).
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
