@@ -9,14 +9,16 @@ import type { AnyElysia } from "elysia";
 import type { ScopeDescriptions } from "../access/scopes";
 import type { Config } from "../config/settings";
 import type { DashboardSection } from "../dashboard/guards";
+import type { Sql } from "../db/sql";
 import type { apiGuard } from "../http/auth";
 import type { FeatureDocs } from "../http/openapi";
 import type { RouteRules } from "../http/route-access";
 import type { Logger } from "../lib/logger";
+import type { ChildRegistry } from "../lib/supervisor";
 import type { AuditEventLabels, AuditEventType } from "../modules/audit/model";
 import type { HealthProbe } from "../modules/health/index";
 import type { ServiceMetrics } from "../modules/health/metrics";
-import type { Services } from "./services";
+import type { ModuleServices, Services } from "./services";
 
 /** What a module's route factories are given: the App's parts; each takes only what it needs. */
 export interface ModuleContext {
@@ -35,6 +37,24 @@ export interface ModuleContext {
   auditEvents: Readonly<Record<AuditEventType, string>>;
   /** Every module's dashboard section, in the list's order. */
   dashboard: readonly DashboardSection[];
+}
+
+/** What a module's `services` factory is given (bootstrap(), once the core services are built). */
+export interface ServiceContext {
+  config: Config;
+  /** The database, for the module's repositories (SQL lives in repositories). */
+  sql: Sql;
+  logger: Logger;
+  /** The core services, and those of the modules before it in the list. */
+  services: Services;
+}
+
+/** What a module's `start` is given (App.start(), before HTTP listens). */
+export interface StartContext {
+  services: Services;
+  /** Where a child process or thread it supervises is counted (restarts in /metrics). */
+  children: ChildRegistry;
+  logger: Logger;
 }
 
 /** One feature, as the app sees it. Every field but `name` is optional. */
@@ -65,6 +85,15 @@ export interface FeatureModule {
   probes?: (x: ModuleContext) => AnyElysia;
   /** Its dashboard sections: each an entry in the navigation and the plugin of its pages. */
   dashboard?: readonly DashboardSection[];
+  /**
+   * The services it adds to the App's (`app.services`, the ModuleContext): their names and types go in
+   * app/services.ts's ModuleServices by declaration merging. Built once, at start-up, in the list's order.
+   */
+  services?: (x: ServiceContext) => Partial<ModuleServices>;
+  /** Starts what its services run (threads, timers): App.start(), in the list's order, before HTTP listens. */
+  start?: (x: StartContext) => Promise<void> | void;
+  /** Stops it again: App.stop(), in reverse order, before the database closes. */
+  stop?: (services: Services) => Promise<void> | void;
   /** What it adds to the OpenAPI document: text appended to the API description, OpenAPI 3.1 webhooks. */
   docs?: Partial<Omit<FeatureDocs, "scopes">>;
 }

@@ -50,6 +50,9 @@ export const templatesModule: FeatureModule = {
     "POST /dashboard/templates/preview": "dashboard",
     "GET /dashboard/templates/:id/diff": "dashboard",
   },
+  // The data_schema validator's thread.
+  start: ({ services: s, children }) => s.schemas.start(children),
+  stop: (s) => s.schemas.stop(),
   api: ({ services: s, guard, config: c }) =>
     templatesRoutes(s.templates, guard, { templateMaxLength: c.templateMaxLength, idempotency: s.idempotency }),
   dashboard: [{ nav: { id: "templates", href: "/dashboard/templates", label: "Templates", order: 20 }, pages: templatesPages }],

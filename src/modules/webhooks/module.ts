@@ -3,6 +3,7 @@ import type { FeatureModule } from "../../app/module";
 import { reportWebhooks, webhookAttempts, webhookDeliveries, webhookSecrets } from "../../db/schema";
 import { webhooksDescription, webhooksDocumentation } from "./docs";
 import { webhooksRoutes } from "./index";
+import { WebhookSecrets } from "./secrets";
 
 /** The audit events it records, with the label the dashboard's audit page shows. */
 const AUDIT_EVENTS = {
@@ -13,6 +14,13 @@ declare module "../audit/model" {
   interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {}
 }
 
+declare module "../../app/services" {
+  interface ModuleServices {
+    /** The accounts' webhook signing secrets (the sender signs with them; keys:manage rotates them). */
+    webhookSecrets: WebhookSecrets;
+  }
+}
+
 export const webhooksModule: FeatureModule = {
   name: "webhooks",
   tables: [webhookSecrets, reportWebhooks, webhookDeliveries, webhookAttempts],
@@ -21,6 +29,7 @@ export const webhooksModule: FeatureModule = {
     "GET /api/v1/webhook-secret": "keys:manage",
     "POST /api/v1/webhook-secret/rotate": "keys:manage",
   },
+  services: ({ services: s }) => ({ webhookSecrets: new WebhookSecrets(s.repos.webhooks, s.audit) }),
   api: ({ services: s, guard }) => webhooksRoutes(s.webhookSecrets, guard),
   docs: { description: webhooksDescription, webhooks: webhooksDocumentation },
 };
