@@ -59,7 +59,7 @@ export interface StartContext {
 
 /** One feature, as the app sees it. Every field but `name` is optional. */
 export interface FeatureModule {
-  /** Its folder under src/modules/. */
+  /** Its folder under src/modules/ (the dashboard's descriptor: "dashboard", src/dashboard/). */
   name: string;
   /**
    * The access rule of every route it serves, by "METHOD /full/path" (see http/route-access.ts): a scope,
@@ -79,7 +79,7 @@ export interface FeatureModule {
   auditEvents?: AuditEventLabels;
   /** Its routes under /api/v1, behind the guard (mounted in the module list's order). */
   api?: (x: ModuleContext) => AnyElysia;
-  /** Its routes outside /api/v1 (the guide, downloads), mounted before the dashboard. */
+  /** Its routes outside /api/v1 (the guide, downloads, the dashboard), mounted in the module list's order. */
   site?: (x: ModuleContext) => AnyElysia;
   /** Routes every instance serves, a worker (--role worker) nothing else: the health probes. */
   probes?: (x: ModuleContext) => AnyElysia;

@@ -17,17 +17,17 @@ export const parseScopes = (stored: string): Scope[] => stored.split(" ").filter
  * an unknown scope is 422 (listing the valid ones); one the creator lacks is 403 (no escalation).
  */
 export function grantScopes(list: ScopeList, requested: unknown, creator: readonly Scope[]): Scope[] {
-  const ALL_SCOPES = list.all;
+  const all = list.all;
   if (requested === undefined) return [...creator];
   if (!Array.isArray(requested) || requested.length === 0 || requested.some((s) => typeof s !== "string")) {
-    throw validationFailed(`scopes must be a non-empty array of scope names, from: ${ALL_SCOPES.join(", ")}`, [
-      { field: "scopes", problem: "non-empty array of strings", valid: ALL_SCOPES },
+    throw validationFailed(`scopes must be a non-empty array of scope names, from: ${all.join(", ")}`, [
+      { field: "scopes", problem: "non-empty array of strings", valid: all },
     ]);
   }
   const unknown = (requested as string[]).filter((s) => !list.has(s));
   if (unknown.length) {
-    throw validationFailed(`unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")}: valid scopes are ${ALL_SCOPES.join(", ")}`, [
-      { field: "scopes", problem: `unknown scope ${unknown.join(", ")}`, valid: ALL_SCOPES },
+    throw validationFailed(`unknown scope ${unknown.map((s) => JSON.stringify(s)).join(", ")}: valid scopes are ${all.join(", ")}`, [
+      { field: "scopes", problem: `unknown scope ${unknown.join(", ")}`, valid: all },
     ]);
   }
   const missing = (requested as Scope[]).filter((s) => !creator.includes(s));
@@ -38,5 +38,5 @@ export function grantScopes(list: ScopeList, requested: unknown, creator: readon
       { missing_scopes: missing },
     );
   }
-  return ALL_SCOPES.filter((s) => (requested as Scope[]).includes(s));
+  return all.filter((s) => (requested as Scope[]).includes(s));
 }
