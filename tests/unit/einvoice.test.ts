@@ -278,7 +278,7 @@ test("the path prefix is the caller's", () => {
 });
 
 test("an unknown profile, an unknown property and a control character are schema errors", () => {
-  expect(() => checkEInvoice({ profile: "minimum", invoice: valid() })).toThrow("options.e_invoice.profile");
+  expect(() => checkEInvoice({ profile: "platinum", invoice: valid() })).toThrow("options.e_invoice.profile");
   const inv = valid();
   inv.colour = "red";
   expect(violations(inv)[0]).toMatchObject({ rule: "schema", field: `${P}.colour` });

@@ -28,6 +28,7 @@ export const reportsModule: FeatureModule = {
     "GET /api/v1/reports": "reports:read",
     "GET /api/v1/reports/:reportID": "reports:read",
     "GET /api/v1/reports/:reportID/download": "reports:read",
+    "GET /api/v1/reports/:reportID/e-invoice": "reports:read",
     // Its dashboard pages.
     "GET /dashboard/reports": "dashboard",
     "GET /dashboard/reports/:id/row": "dashboard",
