@@ -12,6 +12,7 @@ import p0009 from "./0009_signing_identities.sql" with { type: "text" };
 import p0010 from "./0010_key_changes.sql" with { type: "text" };
 import p0011 from "./0011_finished_state.sql" with { type: "text" };
 import type { Migration } from "../index";
+import p0012 from "./0012_e_invoices_scope.sql" with { type: "text" };
 
 export const postgresMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -25,4 +26,5 @@ export const postgresMigrations: Migration[] = [
   { version: 9, name: "0009_signing_identities", sql: p0009 },
   { version: 10, name: "0010_key_changes", sql: p0010 },
   { version: 11, name: "0011_finished_state", sql: p0011 },
+  { version: 12, name: "0012_e_invoices_scope", sql: p0012 },
 ];

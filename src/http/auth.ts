@@ -70,7 +70,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
     if (access !== "public" && access !== "dashboard" && !a.principal.scopes.includes(access))
       throw missingScope(access, `${request.method} ${route}`);
     if (quota && opts.routes.countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
-    checkBody(request, opts.body.limit, opts.routes.acceptsMultipart(request.method, route));
+    checkBody(request, opts.body.limit, opts.routes.acceptsMultipart(request.method, route), opts.routes.rawTypes(request.method, route));
   }
 
   return (
@@ -112,6 +112,9 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
         if (!hasBody(request)) return {};
         if (isMultipart(request) && opts.routes.acceptsMultipart(request.method, route))
           return multipartBody(request, await readBody(request, opts.body));
+        // A route that takes a document as the body (an e-invoice's XML or PDF) gets its bytes as they came.
+        if (opts.routes.rawTypes(request.method, route).includes(mediaType(request)))
+          return { raw: await readBody(request, opts.body), type: mediaType(request) };
         if (!isJson(request)) return;
         const bytes = await readBody(request, opts.body);
         return bytes.byteLength === 0 ? {} : parseJsonBody(bytes);
@@ -145,15 +148,16 @@ const hasBody = (request: Request) => {
 };
 
 /** Before the body is read: refuse what is declared too large or is not JSON (the API's only bodies: POST and PATCH). */
-function checkBody(request: Request, limit: number, multipart: boolean) {
+function checkBody(request: Request, limit: number, multipart: boolean, raw: readonly string[]) {
   if ((request.method !== "POST" && request.method !== "PATCH") || !hasBody(request)) return;
   const length = Number(request.headers.get("content-length") ?? 0);
   if (length > limit) throw tooLarge(limit, length);
-  if (!isJson(request) && !(multipart && isMultipart(request))) {
-    const type = mediaType(request);
+  const type = mediaType(request);
+  if (!isJson(request) && !(multipart && isMultipart(request)) && !raw.includes(type)) {
+    const others = [...(multipart ? ["multipart/form-data"] : []), ...raw];
     throw new AppError(
       "unsupported_media_type",
-      `send the body as JSON with the header Content-Type: application/json${multipart ? " (or as multipart/form-data)" : ""} (got ${type ? `"${type}"` : "none"})`,
+      `send the body as JSON with the header Content-Type: application/json${others.length ? ` (or as ${others.join(", ")})` : ""} (got ${type ? `"${type}"` : "none"})`,
     );
   }
 }

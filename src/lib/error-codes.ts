@@ -6,6 +6,10 @@
 /** API errors: HTTP status and what the client should change. */
 export const API_ERRORS = {
   invalid_json: { status: 400, fix: "The body is not valid JSON: send a JSON object with Content-Type: application/json." },
+  e_invoice_unreadable: {
+    status: 400,
+    fix: "The e-invoice sent to /e-invoices/validate cannot be read: not XML, not UTF-8, a DOCTYPE or entities, nesting or an attribute past the limits, or a damaged PDF (the message says which). Send the invoice's XML as it was issued, or its Factur-X/ZUGFeRD PDF.",
+  },
   invalid_cursor: { status: 400, fix: "Pass back the next_cursor of the previous page unchanged, or omit cursor for the first page." },
   invalid_idempotency_key: {
     status: 400,
@@ -42,6 +46,10 @@ export const API_ERRORS = {
     status: 413,
     fix: "The account's assets would exceed the server's --asset-account-max-size: delete assets it no longer needs, or ask the operator to raise the limit.",
   },
+  e_invoice_too_large: {
+    status: 413,
+    fix: "The e-invoice is larger than the checker reads (10 MB of XML) or than the body limit: send a smaller document, without needless embedded attachments.",
+  },
   unsupported_media_type: { status: 415, fix: "Send the body as JSON with Content-Type: application/json." },
   asset_type_unsupported: {
     status: 415,
@@ -55,6 +63,10 @@ export const API_ERRORS = {
   e_invoice_invalid: {
     status: 422,
     fix: "options.e_invoice breaks an EN 16931 rule: each entry of details names the rule (e.g. BR-CO-15), the JSON path (field) and the problem; fix those values (docs/e-invoices.md lists the rules checked).",
+  },
+  e_invoice_unsupported: {
+    status: 422,
+    fix: "The document is no e-invoice the checker reads (its root is not a UBL 2.1 Invoice or CreditNote, nor a CII CrossIndustryInvoice), or the PDF embeds none (factur-x.xml, zugferd-invoice.xml, ZUGFeRD-invoice.xml, xrechnung.xml): send one of those.",
   },
   pdfa_conflict: {
     status: 422,

@@ -60,6 +60,7 @@ describe("each event is written exactly once, with actor, address, target and ti
         "assets:read",
         "keys:manage",
         "signing:manage",
+        "e_invoices:validate",
       ],
     });
     expect(Date.parse(events[0]!.created_at)).toBeGreaterThanOrEqual(before - 1);

@@ -61,6 +61,7 @@ describe("openapi.json", () => {
       "/api/v1/assets/{assetID}",
       "/api/v1/assets/{assetID}/content",
       "/api/v1/audit-events",
+      "/api/v1/e-invoices/validate",
       "/api/v1/generate-pdf-async",
       "/api/v1/reports",
       "/api/v1/reports/merge",

@@ -35,6 +35,7 @@ test("the scopes keep the order keys have always listed them in", () => {
     "assets:read",
     "keys:manage",
     "signing:manage",
+    "e_invoices:validate",
   ]);
 });
 

@@ -1,0 +1,41 @@
+// E-invoices: checking an incoming e-invoice (POST /api/v1/e-invoices/validate) by the EN 16931,
+// XRechnung and Peppol rules, in a pool of worker threads. Writing e-invoices is the reports module's
+// (options.e_invoice); both apply the one rule set of src/einvoice/.
+import { availableParallelism } from "node:os";
+import type { FeatureModule } from "../../app/module";
+import { eInvoicesRoutes, RAW_TYPES } from "./routes";
+import { EInvoiceChecker } from "./service";
+
+/** Its scopes, and what each allows. */
+const SCOPES = {
+  "e_invoices:validate":
+    "Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.",
+} as const;
+
+declare module "../../access/scopes" {
+  interface ScopeNames extends Record<keyof typeof SCOPES, true> {}
+}
+
+declare module "../../app/services" {
+  interface ModuleServices {
+    /** Checks incoming e-invoices in its worker threads. */
+    eInvoices: EInvoiceChecker;
+  }
+}
+
+export const eInvoicesModule: FeatureModule = {
+  name: "e-invoices",
+  scopes: SCOPES,
+  routes: {
+    // The document itself may be the body (XML or PDF), besides JSON and multipart.
+    "POST /api/v1/e-invoices/validate": { access: "e_invoices:validate", multipart: true, raw: RAW_TYPES },
+  },
+  // One core is left to the event loop (a thread per core starved it: /livez p99 464 ms with 10 large
+  // invoices at once on 2 cores, tests/process/e-invoice-event-loop.test.ts); a queue holds the rest.
+  services: ({ config: c }) => ({
+    eInvoices: new EInvoiceChecker({ qpdfPath: c.qpdfPath, timeoutMs: c.renderTimeout, threads: Math.max(1, availableParallelism() - 1) }),
+  }),
+  start: ({ services: s }) => s.eInvoices.start(),
+  stop: (s) => s.eInvoices.stop(),
+  api: ({ services: s, guard }) => eInvoicesRoutes(s.eInvoices, guard),
+};
