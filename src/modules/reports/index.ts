@@ -26,6 +26,38 @@ const notReadySchema = t.Object({
   message: t.String(),
 });
 
+/** A link answer's responses (download and e-invoice): 200 with the link, 202 not ready, 404, 409, 410. */
+const linkResponses = (what: string) =>
+  withAuth({
+    200: t.Object({
+      data: t.String({ description: `Absolute, signed link to the ${what}; usable without a key until expires_at` }),
+      expires_at: t.String({ format: "date-time" }),
+    }),
+    202: notReadySchema,
+    404: errorSchema,
+    409: errorSchema,
+    410: errorSchema,
+  });
+
+/** A link answer's body: the link when ready, else 202 with Retry-After and what to do. */
+function linkAnswer(
+  what: string,
+  reportId: string,
+  a: Awaited<ReturnType<ReportsService["download"]>>,
+  set: { status?: number | string; headers: Record<string, unknown> },
+) {
+  if (!a.ready) {
+    set.status = 202;
+    set.headers["retry-after"] = String(a.retryAfter);
+    return {
+      status: a.status,
+      report_id: reportId,
+      message: `the ${what} is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it`,
+    };
+  }
+  return { data: a.url, expires_at: iso(a.expiresAt)! };
+}
+
 /**
  * Queues a report through the Idempotency-Key check: 202 with the report's id and Location, or the stored
  * answer of an earlier request with the same key (Idempotent-Replayed: true).
@@ -167,30 +199,12 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           opts.originOf(request),
           queryNumber("wait", query.wait, 0, 30),
         );
-        if (!a.ready) {
-          set.status = 202;
-          set.headers["retry-after"] = String(a.retryAfter);
-          return {
-            status: a.status,
-            report_id: params.reportID,
-            message: `the PDF is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it`,
-          };
-        }
-        return { data: a.url, expires_at: iso(a.expiresAt)! };
+        return linkAnswer("PDF", params.reportID, a, set);
       },
       {
         params: reportIdParams,
         query: waitQuerySchema,
-        response: withAuth({
-          200: t.Object({
-            data: t.String({ description: "Absolute, signed link to the PDF; usable without a key until expires_at" }),
-            expires_at: t.String({ format: "date-time" }),
-          }),
-          202: notReadySchema,
-          404: errorSchema,
-          409: errorSchema,
-          410: errorSchema,
-        }),
+        response: linkResponses("PDF"),
         detail: {
           summary: "A download link for the PDF",
           description:
@@ -207,30 +221,12 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           opts.originOf(request),
           queryNumber("wait", query.wait, 0, 30),
         );
-        if (!a.ready) {
-          set.status = 202;
-          set.headers["retry-after"] = String(a.retryAfter);
-          return {
-            status: a.status,
-            report_id: params.reportID,
-            message: `the e-invoice is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it`,
-          };
-        }
-        return { data: a.url, expires_at: iso(a.expiresAt)! };
+        return linkAnswer("e-invoice", params.reportID, a, set);
       },
       {
         params: reportIdParams,
         query: waitQuerySchema,
-        response: withAuth({
-          200: t.Object({
-            data: t.String({ description: "Absolute, signed link to the e-invoice XML; usable without a key until expires_at" }),
-            expires_at: t.String({ format: "date-time" }),
-          }),
-          202: notReadySchema,
-          404: errorSchema,
-          409: errorSchema,
-          410: errorSchema,
-        }),
+        response: linkResponses("e-invoice XML"),
         detail: {
           summary: "A download link for the e-invoice XML",
           description:
