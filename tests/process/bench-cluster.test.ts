@@ -4,7 +4,7 @@
 // coordination's costs (PostgreSQL statements, the bucket's traffic), the targets and the JSON. It must
 // end cleanly (exit 0, nothing left running), and its figures must be real: every PDF rendered on the
 // side it was sent to, the cluster's by its two instances between them, each uploaded and read once.
-import { expect, setDefaultTimeout, test } from "bun:test";
+import { expect, setDefaultTimeout } from "bun:test";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
