@@ -1,6 +1,6 @@
 // Intl inside the EJS sandbox (src/render/sandbox-intl.ts, sandbox-globals.js): every cell of a matrix of
 // locales × styles × time zones, evaluated by a template in the sandbox, must equal what Bun's own Intl
-// gives for the same expression, string for string. Limits stay in force, and a format() costs ≤ 20 µs.
+// gives for the same expression, string for string. Limits stay in force, and a format() costs no more than the host's own toLocaleString.
 import { beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -203,7 +203,11 @@ describe("limits stay in force", () => {
 });
 
 describe("cost", () => {
-  test("format() costs at most 20 µs of CPU in the sandbox (NumberFormat, DateTimeFormat, toLocaleString)", () => {
+  // Measured as a ratio, in the same run, against Bun's own `toLocaleString` on the host (which builds a
+  // formatter per call, ~15 µs on a quiet machine): absolute CPU per call triples on a busy shared box, a
+  // ratio does not. The sandbox's cached formatters cost 0.2–0.45 of it on a quiet machine; an uncached or
+  // re-marshalled path costs more than 1.
+  test("format() in the sandbox costs at most what the host's own toLocaleString costs (NumberFormat, DateTimeFormat, toLocaleString)", () => {
     const N = 20_000;
     const loops = {
       "NumberFormat.format": `const f = new Intl.NumberFormat('de-DE', {style:'currency', currency:'EUR'}); for (let i = 0; i < ${N}; i++) f.format(i + 0.5);`,
@@ -211,13 +215,20 @@ describe("cost", () => {
       "Number.toLocaleString": `for (let i = 0; i < ${N}; i++) (i + 0.5).toLocaleString('de-DE', {style:'currency', currency:'EUR'});`,
     };
     // The least of three runs: on a shared machine, the one least disturbed by other processes.
-    const least = (template: string) =>
-      Math.min(...[0, 1, 2].map(() => cpu(() => expect(render(template)).toEqual({ ok: true, html: "ok" }))));
-    const base = least(`<% for (let i = 0; i < ${N}; i++) (i + 0.5).toFixed(2); %>ok`);
+    const least = (fn: () => void) => Math.min(...[0, 1, 2].map(() => cpu(fn)));
+    const inSandbox = (template: string) => least(() => expect(render(template)).toEqual({ ok: true, html: "ok" }));
+    const host = () => {
+      for (let i = 0; i < N; i++) (i + 0.5).toLocaleString("de-DE", { style: "currency", currency: "EUR" });
+    };
+    const base = inSandbox(`<% for (let i = 0; i < ${N}; i++) (i + 0.5).toFixed(2); %>ok`);
     for (const [name, loop] of Object.entries(loops)) {
-      const us = ((least(`<% ${loop} %>ok`) - base) * 1000) / N;
-      console.log(`${name}: ${us.toFixed(2)} µs of CPU per call`);
-      expect(us).toBeLessThanOrEqual(20);
+      const sandboxed = inSandbox(`<% ${loop} %>ok`) - base;
+      const hostCost = least(host);
+      const ratio = sandboxed / hostCost;
+      console.log(
+        `${name}: ${((sandboxed * 1000) / N).toFixed(2)} µs of CPU per call, ${ratio.toFixed(2)}× the host's toLocaleString (${((hostCost * 1000) / N).toFixed(2)} µs)`,
+      );
+      expect(ratio).toBeLessThanOrEqual(1);
     }
   }, 120_000);
 });
