@@ -1,0 +1,90 @@
+// The rasteriser: pages of a PDF as pictures, through poppler's pdftoppm (and Debian's cwebp for WebP).
+// One module for every picture reportgen makes: a report's image output (steps/image.ts) and its
+// thumbnail. The picture is the printed page: pdftoppm reads the same PDF a client would download,
+// so an image report and `pdftoppm` on its PDF agree pixel for pixel. Measured alternatives (Chromium
+// screenshots) cost a second layout and drift from the PDF: docs/images.md has the figures.
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+
+export const imageFormats = ["png", "jpeg", "webp"] as const;
+export type ImageFormat = (typeof imageFormats)[number];
+
+/** The programs the rasteriser runs: poppler-utils and webp, from Debian (scripts/setup, `reportgen doctor`). */
+export const RASTER_TOOLS = { pdftoppm: "pdftoppm", cwebp: "cwebp" } as const;
+
+export const CONTENT_TYPES: Record<ImageFormat | "zip", string> = {
+  png: "image/png",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  zip: "application/zip",
+};
+
+/** Runs a tool to completion; rejects when it fails (the caller decides whose fault that is). */
+export type ToolRunner = (cmd: string[]) => Promise<void>;
+
+export interface RasterRequest {
+  format: ImageFormat;
+  /** Pages, from 1, both included. */
+  first: number;
+  last: number;
+  /** Dots per inch of a page of `page` points; or `width` in pixels (the height follows the page's proportions). */
+  dpi?: number;
+  page?: { width: number; height: number };
+  width?: number;
+  /** JPEG and WebP quality, 1-100. */
+  quality?: number;
+}
+
+/**
+ * Rasterises pages `first`..`last` of `pdf` into `dir` (an empty folder of the caller's); resolves
+ * with the files, in page order.
+ */
+export async function rasterise(run: ToolRunner, pdf: string, dir: string, r: RasterRequest): Promise<string[]> {
+  const px = r.page && r.dpi ? pixelSize(r.page, r.dpi) : undefined;
+  const size = r.width
+    ? ["-scale-to-x", String(r.width), "-scale-to-y", "-1"]
+    : px
+      ? ["-scale-to-x", String(px.width), "-scale-to-y", String(px.height)]
+      : ["-r", String(r.dpi ?? 150)];
+  const encode = r.format === "jpeg" ? ["-jpeg", ...(r.quality ? ["-jpegopt", `quality=${r.quality}`] : [])] : ["-png"];
+  await run([RASTER_TOOLS.pdftoppm, ...size, ...encode, "-f", String(r.first), "-l", String(r.last), pdf, join(dir, "p")]);
+  // pdftoppm names its files p-1.png or p-01.png (as many digits as the last page has): sorted by number.
+  const pages = readdirSync(dir)
+    .filter((f) => /^p-\d+\.(png|jpg)$/.test(f))
+    .sort((a, b) => pageOf(a) - pageOf(b))
+    .map((f) => join(dir, f));
+  if (r.format !== "webp") return pages;
+  const webps: string[] = [];
+  for (const png of pages) {
+    const out = png.replace(/\.png$/, ".webp");
+    await run([RASTER_TOOLS.cwebp, "-quiet", "-q", String(r.quality ?? 80), png, "-o", out]);
+    webps.push(out);
+  }
+  return webps;
+}
+
+/** Paper sizes in points (ISO 216 and ANSI), as the paper is cut. */
+const PAPERS = [
+  [841.89, 1190.55],
+  [595.28, 841.89],
+  [419.53, 595.28],
+  [612, 792],
+  [612, 1008],
+  [792, 1224],
+] as const;
+
+/**
+ * A page's size in pixels at `dpi`. Chromium writes its paper sizes rounded to hundredths of an inch
+ * (A4 is 595.92 x 842.88 pt, 8.28 x 11.71 in), so a page within 2 pt of a paper size is drawn at that
+ * paper's size: A4 at 150 dpi is 1240 x 1754 px, as the paper is, not 1242 x 1756.
+ */
+export function pixelSize(page: { width: number; height: number }, dpi: number): { width: number; height: number } {
+  const near = (a: number, b: number) => Math.abs(a - b) <= 2;
+  let { width, height } = page;
+  for (const [w, h] of PAPERS)
+    if (near(width, w) && near(height, h)) [width, height] = [w, h];
+    else if (near(width, h) && near(height, w)) [width, height] = [h, w];
+  return { width: Math.round((width * dpi) / 72), height: Math.round((height * dpi) / 72) };
+}
+
+const pageOf = (file: string) => Number(/-(\d+)\./.exec(file)![1]);
