@@ -12,6 +12,11 @@ export type ImageFormat = (typeof imageFormats)[number];
 /** The programs the rasteriser runs: poppler-utils and webp, from Debian (scripts/setup, `reportgen doctor`). */
 export const RASTER_TOOLS = { pdftoppm: "pdftoppm", cwebp: "cwebp" } as const;
 
+/** The rasteriser's programs that are not on the PATH (the start's warning and `reportgen doctor` name them). */
+export function missingRasterTools(): string[] {
+  return Object.values(RASTER_TOOLS).filter((t) => !Bun.which(t));
+}
+
 export const CONTENT_TYPES: Record<ImageFormat | "zip", string> = {
   png: "image/png",
   jpeg: "image/jpeg",
