@@ -94,7 +94,13 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
     api: [
       guard,
       keysRoutes(s.keys, guard, s.idempotency),
-      reportsRoutes(s.reports, guard, { templateMaxLength, originOf, idempotency: s.idempotency, webhookLog: (id) => s.webhooks.log(id) }),
+      reportsRoutes(s.reports, guard, {
+        templateMaxLength,
+        originOf,
+        idempotency: s.idempotency,
+        webhookLog: (id) => s.webhooks.log(id),
+        thumbnails: s.thumbnails,
+      }),
       templatesRoutes(s.templates, guard, { templateMaxLength, idempotency: s.idempotency }),
       assetsRoutes(s.assets, guard),
       webhooksRoutes(s.webhookSecrets, guard),

@@ -15,6 +15,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /api/v1/reports": "reports:read",
   "GET /api/v1/reports/:reportID": "reports:read",
   "GET /api/v1/reports/:reportID/download": "reports:read",
+  "GET /api/v1/reports/:reportID/thumbnail": "reports:read",
   // Stored templates. Rendering one by id (generate-pdf-async with template_id) needs only reports:write:
   // it shows the PDF, never the template's source, so a billing key can render a template it cannot read.
   "POST /api/v1/templates": "templates:write",

@@ -66,3 +66,11 @@ function header(fixed: number, name: Uint8Array, fill: (v: DataView) => void): U
   b.set(name, fixed);
   return b;
 }
+
+/** The bytes of the first entry of a storedZip() archive (an image report's page 1). */
+export function firstStoredEntry(zip: Uint8Array): Uint8Array {
+  const v = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
+  if (v.getUint32(0, true) !== 0x04034b50 || v.getUint16(8, true) !== 0) throw new Error("not a ZIP whose first entry is stored");
+  const start = 30 + v.getUint16(26, true) + v.getUint16(28, true);
+  return zip.subarray(start, start + v.getUint32(18, true));
+}

@@ -165,7 +165,7 @@ export class PdfPipeline {
   }
 
   /** Runs a step's own tool (the rasteriser's) as qpdf runs: niced, under the deadline, its failure a service fault. */
-  private async tool(cmd: string[], reportId: string): Promise<void> {
+  async tool(cmd: string[], reportId: string): Promise<void> {
     const run = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice }).catch((e) => {
       this.opts.logger.error("a post-processing tool could not be started", { report_id: reportId, tool: cmd[0], error: e });
       throw new RenderError("postprocess_failed", `${cmd[0]} could not be started: a service fault, not the template's`);

@@ -10,11 +10,50 @@ export const imageFormats = ["png", "jpeg", "webp"] as const;
 export type ImageFormat = (typeof imageFormats)[number];
 
 /** The programs the rasteriser runs: poppler-utils and webp, from Debian (scripts/setup, `reportgen doctor`). */
-export const RASTER_TOOLS = { pdftoppm: "pdftoppm", cwebp: "cwebp" } as const;
+export const RASTER_TOOLS = { pdftoppm: "pdftoppm", cwebp: "cwebp", dwebp: "dwebp" } as const;
 
 /** The rasteriser's programs that are not on the PATH (the start's warning and `reportgen doctor` name them). */
 export function missingRasterTools(): string[] {
   return Object.values(RASTER_TOOLS).filter((t) => !Bun.which(t));
+}
+
+/** A thumbnail's bounds: the dashboard's lists show it; GET /reports/{id}/thumbnail serves it. */
+export const THUMBNAIL = { width: 320, maxBytes: 40 * 1024 } as const;
+
+/**
+ * Page 1 of `pdf` as a PNG THUMBNAIL.width px wide (less for a page narrower than that at 72 dpi), in
+ * `dir`. `password` opens an encrypted PDF (its owner password). A colour page that does not fit in
+ * THUMBNAIL.maxBytes is made again in grey, which always does at this size.
+ */
+export async function pdfThumbnail(run: ToolRunner, pdf: string, dir: string, password?: string): Promise<Uint8Array> {
+  const out = join(dir, "thumbnail");
+  const base = [RASTER_TOOLS.pdftoppm, ...(password ? ["-opw", password] : []), "-scale-to-x", String(THUMBNAIL.width)];
+  const args = ["-scale-to-y", "-1", "-png", "-f", "1", "-l", "1", "-singlefile", pdf, out];
+  await run([...base, ...args]);
+  let png = new Uint8Array(await Bun.file(`${out}.png`).arrayBuffer());
+  if (png.length > THUMBNAIL.maxBytes) {
+    await run([...base, "-gray", ...args]);
+    png = new Uint8Array(await Bun.file(`${out}.png`).arrayBuffer());
+  }
+  return png;
+}
+
+/**
+ * A picture (PNG, JPEG or WebP: an image report's page 1) as a PNG thumbnail: cwebp scales it (it
+ * reads all three) without loss, dwebp writes the PNG. A dense page whose picture does not fit in
+ * THUMBNAIL.maxBytes is made narrower until it does (the picture has no PDF to draw in grey from).
+ */
+export async function pictureThumbnail(run: ToolRunner, picture: string, dir: string): Promise<Uint8Array> {
+  const webp = join(dir, "thumbnail.webp");
+  const png = join(dir, "thumbnail.png");
+  let bytes = new Uint8Array(0);
+  for (const width of [THUMBNAIL.width, (THUMBNAIL.width * 3) / 4, THUMBNAIL.width / 2]) {
+    await run([RASTER_TOOLS.cwebp, "-quiet", "-lossless", "-resize", String(width), "0", picture, "-o", webp]);
+    await run([RASTER_TOOLS.dwebp, "-quiet", webp, "-o", png]);
+    bytes = new Uint8Array(await Bun.file(png).arrayBuffer());
+    if (bytes.length <= THUMBNAIL.maxBytes) break;
+  }
+  return bytes;
 }
 
 export const CONTENT_TYPES: Record<ImageFormat | "zip", string> = {

@@ -64,6 +64,7 @@ describe("openapi.json", () => {
       "/api/v1/reports/merge",
       "/api/v1/reports/{reportID}",
       "/api/v1/reports/{reportID}/download",
+      "/api/v1/reports/{reportID}/thumbnail",
       "/api/v1/signing-identities",
       "/api/v1/signing-identities/{identityID}",
       "/api/v1/templates",

@@ -9,6 +9,8 @@ import { isEncryptedPdf } from "../../pdf/inspect";
 import { hasPostOptions, type StoredPostOptions } from "../../pdf/options";
 import type { PdfPipeline } from "../../pdf/pipeline";
 import { type PostPlan, paramsOf, storedPlan } from "../../pdf/plan";
+import { pdfThumbnail } from "../../pdf/raster";
+import { encryption } from "../../pdf/steps/encryption";
 import { stamp } from "../../pdf/steps/stamp";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import type { PdfSpool } from "../files/spool";
@@ -47,7 +49,14 @@ export class PostStep {
     const printed = pipeline.printPath(job.id);
     await Bun.write(printed, pdf);
     const stampPath = await this.stampPath(job, plan);
-    return pipeline.apply(job.id, plan, { input: printed, output: this.spool.pathOf(job.id, fence), stampPath });
+    const result = await pipeline.apply(job.id, plan, { input: printed, output: this.spool.pathOf(job.id, fence), stampPath });
+    // An encrypted PDF cannot be rasterised once its passwords are dropped with the finished report's
+    // options: its thumbnail (thumbnail.ts) is made now, from the print, and kept with the report.
+    if (paramsOf(plan, encryption)) {
+      const png = await pdfThumbnail((cmd) => pipeline.tool(cmd, job.id), printed, pipeline.workPath(job.id));
+      await this.files.putThumbnail(job.id, fence, png);
+    }
+    return result;
   }
 
   /** Applies the plan to a chunked report's joined parts (chunked.ts), with their outline, into the report's file. */
