@@ -82,6 +82,7 @@ export async function compile(o: CompileOptions): Promise<number> {
       join(root, "src/render/worker.ts"),
       join(root, "src/db/checkpoint-worker.ts"),
       join(root, "src/modules/templates/schema-worker.ts"),
+      join(root, "src/einvoice/validate-worker.ts"),
     ],
     compile: {
       outfile: o.outfile,

@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import type { Config, ServeRole } from "../config/settings";
 import { WalCheckpointer } from "../db/checkpointer";
 import { ConnectionGate } from "../http/connection-gate";
+import { HttpDrain } from "../http/drain";
 import { errorResponse, rawResponse, serverBusy } from "../http/errors";
 import type { HttpApp } from "../http/server";
 import { Reaper } from "../jobs/reaper";
@@ -48,6 +49,8 @@ export class App {
   readonly http: HttpApp;
   /** The connection gate in front of the HTTP server (only when listening with --max-connections > 0). */
   readonly gate?: ConnectionGate;
+  /** Retires keep-alive connections on a graceful stop instead of cutting them (http/drain.ts). */
+  private readonly httpDrain: HttpDrain;
   readonly webhookSender: WebhookSender;
   /** The EJS sandboxes, Chromium's pool and the report processor, when the App renders. */
   readonly renderer?: Renderer;
@@ -83,7 +86,8 @@ export class App {
       draining: () => this.draining !== undefined,
       refresh: s.counts.refresh,
     };
-    this.http = httpApp(c, s, { logger, metrics: this.metrics, probe, probesOnly: mode.role === "worker" });
+    this.httpDrain = new HttpDrain(probe.draining);
+    this.http = httpApp(c, s, { logger, metrics: this.metrics, probe, probesOnly: mode.role === "worker", drain: this.httpDrain });
     this.metrics.bind({
       version: VERSION,
       reportsByStatus: () => s.counts.statuses(),
@@ -267,8 +271,10 @@ export class App {
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       const deadline = this.config.shutdownTimeout;
-      // No new connection first, then the HTTP server drains, then the gate hands over what is left.
+      // No new connection first, then the clients' last requests (http/drain.ts), then the HTTP server
+      // drains, then the gate hands over what is left.
       this.gate?.stopAccepting();
+      await this.httpDrain.settle();
       await this.server?.stop(false);
       await this.gate?.drain(2000);
       this.gate?.close();

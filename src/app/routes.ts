@@ -4,6 +4,7 @@ import type { Config } from "../config/settings";
 import { dashboardRoutes } from "../dashboard/routes";
 import { apiGuard } from "../http/auth";
 import type { BodyLimits } from "../http/body";
+import type { HttpDrain } from "../http/drain";
 import { createHttpApp, type HttpApp, type HttpRoutes, originResolver } from "../http/server";
 import type { Logger } from "../lib/logger";
 import { assetsRoutes } from "../modules/assets/routes";
@@ -30,6 +31,8 @@ export interface HttpWiring {
   probe: HealthProbe;
   /** A worker instance (--role worker) answers only /livez, /readyz and /metrics. */
   probesOnly: boolean;
+  /** Connection: close on every answer once the stop settles (http/drain.ts). */
+  drain?: HttpDrain;
 }
 
 export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
@@ -51,6 +54,7 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
     docs: { description: webhooksDescription, webhooks: webhooksDocumentation },
     onStorageFault: (fault, cause) => s.storage.report(fault, cause),
     probesOnly: w.probesOnly,
+    drain: w.drain,
   });
 }
 

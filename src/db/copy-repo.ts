@@ -1,189 +1,112 @@
-// SQL of `migrate-to`: reads a table a page at a time in primary-key order, and writes rows that are
-// not there yet. The same text on SQLite (the source) and PostgreSQL (the target). Table and column
-// names come only from COPIED_TABLES below, never from input.
-import type { Sql } from "./sql";
+// SQL of `migrate-to`: reads a table a page at a time in primary-key order (the same text on SQLite, the
+// source, and PostgreSQL, the target), and brings the target's rows up to date with the source's. Table
+// and column names come only from COPIED_TABLES (the drizzle declaration), never from input.
+//
+// The ledger, migrate_to_copied, lives on the target only and is created by the first run: per copied
+// row, the SHA-256 of the values migrate-to wrote. A rerun tells by it a row that changed on the target
+// since (refused) from one that only changed in the source (updated).
+import { type CopiedTable, copiedTablesOf, declaredTables } from "./copied-tables";
+import * as schema from "./schema";
+import { jsonList, type Sql } from "./sql";
 
-export interface CopiedTable {
-  name: string;
-  /** The primary key: pages are read in its order, and an existing row is skipped on a resumed copy. */
-  key: string;
-  columns: string[];
-  /** An INTEGER id that PostgreSQL numbers with a sequence: moved past the copied ids afterwards. */
-  serial?: boolean;
-  /**
-   * Kept by triggers on a table copied before it (usage_daily, by the reports triggers): the copy of
-   * those rows has already written some of these on the target, so the source's rows replace them.
-   */
-  derived?: boolean;
-}
+export type { CopiedTable } from "./copied-tables";
 
-/** Every table that holds state, in foreign-key order; health_probe and job_leases are per run. */
-export const COPIED_TABLES: CopiedTable[] = [
-  { name: "accounts", key: "id", columns: ["id", "name", "created_at"] },
-  {
-    name: "access_keys",
-    key: "id",
-    columns: [
-      "id",
-      "account_id",
-      "name",
-      "secret_hash",
-      "created_at",
-      "last_used_at",
-      "secret_check",
-      "scopes",
-      "expires_at",
-      "max_reports_per_day",
-      "previous_secret_hash",
-      "previous_secret_check",
-      "previous_valid_until",
-      "rotated_at",
-    ],
-  },
-  {
-    name: "reports",
-    key: "id",
-    columns: [
-      "id",
-      "account_id",
-      "engine",
-      "status",
-      "template",
-      "data",
-      "options",
-      "attempts",
-      "error_code",
-      "error_message",
-      "size_bytes",
-      "page_count",
-      "created_at",
-      "started_at",
-      "finished_at",
-      "expires_at",
-      "request_id",
-      "not_before",
-      "merge_parts",
-      "lease_owner",
-      "lease_expires_at",
-      "template_id",
-      "template_version",
-      "key_id",
-      "conformance",
-      "progress_done",
-      "progress_total",
-    ],
-  },
-  {
-    name: "templates",
-    key: "id",
-    columns: ["id", "account_id", "name", "engine", "latest_version", "created_at", "updated_at"],
-  },
-  {
-    name: "template_versions",
-    key: "id",
-    columns: ["id", "template_id", "version", "html_template", "data_schema", "sample_data", "options", "warnings", "created_at"],
-  },
-  {
-    name: "assets",
-    key: "id",
-    columns: ["id", "account_id", "name", "type", "size_bytes", "sha256", "created_at", "updated_at"],
-  },
-  { name: "report_webhooks", key: "report_id", columns: ["report_id", "url", "link_origin"] },
-  {
-    name: "webhook_secrets",
-    key: "account_id",
-    columns: ["account_id", "secret", "created_at", "previous_secret", "previous_expires_at"],
-  },
-  {
-    name: "webhook_deliveries",
-    key: "id",
-    columns: ["id", "report_id", "event", "status", "attempts", "created_at", "next_attempt_at", "finished_at", "last_error", "claimed_by"],
-  },
-  {
-    name: "webhook_attempts",
-    key: "id",
-    columns: ["id", "delivery_id", "started_at", "duration_ms", "response_status", "error"],
-    serial: true,
-  },
-  {
-    name: "idempotency_keys",
-    key: "id",
-    columns: ["id", "account_id", "key_hash", "fingerprint", "response", "created_at"],
-    serial: true,
-  },
-  {
-    name: "dashboard_sessions",
-    key: "id_hash",
-    columns: ["id_hash", "key_id", "account_id", "csrf_token", "created_at", "last_seen_at", "expires_at"],
-  },
-  { name: "key_daily_counts", key: "id", columns: ["id", "key_id", "day", "reports"] },
-  {
-    name: "audit_events",
-    key: "id",
-    columns: ["id", "account_id", "type", "actor", "actor_key_id", "client_address", "target", "detail", "created_at"],
-  },
-  {
-    name: "signing_identities",
-    key: "id",
-    columns: [
-      "id",
-      "account_id",
-      "name",
-      "common_name",
-      "subject",
-      "issuer",
-      "serial",
-      "not_before",
-      "not_after",
-      "sha256_fingerprint",
-      "chain",
-      "sealed_key",
-      "created_at",
-    ],
-  },
-  {
-    name: "usage_daily",
-    key: "id",
-    columns: ["id", "account_id", "key_id", "day", "submitted", "succeeded", "failed", "pages", "bytes", "render_ms"],
-    derived: true,
-  },
-];
+/** Every declared table that holds state, in foreign-key order (db/copied-tables.ts). */
+export const COPIED_TABLES: CopiedTable[] = copiedTablesOf(declaredTables(schema));
 
 export type Row = Record<string, string | number | null>;
+export type Key = string | number;
+
+/** A serial id as ledger text: zero-padded, so that text order is number order. */
+const ledgerKey = (t: CopiedTable, key: Key) => (t.serial ? String(key).padStart(20, "0") : String(key));
+
+/** One change to the target: the row's new values (absent: delete it) and the ledger's entry. */
+export interface Change {
+  key: Key;
+  /** The source's row to write (insert or update); undefined: the row is deleted. */
+  row?: Row;
+  /** Whether the row is on the target now (update rather than insert). */
+  present?: boolean;
+  /** The SHA-256 to record for the row; undefined: forget it. Ignored for derived tables (no ledger). */
+  sha256?: string;
+  /** Only the ledger changes (the row is already as the source has it, or gone on both sides). */
+  ledgerOnly?: boolean;
+}
 
 export class CopyRepo {
   constructor(private readonly sql: Sql) {}
 
   /** Up to `limit` rows after `after` (exclusive) in key order; the first page with after = null. */
-  page(t: CopiedTable, after: string | number | null, limit: number): Promise<Row[]> {
+  page(t: CopiedTable, after: Key | null, limit: number): Promise<Row[]> {
     const cols = t.columns.join(", ");
     // Byte order on both engines (PostgreSQL would otherwise sort text by its locale), so that both
-    // sides of the verification hash the same rows in the same order.
+    // sides are read in the same order: matched row by row, and hashed alike by the verification.
     const key = this.sql.dialect === "postgres" && !t.serial ? `${t.key} COLLATE "C"` : t.key;
     return after === null
       ? this.sql.all<Row>(`SELECT ${cols} FROM ${t.name} ORDER BY ${key} LIMIT $1`, [limit])
       : this.sql.all<Row>(`SELECT ${cols} FROM ${t.name} WHERE ${key} > $1 ORDER BY ${key} LIMIT $2`, [after, limit]);
   }
 
+  /** Target: creates the ledger unless there (and says whether it was); its keys sort in byte order like the tables' pages. */
+  async ensureLedger(): Promise<{ existed: boolean }> {
+    const found = await this.sql.get<{ t: string | null }>("SELECT to_regclass('migrate_to_copied')::text AS t");
+    await this.sql.run(
+      `CREATE TABLE IF NOT EXISTS migrate_to_copied (
+         table_name TEXT NOT NULL, row_key TEXT COLLATE "C" NOT NULL, sha256 TEXT NOT NULL, PRIMARY KEY (table_name, row_key))`,
+    );
+    return { existed: !!found?.t };
+  }
+
+  /** Target: up to `limit` of `t`'s ledger entries after `after`, in the order page() reads its rows. */
+  async ledgerPage(t: CopiedTable, after: Key | null, limit: number): Promise<{ key: Key; sha256: string }[]> {
+    const rows = await this.sql.all<{ row_key: string; sha256: string }>(
+      `SELECT row_key, sha256 FROM migrate_to_copied WHERE table_name = $1 AND row_key > $2 ORDER BY row_key LIMIT $3`,
+      [t.name, after === null ? "" : ledgerKey(t, after), limit],
+    );
+    return rows.map((r) => ({ key: t.serial ? Number(r.row_key) : r.row_key, sha256: r.sha256 }));
+  }
+
   /**
-   * Inserts the rows that are not there yet (a resumed copy skips what the last run wrote), in one
-   * transaction; a derived table's rows overwrite what is there.
+   * Target (PostgreSQL): applies `changes` (rows and their ledger entries) in one transaction, so an
+   * interrupted run leaves each row and its entry both written or both not. A handful of statements per
+   * batch, the rows as one JSON parameter that PostgreSQL turns into the table's row type: per-row
+   * statements would make a large copy wait on a round trip per row.
    */
-  async insertMissing(t: CopiedTable, rows: Row[]): Promise<number> {
+  async apply(t: CopiedTable, changes: Change[]): Promise<void> {
+    const rows = (pick: (c: Change) => boolean) => JSON.stringify(changes.filter(pick).map((c) => c.row ?? { [t.key]: c.key }));
+    const batch = `jsonb_populate_recordset(NULL::${t.name}, CAST($1 AS TEXT)::jsonb) j`;
     const cols = t.columns.join(", ");
-    const params = t.columns.map((_, i) => `$${i + 1}`).join(", ");
-    const onConflict = t.derived
-      ? `ON CONFLICT (${t.key}) DO UPDATE SET ${t.columns.map((c) => `${c} = excluded.${c}`).join(", ")}`
-      : "ON CONFLICT DO NOTHING";
-    return this.sql.tx(async () => {
-      let n = 0;
-      for (const r of rows) {
-        n += await this.sql.run(
-          `INSERT INTO ${t.name} (${cols}) VALUES (${params}) ${onConflict}`,
-          t.columns.map((c) => r[c]),
+    const set = t.columns
+      .filter((c) => c !== t.key)
+      .map((c) => `${c} = j.${c}`)
+      .join(", ");
+    const deleted = (c: Change) => !c.ledgerOnly && !c.row;
+    const updated = (c: Change) => !c.ledgerOnly && !!c.row && !!c.present;
+    const inserted = (c: Change) => !c.ledgerOnly && !!c.row && !c.present;
+    const recorded = changes.filter((c) => c.sha256 !== undefined).map((c) => [ledgerKey(t, c.key), c.sha256]);
+    const forgotten = changes.filter((c) => c.sha256 === undefined).map((c) => ledgerKey(t, c.key));
+    await this.sql.tx(async () => {
+      // Deletions first: a unique name (an asset's) they free may be taken by a row inserted next.
+      if (changes.some(deleted))
+        await this.sql.run(`DELETE FROM ${t.name} USING ${batch} WHERE ${t.name}.${t.key} = j.${t.key}`, [rows(deleted)]);
+      if (changes.some(updated))
+        await this.sql.run(`UPDATE ${t.name} SET ${set} FROM ${batch} WHERE ${t.name}.${t.key} = j.${t.key}`, [rows(updated)]);
+      if (changes.some(inserted)) await this.sql.run(`INSERT INTO ${t.name} (${cols}) SELECT ${cols} FROM ${batch}`, [rows(inserted)]);
+      if (t.derived) return;
+      if (forgotten.length > 0) {
+        await this.sql.run(`DELETE FROM migrate_to_copied WHERE table_name = $1 AND row_key IN ${jsonList(this.sql.dialect, "$2")}`, [
+          t.name,
+          JSON.stringify(forgotten),
+        ]);
+      }
+      if (recorded.length > 0) {
+        await this.sql.run(
+          `INSERT INTO migrate_to_copied (table_name, row_key, sha256)
+           SELECT $1, e->>0, e->>1 FROM jsonb_array_elements(CAST($2 AS TEXT)::jsonb) e
+           ON CONFLICT (table_name, row_key) DO UPDATE SET sha256 = excluded.sha256`,
+          [t.name, JSON.stringify(recorded)],
         );
       }
-      return n;
     });
   }
 

@@ -1,6 +1,9 @@
 // Drizzle table definitions; they mirror migrations/*.sql and migrations/postgres/*.sql (tests/unit/schema.test.ts
 // and tests/unit/schema-postgres.test.ts keep the three in step). They type rows; queries are SQL (db/sql.ts).
+// `migrate-to` copies every table and column declared here (db/copied-tables.ts), except the tables
+// marked notCopied(), each with its reason.
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import { keptByTriggers, notCopied } from "./copied-tables";
 
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(),
@@ -72,23 +75,26 @@ export const signingIdentities = sqliteTable("signing_identities", {
 });
 
 /** Usage per UTC day, account and submitting key, kept by triggers on reports (migration 0012). */
-export const usageDaily = sqliteTable("usage_daily", {
-  /** `<day>/<account_id>/<key_id>` */
-  id: text("id").primaryKey(),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  /** "" for reports older than keys being recorded. */
-  keyId: text("key_id").notNull(),
-  /** Days since 1970-01-01 of the reports' created_at. */
-  day: integer("day").notNull(),
-  submitted: integer("submitted").notNull().default(0),
-  succeeded: integer("succeeded").notNull().default(0),
-  failed: integer("failed").notNull().default(0),
-  pages: integer("pages").notNull().default(0),
-  bytes: integer("bytes").notNull().default(0),
-  renderMs: integer("render_ms").notNull().default(0),
-});
+export const usageDaily = keptByTriggers(
+  sqliteTable("usage_daily", {
+    /** `<day>/<account_id>/<key_id>` */
+    id: text("id").primaryKey(),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id, { onDelete: "cascade" }),
+    /** "" for reports older than keys being recorded. */
+    keyId: text("key_id").notNull(),
+    /** Days since 1970-01-01 of the reports' created_at. */
+    day: integer("day").notNull(),
+    submitted: integer("submitted").notNull().default(0),
+    succeeded: integer("succeeded").notNull().default(0),
+    failed: integer("failed").notNull().default(0),
+    pages: integer("pages").notNull().default(0),
+    bytes: integer("bytes").notNull().default(0),
+    renderMs: integer("render_ms").notNull().default(0),
+  }),
+  "the reports triggers count into it: the copy of reports counts only the reports that still exist, so the source's rows replace the target's",
+);
 
 export const reportStatuses = ["queued", "processing", "succeeded", "failed", "expired"] as const;
 export type ReportStatus = (typeof reportStatuses)[number];
@@ -134,16 +140,23 @@ export const reports = sqliteTable("reports", {
 });
 
 /** Jobs run by one holder at a time across instances (migration 0009). */
-export const jobLeases = sqliteTable("job_leases", {
-  name: text("name").primaryKey(),
-  holder: text("holder").notNull(),
-  expiresAt: integer("expires_at").notNull(),
-});
+export const jobLeases = notCopied(
+  sqliteTable("job_leases", {
+    name: text("name").primaryKey(),
+    holder: text("holder").notNull(),
+    expiresAt: integer("expires_at").notNull(),
+  }),
+  "held by running processes only: the stopped source holds none that the cluster could honour",
+);
 
-export const healthProbe = sqliteTable("health_probe", {
-  name: text("name").primaryKey(),
-  checkedAt: integer("checked_at").notNull(),
-});
+/** Written by readiness checks to prove the database takes a write. */
+export const healthProbe = notCopied(
+  sqliteTable("health_probe", {
+    name: text("name").primaryKey(),
+    checkedAt: integer("checked_at").notNull(),
+  }),
+  "a readiness check's scratch row, rewritten by every check",
+);
 
 /** Dashboard sessions: see migrations/0003_dashboard_sessions.sql. */
 export const dashboardSessions = sqliteTable("dashboard_sessions", {

@@ -7,7 +7,10 @@ import { Value } from "@sinclair/typebox/value";
 import { type EInvoiceFigures, InvoiceChecker } from "./business-rules";
 import { type CustomerXmlSummary, checkCustomerXml } from "./customer-xml";
 import { format } from "./decimal";
+import { GUIDELINE_IDS } from "./facturx";
+import { semanticOfModel } from "./from-model";
 import { type EInvoiceModel, type EInvoiceSummary, eInvoiceModelSchema, type ModelProfile, modelProfiles } from "./model";
+import { runRules } from "./validate";
 import { type EInvoiceViolation, eInvoiceInvalid, MAX_VIOLATIONS } from "./violations";
 
 export type { EInvoiceFigures, VatGroup } from "./business-rules";
@@ -94,6 +97,10 @@ export function checkEInvoice(input: unknown, pathPrefix = "options.e_invoice"):
     l.id ??= String(i + 1);
   });
   const figures = new InvoiceChecker(invoice, `${pathPrefix}.invoice`).run();
+  // The one rule set incoming e-invoices are checked by (rules/*.ts), on the invoice as it will be written.
+  const semantic = semanticOfModel(invoice, figures, `${pathPrefix}.invoice`, GUIDELINE_IDS[profile as ModelProfile]);
+  const broken = runRules(semantic, ["en16931"]).filter((f) => f.flag === "fatal");
+  if (broken.length > 0) throw eInvoiceInvalid(broken.map((f) => ({ rule: f.rule, field: f.location, problem: f.message })));
   return {
     source: "model",
     profile: profile as ModelProfile,

@@ -74,14 +74,15 @@ function pathOf(url: string): string {
   return url.slice(start, q < 0 ? undefined : q);
 }
 
-function withHeader(res: Response, id: string): Response {
+/** `res` with one header set (on a copy when its headers are immutable). */
+export function withHeader(res: Response, name: string, value: string): Response {
   try {
-    res.headers.set("x-request-id", id);
+    res.headers.set(name, value);
     return res;
   } catch {
     // Some responses have immutable headers: copy it.
     const copy = new Response(res.body, res);
-    copy.headers.set("x-request-id", id);
+    copy.headers.set(name, value);
     return copy;
   }
 }
@@ -124,7 +125,7 @@ export function requestContext<A extends Elysia<any, any, any, any, any, any, an
         status,
         ms: Math.round(seconds * 10_000) / 10,
       });
-    return withHeader(res, id);
+    return withHeader(res, "x-request-id", id);
   };
   return app.wrap((fn) => (request: Request): Response | Promise<Response> => {
     const started = performance.now();

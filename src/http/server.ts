@@ -6,6 +6,7 @@ import type { Logger } from "../lib/logger";
 import type { StorageFault } from "../lib/storage";
 import { API_PREFIX } from "./auth";
 import { type BodyLimits, markArrival } from "./body";
+import type { HttpDrain } from "./drain";
 import { errorMapper, errorResponse, serverBusy } from "./errors";
 import { isJson, parseJsonBody } from "./json-body";
 import { docs, type FeatureDocs } from "./openapi";
@@ -35,6 +36,8 @@ export interface HttpDeps {
   onStorageFault?: (fault: StorageFault, cause: unknown) => void;
   /** A worker instance (--role worker) answers only its probes: /livez, /readyz and /metrics. */
   probesOnly?: boolean;
+  /** The graceful stop's part (drain.ts): `Connection: close` on every answer once the stop settles. */
+  drain?: HttpDrain;
 }
 
 export function createHttpApp(d: HttpDeps) {
@@ -45,7 +48,7 @@ export function createHttpApp(d: HttpDeps) {
     .use(errorMapper(d.logger, d.body, d.onStorageFault))
     .use(d.routes.probes);
   // The same Elysia app with fewer routes: App only listens, handles and stops it.
-  return requestContext(probes, d.metrics, d.logger) as unknown as ReturnType<typeof createFullHttpApp>;
+  return requestContext(d.drain?.wrap(probes) ?? probes, d.metrics, d.logger) as unknown as ReturnType<typeof createFullHttpApp>;
 }
 
 /** What a worker instance answers; anything else is a 404 that says where the API is. */
@@ -81,8 +84,9 @@ function createFullHttpApp(d: HttpDeps) {
   for (const routes of d.routes.site) site = site.use(routes);
   app = app.use(site);
   app = app.group(API_PREFIX, (api) => d.routes.api.reduce<AnyElysia>((group, routes) => group.use(routes), api));
-  // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included.
-  return requestContext(app, d.metrics, d.logger);
+  // X-Request-Id and HTTP metrics around everything, early answers (401, 404) included; so is the drain's
+  // Connection: close.
+  return requestContext(d.drain?.wrap(app) ?? app, d.metrics, d.logger);
 }
 
 /**

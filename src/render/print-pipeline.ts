@@ -1,6 +1,6 @@
 // The print pipeline of one report on one page slot: load the HTML, wait until it is ready, print
 // it, and write its document information, all within the render deadline. Returns the PDF's bytes:
-// the caller checks them against the limits (pdf-limits.ts) and stores them (modules/reports/attempt-pdf.ts).
+// the caller checks them against the limits (pdf-limits.ts) and stores them (modules/reports/producers.ts).
 import { RenderError } from "../lib/errors";
 import type { PdfOptions } from "../pdf/options";
 import type { Slot } from "./page-slots";

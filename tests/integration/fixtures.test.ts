@@ -4,19 +4,22 @@ import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { TemplatingPool } from "../../src/render/templating";
+import { sharedMissing, sharedPath, testIf } from "../helpers/shared";
 import { testTemplatingPool } from "../helpers/templating";
 
 // Real Chromium and sandboxes on a 2-core machine: a busy machine must slow tests, not fail them.
 setDefaultTimeout(60_000);
 
-const DIR = "/work/shared/fixtures/ejs";
+// From shared/ beside the clone; without it every test here is skipped, saying why.
+const DIR = sharedPath("fixtures/ejs");
+const missing = sharedMissing("fixtures/ejs/manifest.json");
 interface Fixture {
   name: string;
   template: string;
   expected: string;
   locals: Record<string, unknown>;
 }
-const manifest = JSON.parse(readFileSync(join(DIR, "manifest.json"), "utf8")) as { fixtures: Fixture[] };
+const manifest = (missing ? { fixtures: [] } : JSON.parse(readFileSync(join(DIR, "manifest.json"), "utf8"))) as { fixtures: Fixture[] };
 
 let pool: TemplatingPool;
 beforeAll(async () => {
@@ -26,7 +29,7 @@ beforeAll(async () => {
 afterAll(() => pool.stop(), 30_000);
 
 describe("EJS fixtures through the sandbox", () => {
-  test("the manifest lists fixtures", () => {
+  testIf(missing)("the manifest lists fixtures", () => {
     expect(manifest.fixtures.length).toBeGreaterThanOrEqual(11);
   });
 

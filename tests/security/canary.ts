@@ -1,6 +1,16 @@
 // A canary for the network policy: servers that record every connection a report page manages
 // to open. They listen dual-stack on "::", so a connection to 127.0.0.1, ::1, ::ffff:127.0.0.1 or
 // this machine's own interface addresses is seen on the same port.
+//
+// Other programs on the machine reach the same ports (a health probe's `curl http://127.0.0.1/` lands
+// on the canary's port 80), so not every hit is a leak. Every vector URL carries `token`, a random path
+// segment only this test knows, and a hit counts (leaks()) when:
+// - it is an HTTP request (or WebSocket upgrade) whose request line carries the token;
+// - it carries no request line (a preconnected socket that sent nothing yet, TLS to :443, other bytes)
+//   and was not opened by a program outside this test's process tree (its owner is looked up with `ss`
+//   the moment it is accepted; an owner that cannot be found counts, so a leak is never explained away);
+// - it is a UDP datagram (STUN, QUIC: no readable token) on the canary's own ephemeral port.
+import { randomBytes } from "node:crypto";
 import dgram from "node:dgram";
 import net from "node:net";
 import { networkInterfaces } from "node:os";
@@ -12,7 +22,12 @@ export interface Hit {
   remote?: string;
   /** The request line or first bytes, which name the vector (each URL carries a tag). */
   detail: string;
+  /** TCP: who opened the connection, "this test" (this process or a descendant: Chromium), "pid N (name)" or "unknown". */
+  owner?: string;
 }
+
+/** An HTTP request line: "GET /path HTTP/1.1". */
+const REQUEST_LINE = /^[A-Z]+ \S+ HTTP\/\d/;
 
 export interface Canary {
   /** Bun.serve: HTTP requests and WebSocket upgrades. */
@@ -23,21 +38,59 @@ export interface Canary {
   udpPort: number;
   /** Well-known ports we also managed to listen on (80, 443, 9), if free; never required. */
   wellKnown: number[];
+  /** The path segment every vector URL carries ("/<token>/..."): only this test knows it. */
+  token: string;
+  /** Everything that reached the canary, leaks and strays alike. */
   hits: Hit[];
+  /** The hits that count as leaks (see the top of this file), once every owner lookup is done. */
+  leaks(): Promise<Hit[]>;
+  /** The hits that do not count: another program's, or requests without the token. */
+  strays(): Promise<Hit[]>;
   reset(): void;
   close(): Promise<void>;
 }
 
 const clip = (b: Buffer | string) => (typeof b === "string" ? b : b.toString("latin1")).split("\r\n")[0]!.slice(0, 200);
 
-function rawServer(hits: Hit[], kind: string): net.Server {
+/**
+ * Who holds the client end of an accepted loopback connection (local port `clientPort`, peer port
+ * `serverPort`): "this test", "pid N (name)" of another program, or "unknown" when no socket matches.
+ */
+async function ownerOf(clientPort: number, serverPort: number): Promise<string> {
+  const p = Bun.spawn(["ss", "-tnpH", "state", "all", "sport", "=", `:${clientPort}`, "and", "dport", "=", `:${serverPort}`], {
+    stdout: "pipe",
+    stderr: "ignore",
+  });
+  const out = await new Response(p.stdout).text();
+  await p.exited;
+  const owners = [...out.matchAll(/\("([^"]*)",pid=(\d+)/g)].map((m) => ({ name: m[1], pid: Number(m[2]) }));
+  if (!owners.length) return "unknown";
+  const ours = new Set([process.pid, ...descendantsOf(process.pid)]);
+  const other = owners.find((o) => !ours.has(o.pid));
+  return other ? `pid ${other.pid} (${other.name})` : "this test";
+}
+
+function rawServer(hits: Hit[], lookups: Promise<unknown>[], kind: string): net.Server {
   return net.createServer((c) => {
     const hit: Hit = { kind, port: c.localPort ?? 0, remote: c.remoteAddress, detail: "" };
     hits.push(hit);
+    // At once, while the client's socket is still open; ours stays open until the lookup is done.
+    const lookup = ownerOf(c.remotePort ?? 0, c.localPort ?? 0).then(
+      (o) => void (hit.owner = o),
+      () => void (hit.owner = "unknown"),
+    );
+    lookups.push(lookup);
     c.on("error", () => {});
     c.once("data", (d: Buffer) => (hit.detail = clip(d)));
-    setTimeout(() => c.destroy(), 200);
+    void Promise.all([lookup, Bun.sleep(200)]).then(() => c.destroy());
   });
+}
+
+/** Whether a hit counts as a leak (see the top of this file). */
+function isLeak(h: Hit, token: string): boolean {
+  if (h.kind === "udp") return true;
+  if (h.kind === "http" || h.kind === "websocket" || REQUEST_LINE.test(h.detail)) return h.detail.includes(token);
+  return h.owner === "this test" || h.owner === "unknown" || h.owner === undefined;
 }
 
 function listen(server: net.Server, port: number): Promise<number | undefined> {
@@ -48,24 +101,27 @@ function listen(server: net.Server, port: number): Promise<number | undefined> {
 }
 
 export async function startCanary(): Promise<Canary> {
+  const token = `k${randomBytes(12).toString("hex")}`;
   const hits: Hit[] = [];
-  const http = Bun.serve({
+  const lookups: Promise<unknown>[] = [];
+  const http = Bun.serve<{ path: string }>({
     hostname: "::",
     port: 0,
     fetch(req, server) {
       const url = new URL(req.url);
-      hits.push({ kind: "http", port: server.port!, remote: server.requestIP(req)?.address, detail: `${req.method} ${url.pathname}` });
-      if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && server.upgrade(req)) return undefined;
+      const detail = `${req.method} ${url.pathname}${url.search}`;
+      hits.push({ kind: "http", port: server.port!, remote: server.requestIP(req)?.address, detail });
+      if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && server.upgrade(req, { data: { path: detail } })) return undefined;
       return new Response("<p>CANARY-REACHED</p>", { headers: { "content-type": "text/html", "access-control-allow-origin": "*" } });
     },
     websocket: {
       open(ws) {
-        hits.push({ kind: "websocket", port: 0, remote: ws.remoteAddress, detail: "open" });
+        hits.push({ kind: "websocket", port: 0, remote: ws.remoteAddress, detail: `open ${ws.data.path}` });
       },
       message() {},
     },
   });
-  const raw = rawServer(hits, "tcp");
+  const raw = rawServer(hits, lookups, "tcp");
   const rawPort = (await listen(raw, 0))!;
   const udp = dgram.createSocket({ type: "udp6", ipv6Only: false });
   udp.on("message", (m, r) => hits.push({ kind: "udp", port: udpPort, remote: r.address, detail: `${m.length} bytes` }));
@@ -75,7 +131,7 @@ export async function startCanary(): Promise<Canary> {
   const extra: net.Server[] = [];
   const wellKnown: number[] = [];
   for (const p of [80, 443, 9]) {
-    const s = rawServer(hits, `tcp:${p}`);
+    const s = rawServer(hits, lookups, `tcp:${p}`);
     if ((await listen(s, p)) === p) {
       extra.push(s);
       wellKnown.push(p);
@@ -87,8 +143,20 @@ export async function startCanary(): Promise<Canary> {
     rawPort,
     udpPort,
     wellKnown,
+    token,
     hits,
-    reset: () => void hits.splice(0),
+    leaks: async () => {
+      await Promise.all(lookups);
+      return hits.filter((h) => isLeak(h, token));
+    },
+    strays: async () => {
+      await Promise.all(lookups);
+      return hits.filter((h) => !isLeak(h, token));
+    },
+    reset: () => {
+      hits.splice(0);
+      lookups.splice(0);
+    },
     close: async () => {
       http.stop(true);
       udp.close();

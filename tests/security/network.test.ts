@@ -2,7 +2,9 @@
 // Chromium try every way a page can open a connection, against a canary listening on this
 // machine, in every spelling of a local address; and every way to print a local file.
 // The canary must see nothing, with the network closed and with an allow-list that names local
-// hosts (the egress proxy must refuse them by address).
+// hosts (the egress proxy must refuse them by address). Only this test's own traffic counts: every
+// vector URL carries the canary's secret token (canary.ts), so another program on the machine calling
+// http://127.0.0.1/ (the canary's port 80) is reported as a stray, not a leak.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
 import { fetchLink, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
@@ -26,17 +28,39 @@ const PASSWD = "root:x:0:0";
 let canary: Canary;
 const watch = new ChildSocketWatch();
 
-beforeAll(async () => {
-  canary = await startCanary();
-  // The canary itself works: a direct HTTP request and a raw TCP connection are both counted.
-  await fetch(`http://127.0.0.1:${canary.httpPort}/self-test`).then((r) => r.text());
-  await new Promise<void>((resolve) => {
-    const c = net.connect({ host: "::1", port: canary.rawPort }, () => c.end("self-test\r\n"));
+/** Opens a TCP connection from this process and sends `bytes` (when empty: nothing, holding it 2 s). */
+function connectFromHere(port: number, bytes: string): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const c = net.connect({ host: "::1", port }, () => (bytes ? c.end(bytes) : setTimeout(() => c.end(), 2000)));
     c.on("close", () => resolve());
     c.on("error", () => resolve());
   });
+}
+
+/**
+ * The same from another program, as a stray health probe would: an HTTP GET of `path`, or a connection that
+ * sends nothing (held 2 s). `setsid -f` detaches it, so it is not a descendant of this process. Resolves once
+ * the canary has seen it.
+ */
+async function connectFromElsewhere(port: number, path: string | undefined) {
+  const script =
+    path === undefined
+      ? `const c = require("node:net").connect({ host: "127.0.0.1", port: ${port} }); c.on("error", () => {}); setTimeout(() => c.end(), 2000);`
+      : `await fetch("http://127.0.0.1:${port}${path}", { signal: AbortSignal.timeout(2000) }).catch(() => {});`;
+  const seen = canary.hits.length;
+  await Bun.spawn(["setsid", "-f", process.execPath, "-e", script], { stdout: "ignore", stderr: "ignore" }).exited;
+  for (const end = Date.now() + 20_000; canary.hits.length === seen; await Bun.sleep(20))
+    if (Date.now() > end) throw new Error(`the canary never saw a connection to :${port} from another program`);
+}
+
+beforeAll(async () => {
+  canary = await startCanary();
+  // The canary itself works: a direct HTTP request with the token, and a raw TCP connection from this
+  // process tree, are both counted.
+  await fetch(`http://127.0.0.1:${canary.httpPort}/${canary.token}/self-test`).then((r) => r.text());
+  await connectFromHere(canary.rawPort, "self-test\r\n");
   await Bun.sleep(100);
-  expect(canary.hits.map((h) => h.kind).sort()).toEqual(["http", "tcp"]);
+  expect((await canary.leaks()).map((h) => h.kind).sort()).toEqual(["http", "tcp"]);
   canary.reset();
   // The socket watch sees a child process's non-loopback connection (when this box has an address).
   if (!(await watch.selfTest())) console.warn("no non-loopback address: the child socket watch is unproven");
@@ -46,6 +70,31 @@ beforeAll(async () => {
 afterAll(async () => {
   watch.stop();
   await canary?.close();
+});
+
+test("the canary counts this test's token and this process tree's sockets, not another program's requests", async () => {
+  canary.reset();
+  const ports = [canary.rawPort, ...canary.wellKnown.filter((p) => p === 80)];
+  // Marks this test's own strays: other programs may be calling the same ports meanwhile.
+  const mine = `stray-${process.pid}-${Date.now()}`;
+  for (const port of ports) {
+    // Strays: another program's GET without the token, and its connection that sends nothing.
+    await connectFromElsewhere(port, `/${mine}`);
+    await connectFromElsewhere(port, `/health?probe=${mine}`);
+    await connectFromElsewhere(port, undefined);
+    // Leaks: the token in a request line, even from another program; a silent socket of this process.
+    await connectFromElsewhere(port, `/${canary.token}/leak`);
+    await connectFromHere(port, "");
+  }
+  await Bun.sleep(100);
+  const strays = await canary.strays();
+  const leaks = await canary.leaks();
+  canary.reset();
+  expect(strays.filter((h) => h.detail.includes(mine)).length).toBe(2 * ports.length);
+  // The silent one was told apart by its owner, another program (a bun process not under this one).
+  expect(strays.filter((h) => !h.detail && /^pid \d+ \(bun/.test(h.owner ?? "")).length).toBe(ports.length);
+  expect(leaks.map((h) => (h.detail ? "token" : h.owner))).toEqual(ports.flatMap(() => ["token", "this test"]));
+  if (!canary.wellKnown.includes(80)) console.warn("port 80 was taken: the canary's own default-port hits are untested");
 });
 
 const squash = (s: string) => s.replace(/\s+/g, "");
@@ -71,13 +120,19 @@ async function runReport(t: TestApp, html: string, what: string) {
   const trace = `[${elapsed} ms] ${report.status}${report.error ? ` ${JSON.stringify(report.error)}` : ""} attempts=${report.attempts} created=${report.created_at} started=${report.started_at} finished=${report.finished_at}: ${what}`;
   if (process.env.SECURITY_TRACE) console.log(trace);
   await Bun.sleep(SETTLE_MS);
+  // Leaks first: a page that reached the canary often also hangs on it (the canary never answers).
+  const leaks = await canary.leaks();
+  const strays = await canary.strays();
+  canary.reset();
+  if (strays.length)
+    console.warn(`${strays.length} connection(s) not this test's (no token, another program), e.g. ${JSON.stringify(strays[0])}`);
+  if (leaks.length) throw new Error(`LEAK via ${what}: the canary saw ${JSON.stringify(leaks, null, 1)}`);
   if (!["succeeded", "failed"].includes(report.status) || elapsed > (isKnownStall(what) ? STALL_MS : QUICK_MS))
     throw new Error(`not quick: ${trace}`);
   const text = pdf ? await pdfText(pdf) : "";
   expect(squash(text)).not.toContain(PASSWD);
   expect(text).not.toContain("CANARY-REACHED");
   expect(JSON.stringify(report.error ?? "")).not.toContain(PASSWD);
-  if (canary.hits.length) throw new Error(`LEAK via ${what}: the canary saw ${JSON.stringify(canary.hits, null, 1)}`);
   return { report, text, elapsed };
 }
 
@@ -111,25 +166,30 @@ const LOCAL_HOSTS = [
   "169.254.169.254",
 ];
 
+/** An origin with the canary's token as the first path segment: every URL built on it carries the token. */
+const tokened = (origin: string) => `${origin}/${canary.token}`;
+
 function vectorsFor(host: string, i: number): string {
   const udp = `${host}:${canary.udpPort}`;
+  const on = (origin: string, ws: string, tag: string) => subresourceVectors(tokened(origin), tokened(ws), udp, tag);
   const parts = [
-    subresourceVectors(`http://${host}:${canary.httpPort}`, `ws://${host}:${canary.httpPort}`, udp, `h${i}a`),
-    subresourceVectors(`http://${host}:${canary.rawPort}`, `ws://${host}:${canary.rawPort}`, udp, `h${i}b`),
+    on(`http://${host}:${canary.httpPort}`, `ws://${host}:${canary.httpPort}`, `h${i}a`),
+    on(`http://${host}:${canary.rawPort}`, `ws://${host}:${canary.rawPort}`, `h${i}b`),
   ];
   // Default ports (80/443), when the canary could take them.
-  if (canary.wellKnown.includes(80) || canary.wellKnown.includes(443))
-    parts.push(subresourceVectors(`http://${host}`, `ws://${host}`, udp, `h${i}c`));
+  if (canary.wellKnown.includes(80) || canary.wellKnown.includes(443)) parts.push(on(`http://${host}`, `ws://${host}`, `h${i}c`));
   return parts.join("\n");
 }
 
 function localNavTargets(): string[] {
   return [
-    `http://127.0.0.1:${canary.httpPort}/nav-a`,
-    `http://localhost:${canary.rawPort}/nav-b`,
-    `http://[::1]:${canary.httpPort}/nav-c`,
-    `http://0x7f000001:${canary.rawPort}/nav-d`,
-    `http://[::ffff:7f00:1]:${canary.httpPort}/nav-e`,
+    `${tokened(`http://127.0.0.1:${canary.httpPort}`)}/nav-a`,
+    `${tokened(`http://localhost:${canary.rawPort}`)}/nav-b`,
+    `${tokened(`http://[::1]:${canary.httpPort}`)}/nav-c`,
+    `${tokened(`http://0x7f000001:${canary.rawPort}`)}/nav-d`,
+    `${tokened(`http://[::ffff:7f00:1]:${canary.httpPort}`)}/nav-e`,
+    // The default port, where other programs' requests land too.
+    `${tokened("http://127.0.0.1")}/nav-f`,
   ];
 }
 
@@ -269,7 +329,7 @@ function suite(name: string, config: { allowHosts?: string[] }, fileNavUrls: str
       canary.reset();
       await Bun.sleep(3_000);
       await watch.sample();
-      expect(canary.hits).toEqual([]);
+      expect(await canary.leaks()).toEqual([]);
       if (config.allowHosts?.length) {
         // Background traffic would show up as CONNECTs the proxy refused; report them.
         const idle = proxyWarnings.slice(before);
@@ -325,7 +385,7 @@ describe("allow-listed local names", () => {
       for (const [i, [http, ws]] of origins().entries()) {
         const { report, text } = await runReport(
           t,
-          subresourceVectors(http!, ws!, `127.0.0.1:${canary.udpPort}`, `s${i}`),
+          subresourceVectors(tokened(http!), tokened(ws!), `127.0.0.1:${canary.udpPort}`, `s${i}`),
           `https vectors for ${http}`,
         );
         expect(report.status).toBe("succeeded");
@@ -339,7 +399,11 @@ describe("allow-listed local names", () => {
     }, 600_000);
 
     test("navigating to an allow-listed local https name is refused too", async () => {
-      for (const url of ["https://localhost/nav", "https://127.0.0.1/nav", `https://localhost:${canary.httpPort}/nav`]) {
+      for (const url of [
+        `${tokened("https://localhost")}/nav`,
+        `${tokened("https://127.0.0.1")}/nav`,
+        `${tokened(`https://localhost:${canary.httpPort}`)}/nav`,
+      ]) {
         for (const [kind, html] of navigationPages(url)) await runReport(t, html, `${kind} → ${url}`);
       }
     }, 600_000);

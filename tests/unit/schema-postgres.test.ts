@@ -8,7 +8,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { getTableConfig, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
+import { getTableConfig, type SQLiteColumn } from "drizzle-orm/sqlite-core";
+import { declaredTables } from "../../src/db/copied-tables";
 import { migratePostgres } from "../../src/db/migrate-postgres";
 import { PostgresSql } from "../../src/db/postgres";
 import * as schema from "../../src/db/schema";
@@ -20,9 +21,7 @@ if (!hasPostgres) console.error(`SKIP the PostgreSQL schema check: no pg_ctl in 
 /** Tables only the shared database has: on one machine these secrets are files in the data dir. */
 const POSTGRES_ONLY = ["shared_secrets"];
 
-const drizzleTables = (Object.values(schema) as unknown[]).filter(
-  (v): v is SQLiteTable => typeof v === "object" && v !== null && Symbol.for("drizzle:IsDrizzleTable") in v,
-);
+const drizzleTables = declaredTables(schema);
 
 /**
  * The PostgreSQL types a drizzle SQLite type may be: times (milliseconds) and byte counts outgrow 32

@@ -51,7 +51,7 @@ export class ChunkedRenderer {
     private readonly queue: ReportQueue,
     private readonly templating: TemplatingPool,
     private readonly pool: RenderPool,
-    private readonly pipeline: () => PdfPipeline,
+    private readonly pipeline: PdfPipeline,
     private readonly opts: ChunkedOptions,
   ) {}
 
@@ -65,7 +65,7 @@ export class ChunkedRenderer {
     // Chromium builds an outline only with the structure tree of a tagged print; the join keeps the outline.
     const resolved = resolvePdfOptions(job.options);
     const options = { ...resolved, tagged: resolved.tagged || resolved.outline };
-    const pipeline = this.pipeline();
+    const pipeline = this.pipeline;
     const dir = pipeline.workPath(job.id);
     const parts: ChunkPart[] = new Array(count);
     const total = { pages: 0, bytes: 0, done: 0 };

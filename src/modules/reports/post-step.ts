@@ -1,19 +1,19 @@
 // The report processor's post step: a report's row turned into the PDF pipeline's plan and input
 // (src/pdf/), with the reports it uses (merge parts, a stamp) fetched as local files at their winning
-// attempt. Every fault of this step that is the service's (qpdf, the store) is retried like any other.
+// attempt. The producers (producers.ts) run it into the attempt's spool file. Every fault of this step that is the service's (qpdf, the store) is retried like any other.
 import { join } from "node:path";
 import { REPORT_FAILURES } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
+import type { MergePart } from "../../pdf/merge";
 import { hasPostOptions, type StoredPostOptions } from "../../pdf/options";
-import type { PdfPipeline } from "../../pdf/pipeline";
+import type { PdfPipeline, PipelineInput } from "../../pdf/pipeline";
 import { type PostPlan, paramsOf, storedPlan } from "../../pdf/plan";
 import { pdfThumbnail } from "../../pdf/raster";
 import { encryption } from "../../pdf/steps/encryption";
 import { stamp } from "../../pdf/steps/stamp";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
-import type { PdfSpool } from "../files/spool";
 import type { ClaimedReport } from "./queue";
 import type { ReportsRepo } from "./repo";
 
@@ -26,91 +26,72 @@ export interface PostDeps {
 
 export class PostStep {
   constructor(
-    private readonly deps: PostDeps | undefined,
+    private readonly deps: PostDeps,
     private readonly files: PdfStore,
-    private readonly spool: PdfSpool,
   ) {}
 
   /** The report's post-processing plan, or undefined when it has none (printed straight into its file). */
   planOf(job: ClaimedReport): PostPlan | undefined {
     const stored = job.options ? (JSON.parse(job.options) as StoredPostOptions) : undefined;
     if (!hasPostOptions(stored) && !job.mergeParts) return undefined;
-    const plan = storedPlan(job.id, stored, this.post().seal);
+    const plan = storedPlan(job.id, stored, this.deps.seal);
     if (!plan) throw new RenderError("passwords_unavailable", REPORT_FAILURES.passwords_unavailable);
     return plan.steps.length === 0 && !job.mergeParts ? undefined : plan;
   }
 
-  /**
-   * Applies the plan to the printed PDF: the print goes to the work folder and qpdf writes the report's
-   * file. Resolves with its size and the pages the plan added (a table of contents).
-   */
-  async apply(job: ClaimedReport, plan: PostPlan, pdf: Uint8Array, fence: string): Promise<{ bytes: number; addedPages: number }> {
-    const pipeline = this.post().pipeline;
-    const printed = pipeline.printPath(job.id);
-    await Bun.write(printed, pdf);
-    const stampPath = await this.stampPath(job, plan);
-    const result = await pipeline.apply(job.id, plan, { input: printed, output: this.spool.pathOf(job.id, fence), stampPath });
-    // An encrypted PDF cannot be rasterised once its passwords are dropped with the finished report's
-    // options: its thumbnail (thumbnail.ts) is made now, from the print, and kept with the report.
-    if (paramsOf(plan, encryption)) {
-      const png = await pdfThumbnail((cmd) => pipeline.tool(cmd, job.id), printed, pipeline.workPath(job.id));
-      await this.files.putThumbnail(job.id, fence, png);
-    }
-    return result;
+  /** Chromium's PDF where the pipeline reads it (the work folder), as the pipeline's input. */
+  async printed(job: ClaimedReport, pdf: Uint8Array): Promise<{ input: string }> {
+    const input = this.deps.pipeline.printPath(job.id);
+    await Bun.write(input, pdf);
+    return { input };
   }
 
-  /** Applies the plan to a chunked report's joined parts (chunked.ts), with their outline, into the report's file. */
-  applyJoined(
-    job: ClaimedReport,
-    plan: PostPlan,
-    joined: { path: string; update: string },
-    fence: string,
-  ): Promise<{ bytes: number; addedPages: number }> {
-    return this.stampPath(job, plan).then((stampPath) =>
-      this.post().pipeline.apply(job.id, plan, {
-        input: joined.path,
-        update: joined.update,
-        output: this.spool.pathOf(job.id, fence),
-        stampPath,
-      }),
-    );
-  }
-
-  /** The PDF pipeline, for the chunked renderer's joins; throws when the processor was made without it. */
-  get pipeline(): PdfPipeline {
-    return this.post().pipeline;
-  }
-
-  /** Joins the parts' PDFs into the report's file with the plan applied; undefined when the report is no longer wanted. */
-  async merge(
-    job: ClaimedReport,
-    plan: PostPlan,
-    fence: string,
-    stillWanted: () => Promise<boolean>,
-  ): Promise<{ pages: number; bytes: number } | undefined> {
+  /** A merge's parts as local files, with their page counts; fails the report when one is gone. */
+  async mergeParts(job: ClaimedReport): Promise<{ parts: MergePart[]; pageCounts: number[] }> {
     const ids = JSON.parse(job.mergeParts ?? "[]") as string[];
-    const parts: { id: string; path: string }[] = [];
-    const counts: number[] = [];
+    const parts: MergePart[] = [];
+    const pageCounts: number[] = [];
     for (const id of ids) {
       const u = await this.usable(job, id);
       parts.push({ id, path: u.path });
-      counts.push(u.pageCount);
+      pageCounts.push(u.pageCount);
     }
-    await this.spool.reserve(job.id, fence);
-    if (!(await stillWanted())) return undefined;
+    return { parts, pageCounts };
+  }
+
+  /**
+   * Applies the plan to its input (a print, a chunked report's joined parts with their outline, a
+   * merge's parts) into `output`, the attempt's spool file. Resolves with the file's size and the pages
+   * the plan added (a table of contents).
+   */
+  async apply(
+    job: ClaimedReport,
+    plan: PostPlan,
+    io: Omit<PipelineInput, "output" | "stampPath">,
+    output: string,
+  ): Promise<{ bytes: number; addedPages: number }> {
     const stampPath = await this.stampPath(job, plan);
-    const output = this.spool.pathOf(job.id, fence);
-    const { bytes, addedPages } = await this.post().pipeline.apply(job.id, plan, {
-      output,
-      stampPath,
-      merge: { parts, pageCounts: counts },
-    });
-    return { pages: counts.reduce((a, b) => a + b, 0) + addedPages, bytes };
+    const result = await this.deps.pipeline.apply(job.id, plan, { ...io, output, stampPath });
+    if (paramsOf(plan, encryption)) await this.encryptedThumbnail(job, io);
+    return result;
+  }
+
+  /**
+   * An encrypted PDF cannot be rasterised once its passwords are dropped with the finished report's
+   * options: its thumbnail (thumbnail.ts) is made now, from the pipeline's input before encryption (a
+   * merge's: its first part, whose page 1 is the merge's), and kept with the report.
+   */
+  private async encryptedThumbnail(job: ClaimedReport, io: Omit<PipelineInput, "output" | "stampPath">): Promise<void> {
+    const pipeline = this.deps.pipeline;
+    const input = io.input ?? io.merge?.parts[0]?.path;
+    if (!input) return;
+    const png = await pdfThumbnail((cmd) => pipeline.tool(cmd, job.id), input, pipeline.workPath(job.id));
+    await this.files.putThumbnail(job.id, fenceOf(job), png);
   }
 
   /** Removes what the report left in the work folder. */
   cleanUp(reportId: string): void {
-    this.deps?.pipeline.cleanUp(reportId);
+    this.deps.pipeline.cleanUp(reportId);
   }
 
   /** The stored PDF of the plan's stamp report, as a local file; fails the report when that report is gone. */
@@ -126,11 +107,11 @@ export class PostStep {
    * been deleted or expired since the request (and with a bucket, its protection is only seen here).
    */
   private async usable(job: ClaimedReport, id: string): Promise<{ pageCount: number; path: string }> {
-    const r = await this.post().reports.getForDownload(id);
+    const r = await this.deps.reports.getForDownload(id);
     const gone = () =>
       new RenderError("part_unavailable", `report ${id} was deleted or expired before this report was processed; submit it again`);
     if (r?.status !== "succeeded") throw gone();
-    const path = await this.files.localFile(id, fenceOf(r), join(this.post().pipeline.workPath(job.id), `${id}.pdf`));
+    const path = await this.files.localFile(id, fenceOf(r), join(this.deps.pipeline.workPath(job.id), `${id}.pdf`));
     if (!path) throw gone();
     if (isEncryptedPdf(path))
       throw new RenderError(
@@ -138,10 +119,5 @@ export class PostStep {
         `report ${id} is password-protected: use an unprotected report, and protect the result with options.encryption`,
       );
     return { pageCount: r.pageCount ?? 0, path };
-  }
-
-  private post(): PostDeps {
-    if (!this.deps) throw new Error("this processor was made without post-processing");
-    return this.deps;
   }
 }

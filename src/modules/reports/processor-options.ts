@@ -23,15 +23,16 @@ export interface ProcessorOptions {
   chunkHtmlInFlight: number;
   retentionMs: number;
   logger: Logger;
-  storage?: StorageMonitor;
-  metrics?: ServiceMetrics;
+  /** Told of a disk fault (full, read-only): the lanes pause until the disk takes writes again. */
+  storage: StorageMonitor;
+  metrics: ServiceMetrics;
   /**
    * Runs post-processing and merges (the PDF pipeline, src/pdf/); opens sealed PDF passwords; holds what they write to the
-   * largest PDF a report may produce (attachments and merges grow it). The App always gives it.
+   * largest PDF a report may produce (attachments and merges grow it).
    */
-  post?: PostDeps;
+  post: PostDeps;
   /** Resolves the account's assets in the page, header and footer before printing. */
-  assets?: AssetInliner;
+  assets: AssetInliner;
   /** Puts reports a crash left `processing` back in the queue; run before the first claim (retried on a storage fault). */
   resume?: () => Promise<void>;
   /** How long a claim is leased; a heartbeat renews the leases of reports in flight every leaseMs / 3. */

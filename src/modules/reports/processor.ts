@@ -10,11 +10,12 @@ import { isDatabaseUnreachable } from "../../db/errors";
 import { REPORT_FAILURES, type ReportFailureCode } from "../../lib/error-codes";
 import type { Logger } from "../../lib/logger";
 import { storageFault } from "../../lib/storage";
+import type { PostPlan } from "../../pdf/plan";
 import type { RenderPool } from "../../render/pool";
 import type { TemplatingPool } from "../../render/templating";
-import { fenceOf, type PdfStore } from "../files/pdf-store";
+import type { PdfStore } from "../files/pdf-store";
 import type { PdfSpool } from "../files/spool";
-import { type Attempt, AttemptPdf, logFields, type PdfSize } from "./attempt-pdf";
+import { Attempt, logFields, type PdfSize } from "./attempt";
 import { ChunkedRenderer, chunkOf } from "./chunked";
 import type { FinishedState, ReportEvents } from "./events";
 import { type Handed, LaneWakeups } from "./lane-wakeups";
@@ -22,6 +23,7 @@ import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
 import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
+import { ChunkedProducer, MergeProducer, type PdfProducer, PrintProducer } from "./producers";
 import type { ClaimedReport, ReportQueue } from "./queue";
 import type { HeldSlot } from "./slots";
 
@@ -48,10 +50,8 @@ export class ReportProcessor {
   private readonly leases: LeaseKeeper;
   /** The post step: a report's plan, the reports it uses, the PDF pipeline (src/pdf/). */
   private readonly postStep: PostStep;
-  /** Reports with options.chunk: printed in parts and joined (chunked.ts). */
-  private readonly chunks: ChunkedRenderer;
-  /** Makes an attempt's PDF (print, merge or chunks, then the pipeline) in its spool file. */
-  private readonly pdfs: AttemptPdf;
+  /** What makes an attempt's PDF in its spool file (producers.ts): a print, a merge, or chunks (chunked.ts). */
+  private readonly producers: { print: PdfProducer; merge: PdfProducer; chunked: PdfProducer };
 
   constructor(
     private readonly repo: ReportQueue,
@@ -62,13 +62,18 @@ export class ReportProcessor {
     private readonly events: ReportEvents,
     private readonly opts: ProcessorOptions,
   ) {
-    this.postStep = new PostStep(opts.post, files, spool);
-    this.chunks = new ChunkedRenderer(repo, templating, pool, () => this.postStep.pipeline, {
+    const post = new PostStep(opts.post, files);
+    this.postStep = post;
+    const chunks = new ChunkedRenderer(repo, templating, pool, opts.post.pipeline, {
       ...opts,
       parallel: Math.min(opts.chunkParallel, pool.capacity),
       htmlInFlight: opts.chunkHtmlInFlight,
     });
-    this.pdfs = new AttemptPdf(templating, pool, spool, this.postStep, this.chunks, opts, (job) => this.stillWanted(job));
+    this.producers = {
+      print: new PrintProducer(templating, pool, post, opts),
+      merge: new MergeProducer(post, opts),
+      chunked: new ChunkedProducer(chunks, post, opts),
+    };
     this.leases = new LeaseKeeper(repo, opts, () => [...this.inFlight.keys()]);
     events.onQueued(this.notify);
   }
@@ -89,8 +94,7 @@ export class ReportProcessor {
    */
   holdSlot(): HeldSlot | undefined {
     if (!this.running || this.opts.pollMs === undefined || this.inFlight.size + this.held >= this.pool.capacity) return undefined;
-    if (this.opts.resume || this.stranded.size > 0 || !this.files.writable || (this.opts.storage && !this.opts.storage.writable))
-      return undefined;
+    if (this.opts.resume || this.stranded.size > 0 || !this.files.writable || !this.opts.storage.writable) return undefined;
     if (!this.pool.usable || !this.templating.usable) return undefined;
     const give = this.wakeups.hold();
     if (!give) return undefined;
@@ -141,7 +145,7 @@ export class ReportProcessor {
         afterReport = false;
         // Never let a lane die: a dead lane is a silently smaller renderer, a rejected one kills the process.
         const fault = storageFault(e);
-        if (fault) this.opts.storage?.report(fault, e);
+        if (fault) this.opts.storage.report(fault, e);
         else if (isDatabaseUnreachable(e)) this.opts.logger.warn("database unreachable; the processor retries in a moment", { error: e });
         else this.opts.logger.error("report processor lane failed; continuing", { error: e });
         await Bun.sleep(fault ? STORAGE_PAUSE_MS : LANE_BACKOFF_MS);
@@ -154,7 +158,7 @@ export class ReportProcessor {
    * goes idle without a claim unless a wake-up was missed meanwhile).
    */
   private async step(afterReport: boolean): Promise<boolean | undefined> {
-    if (this.opts.storage && !this.opts.storage.writable) {
+    if (!this.opts.storage.writable) {
       await Bun.sleep(STORAGE_PAUSE_MS);
       return;
     }
@@ -239,27 +243,31 @@ export class ReportProcessor {
   }
 
   /**
-   * One attempt at a report, as named steps: template → print → post → store → record. Each step
-   * returns undefined when the report is no longer wanted (deleted, re-queued, taken over): the attempt
-   * then ends without an outcome. A failure anywhere is classified once (outcome.ts) and applied.
+   * One attempt at a report, as named steps: produce (a print, a merge or chunks: producers.ts) → store
+   * → record. The attempt (attempt.ts) owns its state and its spool file. Each step returns undefined
+   * when the report is no longer wanted (deleted, re-queued, taken over): the attempt then ends without
+   * an outcome. A failure anywhere is classified once (outcome.ts) and applied.
    */
   private async process(job: ClaimedReport, log: Logger): Promise<void> {
-    // The claim's attempt: it fences the outcome in the database and names the attempt's PDF in the store.
-    const a: Attempt = { job, log, fence: fenceOf(job), started: performance.now(), reserved: Promise.resolve(), succeeded: false };
+    const a = new Attempt(job, log, this.spool, this.repo);
     try {
-      a.plan = this.postStep.planOf(job);
-      const chunk = chunkOf(job);
-      const out =
-        job.mergeParts && a.plan ? await this.pdfs.merge(a, a.plan) : chunk ? await this.pdfs.chunked(a) : await this.pdfs.printed(a);
+      const plan = this.postStep.planOf(job);
+      const out = await this.producerOf(job, plan).produce(a, plan);
       if (out && (await this.store(a))) await this.record(a, out);
     } catch (e) {
       await this.settle(a, outcomeOf(e, { attempts: job.attempts, maxAttempts: this.opts.maxAttempts, running: this.running }));
     } finally {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
       // and so does an upload whose success was not recorded (an attempt that lost its claim).
-      if (!a.succeeded) await this.discard(job.id, a.fence);
+      if (!a.succeeded) await this.discard(a);
       if (a.postProcessed) this.safely(() => this.postStep.cleanUp(job.id));
     }
+  }
+
+  /** A merge, a chunked report, or a printed one (the rest). */
+  private producerOf(job: ClaimedReport, plan: PostPlan | undefined): PdfProducer {
+    if (job.mergeParts && plan) return this.producers.merge;
+    return chunkOf(job) ? this.producers.chunked : this.producers.print;
   }
 
   /** The spool file made durable where every instance reads it, unless the report is no longer wanted. */
@@ -267,9 +275,8 @@ export class ReportProcessor {
     // Deleted (or re-queued) while it rendered: process() drops the file. Otherwise, from the check to
     // the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a DELETE
     // meanwhile removes the row and the file, and the fenced success then finds no row.
-    if (!(await this.stillWanted(a.job))) return false;
-    await a.reserved;
-    await this.files.commit(a.job.id, a.fence, this.spool.pathOf(a.job.id, a.fence));
+    if (!(await a.stillWanted())) return false;
+    await this.files.commit(a.job.id, a.fence, await a.file());
     return true;
   }
 
@@ -303,15 +310,15 @@ export class ReportProcessor {
       this.events.recorded(job.id, held ? { hasWebhook: job.hasWebhook !== false && job.hasWebhook !== 0, state } : undefined);
     }
     if (!held) return;
-    a.succeeded = true;
-    this.opts.metrics?.reportsSucceeded.inc();
+    a.succeed();
+    this.opts.metrics.reportsSucceeded.inc();
     a.log.debug("report rendered", { ms: Math.round(performance.now() - a.started), pages: size.pages, bytes: size.bytes });
   }
 
   /** Applies a failed attempt's outcome (outcome.ts): its log lines and counts, then the queue's write. */
   private async settle(a: Attempt, o: Outcome): Promise<void> {
-    if (o.storage) this.opts.storage?.report(o.storage.fault, o.storage.cause);
-    if (o.retried) this.opts.metrics?.reportsRetried.inc({ cause: o.retried });
+    if (o.storage) this.opts.storage.report(o.storage.fault, o.storage.cause);
+    if (o.retried) this.opts.metrics.reportsRetried.inc({ cause: o.retried });
     for (const n of o.notes) a.log[n.level](n.message, n.fields);
     if (o.kind === "requeue")
       await this.requeue(a.job, a.log, { refund: o.refund, ...(o.delayMs !== undefined && { notBefore: Date.now() + o.delayMs }) });
@@ -337,7 +344,7 @@ export class ReportProcessor {
     try {
       // Fenced: nothing is recorded (nor counted) when another instance has taken the report over.
       if (!(await this.repo.fail(job.id, job.attempts, code, message, Date.now()))) return;
-      this.opts.metrics?.reportsFailed.inc({ code });
+      this.opts.metrics.reportsFailed.inc({ code });
       this.events.finished(job.id, false, job.hasWebhook !== false && job.hasWebhook !== 0);
     } catch (e) {
       this.strand(job, log, e);
@@ -348,15 +355,15 @@ export class ReportProcessor {
   private strand(job: ClaimedReport, log: Logger, e: unknown): void {
     const fault = storageFault(e);
     if (!fault) throw e;
-    this.opts.storage?.report(fault, e);
+    this.opts.storage.report(fault, e);
     this.stranded.set(job.id, job.attempts);
     log.warn("could not record the report's state (storage fault); it is re-queued once the disk takes writes", { fault });
   }
 
   /** Drops an attempt that did not succeed: its spool file and whatever of it reached the store. */
-  private async discard(reportId: string, fence: string): Promise<void> {
-    await this.safely(() => this.spool.drop(reportId, fence));
-    await this.files.discard(reportId, fence).catch((e) => this.cleanupFailed(e));
+  private async discard(a: Attempt): Promise<void> {
+    await this.safely(() => a.drop());
+    await this.files.discard(a.job.id, a.fence).catch((e) => this.cleanupFailed(e));
   }
 
   /** Runs a clean-up step whose failure must not hide the real outcome (e.g. rm on a read-only disk). */
@@ -370,12 +377,7 @@ export class ReportProcessor {
 
   private cleanupFailed(e: unknown): void {
     const fault = storageFault(e);
-    if (fault) this.opts.storage?.report(fault, e);
+    if (fault) this.opts.storage.report(fault, e);
     else this.opts.logger.warn("clean-up step failed", { error: e });
-  }
-
-  /** Our claim still holds the report: not deleted, not re-queued, not taken over after our lease ran out. */
-  private stillWanted(job: ClaimedReport): Promise<boolean> {
-    return this.repo.holds(job.id, job.attempts);
   }
 }

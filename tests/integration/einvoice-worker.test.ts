@@ -1,0 +1,52 @@
+// The incoming e-invoice check runs off the event loop: while 10 large invoices are checked in the
+// worker pool, a timer on the main thread keeps firing on time; checked inline, it would wait for all.
+import { afterAll, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { validateEInvoice, XmlRejected } from "../../src/einvoice/validate";
+import { EInvoiceValidatorPool } from "../../src/einvoice/validate-worker";
+import { corpusAbsent, EINVOICE_SHARED } from "../helpers/einvoice-corpus";
+
+const pool = new EInvoiceValidatorPool(2);
+afterAll(() => pool.close());
+
+/** The longest gap between ticks of a 5 ms timer while `work` runs. */
+async function maxLag(work: () => Promise<unknown>): Promise<number> {
+  let last = performance.now();
+  let worst = 0;
+  const timer = setInterval(() => {
+    const now = performance.now();
+    worst = Math.max(worst, now - last);
+    last = now;
+  }, 5);
+  await work();
+  clearInterval(timer);
+  return worst;
+}
+
+test.skipIf(corpusAbsent !== undefined)(
+  "10 large invoices checked in workers leave the event loop free",
+  async () => {
+    const bytes = readFileSync(
+      join(EINVOICE_SHARED, "corpus", "xrechnung-testsuite", "business-cases", "standard", "03.07a-INVOICE_uncefact.xml"),
+    );
+    const inline = validateEInvoice(bytes);
+    await pool.validate(bytes); // warm the workers up
+    // Baseline in this run: checking the 10 inline blocks the loop for all of them.
+    const start = performance.now();
+    for (let i = 0; i < 10; i++) validateEInvoice(bytes);
+    const blocked = performance.now() - start;
+    let results: unknown[] = [];
+    const lag = await maxLag(async () => {
+      results = await Promise.all(Array.from({ length: 10 }, () => pool.validate(bytes)));
+    });
+    console.log(`10 × 435 KB: inline blocks ${blocked.toFixed(0)} ms; in workers the loop's worst lag is ${lag.toFixed(0)} ms`);
+    expect(results).toEqual(Array(10).fill(inline));
+    expect(lag).toBeLessThan(blocked / 2);
+  },
+  60_000,
+);
+
+test("a hostile document is refused through the pool with the same typed error", async () => {
+  await expect(pool.validate(new TextEncoder().encode('<!DOCTYPE r [<!ENTITY a "b">]><r/>'))).rejects.toBeInstanceOf(XmlRejected);
+});
