@@ -81,6 +81,7 @@ function featureRoutes(c: Config, s: Services, w: HttpWiring, body: BodyLimits):
         keys: s.keys,
         keyAuth: s.keyAuth,
         reports: s.reports,
+        thumbnails: s.thumbnails,
         templates: s.templates,
         signing: s.signing,
         usage: s.usage,

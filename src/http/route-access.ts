@@ -74,6 +74,7 @@ export const ROUTE_ACCESS: Record<string, RouteAccess> = {
   "GET /dashboard/reports": "dashboard",
   "GET /dashboard/reports/:id/row": "dashboard",
   "GET /dashboard/reports/:id/download": "dashboard",
+  "GET /dashboard/reports/:id/thumbnail": "dashboard",
   "GET /dashboard/reports/:id/factur-x.xml": "dashboard",
   "GET /dashboard/reports/:id/delete": "dashboard",
   "POST /dashboard/reports/:id/delete": "dashboard",
