@@ -10,6 +10,8 @@
 //   invoice-pdfa     the invoice with options.pdfa "3b" (PDF/A-3b: XMP, output intent, fonts checked).
 //   invoice-facturx  the invoice as a Factur-X e-invoice: the same fixture's figures as an EN 16931 invoice
 //                in options.e_invoice, the template printing its total from the `e_invoice` variable.
+//   invoice-xrechnung, invoice-peppol  the same invoice as an XRechnung (UBL) and a Peppol BIS invoice: the XML
+//                is written and stored beside a plain PDF, so each may cost at most 5% more CPU (issue 43).
 //   invoice-40, invoice-40-intl  the invoice with 40 item rows, their amounts printed with toFixed(2), and
 //                with toLocaleString('en-US', USD currency) through the sandbox's Intl: the same text, so
 //                the same page, and the difference in CPU is the cost of 40 Intl calls (issue 34: ≤ 3%).
@@ -211,6 +213,22 @@ function benchEInvoice(data: ReturnType<typeof invoiceEjs>["data"]): Record<stri
   };
 }
 
+/** The bench invoice with what XRechnung and Peppol require too: buyer reference, electronic addresses, seller contact. */
+function withCiusTerms(invoice: Record<string, unknown>, scheme: string): Record<string, unknown> {
+  const seller = invoice.seller as Record<string, unknown>;
+  const buyer = invoice.buyer as { address: Record<string, unknown> } & Record<string, unknown>;
+  return {
+    ...invoice,
+    buyer_reference: "PO-2023-001",
+    seller: {
+      ...seller,
+      electronic_address: { scheme, value: "123456789" },
+      contact: { name: "Billing", phone: "+1 555 0100", email: "billing@sparksuite.example" },
+    },
+    buyer: { ...buyer, address: { ...buyer.address, postal_code: "12345" }, electronic_address: { scheme, value: "987654321" } },
+  };
+}
+
 /** What the service renders an e-invoice's template with: the data plus the checked invoice as e_invoice. */
 function withEInvoice(data: Record<string, unknown>, eInvoice: unknown): Record<string, unknown> {
   const checked = checkEInvoice(eInvoice);
@@ -281,6 +299,15 @@ function invoiceTemplates(fixture: string): BenchTemplate[] {
       html_template: replaceOnce(inv.template, /Total: \$<%= items\.reduce\([^%]*%>/, "Total: $<%= e_invoice.totals.grand_total %>"),
       options: { e_invoice: eInvoice },
       floorData: withEInvoice(inv.data, eInvoice),
+    }),
+    // Issue 43: the XML-only formats write and store the XML beside a plain PDF: at most 5% above the plain invoice.
+    ...(["xrechnung", "peppol"] as const).map((format) => {
+      const e = { format, invoice: withCiusTerms(benchEInvoice(inv.data), "0060") };
+      return invoiceVariant(`invoice-${format}`, 1.05, {
+        html_template: replaceOnce(inv.template, /Total: \$<%= items\.reduce\([^%]*%>/, "Total: $<%= e_invoice.totals.grand_total %>"),
+        options: { e_invoice: e },
+        floorData: withEInvoice(inv.data, e),
+      });
     }),
     { name: "invoice-40", engine: "ejs", html_template: inv.template, data: inv40, count: 64, quickCount: 24, byDefault: false },
     {

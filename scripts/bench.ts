@@ -6,7 +6,7 @@
 //   --quick            2 rounds of fewer PDFs (about 4 minutes on 2 cores)
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
-//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa, invoice-png,
+//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa, invoice-png, invoice-xrechnung, invoice-peppol,
 //                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000),
 //                      or report-100k alone: the big-report run below (its own flags: --rows LIST, default 100000;
 //                      --chunk-size N, default 2500; --no-chunk sends the report whole)
@@ -18,7 +18,8 @@
 //   --count N          PDFs per measurement (default: the template's, 64 invoices or 16 reports; --quick 24/8),
 //                      at least 2 per client
 //   --cluster          the cluster mode instead (below): 2 instances on PostgreSQL + S3 against 1 on SQLite
-//   --json FILE        also write every figure as JSON
+//   --json FILE        also write every figure as JSON, with the command, the commit and the load; written to
+//                      docs/benchmark-results.json, it is the results file the docs show (bun scripts/gen-docs.ts)
 //   --check            exit 1 when a target fails (otherwise exit 0: it is a measurement)
 //   --verbose          print every measurement as it is taken
 //
@@ -64,7 +65,10 @@
 // floor max c).
 //
 // Targets (PASS/FAIL lines): wait/floor >= 0.90 at every c; poll/floor >= 0.85 at c >= 4; the service's
-// machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms.
+// machine CPU per PDF <= 1.10 x the floor's (wait client); wait p50 at c=1 <= floor p50 + 10 ms; a variant of the
+// invoice (invoice-protected, -pdfa, -facturx, -signed...) <= its limit x the plain invoice's CPU per PDF (machine,
+// and the service tree's: server, sandboxes, Chromium). Then issue 48's goals (scripts/bench-targets.ts), each
+// PASS/FAIL, or "not measured by this run" for a figure this run cannot give (memory and start: scripts/memory.ts).
 //
 // report-100k (scripts/bench-big.ts): no floors. One service on its defaults prints the 1000-row report
 // 7 times (--quick: 3) one after another, then the bench template 100 times longer (--rows) as a chunked

@@ -1,11 +1,14 @@
-// Writes the two pages of the user guide that the code declares: the configuration reference (from the
-// one settings declaration, src/config/settings*.ts) and the error-code reference (from
-// src/lib/error-codes.ts). `bun scripts/gen-docs.ts` writes them; `--check` only compares and exits 1
-// when a page differs (tests/unit/generated-docs.test.ts does the same in the test suite).
+// Writes what the user guide takes from the code and from measurements: the configuration reference (from
+// the one settings declaration, src/config/settings*.ts), the error-code reference (from
+// src/lib/error-codes.ts) and the results part of docs/benchmarks.md (from the results file the bench
+// wrote, docs/benchmark-results.json: scripts/bench-results.ts). `bun scripts/gen-docs.ts` writes them;
+// `--check` only compares and exits 1 when a page differs (tests/unit/generated-docs.test.ts does the
+// same in the test suite).
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { s3Environment, settings } from "../src/config/settings";
 import { API_ERRORS, isRetryable, isServiceFault, REPORT_FAILURES } from "../src/lib/error-codes";
+import { RESULTS_FILE, type ResultsFile, renderResults, withResults } from "./bench-results";
 
 const root = join(import.meta.dir, "..");
 
@@ -95,10 +98,17 @@ export function errorsReference(): string {
   return `${out.join("\n")}\n`;
 }
 
+/** docs/benchmarks.md: the hand-written page with its results part rendered from the committed results file. */
+export function benchmarksPage(): string {
+  const results = JSON.parse(readFileSync(join(root, RESULTS_FILE), "utf8")) as ResultsFile;
+  return withResults(readFileSync(join(root, "docs/benchmarks.md"), "utf8"), renderResults(results));
+}
+
 /** Every generated page: its path in the repository and the text the code gives it now. */
 export const generatedPages = (): { path: string; text: string }[] => [
   { path: "docs/configuration-reference.md", text: configurationReference() },
   { path: "docs/errors-reference.md", text: errorsReference() },
+  { path: "docs/benchmarks.md", text: benchmarksPage() },
 ];
 
 if (import.meta.main) {

@@ -1,24 +1,40 @@
-// Scopes: what an access key may do. A closed list; every /api/v1 route names the one it needs in
-// src/http/route-access.ts (the one table, checked by tests/api/scopes.test.ts against the live routes).
-// Access control's vocabulary lives in src/access/, which imports no feature: http/ (the API guard),
-// the dashboard and modules/keys all build on it, and http/ may import no feature module.
+// Scopes: what an access key may do. Access control's vocabulary lives in src/access/, which imports no
+// feature: each feature declares its own scopes in its descriptor (src/modules/<feature>/module.ts), by
+// name in the type below and with what each allows in FeatureModule.scopes; app/modules.ts joins them
+// into the one closed list (a ScopeList) and hands it to what needs it at run time (the keys service,
+// the OpenAPI description). Every route names the scope it needs in its module's `routes`.
+import { joinDeclared } from "../lib/declared";
 import { AppError } from "../lib/errors";
 
-export const SCOPES = {
-  "reports:write": "Submit reports (generate and merge) and delete them.",
-  "reports:read": "Read reports: status, list, download links.",
-  "templates:write": "Create, change and delete stored templates.",
-  "templates:read": "Read stored templates.",
-  "assets:write": "Upload, replace and delete the account's assets (logos, fonts, style sheets).",
-  "assets:read": "List the account's assets and download them.",
-  "keys:manage": "Manage access keys, the webhook signing secret, and read the audit trail.",
-  "signing:manage": "Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).",
-} as const satisfies Record<string, string>;
+/**
+ * Every scope's name, as a key of this interface: a module adds its own with
+ * `declare module "../../access/scopes" { interface ScopeNames extends Record<keyof typeof SCOPES, true> {} }`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the modules' declarations fill it (declaration merging)
+export interface ScopeNames {}
 
-export type Scope = keyof typeof SCOPES;
-export const ALL_SCOPES = Object.keys(SCOPES) as Scope[];
+export type Scope = keyof ScopeNames & string;
 
-export const isScope = (s: string): s is Scope => Object.hasOwn(SCOPES, s);
+/** What some scopes allow, by name: one module's declaration. */
+export type ScopeDescriptions = Readonly<Partial<Record<Scope, string>>>;
+
+/** The closed list of scopes with what each allows, in the module list's order (the order keys list them in). */
+export class ScopeList {
+  readonly all: readonly Scope[];
+
+  constructor(readonly descriptions: Readonly<Record<Scope, string>>) {
+    this.all = Object.keys(descriptions) as Scope[];
+  }
+
+  /** Joins the modules' declarations, in order; a scope two of them declare is a defect, refused at start-up. */
+  static join(declared: readonly ScopeDescriptions[]): ScopeList {
+    return new ScopeList(joinDeclared("scope", declared));
+  }
+
+  has(s: string): s is Scope {
+    return Object.hasOwn(this.descriptions, s);
+  }
+}
 
 /** 403 forbidden for a call outside the key's scopes, naming the one it needs. */
 export const missingScope = (scope: Scope, what: string) =>
@@ -28,7 +44,7 @@ export const missingScope = (scope: Scope, what: string) =>
     { required_scope: scope },
   );
 
-/** Throws 403 forbidden unless `scopes` holds `scope` (the dashboard's checks; the API's are route-access.ts). */
+/** Throws 403 forbidden unless `scopes` holds `scope` (the dashboard's checks; the API's are apiGuard's). */
 export function requireScope(scopes: readonly Scope[], scope: Scope, what: string): void {
   if (!scopes.includes(scope)) throw missingScope(scope, what);
 }

@@ -24,6 +24,7 @@ import { STEP_ORDER } from "../pdf/plan";
 import { missingRasterTools } from "../pdf/raster";
 import { writeFontconfig } from "../render/fonts";
 import { VERSION } from "../version";
+import { MODULES } from "./modules";
 import { type Renderer, wireRenderer } from "./renderer";
 import { bodyLimits, httpApp } from "./routes";
 import type { Services } from "./services";
@@ -133,7 +134,8 @@ export class App {
     await this.services.files.init();
     this.services.spool.init();
     await this.checkpointer?.start();
-    this.services.schemas.start(this.children);
+    // What the modules' services run (the templates' data_schema thread, ...), in the list's order.
+    for (const m of MODULES) await m.start?.({ services: this.services, children: this.children, logger: this.logger });
     await this.listenForPeers();
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
     // answers 503 "starting" until the renderer is ready.
@@ -283,7 +285,7 @@ export class App {
       this.memoryTrim.stop();
       await this.renderer?.processor.stop(deadline);
       await this.webhookSender.stop();
-      await this.services.schemas.stop();
+      for (const m of MODULES.toReversed()) await m.stop?.(this.services);
       await Promise.all([this.renderer?.pool.stop(), this.renderer?.templating.stop()]);
       await this.renderer?.egress?.close();
       await this.checkpointer?.stop();

@@ -36,12 +36,12 @@ import { SigningService } from "../modules/signing/service";
 import { SchemaValidator } from "../modules/templates/schema-validator";
 import { TemplatesService } from "../modules/templates/service";
 import { UsageService } from "../modules/usage/service";
-import { WebhookSecrets } from "../modules/webhooks/secrets";
 import { WebhooksService } from "../modules/webhooks/service";
 import { fontconfigPath } from "../render/fonts";
 import { App, type AppMode } from "./app";
+import { MODULES, SCOPE_LIST } from "./modules";
 import { reposOver } from "./repos";
-import type { Services } from "./services";
+import type { ModuleServices, Services } from "./services";
 
 /** Renders nothing and listens nowhere: what the CLI's one-shot commands need. */
 export const OFFLINE: AppMode = { listen: false, render: false };
@@ -107,9 +107,9 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       qpdf: { path: config.qpdfPath, timeoutMs: config.renderTimeout },
     });
     const keyAuth = new KeyAuthenticator(repos.keys, { pepper, logger });
-    const keys = new KeysService(repos.keys, repos.accounts, audit, keyAuth);
+    const keys = new KeysService(repos.keys, repos.accounts, audit, SCOPE_LIST, keyAuth);
     const keyNames = async (accountId: string) => new Map((await keys.list(accountId)).map((k) => [k.id, k.name]));
-    return {
+    const core: Omit<Services, keyof ModuleServices> = {
       backend,
       repos,
       migration,
@@ -131,7 +131,6 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       webhooks,
       templates,
       schemas,
-      webhookSecrets: new WebhookSecrets(repos.webhooks, audit),
       sessions: new SessionsService(repos.sessions, { idleMs: config.sessionIdle, maxAgeMs: config.sessionMaxAge }, audit),
       usage: new UsageService(repos.usage, keyNames),
       audit,
@@ -142,6 +141,10 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       assetResolver,
       signing,
     };
+    // Each module's own services, in the list's order: a module's factory sees those before it.
+    const services = core as Services;
+    for (const m of MODULES) Object.assign(services, m.services?.({ config, sql: backend.sql, logger, services }));
+    return services;
   } catch (e) {
     await backend.close();
     throw e;

@@ -22,11 +22,19 @@ import type { SigningService } from "../modules/signing/service";
 import type { SchemaValidator } from "../modules/templates/schema-validator";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
-import type { WebhookSecrets } from "../modules/webhooks/secrets";
 import type { WebhooksService } from "../modules/webhooks/service";
 import type { Repos } from "./repos";
 
-export interface Services {
+/**
+ * The services modules add (FeatureModule.services builds them, after the ones below): each module names
+ * its own here by declaration merging
+ * (`declare module "../../app/services" { interface ModuleServices { checks: Checker } }`).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the modules' declarations fill it (declaration merging)
+export interface ModuleServices {}
+
+/** Every service: the core ones built by bootstrap() itself, and the modules' (ModuleServices). */
+export interface Services extends ModuleServices {
   backend: Backend;
   /** Every repository over the backend (app/repos.ts). */
   repos: Repos;
@@ -46,7 +54,6 @@ export interface Services {
   seal: PasswordSeal;
   idempotency: IdempotencyService;
   webhooks: WebhooksService;
-  webhookSecrets: WebhookSecrets;
   sessions: SessionsService;
   templates: TemplatesService;
   /** The data_schema thread: the App starts and stops it. */

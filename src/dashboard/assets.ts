@@ -6,8 +6,10 @@ import appCss from "./assets/app.css" with { type: "text" };
 import appJs from "./assets/app.js" with { type: "text" };
 // @ts-expect-error: a .js file imported as text has no type declarations
 import editorJs from "./assets/editor.bundle.js" with { type: "text" };
+import formsCss from "./assets/forms.css" with { type: "text" };
 // @ts-expect-error: an .svg file imported as text has no type declarations
 import iconSvg from "./assets/icon.svg" with { type: "text" };
+import pagesCss from "./assets/pages.css" with { type: "text" };
 import usageCss from "./assets/usage.css" with { type: "text" };
 
 export const ASSETS_PREFIX = "/dashboard/assets";
@@ -28,7 +30,7 @@ export const assets = {
   /** The Templates page's code editor and live preview (CodeMirror 6; scripts/build-editor.ts). Only that page loads it. */
   editor: asset("editor", "js", editorJs as string, "text/javascript; charset=utf-8"),
   // One stylesheet for the browser, kept in files by what they style.
-  css: asset("app", "css", `${appCss}\n${usageCss}`, "text/css; charset=utf-8"),
+  css: asset("app", "css", [appCss, formsCss, pagesCss, usageCss].join("\n"), "text/css; charset=utf-8"),
   icon: asset("icon", "svg", iconSvg as string, "image/svg+xml"),
 };
 

@@ -1,11 +1,12 @@
 // What every dashboard route shares: its dependencies, and the wrappers that require a session
 // (pages, fragments) and, for state-changing requests, our own Origin and the session's CSRF token.
+import type { AnyElysia } from "elysia";
 import { clientAddress } from "../http/auth";
 import { peerOf } from "../http/connection-gate";
 import { AppError, RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
 import type { AssetsService } from "../modules/assets/service";
-import type { Actor } from "../modules/audit/model";
+import type { Actor, AuditEventType } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeyAuthenticator } from "../modules/keys/authenticator";
@@ -16,7 +17,7 @@ import type { SigningService } from "../modules/signing/service";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
 import type { Html } from "./html";
-import type { Viewer } from "./layout";
+import type { NavItem, Viewer } from "./layout";
 import { errorPage } from "./pages/common";
 import { type CookieNames, cookie, cookieNames, htmlResponse, pageHeaders, readCookie, redirect, sameOrigin } from "./security";
 import { type Session, SessionsService } from "./sessions";
@@ -38,6 +39,10 @@ export interface DashboardDeps {
   audit: AuditService;
   /** Days audit events are kept (said on the audit page). */
   auditRetentionDays: number;
+  /** The navigation, in order. */
+  nav: readonly NavItem[];
+  /** Every audit event type's label (app/modules.ts joins them from the descriptors). */
+  auditLabels: Readonly<Record<AuditEventType, string>>;
   sessions: SessionsService;
   health: HealthProbe;
   /** The origin browsers see (the public URL, or the request's own): what Origin must say on a POST. */
@@ -50,6 +55,13 @@ export interface DashboardDeps {
   assets: AssetsService;
   /** --asset-max-size, said next to the upload field. */
   assetMaxSize: number;
+}
+
+/** A module's dashboard section: its entry in the navigation and the plugin that serves its pages. */
+export interface DashboardSection {
+  nav: NavItem;
+  /** Its pages, behind these guards; each route's access rule ("dashboard") goes in the module's `routes`. */
+  pages: (d: DashboardDeps, g: Guards) => AnyElysia;
 }
 
 export type Ctx = {
@@ -94,7 +106,7 @@ export function guards(d: DashboardDeps): Guards {
 
   const viewerOf = async (s: Session): Promise<Viewer> => {
     const mine = (await d.keys.list(s.accountId)).find((k) => k.id === s.keyId);
-    return { accountName: mine?.accountName ?? "", keyName: mine?.name ?? s.keyId, csrfToken: s.csrfToken };
+    return { accountName: mine?.accountName ?? "", keyName: mine?.name ?? s.keyId, csrfToken: s.csrfToken, nav: d.nav };
   };
 
   function failure(e: unknown, request: Request, viewer: Viewer): Response {

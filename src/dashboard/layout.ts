@@ -2,24 +2,25 @@
 import { assets } from "./assets";
 import { type Html, html } from "./html";
 
-export type Section = "overview" | "reports" | "templates" | "assets" | "playground" | "keys" | "signing" | "audit";
+/** A section's entry in the navigation: each module with dashboard pages declares its own (FeatureModule.dashboard). */
+export interface NavItem {
+  /** What a page passes to layout() as its `section`, to be marked current. */
+  id: string;
+  href: string;
+  label: string;
+  /** Its place in the navigation: lower first (the overview is 0). */
+  order: number;
+}
 
-const sections: { id: Section; href: string; label: string }[] = [
-  { id: "overview", href: "/dashboard", label: "Overview" },
-  { id: "reports", href: "/dashboard/reports", label: "Reports" },
-  { id: "templates", href: "/dashboard/templates", label: "Templates" },
-  // Not /dashboard/assets: that is where the dashboard's own static files are served.
-  { id: "assets", href: "/dashboard/asset-library", label: "Assets" },
-  { id: "playground", href: "/dashboard/playground", label: "Playground" },
-  { id: "keys", href: "/dashboard/keys", label: "Access Keys" },
-  { id: "signing", href: "/dashboard/signing", label: "Signing" },
-  { id: "audit", href: "/dashboard/audit", label: "Audit" },
-];
+/** The section a page belongs to: a NavItem's id. */
+export type Section = string;
 
 export interface Viewer {
   accountName: string;
   keyName: string;
   csrfToken: string;
+  /** The navigation, in order (the dashboard's guards give it: app/modules.ts joins it from the modules). */
+  nav: readonly NavItem[];
 }
 
 /** `scripts`: extra assets a page needs besides app.js (the Templates editor's bundle). */
@@ -47,7 +48,7 @@ export function layout(opts: { title: string; section: Section; viewer: Viewer; 
   <div class="topbar-inner">
     <a class="brand" href="/dashboard"><img src="${assets.icon.url}" alt="" width="26" height="26">reportgen</a>
     <nav class="nav" aria-label="Sections">
-      ${sections.map((s) => html`<a href="${s.href}"${s.id === opts.section ? html` aria-current="page"` : ""}>${s.label}</a>`)}
+      ${v.nav.map((s) => html`<a href="${s.href}"${s.id === opts.section ? html` aria-current="page"` : ""}>${s.label}</a>`)}
     </nav>
     <div class="who">
       <span class="account">Account <strong>${v.accountName}</strong> · key ${v.keyName}</span>

@@ -1,15 +1,18 @@
 // Checks options.e_invoice before a report is queued: the customer's own XML (customer-xml.ts), or the
 // JSON model's shape with each structural error tied to the mandatory business term (BR-01 to BR-16) it
-// breaks, then the business rules and arithmetic on the well-shaped invoice (business-rules.ts). Every
-// violation names the rule and the JSON path, and all of them come back at once in one 422.
+// breaks, then the figures (business-rules.ts) and the rules of the format asked for, run on the
+// invoice as it will be written (from-model.ts): the same rules that check an incoming invoice
+// (validate.ts: EN 16931, XRechnung, Peppol). Every violation names the rule and the JSON path, and
+// all of them come back at once in one 422.
 
 import { Value } from "@sinclair/typebox/value";
 import { type EInvoiceFigures, InvoiceChecker } from "./business-rules";
 import { type CustomerXmlSummary, checkCustomerXml } from "./customer-xml";
 import { format } from "./decimal";
-import { GUIDELINE_IDS } from "./facturx";
-import { semanticOfModel } from "./from-model";
-import { type EInvoiceModel, type EInvoiceSummary, eInvoiceModelSchema, type ModelProfile, modelProfiles } from "./model";
+import { type EInvoiceTarget, targetOf } from "./formats";
+import { semanticOf } from "./from-model";
+import { type EInvoiceModel, type EInvoiceSummary, eInvoiceModelSchema, eInvoiceSchema } from "./model";
+import { jsonPathOf } from "./rule-paths";
 import { runRules } from "./validate";
 import { type EInvoiceViolation, eInvoiceInvalid, MAX_VIOLATIONS } from "./violations";
 
@@ -20,7 +23,7 @@ export type { EInvoiceSummary };
 
 /** A checked options.e_invoice: an invoice reportgen will write as CII, or the customer's own XML. */
 export type CheckedEInvoice =
-  | { source: "model"; profile: ModelProfile; invoice: EInvoiceModel; figures: EInvoiceFigures; summary: EInvoiceSummary }
+  | { source: "model"; target: EInvoiceTarget; invoice: EInvoiceModel; figures: EInvoiceFigures; summary: EInvoiceSummary }
   | { source: "xml"; profile: CustomerXmlSummary["profile"]; xml: string; summary: EInvoiceSummary };
 
 /** The mandatory business term a structural error at this path (inside `invoice`) breaks. */
@@ -79,31 +82,50 @@ export function checkEInvoice(input: unknown, pathPrefix = "options.e_invoice"):
     return { source: "xml", profile: xml.profile, xml: xml.xml, summary: xml.summary };
   }
   const violations: EInvoiceViolation[] = [];
+  const settings = eInvoiceSchema.anyOf[0].properties;
   for (const k of Object.keys(o)) {
-    if (k !== "profile" && k !== "invoice") violations.push({ rule: "schema", field: `${pathPrefix}.${k}`, problem: "unknown property" });
+    if (k === "invoice") continue;
+    const setting = settings[k as keyof typeof settings];
+    if (!setting) violations.push({ rule: "schema", field: `${pathPrefix}.${k}`, problem: "unknown property" });
+    else if (!Value.Check(setting, o[k])) violations.push({ rule: "schema", field: `${pathPrefix}.${k}`, problem: settingProblem(k) });
   }
-  const profile = o.profile ?? "en16931";
-  if (!modelProfiles.includes(profile as ModelProfile)) {
-    violations.push({ rule: "schema", field: `${pathPrefix}.profile`, problem: `must be one of: ${modelProfiles.join(", ")}` });
+  const format_ = (o.format ?? "facturx") as string;
+  for (const [k, only] of [
+    ["profile", "facturx"],
+    ["syntax", "xrechnung"],
+    ["embed", "xrechnung, peppol or ubl"],
+  ] as const) {
+    if (o[k] !== undefined && !only.split(/, | or /).includes(format_))
+      violations.push({ rule: "schema", field: `${pathPrefix}.${k}`, problem: `goes with format ${only}, not ${format_}` });
   }
   if (!("invoice" in o))
     violations.push({ rule: "schema", field: `${pathPrefix}.invoice`, problem: "required: the invoice, or xml_base64" });
   else violations.push(...schemaViolations(o.invoice, `${pathPrefix}.invoice`));
   if (violations.length > 0) throw eInvoiceInvalid(violations);
 
+  const target = targetOf(o as Parameters<typeof targetOf>[0]);
   const invoice = structuredClone(o.invoice) as EInvoiceModel;
   invoice.type_code ??= "380";
   invoice.lines.forEach((l, i) => {
     l.id ??= String(i + 1);
   });
-  const figures = new InvoiceChecker(invoice, `${pathPrefix}.invoice`).run();
-  // The one rule set incoming e-invoices are checked by (rules/*.ts), on the invoice as it will be written.
-  const semantic = semanticOfModel(invoice, figures, `${pathPrefix}.invoice`, GUIDELINE_IDS[profile as ModelProfile]);
-  const broken = runRules(semantic, ["en16931"]).filter((f) => f.flag === "fatal");
-  if (broken.length > 0) throw eInvoiceInvalid(broken.map((f) => ({ rule: f.rule, field: f.location, problem: f.message })));
+  const prefix = `${pathPrefix}.invoice`;
+  const { figures, violations: inputProblems } = new InvoiceChecker(invoice, prefix).run();
+  // The invoice as it will be written, checked by the format's rule sets; warnings do not refuse it.
+  const broken = runRules(semanticOf(invoice, figures, target), target.rules)
+    .filter((f) => f.flag === "fatal")
+    .map((f) => ({ rule: f.rule, field: jsonPathOf(f.rule, f.location, invoice, prefix), problem: f.message }));
+  const seen = new Set<string>();
+  const all = [...inputProblems, ...broken].filter((v) => {
+    const key = `${v.rule}|${v.field}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  if (all.length > 0) throw eInvoiceInvalid(all);
   return {
     source: "model",
-    profile: profile as ModelProfile,
+    target,
     invoice,
     figures,
     summary: {
@@ -113,6 +135,12 @@ export function checkEInvoice(input: unknown, pathPrefix = "options.e_invoice"):
       due_payable: format(figures.duePayable, 2),
     },
   };
+}
+
+/** What a wrong setting next to the invoice must be. */
+function settingProblem(k: string): string {
+  const s = eInvoiceSchema.anyOf[0].properties[k as "format"] as { anyOf?: { const: string }[]; type?: string };
+  return s.anyOf ? `must be one of: ${s.anyOf.map((x) => x.const).join(", ")}` : `must be a ${s.type}`;
 }
 
 /** The JSON model's shape, each error tied to the mandatory rule it breaks where there is one. */

@@ -3,9 +3,13 @@
 // element with nothing in it is left out, except the header delivery, which the schema requires.
 
 import type { CheckedEInvoice, EInvoiceFigures } from "./check";
+import { pruneForProfile } from "./cii-profiles";
 import { type Dec, format, parseDec } from "./decimal";
-import { GUIDELINE_IDS } from "./facturx";
+import type { EInvoiceTarget } from "./formats";
 import type { EInvoiceLine, EInvoiceModel } from "./model";
+import { always, e, ea, type Node, xmlDocument } from "./xml-write";
+
+export { escapeXml } from "./xml-write";
 
 const NAMESPACES = {
   "xmlns:rsm": "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100",
@@ -13,54 +17,6 @@ const NAMESPACES = {
   "xmlns:qdt": "urn:un:unece:uncefact:data:standard:QualifiedDataType:100",
   "xmlns:udt": "urn:un:unece:uncefact:data:standard:UnqualifiedDataType:100",
 };
-
-// Characters XML 1.0 cannot carry at all: check.ts refuses them in the input; this is the last guard.
-const NOT_XML = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
-
-/** Text or an attribute value, escaped for XML: & < > " and ' (and CR, which a parser would fold). */
-export function escapeXml(s: string): string {
-  if (NOT_XML.test(s)) throw new Error("text with a control character XML cannot carry");
-  return s.replace(/[&<>"'\r]/g, (c) => `&#${c.charCodeAt(0)};`);
-}
-
-/** An element: name, attributes, and children (elements or text); undefined children are dropped. */
-interface Node {
-  name: string;
-  attrs?: Record<string, string | undefined>;
-  children: (Node | string)[];
-}
-type Child = Node | string | undefined | false;
-
-/** An element, or undefined when it has no content (so optional groups vanish on their own). */
-function e(name: string, ...children: Child[]): Node | undefined {
-  const kept = children.filter((c): c is Node | string => c !== undefined && c !== false);
-  return kept.length > 0 ? { name, children: kept } : undefined;
-}
-/** An element with attributes; undefined when its text is undefined. */
-function ea(name: string, attrs: Record<string, string | undefined>, text: string | undefined): Node | undefined {
-  return text === undefined ? undefined : { name, attrs, children: [text] };
-}
-/** An element that is always written, even empty. */
-const always = (name: string, ...children: Child[]): Node => e(name, ...children) ?? { name, children: [] };
-
-function serialize(n: Node, indent: string, out: string[]) {
-  const attrs = Object.entries(n.attrs ?? {})
-    .filter(([, v]) => v !== undefined)
-    .map(([k, v]) => ` ${k}="${escapeXml(v!)}"`)
-    .join("");
-  if (n.children.length === 0) {
-    out.push(`${indent}<${n.name}${attrs}/>`);
-  } else if (n.children.every((c) => typeof c === "string")) {
-    out.push(`${indent}<${n.name}${attrs}>${n.children.map((c) => escapeXml(c as string)).join("")}</${n.name}>`);
-  } else {
-    out.push(`${indent}<${n.name}${attrs}>`);
-    for (const c of n.children) {
-      if (typeof c === "string") out.push(`${indent}  ${escapeXml(c)}`);
-      else serialize(c, `${indent}  `, out);
-    }
-    out.push(`${indent}</${n.name}>`);
-  }
-}
 
 /** A decimal of the input in canonical form (amounts: 2 decimals). */
 const dec = (v: string | number | undefined, places = 0) => (v === undefined ? undefined : format(parseDec(v)!.value, places));
@@ -173,12 +129,16 @@ function lineItem(l: EInvoiceLine, net: Dec, unit: string): Node | undefined {
   );
 }
 
-function document(inv: EInvoiceModel, f: EInvoiceFigures, guideline: string): Node {
+function document(inv: EInvoiceModel, f: EInvoiceFigures, target: EInvoiceTarget): Node {
   const cur = inv.currency;
   const p = inv.payment;
   return always(
     "rsm:CrossIndustryInvoice",
-    e("rsm:ExchangedDocumentContext", e("ram:GuidelineSpecifiedDocumentContextParameter", e("ram:ID", guideline))),
+    e(
+      "rsm:ExchangedDocumentContext",
+      e("ram:BusinessProcessSpecifiedDocumentContextParameter", e("ram:ID", target.process)),
+      e("ram:GuidelineSpecifiedDocumentContextParameter", e("ram:ID", target.customization)),
+    ),
     e(
       "rsm:ExchangedDocument",
       e("ram:ID", inv.number),
@@ -208,6 +168,7 @@ function document(inv: EInvoiceModel, f: EInvoiceFigures, guideline: string): No
       ),
       e(
         "ram:ApplicableHeaderTradeSettlement",
+        e("ram:CreditorReferenceID", p?.creditor_id),
         e("ram:PaymentReference", p?.reference),
         e("ram:InvoiceCurrencyCode", cur),
         p &&
@@ -215,6 +176,7 @@ function document(inv: EInvoiceModel, f: EInvoiceFigures, guideline: string): No
             "ram:SpecifiedTradeSettlementPaymentMeans",
             e("ram:TypeCode", p.means_code),
             e("ram:Information", p.means_text),
+            e("ram:PayerPartyDebtorFinancialAccount", e("ram:IBANID", p.debited_account?.replaceAll(" ", ""))),
             e("ram:PayeePartyCreditorFinancialAccount", e("ram:IBANID", p.iban?.replaceAll(" ", "")), e("ram:AccountName", p.account_name)),
             e("ram:PayeeSpecifiedCreditorFinancialInstitution", e("ram:BICID", p.bic)),
           ),
@@ -233,7 +195,12 @@ function document(inv: EInvoiceModel, f: EInvoiceFigures, guideline: string): No
         period(inv.billing_period),
         ...(inv.allowances ?? []).map((a) => allowanceCharge(a, false, a.vat)),
         ...(inv.charges ?? []).map((c) => allowanceCharge(c, true, c.vat)),
-        e("ram:SpecifiedTradePaymentTerms", e("ram:Description", inv.payment_terms), dateTime("ram:DueDateDateTime", inv.due_date)),
+        e(
+          "ram:SpecifiedTradePaymentTerms",
+          e("ram:Description", inv.payment_terms),
+          dateTime("ram:DueDateDateTime", inv.due_date),
+          e("ram:DirectDebitMandateID", p?.mandate_reference),
+        ),
         e(
           "ram:SpecifiedTradeSettlementHeaderMonetarySummation",
           e("ram:LineTotalAmount", amt(f.lineTotal)),
@@ -257,12 +224,9 @@ function document(inv: EInvoiceModel, f: EInvoiceFigures, guideline: string): No
   );
 }
 
-/** The CII XML of a checked e-invoice: built from the model, or the customer's own XML unchanged. */
+/** The CII XML of a checked e-invoice: written from the model for its target, or the customer's own XML unchanged. */
 export function ciiXml(checked: CheckedEInvoice): string {
   if (checked.source === "xml") return checked.xml;
-  const root = document(checked.invoice, checked.figures, GUIDELINE_IDS[checked.profile]);
-  root.attrs = NAMESPACES;
-  const out = ['<?xml version="1.0" encoding="UTF-8"?>'];
-  serialize(root, "", out);
-  return `${out.join("\n")}\n`;
+  const root = document(checked.invoice, checked.figures, checked.target);
+  return xmlDocument(pruneForProfile(root, checked.target.profile), NAMESPACES);
 }

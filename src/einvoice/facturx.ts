@@ -43,8 +43,8 @@ export interface FacturXMetadata {
   prefix: "fx";
   /** fx:DocumentType */
   documentType: "INVOICE";
-  /** fx:DocumentFileName, and the name of the embedded file. */
-  documentFileName: "factur-x.xml";
+  /** fx:DocumentFileName, and the name of the embedded file: xrechnung.xml for XRECHNUNG (ZUGFeRD 2.1.1 on), else factur-x.xml. */
+  documentFileName: "factur-x.xml" | "xrechnung.xml";
   /** fx:Version: of the Factur-X XMP schema followed. */
   version: "1.0";
   /** fx:ConformanceLevel */
@@ -65,7 +65,7 @@ export function facturXMetadata(profile: FacturXProfile): FacturXMetadata {
     namespaceUri: "urn:factur-x:pdfa:CrossIndustryDocument:invoice:1p0#",
     prefix: "fx",
     documentType: "INVOICE",
-    documentFileName: "factur-x.xml",
+    documentFileName: profile === "xrechnung" ? "xrechnung.xml" : "factur-x.xml",
     version: "1.0",
     conformanceLevel: CONFORMANCE_LEVELS[profile],
     afRelationship: profile === "minimum" || profile === "basicwl" ? "Data" : "Alternative",

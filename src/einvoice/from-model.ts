@@ -1,181 +1,219 @@
-// The JSON model (model.ts) and its computed figures as the EN 16931 semantic model (semantic.ts), each
-// value located by its JSON path, so that the outgoing check runs the very rules that check incoming
-// XML (rules/*.ts). Computed terms (totals, VAT breakdown, line net amounts) are located at the JSON
-// property that would carry them.
+// The JSON model (model.ts) as the EN 16931 semantic model (semantic.ts), so that the outgoing check
+// runs the very rules (rules/*.ts) the incoming check runs. Each value's `at` is its JSON path inside
+// the invoice ("lines.0.vat.rate"); a group's `at` is the group's path. The invoice is read as the
+// writers will write it: the computed figures (line net amounts, VAT breakdown, totals) and the
+// defaults (a missing rate of a taxed category is 0) are what the XML carries, the rest is the client's.
+
 import type { EInvoiceFigures } from "./business-rules";
 import { type Dec, format } from "./decimal";
+import type { EInvoiceTarget } from "./formats";
 import type { EInvoiceModel } from "./model";
-import { emptyInvoice, type Field, type SemAddress, type SemAllowanceCharge, type SemInvoice, type SemParty } from "./semantic";
+import {
+  emptyInvoice,
+  type Field,
+  type SemAddress,
+  type SemAllowanceCharge,
+  type SemInvoice,
+  type SemParty,
+  type SemTax,
+} from "./semantic";
 
+const f = (v: string | number | undefined, at: string, attrs: Record<string, string> = {}): Field | undefined =>
+  v === undefined ? undefined : { v: String(v), at, attrs };
+const amount = (d: Dec, at: string, attrs: Record<string, string> = {}): Field => ({ v: format(d, 2), at, attrs });
+
+type Address = EInvoiceModel["seller"]["address"];
 type Party = EInvoiceModel["seller"] & { tax_registration_id?: string };
-type AC = NonNullable<EInvoiceModel["allowances"]>[number] | NonNullable<EInvoiceModel["lines"][number]["allowances"]>[number];
+type Vat = { category: string; rate?: string | number };
+type AC = {
+  amount: string | number;
+  base_amount?: string | number;
+  percent?: string | number;
+  reason?: string;
+  reason_code?: string;
+  vat?: Vat;
+};
 
-/** The semantic model of a checked JSON invoice; `guideline` is the specification identifier written (BT-24). */
-export function semanticOfModel(inv: EInvoiceModel, f: EInvoiceFigures, prefix: string, guideline: string): SemInvoice {
-  const at = (path: string) => (path ? `${prefix}.${path}` : prefix);
-  const v = (value: string | number | undefined, path: string, attrs: Record<string, string> = {}): Field | undefined =>
-    value === undefined ? undefined : { v: String(value), at: at(path), attrs };
-  const amount = (d: Dec, path: string) => v(format(d, 2), path, { currencyID: inv.currency });
-  const address = (a: EInvoiceModel["seller"]["address"] | undefined, path: string): SemAddress | undefined =>
-    a && {
-      at: at(path),
-      line1: v(a.line1, `${path}.line1`),
-      line2: v(a.line2, `${path}.line2`),
-      line3: v(a.line3, `${path}.line3`),
-      city: v(a.city, `${path}.city`),
-      postcode: v(a.postal_code, `${path}.postal_code`),
-      subdivision: v(a.country_subdivision, `${path}.country_subdivision`),
-      country: v(a.country_code, `${path}.country_code`),
-    };
-  const party = (p: Party, path: string): SemParty => ({
-    at: at(path),
-    name: v(p.name, `${path}.name`),
-    tradingName: v(p.trading_name, `${path}.trading_name`),
-    ids: [],
-    legalId: v(p.legal_registration_id, `${path}.legal_registration_id`),
-    vatId: v(p.vat_id, `${path}.vat_id`),
-    taxRegId: v(p.tax_registration_id, `${path}.tax_registration_id`),
-    endpoint:
-      p.electronic_address && v(p.electronic_address.value, `${path}.electronic_address`, { schemeID: p.electronic_address.scheme }),
-    address: address(p.address, `${path}.address`),
+function address(a: Address | undefined, at: string): SemAddress | undefined {
+  if (!a) return undefined;
+  return {
+    at,
+    line1: f(a.line1, `${at}.line1`),
+    line2: f(a.line2, `${at}.line2`),
+    line3: f(a.line3, `${at}.line3`),
+    city: f(a.city, `${at}.city`),
+    postcode: f(a.postal_code, `${at}.postal_code`),
+    subdivision: f(a.country_subdivision, `${at}.country_subdivision`),
+    country: f(a.country_code, `${at}.country_code`),
+  };
+}
+
+function party(p: Party, at: string, creditorId?: string): SemParty {
+  const e = p.electronic_address;
+  return {
+    at,
+    name: f(p.name, `${at}.name`),
+    tradingName: f(p.trading_name, `${at}.trading_name`),
+    ids: creditorId === undefined ? [] : [{ v: creditorId, at: "payment.creditor_id", attrs: { schemeID: "SEPA" } }],
+    legalId: f(p.legal_registration_id, `${at}.legal_registration_id`),
+    vatId: f(p.vat_id, `${at}.vat_id`),
+    taxRegId: f(p.tax_registration_id, `${at}.tax_registration_id`),
+    endpoint: e && { v: e.value, at: `${at}.electronic_address.value`, attrs: { schemeID: e.scheme } },
+    address: address(p.address, `${at}.address`),
     contact: p.contact && {
-      at: at(`${path}.contact`),
-      name: v(p.contact.name, `${path}.contact.name`),
-      phone: v(p.contact.phone, `${path}.contact.phone`),
-      email: v(p.contact.email, `${path}.contact.email`),
+      at: `${at}.contact`,
+      name: f(p.contact.name, `${at}.contact.name`),
+      phone: f(p.contact.phone, `${at}.contact.phone`),
+      email: f(p.contact.email, `${at}.contact.email`),
     },
-  });
-  const ac = (x: AC, path: string, charge: boolean): SemAllowanceCharge => ({
-    at: at(path),
+  };
+}
+
+/** A VAT category and rate as written: a taxed category without a rate is written with 0. */
+function tax(v: Vat, at: string): SemTax {
+  const rate = v.rate ?? (v.category === "O" ? undefined : "0");
+  return {
+    at,
+    category: f(v.category, `${at}.category`),
+    rate: f(rate, `${at}.rate`),
+    scheme: { v: "VAT", at, attrs: {} },
+  };
+}
+
+function allowanceCharge(ac: AC, at: string, charge: boolean): SemAllowanceCharge {
+  return {
+    at,
     charge,
-    amount: v(x.amount, `${path}.amount`),
-    base: v(x.base_amount, `${path}.base_amount`),
-    percent: v(x.percent, `${path}.percent`),
-    reason: v(x.reason, `${path}.reason`),
-    reasonCode: v(x.reason_code, `${path}.reason_code`),
-    tax:
-      "vat" in x
-        ? {
-            at: at(`${path}.vat`),
-            category: v(x.vat.category, `${path}.vat.category`),
-            rate: v(x.vat.category === "O" ? undefined : (x.vat.rate ?? 0), `${path}.vat.rate`),
-          }
-        : undefined,
-  });
-  const s = emptyInvoice("cii", inv.type_code === "381" ? "credit_note" : "invoice", prefix);
-  s.customization = { v: guideline, at: at("profile"), attrs: {} };
-  s.number = v(inv.number, "number");
-  s.issueDate = v(inv.issue_date, "issue_date");
-  s.typeCode = v(inv.type_code ?? "380", "type_code");
-  s.currency = v(inv.currency, "currency");
-  s.dueDate = v(inv.due_date, "due_date");
-  s.buyerReference = v(inv.buyer_reference, "buyer_reference");
-  s.orderReference = v(inv.order_reference, "order_reference");
-  s.paymentTerms = v(inv.payment_terms, "payment_terms");
+    indicator: { v: String(charge), at, attrs: {} },
+    amount: f(ac.amount, `${at}.amount`),
+    base: f(ac.base_amount, `${at}.base_amount`),
+    percent: f(ac.percent, `${at}.percent`),
+    reason: f(ac.reason, `${at}.reason`),
+    reasonCode: f(ac.reason_code, `${at}.reason_code`),
+    tax: ac.vat && tax(ac.vat, `${at}.vat`),
+  };
+}
+
+const period = (p: { start?: string; end?: string } | undefined, at: string) =>
+  p && { at, start: f(p.start, `${at}.start`), end: f(p.end, `${at}.end`) };
+
+/** The invoice as the semantic model: what the writers write for `target`, each value at its JSON path. */
+export function semanticOf(inv: EInvoiceModel, figures: EInvoiceFigures, target: EInvoiceTarget): SemInvoice {
+  const typeCode = inv.type_code ?? "380";
+  const s = emptyInvoice(target.syntax, typeCode === "381" && target.syntax === "ubl" ? "credit_note" : "invoice", "");
+  const cur = { currencyID: inv.currency };
+  s.customization = { v: target.customization, at: "", attrs: {} };
+  if (target.process) s.profile = { v: target.process, at: "", attrs: {} };
+  s.number = f(inv.number, "number");
+  s.issueDate = f(inv.issue_date, "issue_date");
+  s.typeCode = f(typeCode, "type_code");
+  s.currency = f(inv.currency, "currency");
+  s.dueDate = f(inv.due_date, "due_date");
+  s.buyerReference = f(inv.buyer_reference, "buyer_reference");
+  s.orderReference = f(inv.order_reference, "order_reference");
+  s.paymentTerms =
+    inv.payment_terms === undefined ? undefined : { v: inv.payment_terms.trim(), raw: inv.payment_terms, at: "payment_terms", attrs: {} };
   s.notes = (inv.notes ?? []).map((n, i) => ({
-    at: at(`notes.${i}`),
-    text: v(n.text, `notes.${i}.text`),
-    subject: v(n.subject_code, `notes.${i}.subject_code`),
+    at: `notes.${i}`,
+    text: f(n.text, `notes.${i}.text`),
+    subject: f(n.subject_code, `notes.${i}.subject_code`),
   }));
-  if (inv.preceding_invoice) {
+  if (inv.preceding_invoice)
     s.preceding = [
       {
-        at: at("preceding_invoice"),
-        number: v(inv.preceding_invoice.number, "preceding_invoice.number"),
-        date: v(inv.preceding_invoice.issue_date, "preceding_invoice.issue_date"),
+        at: "preceding_invoice",
+        number: f(inv.preceding_invoice.number, "preceding_invoice.number"),
+        date: f(inv.preceding_invoice.issue_date, "preceding_invoice.issue_date"),
       },
     ];
-  }
-  s.seller = party(inv.seller, "seller");
+  const p = inv.payment;
+  s.seller = party(inv.seller, "seller", p?.creditor_id);
+  s.creditorId = f(p?.creditor_id, "payment.creditor_id");
   s.buyer = party(inv.buyer, "buyer");
-  if (inv.delivery) {
+  const d = inv.delivery;
+  if (d)
     s.delivery = {
-      at: at("delivery"),
-      date: v(inv.delivery.date, "delivery.date"),
-      name: v(inv.delivery.ship_to_name, "delivery.ship_to_name"),
-      address: address(inv.delivery.ship_to_address, "delivery.ship_to_address"),
+      at: "delivery",
+      date: f(d.date, "delivery.date"),
+      name: f(d.ship_to_name, "delivery.ship_to_name"),
+      address: address(d.ship_to_address, "delivery.ship_to_address"),
     };
-  }
-  if (inv.billing_period)
-    s.period = {
-      at: at("billing_period"),
-      start: v(inv.billing_period.start, "billing_period.start"),
-      end: v(inv.billing_period.end, "billing_period.end"),
-    };
-  if (inv.payment) {
-    const p = inv.payment;
+  s.period = period(inv.billing_period, "billing_period");
+  if (p)
     s.paymentMeans = [
       {
-        at: at("payment"),
-        code: v(p.means_code, "payment.means_code"),
-        text: v(p.means_text, "payment.means_text"),
+        at: "payment",
+        code: f(p.means_code, "payment.means_code"),
+        text: f(p.means_text, "payment.means_text"),
         transfers:
-          p.iban === undefined && p.account_name === undefined
+          p.iban === undefined
             ? []
             : [
                 {
-                  at: at("payment"),
-                  account: v(p.iban, "payment.iban"),
-                  name: v(p.account_name, "payment.account_name"),
-                  bic: v(p.bic, "payment.bic"),
+                  at: "payment",
+                  account: f(p.iban.replaceAll(" ", ""), "payment.iban"),
+                  name: f(p.account_name, "payment.account_name"),
+                  bic: f(p.bic, "payment.bic"),
                 },
               ],
+        mandate: f(p.mandate_reference, "payment.mandate_reference"),
+        debitedAccount: f(p.debited_account?.replaceAll(" ", ""), "payment.debited_account"),
       },
     ];
-  }
-  s.allowances = (inv.allowances ?? []).map((x, i) => ac(x, `allowances.${i}`, false));
-  s.charges = (inv.charges ?? []).map((x, i) => ac(x, `charges.${i}`, true));
-  s.vat = f.vatBreakdown.map((g) => {
-    const i = (inv.vat_breakdown ?? []).findIndex((e) => e.category === g.category);
-    const path = i >= 0 ? `vat_breakdown.${i}` : "vat_breakdown";
+  s.allowances = (inv.allowances ?? []).map((a, i) => allowanceCharge(a, `allowances.${i}`, false));
+  s.charges = (inv.charges ?? []).map((c, i) => allowanceCharge(c, `charges.${i}`, true));
+  // The breakdown is computed; a group the client sent an entry for is found at that entry.
+  const entries = inv.vat_breakdown ?? [];
+  s.vat = figures.vatBreakdown.map((g) => {
+    const i = entries.findIndex((e) => e.category === g.category && (g.rate === undefined || format(g.rate) === String(e.rate ?? "0")));
+    const at = i < 0 ? "vat_breakdown" : `vat_breakdown.${i}`;
+    const given = i < 0 ? undefined : entries[i];
     return {
-      at: at(path),
-      category: v(g.category, `${path}.category`),
-      rate: g.rate === undefined ? undefined : v(format(g.rate), `${path}.rate`),
-      taxable: amount(g.taxable, `${path}.taxable_amount`),
-      tax: amount(g.tax, `${path}.tax_amount`),
-      reason: v(g.exemptionReason, `${path}.exemption_reason`),
-      reasonCode: v(g.exemptionReasonCode, `${path}.exemption_reason_code`),
+      at,
+      category: { v: g.category, at: `${at}.category`, attrs: {} },
+      rate: g.rate === undefined ? undefined : { v: format(g.rate), at: `${at}.rate`, attrs: {} },
+      taxable: amount(g.taxable, `${at}.taxable_amount`),
+      tax: amount(g.tax, `${at}.tax_amount`),
+      reason: f(g.exemptionReason, given?.exemption_reason === undefined ? at : `${at}.exemption_reason`),
+      reasonCode: f(g.exemptionReasonCode, given?.exemption_reason_code === undefined ? at : `${at}.exemption_reason_code`),
     };
   });
-  s.taxTotals = [amount(f.taxTotal, "totals.tax_total")!];
+  s.taxTotals = [amount(figures.taxTotal, "totals.tax_total", cur)];
+  s.breakdownTaxTotals = 1;
+  const hasAllowances = s.allowances.length > 0;
+  const hasCharges = s.charges.length > 0;
+  const t = inv.totals;
   s.totals = {
-    at: at("totals"),
-    lineTotal: amount(f.lineTotal, "totals.line_total"),
-    allowanceTotal: (inv.allowances?.length ?? 0) > 0 ? amount(f.allowanceTotal, "totals.allowance_total") : undefined,
-    chargeTotal: (inv.charges?.length ?? 0) > 0 ? amount(f.chargeTotal, "totals.charge_total") : undefined,
-    taxBasis: amount(f.taxBasisTotal, "totals.tax_basis_total"),
-    grand: amount(f.grandTotal, "totals.grand_total"),
-    prepaid: inv.totals?.prepaid === undefined ? undefined : amount(f.prepaid, "totals.prepaid"),
-    rounding: inv.totals?.rounding === undefined ? undefined : amount(f.rounding, "totals.rounding"),
-    due: amount(f.duePayable, "totals.due_payable"),
+    at: "totals",
+    lineTotal: amount(figures.lineTotal, "totals.line_total"),
+    allowanceTotal: hasAllowances ? amount(figures.allowanceTotal, "totals.allowance_total") : undefined,
+    chargeTotal: hasCharges ? amount(figures.chargeTotal, "totals.charge_total") : undefined,
+    taxBasis: amount(figures.taxBasisTotal, "totals.tax_basis_total"),
+    grand: amount(figures.grandTotal, "totals.grand_total"),
+    prepaid: t?.prepaid === undefined ? undefined : amount(figures.prepaid, "totals.prepaid"),
+    rounding: t?.rounding === undefined ? undefined : amount(figures.rounding, "totals.rounding"),
+    due: amount(figures.duePayable, "totals.due_payable"),
   };
   s.lines = inv.lines.map((l, i) => {
-    const path = `lines.${i}`;
+    const at = `lines.${i}`;
     return {
-      at: at(path),
-      id: v(l.id ?? String(i + 1), `${path}.id`),
-      note: v(l.note, `${path}.note`),
-      quantity: v(l.quantity, `${path}.quantity`),
-      unit: v(l.unit_code, `${path}.unit_code`),
-      net: amount(f.lineNet[i]!, `${path}.net_amount`),
-      price: v(l.net_price, `${path}.net_price`),
-      priceBaseQuantity: v(l.base_quantity, `${path}.base_quantity`),
-      gross: v(l.gross_price, `${path}.gross_price`),
-      priceDiscount: v(l.price_discount, `${path}.price_discount`),
-      name: v(l.name, `${path}.name`),
-      tax: {
-        at: at(`${path}.vat`),
-        category: v(l.vat.category, `${path}.vat.category`),
-        rate: v(l.vat.category === "O" ? undefined : (l.vat.rate ?? 0), `${path}.vat.rate`),
-      },
-      period: l.period && {
-        at: at(`${path}.period`),
-        start: v(l.period.start, `${path}.period.start`),
-        end: v(l.period.end, `${path}.period.end`),
-      },
-      allowances: (l.allowances ?? []).map((x, j) => ac(x, `${path}.allowances.${j}`, false)),
-      charges: (l.charges ?? []).map((x, j) => ac(x, `${path}.charges.${j}`, true)),
+      at,
+      id: f(l.id, `${at}.id`),
+      note: f(l.note, `${at}.note`),
+      quantity: f(l.quantity, `${at}.quantity`),
+      unit: f(l.unit_code, `${at}.unit_code`),
+      net: amount(figures.lineNet[i]!, `${at}.net_amount`),
+      price: f(l.net_price, `${at}.net_price`),
+      priceAt: `${at}.net_price`,
+      priceDiscountIndicator: l.gross_price === undefined ? undefined : { v: "false", at: `${at}.price_discount`, attrs: {} },
+      priceBaseQuantity: f(l.base_quantity, `${at}.base_quantity`, { unitCode: l.unit_code }),
+      gross: f(l.gross_price, `${at}.gross_price`),
+      priceDiscount: f(l.price_discount, `${at}.price_discount`),
+      name: f(l.name, `${at}.name`),
+      tax: tax(l.vat, `${at}.vat`),
+      period: period(l.period, `${at}.period`),
+      allowances: (l.allowances ?? []).map((a, j) => allowanceCharge(a, `${at}.allowances.${j}`, false)),
+      charges: (l.charges ?? []).map((c, j) => allowanceCharge(c, `${at}.charges.${j}`, true)),
       classifications: [],
       attributes: [],
     };

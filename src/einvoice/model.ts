@@ -72,7 +72,11 @@ const electronicAddress = t.Object(
     ),
     value: text(200, "The electronic address"),
   },
-  { additionalProperties: false, description: "Electronic address (BT-34 / BT-49) and its scheme (BR-62, BR-63)" },
+  {
+    additionalProperties: false,
+    description:
+      "Electronic address: the seller's (BT-34) or the buyer's (BT-49), and its scheme (BR-62, BR-63). XRechnung and Peppol require both (PEPPOL-EN16931-R020, R010)",
+  },
 );
 
 const contact = t.Object(
@@ -81,7 +85,11 @@ const contact = t.Object(
     phone: t.Optional(text(50, "Telephone")),
     email: t.Optional(text(200, "E-mail address")),
   },
-  { additionalProperties: false, description: "Contact (BG-6 / BG-9)" },
+  {
+    additionalProperties: false,
+    description:
+      "Contact: the seller contact (BG-6: BT-41 name, BT-42 phone, BT-43 e-mail; XRechnung requires all three, BR-DE-2, 5, 6, 7) or the buyer contact (BG-9)",
+  },
 );
 
 const party = <Extra extends TProperties>(who: "Seller" | "Buyer", extra: Extra) =>
@@ -232,8 +240,19 @@ const payment = t.Object(
     ),
     account_name: t.Optional(text(200, "Payment account name (BT-85)")),
     bic: t.Optional(code("^[A-Z0-9]{8}([A-Z0-9]{3})?$", "Payment service provider: BIC (BT-86)", ["BYLADEM1001"])),
+    mandate_reference: t.Optional(
+      text(100, "Direct debit (BG-19): the mandate reference (BT-89); required for means 59 by Peppol (PEPPOL-EN16931-R061) and XRechnung"),
+    ),
+    creditor_id: t.Optional(text(100, "Direct debit (BG-19): the seller's bank assigned creditor identifier (BT-90)")),
+    debited_account: t.Optional(
+      code("^[A-Z]{2}[0-9A-Z ]{2,40}$", "Direct debit (BG-19): the buyer's debited account, an IBAN (BT-91)", ["DE75512108001245126199"]),
+    ),
   },
-  { additionalProperties: false, description: "Payment instructions (BG-16) with the credit transfer account (BG-17)" },
+  {
+    additionalProperties: false,
+    description:
+      "Payment instructions (BG-16): the means, the credit transfer account (BG-17) or the direct debit (BG-19). XRechnung requires them (BR-DE-1)",
+  },
 );
 
 /** The invoice: EN 16931's business terms. */
@@ -260,7 +279,12 @@ export const eInvoiceModelSchema = t.Object(
         { maxItems: 50, description: "Invoice notes (BG-1)" },
       ),
     ),
-    buyer_reference: t.Optional(text(200, "Buyer reference (BT-10), e.g. the Leitweg-ID required by German public buyers")),
+    buyer_reference: t.Optional(
+      text(
+        200,
+        "Buyer reference (BT-10), e.g. the Leitweg-ID of a German public buyer. XRechnung requires it (BR-DE-15); Peppol requires it or order_reference (PEPPOL-EN16931-R003)",
+      ),
+    ),
     order_reference: t.Optional(text(200, "Purchase order reference (BT-13)")),
     sales_order_reference: t.Optional(text(200, "Sales order reference (BT-14)")),
     contract_reference: t.Optional(text(200, "Contract reference (BT-12)")),
@@ -306,22 +330,41 @@ export const eInvoiceModelSchema = t.Object(
   { additionalProperties: false, description: "The invoice, as EN 16931's business terms (BT-n) and groups (BG-n)" },
 );
 
-/** The profiles a request may ask for when reportgen builds the XML. */
-export const modelProfiles = ["en16931", "extended"] as const;
+/** The formats reportgen writes from the JSON model (options.e_invoice.format). */
+export const eInvoiceFormats = ["facturx", "xrechnung", "peppol", "ubl"] as const;
+export type EInvoiceFormat = (typeof eInvoiceFormats)[number];
+
+/** The Factur-X / ZUGFeRD profiles a request may ask for, as the API spells them. */
+export const modelProfiles = ["minimum", "basic-wl", "basic", "en16931", "extended", "xrechnung"] as const;
 export type ModelProfile = (typeof modelProfiles)[number];
 
-/** options.e_invoice: an invoice to turn into CII XML, or the customer's own CII XML. */
+/** options.e_invoice: an invoice to write in one of the formats, or the customer's own CII XML. */
 export const eInvoiceSchema = t.Union(
   [
     t.Object(
       {
-        profile: oneOf(modelProfiles, {
-          description:
-            "Factur-X / ZUGFeRD profile of the XML built: en16931 (guideline urn:cen.eu:en16931:2017), or extended (its conformant extension)",
-        }),
+        format: t.Optional(
+          oneOf(eInvoiceFormats, {
+            description:
+              "facturx (default): a Factur-X / ZUGFeRD hybrid, the CII XML in a PDF/A-3b; xrechnung: XRechnung 3.0, the German CIUS, as XML (syntax ubl or cii); peppol: Peppol BIS Billing 3.0 (UBL); ubl: plain EN 16931 UBL 2.1. The XML-only formats still print the readable PDF; GET /reports/{id}/e-invoice serves the XML",
+          }),
+        ),
+        profile: t.Optional(
+          oneOf(modelProfiles, {
+            description:
+              "facturx only: the Factur-X / ZUGFeRD profile, minimum, basic-wl, basic, en16931 (default), extended, or xrechnung (the CII XRechnung embedded as xrechnung.xml)",
+          }),
+        ),
+        syntax: t.Optional(oneOf(["ubl", "cii"], { description: "xrechnung only: UBL 2.1 (default) or UN/CEFACT CII D16B" })),
+        embed: t.Optional(
+          t.Boolean({
+            description:
+              "xrechnung, peppol and ubl: also attach the XML to the PDF, made PDF/A-3b (an XRechnung so attached is ZUGFeRD's XRECHNUNG profile). Default false",
+          }),
+        ),
         invoice: eInvoiceModelSchema,
       },
-      { additionalProperties: false, title: "EInvoiceFromModel", description: "reportgen builds the CII XML from this invoice" },
+      { additionalProperties: false, title: "EInvoiceFromModel", description: "reportgen writes the XML from this invoice" },
     ),
     t.Object(
       {
@@ -335,7 +378,7 @@ export const eInvoiceSchema = t.Union(
       { additionalProperties: false, title: "EInvoiceFromXml", description: "The CII XML is yours, embedded as it is" },
     ),
   ],
-  { description: "A Factur-X / ZUGFeRD e-invoice: the structured invoice embedded in the PDF/A-3 file (see docs/e-invoices.md)" },
+  { description: "An e-invoice: Factur-X / ZUGFeRD, XRechnung, Peppol BIS or UBL, written from the invoice (see docs/e-invoices.md)" },
 );
 
 export type EInvoiceModel = Static<typeof eInvoiceModelSchema>;

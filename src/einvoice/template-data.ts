@@ -35,7 +35,10 @@ export interface TemplateTotals {
  * lines[].net_amount, vat_breakdown[] and totals replaced by the computed figures (decimal strings).
  */
 export type EInvoiceTemplateData = Omit<EInvoiceModel, "lines" | "vat_breakdown" | "totals"> & {
-  profile: string;
+  /** facturx, xrechnung, peppol or ubl. */
+  format: string;
+  /** The Factur-X profile (facturx, or an attached XRechnung); absent for the XML-only formats. */
+  profile?: string;
   lines: (EInvoiceLine & { net_amount: string })[];
   vat_breakdown: TemplateVatGroup[];
   totals: TemplateTotals;
@@ -59,7 +62,8 @@ export function templateInvoice(checked: Extract<CheckedEInvoice, { source: "mod
   const { invoice: inv, figures: f } = checked;
   return {
     ...inv,
-    profile: checked.profile,
+    format: checked.target.format,
+    ...(checked.target.profile && { profile: checked.target.profile }),
     lines: inv.lines.map((l, i) => ({ ...l, net_amount: amount(f.lineNet[i]!) })),
     vat_breakdown: f.vatBreakdown.map(vatGroup),
     totals: {

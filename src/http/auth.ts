@@ -14,13 +14,15 @@ import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
 import { isJson, mediaType, parseJsonBody } from "./json-body";
 import { multipartBody } from "./multipart";
-import { acceptsMultipart, accessOf, countsAgainstQuota } from "./route-access";
+import type { RouteTable } from "./route-access";
 
 export const API_PREFIX = "/api/v1";
 /** Documentation is public: it holds no account data and a browser cannot send X-API-Key. */
 const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/docs`]);
 
 export interface GuardOptions {
+  /** Every route's access rule (app/modules.ts joins the features' own). */
+  routes: RouteTable;
   body: BodyLimits;
   /** Submissions (POST, DELETE) per second per key, bursts of twice that; 0: unlimited. */
   submitRateLimit: number;
@@ -40,8 +42,9 @@ const limiter = (rate: number) => (rate > 0 ? new RateLimiter(rate, 1000, rate *
 
 /**
  * The /api/v1 guard. `authenticate` turns an X-API-Key value into its principal (app/routes.ts passes
- * KeyAuthenticator's); `quota` is the daily quota's early check. Both come in as functions: http/ imports
- * no feature module.
+ * KeyAuthenticator's); `quota` is the daily quota's early check; `opts.routes` every route's access rule,
+ * joined from the modules' descriptors by app/modules.ts. All come in as values: http/ imports no
+ * feature module.
  */
 export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?: QuotaCheck) {
   // Separate budgets: polling one's reports must never use up the budget for submitting them.
@@ -49,7 +52,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
   const reads = limiter(opts.readRateLimit);
 
   /**
-   * The checks that need the route: its scope (a route of /api/v1 that route-access.ts does not list is
+   * The checks that need the route: its scope (a route of /api/v1 without an access rule is
    * refused: fail closed), then the daily quota on submissions, then the body's declared size and type.
    * A request carrying an Idempotency-Key skips the quota's early read: its replay must be answered even
    * after the quota is used up, and a new submission is still counted, and refused, at its insert.
@@ -58,16 +61,16 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
     const a = principals.get(request);
     if (!a || checked.has(request)) return;
     checked.add(request);
-    const access = accessOf(request.method, route);
+    const access = opts.routes.accessOf(request.method, route);
     if (access === undefined)
       throw new AppError(
         "forbidden",
-        `${request.method} ${route} has no access decision in route-access.ts, so it is refused (a server defect: report it)`,
+        `${request.method} ${route} has no access rule in its module's descriptor, so it is refused (a server defect: report it)`,
       );
     if (access !== "public" && access !== "dashboard" && !a.principal.scopes.includes(access))
       throw missingScope(access, `${request.method} ${route}`);
-    if (quota && countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
-    checkBody(request, opts.body.limit, acceptsMultipart(request.method, route));
+    if (quota && opts.routes.countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
+    checkBody(request, opts.body.limit, opts.routes.acceptsMultipart(request.method, route));
   }
 
   return (
@@ -107,7 +110,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
       .onParse({ as: "global" }, async ({ request, route }) => {
         await admit(request, route);
         if (!hasBody(request)) return {};
-        if (isMultipart(request) && acceptsMultipart(request.method, route))
+        if (isMultipart(request) && opts.routes.acceptsMultipart(request.method, route))
           return multipartBody(request, await readBody(request, opts.body));
         if (!isJson(request)) return;
         const bytes = await readBody(request, opts.body);

@@ -1,8 +1,9 @@
 // The part of the API description that records the decisions the interface specification leaves open.
-import { SCOPES } from "../access/scopes";
+import type { ScopeList } from "../access/scopes";
 import { API_ERRORS, REPORT_FAILURES } from "../lib/error-codes";
 
-export const apiDescription = `
+/** The API description; `scopes` is the closed list of scopes (app/modules.ts joins it from the modules). */
+export const apiDescription = (scopes: ScopeList) => `
 Self-hosted HTML/EJS to PDF reports. Every \`/api/v1\` endpoint needs the \`X-API-Key\` header, except this
 documentation (\`/api/v1/docs\`, \`/api/v1/openapi.json\`). Without a valid key: **401** \`{"error":"unauthorized"}\`,
 checked before anything else (validation, 404).
@@ -24,7 +25,7 @@ Each key holds **scopes**; a call outside them is **403** \`{"error":"forbidden"
 
 | scope | allows |
 |---|---|
-${Object.entries(SCOPES)
+${Object.entries(scopes.descriptions)
   .map(([scope, what]) => `| \`${scope}\` | ${what} |`)
   .join("\n")}
 

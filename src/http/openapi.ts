@@ -5,6 +5,7 @@ import { Elysia, t } from "elysia";
 import uiStyle from "../../node_modules/swagger-ui-dist/swagger-ui.css" with { type: "text" };
 // @ts-expect-error: a .js file imported as text has no type declarations
 import uiScript from "../../node_modules/swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
+import type { ScopeList } from "../access/scopes";
 import { apiErrorCodes } from "../lib/error-codes";
 import { UUID_RE } from "../lib/ids";
 import { RFC3339_DATE_TIME } from "../lib/time";
@@ -88,10 +89,12 @@ const docsPage = `<!doctype html>
 `;
 
 /**
- * What the features add to the OpenAPI document: app/routes.ts gathers it (http/ imports no feature
+ * What the features add to the OpenAPI document: app/modules.ts joins it from their descriptors (http/ imports no feature
  * module). `description` is appended to the API description; `webhooks` is OpenAPI 3.1's `webhooks`.
  */
 export interface FeatureDocs {
+  /** The closed list of scopes, tabled in the API description. */
+  scopes: ScopeList;
   description: string;
   webhooks: Record<string, unknown>;
 }
@@ -106,7 +109,7 @@ export const docs = (version: string, features: FeatureDocs) =>
         provider: null,
         exclude: { paths: [/^\/docs-assets/, `${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`] },
         documentation: {
-          info: { title: "reportgen", version, description: apiDescription + features.description },
+          info: { title: "reportgen", version, description: apiDescription(features.scopes) + features.description },
           servers: [{ url: "/" }],
           tags: [
             { name: "Reports", description: "Generate PDFs and fetch them" },

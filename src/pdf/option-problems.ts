@@ -88,6 +88,13 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
   return problems;
 }
 
+/** Whether options.e_invoice (as sent) puts the XML into the PDF: Factur-X (the default), customer XML, or embed: true. */
+export function eInvoiceInPdf(e: unknown): boolean {
+  if (e === undefined) return false;
+  const o = (typeof e === "object" && e !== null ? e : {}) as { format?: unknown; embed?: unknown };
+  return o.format === undefined || o.format === "facturx" || o.embed === true;
+}
+
 /**
  * What options.pdfa cannot go with, each naming both fields: PDF/A forbids encryption, and only
  * PDF/A-3 may embed files that are not themselves PDF/A (attachments). A CMYK JPEG stamp would be
@@ -95,8 +102,9 @@ export function postOptionProblems(o: PostOptions, prefix = "options"): Problem[
  */
 export function pdfaConflicts(o: PostOptions, prefix = "options"): Problem[] {
   const problems: Problem[] = [];
-  // An e-invoice is a PDF/A-3b file: it forbids what PDF/A forbids, and PDF/A-2b.
-  if (o.e_invoice !== undefined) {
+  // An e-invoice in the PDF is a PDF/A-3b file: it forbids what PDF/A forbids, and PDF/A-2b. An
+  // XML-only format (xrechnung, peppol, ubl without embed) leaves the PDF as the other options make it.
+  if (eInvoiceInPdf(o.e_invoice)) {
     const at = `${prefix}.e_invoice`;
     if (o.pdfa === "2b")
       problems.push({
@@ -108,10 +116,12 @@ export function pdfaConflicts(o: PostOptions, prefix = "options"): Problem[] {
         field: `${prefix}.encryption`,
         problem: `an e-invoice (${at}) is a PDF/A-3b file, which forbids encryption: drop one of them`,
       });
-    if (o.attachments?.some((a) => a.filename === "factur-x.xml"))
+    const names = ["factur-x.xml", "xrechnung.xml", "invoice.xml"];
+    const clash = o.attachments?.find((a) => names.includes(a.filename));
+    if (clash)
       problems.push({
         field: `${prefix}.attachments`,
-        problem: `factur-x.xml is the name of the e-invoice's XML (${at}): give the attachment another name`,
+        problem: `${clash.filename} may be the name of the e-invoice's XML (${at}): give the attachment another name`,
       });
     if (problems.length) return problems;
   }

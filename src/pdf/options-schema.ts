@@ -290,8 +290,9 @@ export const postOptions = {
       {
         additionalProperties: true,
         description:
-          'A Factur-X / ZUGFeRD e-invoice: {"profile": "en16931" | "extended", "invoice": {...}} or {"xml_base64": "..."}, embedded as factur-x.xml in a PDF/A-3b file. ' +
-          "Checked before the report is queued by EN 16931's rules (422 e_invoice_invalid naming each rule); see docs/e-invoices.md for the invoice's fields",
+          'An e-invoice: {"format": "facturx" (default) | "xrechnung" | "peppol" | "ubl", "profile"?, "syntax"?, "embed"?, "invoice": {...}}, or {"xml_base64": "..."} (your own CII, Factur-X). ' +
+          "Factur-X embeds the XML in a PDF/A-3b file; the other formats keep it beside the PDF (GET /reports/{id}/e-invoice). " +
+          "Checked before the report is queued by EN 16931's rules and the format's (XRechnung BR-DE-*, Peppol PEPPOL-EN16931-*): 422 e_invoice_invalid naming each rule and JSON path; see docs/e-invoices.md",
       },
     ),
   ),

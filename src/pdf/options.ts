@@ -203,11 +203,17 @@ export interface SignatureOptions {
   signer?: string;
 }
 
-/** options.e_invoice as a report row stores it: the checked XML to embed, its profile and its summary. */
+/** options.e_invoice as a report row stores it: the checked XML, its format, profile and summary. */
 export interface StoredEInvoice {
-  /** A Factur-X profile (facturXProfiles in src/einvoice/facturx.ts). */
-  profile: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
-  /** The CII XML to embed as factur-x.xml: reportgen's, or the client's bytes unchanged. */
+  /** facturx, xrechnung, peppol or ubl (src/einvoice/model.ts); absent in rows stored before there were formats: facturx. */
+  format?: string;
+  /** The Factur-X profile (facturXProfiles in src/einvoice/facturx.ts) when the XML goes into the PDF as Factur-X / ZUGFeRD. */
+  profile?: "minimum" | "basicwl" | "basic" | "en16931" | "extended" | "xrechnung";
+  /** Whether the XML is attached to the PDF (PDF/A-3b); absent in older rows: attached. */
+  embed?: boolean;
+  /** The name of the attached file (factur-x.xml, xrechnung.xml, invoice.xml); absent in older rows: factur-x.xml. */
+  file_name?: string;
+  /** The XML: reportgen's, or the client's bytes unchanged. */
   xml_base64: string;
   summary: { number: string; currency: string; grand_total: string };
   /**

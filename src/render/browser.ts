@@ -27,7 +27,7 @@ export type { RenderJob } from "./print-pipeline";
 /**
  * After a document of this many characters the page is closed and a new one opened. Blink keeps what a
  * big layout took: a page reused for every part of a chunked report grows by each part's layout, while a
- * page replaced after each big part stays at one part's size (docs/benchmarks.md has the memory figures).
+ * page replaced after each big part stays at one part's size (commit a429d77 has the figures).
  * Small documents (an invoice, the 1000-row report) keep their page: a new one costs a renderer start.
  */
 const REPLACE_PAGE_AFTER_HTML = 256 * 1024;

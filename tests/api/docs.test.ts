@@ -29,11 +29,13 @@ describe("openapi.json", () => {
     ["/api/v1/reports/{reportID}", "get"],
     ["/api/v1/reports/{reportID}", "delete"],
     ["/api/v1/reports/{reportID}/download", "get"],
+    ["/api/v1/reports/{reportID}/e-invoice", "get"],
     ["/api/v1/access-keys", "post"],
     ["/api/v1/access-keys", "get"],
     ["/api/v1/access-keys/{accessKeyID}", "delete"],
     ["/healthz", "get"],
     ["/files/{reportID}", "get"],
+    ["/files/{reportID}/e-invoice", "get"],
   ];
   for (const [path, method] of operations) {
     test(`documents ${method.toUpperCase()} ${path}`, () => {
@@ -64,6 +66,7 @@ describe("openapi.json", () => {
       "/api/v1/reports/merge",
       "/api/v1/reports/{reportID}",
       "/api/v1/reports/{reportID}/download",
+      "/api/v1/reports/{reportID}/e-invoice",
       "/api/v1/reports/{reportID}/thumbnail",
       "/api/v1/signing-identities",
       "/api/v1/signing-identities/{identityID}",

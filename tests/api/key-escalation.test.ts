@@ -3,7 +3,8 @@
 // key and a broad one: rotating a broader key would hand over its value (an escalation), and deleting or
 // re-limiting it would act with powers the caller lacks.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALL_SCOPES, type Scope } from "../../src/access/scopes";
+import type { Scope } from "../../src/access/scopes";
+import { ALL_SCOPES } from "../../src/app/modules";
 import { mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp, waitForReport } from "../helpers/app";
 

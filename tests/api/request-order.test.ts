@@ -1,10 +1,9 @@
-// The order of apiGuard's checks (src/http/auth.ts, src/http/route-access.ts): authentication, then the
+// The order of apiGuard's checks (src/http/auth.ts, the route rules of src/http/route-access.ts): authentication, then the
 // route's scope, then a submission's daily quota, and only then the body. A refused call never learns
 // whether its body was well-formed. And an empty body is no body on every route, whatever Content-Type
 // says: many clients send Content-Type: application/json on every request, DELETEs included.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALL_SCOPES } from "../../src/access/scopes";
-import { ROUTE_ACCESS } from "../../src/http/route-access";
+import { ALL_SCOPES, ROUTE_ACCESS } from "../../src/app/modules";
 import { concrete, mintKey } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 

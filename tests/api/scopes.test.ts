@@ -1,9 +1,9 @@
-// The scope table: every route of the running app has an access decision in src/http/route-access.ts
+// The scope table: every route of the running app has an access decision in its module's descriptor (src/app/modules.ts joins them)
 // (a route added without one fails here), and every /api/v1 route is called over HTTP with a key
 // holding each single scope: 403 forbidden (naming the missing scope) unless it is the route's scope.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { ALL_SCOPES, type Scope } from "../../src/access/scopes";
-import { ROUTE_ACCESS } from "../../src/http/route-access";
+import type { Scope } from "../../src/access/scopes";
+import { ALL_SCOPES, ROUTE_ACCESS } from "../../src/app/modules";
 import { concrete, mintKey, noRedirect, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 

@@ -8,7 +8,7 @@ import { describe, expect } from "bun:test";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Locator } from "playwright-core";
-import { ALL_SCOPES } from "../../src/access/scopes";
+import { ALL_SCOPES } from "../../src/app/modules";
 import { api } from "../helpers/process";
 import { screenshots, test, viewports } from "./harness";
 import { expectNoAxeViolationsAt } from "./page-checks";

@@ -48,7 +48,7 @@ export function noRedirect(t: TestApp, method: string, path: string, o: { header
   return t.app.server ? fetch(req) : t.app.http.handle(req);
 }
 
-/** A concrete request path for a route pattern of route-access.ts: placeholder ids that name nothing. */
+/** A concrete request path for a route pattern of the route rules (ROUTE_ACCESS): placeholder ids that name nothing. */
 export const concrete = (path: string) =>
   path
     .replace(":reportID", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e")

@@ -48,6 +48,7 @@ test("an EN 16931 invoice: pdfdetach lists factur-x.xml, the XMP has fx: and pdf
   expect(report.error).toBeNull();
   expect(report.pdfa).toBe("3b");
   expect(report.e_invoice).toEqual({
+    format: "facturx",
     profile: "en16931",
     invoice_number: example1.invoice.number,
     grand_total: example1.expected.grand_total,

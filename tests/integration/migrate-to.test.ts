@@ -6,7 +6,7 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ALL_SCOPES } from "../../src/access/scopes";
+import { ALL_SCOPES } from "../../src/app/modules";
 import { openBackend } from "../../src/db/open";
 import { createTestApp, type TestApp } from "../helpers/app";
 import { usePostgres } from "../helpers/postgres";

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrations } from "../../migrations/index";
 import { postgresMigrations } from "../../migrations/postgres/index";
-import { ALL_SCOPES } from "../../src/access/scopes";
+import { ALL_SCOPES } from "../../src/app/modules";
 import { openRepos } from "../../src/app/repos";
 import { migrate } from "../../src/db/migrate";
 import { migratePostgres } from "../../src/db/migrate-postgres";

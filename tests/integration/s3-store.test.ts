@@ -52,6 +52,29 @@ const read = async (st: S3PdfStore, id: string, fence: string) => {
 beforeEach(() => s3().up());
 
 describe("stored where every instance reads it", () => {
+  test("an e-invoice's XML is stored beside the attempt's PDF, read back, listed, and removed and discarded with it", async () => {
+    const st = store();
+    const id = crypto.randomUUID();
+    render(st, id, "1", pdf("invoice"));
+    await st.commit(id, "1", spool.pathOf(id, "1"));
+    const xml = new TextEncoder().encode("<Invoice/>");
+    expect(await st.readXml(id, "1")).toBeUndefined();
+    await st.putXml(id, "1", xml);
+    expect(await keys(`t/${id}`)).toEqual([`t/${id}/1.pdf`, `t/${id}/1.xml`]);
+    expect(new TextDecoder().decode(await st.readXml(id, "1"))).toBe("<Invoice/>");
+    expect(await st.readXml(id, "2")).toBeUndefined();
+    // An XML whose PDF is gone is still found by the orphan pass.
+    await direct().delete(`t/${id}/1.pdf`);
+    const listed: string[] = [];
+    for await (const page of st.listIds()) listed.push(...page);
+    expect(listed).toContain(id);
+    await st.remove(id);
+    expect(await keys(`t/${id}`)).toEqual([]);
+    await st.putXml(id, "3", xml);
+    await st.discard(id, "3");
+    expect(await keys(`t/${id}`)).toEqual([]);
+  });
+
   test("commit uploads the spool file under <prefix><id>/<fence>.pdf, then drops the spool file", async () => {
     const st = store();
     const id = crypto.randomUUID();

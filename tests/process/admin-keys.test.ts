@@ -5,7 +5,7 @@ import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ALL_SCOPES } from "../../src/access/scopes";
+import { ALL_SCOPES } from "../../src/app/modules";
 import { runCli, sourceCommand } from "../helpers/process";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-admin-keys-"));

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import net from "node:net";
 import { fetchLink, pdfText, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 import { type Canary, ChildSocketWatch, startCanary } from "./canary";
-import { fileVectors, navigationPages, subresourceVectors } from "./vectors";
+import { FILE_NAV_URLS, FILE_URLS, fileVectors, LOCAL_HOSTS, navigationPages, subresourceVectors } from "./vectors";
 
 /** A report's wall time beyond this is a hang (the slowest vector report takes ~10 s on a busy box). */
 const QUICK_MS = 25_000;
@@ -136,36 +136,6 @@ async function runReport(t: TestApp, html: string, what: string) {
   return { report, text, elapsed };
 }
 
-/** Spellings of "this machine" (every one reaches the dual-stack canary if connected to). */
-const LOCAL_HOSTS = [
-  "127.0.0.1",
-  "localhost",
-  "LOCALHOST",
-  "localhost.",
-  "sub.localhost",
-  "2130706433",
-  "0177.0.0.1",
-  "0x7f000001",
-  "0x7F.0.0.1",
-  "127.1",
-  "127.0.1",
-  "017700000001",
-  "127.000.000.001",
-  "[::ffff:127.0.0.1]",
-  "[::ffff:7f00:1]",
-  "[::1]",
-  "[0:0:0:0:0:0:0:1]",
-  "[::127.0.0.1]",
-  "[::]",
-  "0.0.0.0",
-  "0",
-  "localtest.me",
-  "127.0.0.1.nip.io",
-  "192.0.2.2", // this machine's eth0
-  "[fd00::2]", // this machine's eth0, IPv6
-  "169.254.169.254",
-];
-
 /** An origin with the canary's token as the first path segment: every URL built on it carries the token. */
 const tokened = (origin: string) => `${origin}/${canary.token}`;
 
@@ -192,24 +162,6 @@ function localNavTargets(): string[] {
     `${tokened("http://127.0.0.1")}/nav-f`,
   ];
 }
-
-const FILE_URLS = [
-  "file:///etc/passwd",
-  "FILE:///etc/passwd",
-  "File:///etc/passwd",
-  "file://localhost/etc/passwd",
-  "file://127.0.0.1/etc/passwd",
-  "file:/etc/passwd",
-  "file:///etc/./passwd",
-  "file:///etc/%70asswd",
-  "file:///etc//passwd",
-  "file:\\\\\\etc\\passwd",
-  "file:///proc/self/root/etc/passwd",
-  "file:///../../etc/passwd",
-];
-
-/** Ways to print a local file that navigate the top-level page. */
-const FILE_NAV_URLS = ["file:///etc/passwd", "FILE:///etc/passwd", "file://localhost/etc/passwd", "file:/etc/passwd"];
 
 /** What the egress proxy refused while this describe ran (it logs each refusal at warn). */
 function proxyRefusals(app: () => TestApp): Record<string, unknown>[] {

@@ -198,3 +198,52 @@ ${tries([
 document.body.insertAdjacentHTML("beforeend", "<p>JS-RAN-" + ${js(tag)} + "</p>");
 </script>`;
 }
+
+/** Spellings of "this machine" (every one reaches the dual-stack canary if connected to). */
+export const LOCAL_HOSTS = [
+  "127.0.0.1",
+  "localhost",
+  "LOCALHOST",
+  "localhost.",
+  "sub.localhost",
+  "2130706433",
+  "0177.0.0.1",
+  "0x7f000001",
+  "0x7F.0.0.1",
+  "127.1",
+  "127.0.1",
+  "017700000001",
+  "127.000.000.001",
+  "[::ffff:127.0.0.1]",
+  "[::ffff:7f00:1]",
+  "[::1]",
+  "[0:0:0:0:0:0:0:1]",
+  "[::127.0.0.1]",
+  "[::]",
+  "0.0.0.0",
+  "0",
+  "localtest.me",
+  "127.0.0.1.nip.io",
+  "192.0.2.2", // this machine's eth0
+  "[fd00::2]", // this machine's eth0, IPv6
+  "169.254.169.254",
+];
+
+/** Spellings of a local file's URL, for every way a page can load one. */
+export const FILE_URLS = [
+  "file:///etc/passwd",
+  "FILE:///etc/passwd",
+  "File:///etc/passwd",
+  "file://localhost/etc/passwd",
+  "file://127.0.0.1/etc/passwd",
+  "file:/etc/passwd",
+  "file:///etc/./passwd",
+  "file:///etc/%70asswd",
+  "file:///etc//passwd",
+  "file:\\\\\\etc\\passwd",
+  "file:///proc/self/root/etc/passwd",
+  "file:///../../etc/passwd",
+];
+
+/** Ways to print a local file that navigate the top-level page. */
+export const FILE_NAV_URLS = ["file:///etc/passwd", "FILE:///etc/passwd", "file://localhost/etc/passwd", "file:/etc/passwd"];

@@ -6,24 +6,6 @@ import { layout, type Viewer } from "../layout";
 import { pageHead } from "./common";
 import { cardTable } from "./table";
 
-const labels: Record<AuditEventType, string> = {
-  "access_key.created": "Key created",
-  "access_key.deleted": "Key deleted",
-  "access_key.rotated": "Key rotated",
-  "access_key.updated": "Key changed",
-  "webhook_secret.rotated": "Webhook secret rotated",
-  "dashboard.sign_in": "Dashboard sign-in",
-  "dashboard.sign_in_failed": "Dashboard sign-in refused",
-  "template.created": "Template created",
-  "template.version_created": "Template version saved",
-  "template.deleted": "Template deleted",
-  "asset.created": "Asset uploaded",
-  "asset.replaced": "Asset replaced",
-  "asset.deleted": "Asset deleted",
-  "signing_identity.created": "Signing identity uploaded",
-  "signing_identity.deleted": "Signing identity deleted",
-};
-
 export const AUDIT_PAGE_SIZE = 50;
 
 /** A key id with its name when the key still exists. */
@@ -62,12 +44,20 @@ function detailOf(e: AuditEvent): Html | string {
 
 export function auditPage(
   viewer: Viewer,
-  o: { items: AuditEvent[]; names: Map<string, string>; cursor?: string; nextCursor: string | null; retentionDays: number },
+  o: {
+    items: AuditEvent[];
+    names: Map<string, string>;
+    cursor?: string;
+    nextCursor: string | null;
+    retentionDays: number;
+    /** Each event type's label, declared by the module that records it. */
+    labels: Readonly<Record<AuditEventType, string>>;
+  },
 ) {
   const rows = o.items.map(
     (e) => html`<tr>
   <td data-label="Time">${fmt.time(e.createdAt)}</td>
-  <td data-label="Event"><strong>${labels[e.type] ?? e.type}</strong> <span class="mono sub">${e.type}</span>${detailOf(e)}</td>
+  <td data-label="Event"><strong>${o.labels[e.type] ?? e.type}</strong> <span class="mono sub">${e.type}</span>${detailOf(e)}</td>
   <td data-label="By">${actorOf(e, o.names)}</td>
   <td data-label="Address" class="mono">${e.clientAddress ?? "—"}</td>
   <td data-label="Target">${targetOf(e, o.names)}</td>

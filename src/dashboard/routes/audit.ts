@@ -16,7 +16,9 @@ export function auditRoutes(d: DashboardDeps, g: Guards) {
         d.keys.list(s.accountId),
       ]);
       const names = new Map(keys.map((k) => [k.id, k.name]));
-      return htmlResponse(auditPage(await g.viewerOf(s), { items, names, cursor, nextCursor, retentionDays: d.auditRetentionDays }));
+      return htmlResponse(
+        auditPage(await g.viewerOf(s), { items, names, cursor, nextCursor, retentionDays: d.auditRetentionDays, labels: d.auditLabels }),
+      );
     }),
   );
 }

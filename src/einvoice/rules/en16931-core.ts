@@ -242,6 +242,14 @@ function conditions(inv: SemInvoice, r: Report) {
       r.fail("BR-CO-14", inv.at, "a tax total with a VAT breakdown has no total VAT amount (BT-110)");
     }
   }
+  // The official UBL rules ask it of an Invoice only, not of a CreditNote.
+  const due = num(inv.totals?.due);
+  if (inv.document === "invoice" && due !== undefined && due > 0n && !has(inv.dueDate) && !has(inv.paymentTerms))
+    r.fail(
+      "BR-CO-25",
+      inv.at,
+      "the amount due (BT-115) is positive, so the payment due date (BT-9) or the payment terms (BT-20) must be given",
+    );
   if (has(inv.taxPointDate) && has(inv.taxPointCode))
     r.fail("BR-CO-03", inv.taxPointDate.at, "the VAT point date (BT-7) and the VAT point date code (BT-8) exclude each other");
   for (const v of generalBreakdown(inv)) {

@@ -137,6 +137,16 @@ export function peppol(inv: SemInvoice, r: Report) {
       "the specification identifier (BT-24) must be urn:cen.eu:en16931:2017#compliant#urn:fdc:peppol.eu:2017:poacc:billing:3.0",
     );
   }
+  // Peppol's electronic address schemes are the EAS list without e-mail (EM): a Peppol participant is addressed on the network.
+  for (const p of [inv.seller, inv.buyer]) {
+    const scheme = p?.endpoint?.attrs.schemeID;
+    if (scheme === "EM")
+      r.fail(
+        "PEPPOL-EN16931-CL008",
+        `${p!.endpoint!.at}/@schemeID`,
+        'Electronic address identifier scheme must be from the codelist "Electronic Address Identifier Scheme" (not EM)',
+      );
+  }
   if (inv.syntax === "ubl") {
     for (const a of inv.amounts) {
       if (a.attrs.currencyID !== inv.currency?.v)

@@ -1,5 +1,5 @@
 // Routes of /api/v1/assets: the account's asset library. Scopes assets:read / assets:write
-// (http/route-access.ts); each change is audited by the service.
+// (its descriptor, module.ts); each change is audited by the service.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, jsonResponses, withAuth, withBody } from "../../http/openapi";

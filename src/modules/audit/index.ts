@@ -6,7 +6,7 @@ import { pageQuery, pageQueryFields, pageSchema } from "../../http/schema";
 import { auditEventSchema, toAuditJson } from "./model";
 import type { AuditService } from "./service";
 
-export const auditRoutes = (audit: AuditService, guard: ReturnType<typeof apiGuard>, retentionDays: number) =>
+export const auditRoutes = (audit: AuditService, guard: ReturnType<typeof apiGuard>, retentionDays: number, types: readonly string[]) =>
   new Elysia({ name: "audit-routes", detail: { tags: ["Audit trail"] } }).use(guard).get(
     "/audit-events",
     async ({ principal, query }) => {
@@ -16,7 +16,7 @@ export const auditRoutes = (audit: AuditService, guard: ReturnType<typeof apiGua
     {
       query: t.Object(pageQueryFields("Events", 50)),
       response: withAuth({
-        200: pageSchema(auditEventSchema),
+        200: pageSchema(auditEventSchema(types)),
         400: errorSchema,
         403: errorSchema,
         422: errorSchema,

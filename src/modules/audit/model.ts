@@ -9,25 +9,18 @@ import { iso } from "../../lib/time";
  */
 export type Actor = KeyActor | { kind: "cli"; accountId: string } | { kind: "anonymous"; accountId: string | null; address: string | null };
 
-/** Every type an audit event can have. Add a type here, then record it where the change is made. */
-export const AUDIT_EVENT_TYPES = [
-  "access_key.created",
-  "access_key.deleted",
-  "access_key.rotated",
-  "access_key.updated",
-  "webhook_secret.rotated",
-  "template.created",
-  "template.version_created",
-  "template.deleted",
-  "asset.created",
-  "asset.replaced",
-  "asset.deleted",
-  "signing_identity.created",
-  "signing_identity.deleted",
-  "dashboard.sign_in",
-  "dashboard.sign_in_failed",
-] as const;
-export type AuditEventType = (typeof AUDIT_EVENT_TYPES)[number];
+/**
+ * Every type an audit event can have, as a key of this interface: the module that records an event
+ * declares its type here by declaration merging
+ * (`declare module "../audit/model" { interface AuditEventNames extends Record<keyof typeof AUDIT_EVENTS, true> {} }`)
+ * and, with the label the dashboard shows, in its descriptor (FeatureModule.auditEvents).
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: the modules' declarations fill it (declaration merging)
+export interface AuditEventNames {}
+export type AuditEventType = keyof AuditEventNames & string;
+
+/** Some event types, each with the label the dashboard's audit page gives it: one module's declaration. */
+export type AuditEventLabels = Readonly<Partial<Record<AuditEventType, string>>>;
 
 export interface AuditEvent {
   id: string;
@@ -42,39 +35,41 @@ export interface AuditEvent {
   createdAt: number;
 }
 
-export const auditEventSchema = t.Object(
-  {
-    id: t.String(),
-    type: t.String({ description: `One of: ${AUDIT_EVENT_TYPES.join(", ")}` }),
-    actor: t.Union([t.Literal("key"), t.Literal("cli"), t.Literal("anonymous")], {
-      description: "key: a request made with an access key (actor_key_id); cli: `reportgen admin`; anonymous: a failed sign-in",
-    }),
-    actor_key_id: t.Nullable(t.String()),
-    client_address: t.Nullable(t.String({ description: "The client's address (with --trust-proxy, the first X-Forwarded-For hop)" })),
-    target: t.Nullable(
-      t.String({
-        description:
-          "What was acted on: an access key id for access_key.* and dashboard.*, a template id for template.*, an asset id for asset.*, the account for webhook_secret.rotated",
+/** An audit event as the API returns it; `types`: every type one can have (app/modules.ts joins them). */
+export const auditEventSchema = (types: readonly string[]) =>
+  t.Object(
+    {
+      id: t.String(),
+      type: t.String({ description: `One of: ${types.join(", ")}` }),
+      actor: t.Union([t.Literal("key"), t.Literal("cli"), t.Literal("anonymous")], {
+        description: "key: a request made with an access key (actor_key_id); cli: `reportgen admin`; anonymous: a failed sign-in",
       }),
-    ),
-    detail: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "More about the event, e.g. the scopes of a created key" })),
-    created_at: t.String({ format: "date-time" }),
-  },
-  {
-    examples: [
-      {
-        id: "0193b5f2-6c1a-7d2e-9a41-2f6d3c8b7e10",
-        type: "access_key.created",
-        actor: "key",
-        actor_key_id: "k3mzq8xw2hfa",
-        client_address: "203.0.113.7",
-        target: "p9d4tn6yv2rc",
-        detail: { name: "billing-service", scopes: ["reports:write", "reports:read"], expires_at: null, max_reports_per_day: 500 },
-        created_at: "2026-11-26T01:02:03.000Z",
-      },
-    ],
-  },
-);
+      actor_key_id: t.Nullable(t.String()),
+      client_address: t.Nullable(t.String({ description: "The client's address (with --trust-proxy, the first X-Forwarded-For hop)" })),
+      target: t.Nullable(
+        t.String({
+          description:
+            "What was acted on: an access key id for access_key.* and dashboard.*, a template id for template.*, an asset id for asset.*, the account for webhook_secret.rotated",
+        }),
+      ),
+      detail: t.Nullable(t.Record(t.String(), t.Unknown(), { description: "More about the event, e.g. the scopes of a created key" })),
+      created_at: t.String({ format: "date-time" }),
+    },
+    {
+      examples: [
+        {
+          id: "0193b5f2-6c1a-7d2e-9a41-2f6d3c8b7e10",
+          type: "access_key.created",
+          actor: "key",
+          actor_key_id: "k3mzq8xw2hfa",
+          client_address: "203.0.113.7",
+          target: "p9d4tn6yv2rc",
+          detail: { name: "billing-service", scopes: ["reports:write", "reports:read"], expires_at: null, max_reports_per_day: 500 },
+          created_at: "2026-11-26T01:02:03.000Z",
+        },
+      ],
+    },
+  );
 
 export const toAuditJson = (e: AuditEvent) => ({
   id: e.id,

@@ -20,8 +20,9 @@ export class LinkSigner {
     private readonly ttlMs: number,
   ) {}
 
-  private sign(reportId: string, expires: number): string {
-    return createHmac("sha256", this.secret).update(`${reportId}.${expires}`).digest("base64url");
+  /** The PDF's links sign `<id>.<expires>`; the e-invoice XML's `<id>.xml.<expires>`: one cannot stand for the other. */
+  private sign(subject: string, expires: number): string {
+    return createHmac("sha256", this.secret).update(`${subject}.${expires}`).digest("base64url");
   }
 
   /** An absolute link to the report's PDF, valid for the configured time. */
@@ -33,10 +34,19 @@ export class LinkSigner {
     };
   }
 
-  /** Whether a link's parts are authentic and unexpired. */
-  verify(reportId: string, expires: string | undefined, signature: string | undefined, now = Date.now()): boolean {
+  /** An absolute link to the report's e-invoice XML (GET /files/{id}/e-invoice), valid as long as a PDF link. */
+  xmlLink(origin: string, reportId: string, now = Date.now()): { url: string; expiresAt: number } {
+    const expires = Math.floor((now + this.ttlMs) / 1000);
+    return {
+      url: `${origin}${FILES_PREFIX}/${reportId}/e-invoice?expires=${expires}&signature=${this.sign(`${reportId}.xml`, expires)}`,
+      expiresAt: expires * 1000,
+    };
+  }
+
+  /** Whether a link's parts are authentic and unexpired (`xml`: an e-invoice XML link). */
+  verify(reportId: string, expires: string | undefined, signature: string | undefined, now = Date.now(), xml = false): boolean {
     if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return false;
-    const expected = Buffer.from(this.sign(reportId, Number(expires)));
+    const expected = Buffer.from(this.sign(xml ? `${reportId}.xml` : reportId, Number(expires)));
     const given = Buffer.from(signature);
     const authentic = expected.length === given.length && timingSafeEqual(expected, given);
     return authentic && Number(expires) * 1000 > now;

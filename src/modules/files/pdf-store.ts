@@ -24,7 +24,15 @@ export interface PdfStore {
    * from then on. Throws StoreUnavailableError when the store refused it.
    */
   commit(reportId: string, fence: string, spooled: string): Promise<void>;
-  /** Drops the attempt's stored PDF, if it got there (the attempt failed, or lost its claim). */
+  /**
+   * Stores the attempt's e-invoice XML beside its PDF (GET /reports/{id}/e-invoice serves it), durable
+   * where every instance reads it; resolves before the success may be recorded. remove() and discard()
+   * take it with the PDF. Throws StoreUnavailableError when the store refused it.
+   */
+  putXml(reportId: string, fence: string, xml: Uint8Array): Promise<void>;
+  /** The winning attempt's e-invoice XML, or undefined when none is stored. */
+  readXml(reportId: string, fence: string): Promise<Uint8Array | undefined>;
+  /** Drops the attempt's stored PDF (and XML), if it got there (the attempt failed, or lost its claim). */
   discard(reportId: string, fence: string): Promise<void>;
   /**
    * A file on this machine holding the winning attempt's PDF, for post-processing that reads it from
@@ -48,9 +56,9 @@ export interface PdfStore {
   thumbnail(reportId: string, fence: string): Promise<Uint8Array | undefined>;
   /** Keeps the thumbnail of the attempt's file; remove() removes it with the file. */
   putThumbnail(reportId: string, fence: string, png: Uint8Array): Promise<void>;
-  /** Removes every PDF of the report (all attempts), and its thumbnail. */
+  /** Removes every PDF (and XML) of the report (all attempts), and its thumbnail. */
   remove(reportId: string): Promise<void>;
-  /** The report ids that have a PDF stored, a page at a time (for the retention job's orphan pass). */
+  /** The report ids that have a PDF or an XML stored, a page at a time (for the retention job's orphan pass). */
   listIds(): AsyncIterable<string[]>;
   stop(): void;
 }

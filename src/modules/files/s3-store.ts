@@ -1,7 +1,7 @@
 // The S3 PdfStore: PDFs in any S3-compatible bucket (AWS S3, MinIO, R2, Garage), through Bun's
 // built-in S3Client, so that every instance serves every report.
 //
-// Keys: <prefix><report id>/<fence>.pdf. The key is derived from the report id, and each attempt
+// Keys: <prefix><report id>/<fence>.pdf, and an e-invoice's XML at <fence>.xml beside it. The key is derived from the report id, and each attempt
 // writes its own object under it: a plain S3 PUT cannot be made conditional on the queue's fence
 // (Bun's client sends no If-Match), and a PUT still in flight cannot be called back, so an instance
 // that lost its claim could otherwise land its PDF over the winner's. Here it cannot: the report's row
@@ -68,7 +68,7 @@ const WHOLE_READ_MAX = 1024 * 1024;
 /** The code of a request abandoned at its deadline (it may still complete). */
 const TIMEOUT = "Timeout";
 
-const REPORT_KEY = /^([0-9a-f-]{36})\/([^/]+)\.pdf$/;
+const REPORT_KEY = /^([0-9a-f-]{36})\/([^/]+)\.(pdf|xml)$/;
 
 export class S3PdfStore implements PdfStore {
   readonly kind = "s3";
@@ -156,6 +156,30 @@ export class S3PdfStore implements PdfStore {
 
   async discard(reportId: string, fence: string): Promise<void> {
     await this.request(`removing a discarded PDF of report ${reportId}`, () => this.client.delete(this.keyOf(reportId, fence)));
+    await this.request(`removing a discarded XML of report ${reportId}`, () => this.client.delete(this.xmlKeyOf(reportId, fence)));
+  }
+
+  xmlKeyOf(reportId: string, fence: string): string {
+    return `${this.prefix}${reportId}/${fence}.xml`;
+  }
+
+  async putXml(reportId: string, fence: string, xml: Uint8Array): Promise<void> {
+    const sent = await this.request(`uploading the e-invoice XML of report ${reportId}`, () =>
+      this.client.write(this.xmlKeyOf(reportId, fence), xml, { type: "application/xml" }),
+    );
+    this.traffic.sent("pdf", sent);
+  }
+
+  async readXml(reportId: string, fence: string): Promise<Uint8Array | undefined> {
+    this.failFast(`reading the e-invoice XML of report ${reportId}`);
+    try {
+      const bytes = await this.deadline(this.client.file(this.xmlKeyOf(reportId, fence)).bytes(), this.requestTimeoutMs, "get");
+      this.traffic.received("pdf", bytes.length);
+      return bytes;
+    } catch (e) {
+      if (s3Code(e) === "NoSuchKey") return undefined;
+      throw await this.fault(`reading the e-invoice XML of report ${reportId}`, e);
+    }
   }
 
   async exists(reportId: string, fence: string): Promise<boolean> {

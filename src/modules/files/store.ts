@@ -1,4 +1,4 @@
-// Where PDFs live on disk: <data-dir>/reports/<report id>.pdf. The store and this instance's spool at
+// Where PDFs live on disk: <data-dir>/reports/<report id>.pdf, an e-invoice's XML beside it as <report id>.xml. The store and this instance's spool at
 // once (spool.ts): a PDF is written where it is served from, so that nothing is copied.
 // A PDF is durable before its report is recorded succeeded: its file is created and the folder
 // fsync'ed when rendering starts (reserve), the report processor writes the PDF into it and fsyncs it,
@@ -38,6 +38,21 @@ export class FileStore implements PdfStore, PdfSpool {
 
   recovered(): Promise<void> {
     return Promise.resolve();
+  }
+
+  xmlPathOf(reportId: string): string {
+    return join(this.reportsDir, `${reportId}.xml`);
+  }
+
+  /** The XML, fsync'ed, then its folder entry: durable before the success is recorded. */
+  async putXml(reportId: string, _fence: string, xml: Uint8Array): Promise<void> {
+    writeDurably(this.xmlPathOf(reportId), xml);
+    await this.syncDir();
+  }
+
+  async readXml(reportId: string): Promise<Uint8Array | undefined> {
+    const file = Bun.file(this.xmlPathOf(reportId));
+    return (await file.exists()) ? file.bytes() : undefined;
   }
 
   /** The PDF itself, durable before its success is recorded (commit() has nothing left to do). */
@@ -140,6 +155,7 @@ export class FileStore implements PdfStore, PdfSpool {
   /** Removes the file and its thumbnail at once (the promise only carries a storage error, such as a read-only disk). */
   async remove(reportId: string): Promise<void> {
     rmSync(this.pathOf(reportId), { force: true });
+    rmSync(this.xmlPathOf(reportId), { force: true });
     rmSync(this.thumbnailPathOf(reportId), { force: true });
   }
 
@@ -151,10 +167,11 @@ export class FileStore implements PdfStore, PdfSpool {
     }
   }
 
-  /** Report ids that have a file on disk: one page. */
+  /** Report ids that have a file on disk (a PDF, an XML or both): one page. */
   async *listIds(): AsyncIterable<string[]> {
-    yield readdirSync(this.reportsDir)
-      .filter((f) => f.endsWith(".pdf"))
+    const ids = readdirSync(this.reportsDir)
+      .filter((f) => f.endsWith(".pdf") || f.endsWith(".xml"))
       .map((f) => f.slice(0, -4));
+    yield [...new Set(ids)];
   }
 }

@@ -1,4 +1,4 @@
-// Routes of /api/v1/access-keys. Each needs the keys:manage scope (http/route-access.ts).
+// Routes of /api/v1/access-keys. Each needs the keys:manage scope (the keys module's descriptor, module.ts).
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
@@ -39,7 +39,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         return r.body;
       },
       {
-        body: createKeyBody,
+        body: createKeyBody(keys.scopes),
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({ 201: createdKeySchema, 403: errorSchema, 409: errorSchema, 422: errorSchema }),

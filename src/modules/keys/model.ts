@@ -1,19 +1,18 @@
 // Schemas of the access-key endpoints.
 import { t } from "elysia";
-import { ALL_SCOPES, SCOPES, type Scope } from "../../access/scopes";
+import type { Scope, ScopeList } from "../../access/scopes";
 import { iso } from "../../lib/time";
 import { MAX_GRACE_SECONDS, MAX_REPORTS_PER_DAY_LIMIT } from "./options";
 import type { KeyRow } from "./repo";
 import { parseScopes } from "./scopes";
 import { KEY_NAME_MAX } from "./service";
 
-const scopeList = ALL_SCOPES.map((s) => `\`${s}\` (${SCOPES[s]})`).join("; ");
-
 // Scopes are checked by grantScopes (a 422 that lists the valid ones, a 403 for escalation), not here.
-const scopesField = t.Array(t.String(), {
-  description: `What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: ${scopeList}.`,
-  examples: [["reports:write", "reports:read"]],
-});
+const scopesField = (scopes: ScopeList) =>
+  t.Array(t.String(), {
+    description: `What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: ${scopes.all.map((s) => `\`${s}\` (${scopes.descriptions[s]})`).join("; ")}.`,
+    examples: [["reports:write", "reports:read"]],
+  });
 const quotaField = t.Nullable(
   t.Integer({
     minimum: 1,
@@ -24,20 +23,22 @@ const quotaField = t.Nullable(
   }),
 );
 
-export const createKeyBody = t.Object({
-  name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX, description: "What the key is for, e.g. billing-service" }),
-  scopes: t.Optional(scopesField),
-  expires_at: t.Optional(
-    t.Nullable(
-      t.String({
-        description:
-          "RFC 3339 date-time after which the key is refused (401) like a deleted one; must be in the future. Omitted: never expires.",
-        examples: ["2027-01-31T23:59:59Z"],
-      }),
+/** The body of POST /access-keys, its scopes field documenting the closed list. */
+export const createKeyBody = (scopes: ScopeList) =>
+  t.Object({
+    name: t.String({ minLength: 1, maxLength: KEY_NAME_MAX, description: "What the key is for, e.g. billing-service" }),
+    scopes: t.Optional(scopesField(scopes)),
+    expires_at: t.Optional(
+      t.Nullable(
+        t.String({
+          description:
+            "RFC 3339 date-time after which the key is refused (401) like a deleted one; must be in the future. Omitted: never expires.",
+          examples: ["2027-01-31T23:59:59Z"],
+        }),
+      ),
     ),
-  ),
-  max_reports_per_day: t.Optional(quotaField),
-});
+    max_reports_per_day: t.Optional(quotaField),
+  });
 
 export const updateKeyBody = t.Object({ max_reports_per_day: quotaField });
 

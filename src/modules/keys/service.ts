@@ -3,7 +3,7 @@
 // (authenticator.ts), which authenticates each request.
 
 import { hash, type Options } from "@node-rs/argon2";
-import { ALL_SCOPES, type Scope } from "../../access/scopes";
+import type { Scope, ScopeList } from "../../access/scopes";
 import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { randomId, randomSecret } from "../../lib/ids";
 import type { AccountsRepo } from "../accounts/repo";
@@ -70,6 +70,8 @@ export class KeysService {
     private readonly keys: KeysRepo,
     private readonly accounts: AccountsRepo,
     private readonly audit: AuditService,
+    /** Every scope a key may hold (app/modules.ts joins them from the descriptors). */
+    readonly scopes: ScopeList,
     /** Told of every key changed or deleted here; its check values and argon2 gate serve new secrets too. */
     private readonly auth: KeyAuthenticator,
   ) {}
@@ -82,7 +84,7 @@ export class KeysService {
   /** The slow half of create (argon2, ~10 ms) that writes nothing, so an idempotent caller can commit in its own transaction. */
   async prepare(accountId: string, req: KeyRequest, creatorScopes: readonly Scope[]): Promise<PreparedKey> {
     const name = checkKeyName(req.name);
-    const scopes = grantScopes(req.scopes, creatorScopes);
+    const scopes = grantScopes(this.scopes, req.scopes, creatorScopes);
     const expiresAt = checkExpiresAt(req.expires_at);
     const maxReportsPerDay = checkQuota(req.max_reports_per_day);
     const id = randomId(12);
@@ -102,7 +104,7 @@ export class KeysService {
         secretHash: p.secretHash,
         secretCheck: this.auth.checker.of(p.secret),
         createdAt,
-        scopes: formatScopes(p.scopes),
+        scopes: formatScopes(this.scopes, p.scopes),
         expiresAt: p.expiresAt,
         maxReportsPerDay: p.maxReportsPerDay,
       });
@@ -173,7 +175,7 @@ export class KeysService {
     const name = accountName.trim();
     if (!name || name.length > KEY_NAME_MAX) throw validationFailed(`account name must be 1 to ${KEY_NAME_MAX} characters`);
     const accountId = (await this.accounts.ensure(name)).id;
-    return this.create(accountId, { ...opts, name: keyName }, ALL_SCOPES, { kind: "cli", accountId });
+    return this.create(accountId, { ...opts, name: keyName }, this.scopes.all, { kind: "cli", accountId });
   }
 
   /** The id of an account by name; throws not_found for an unknown name. */

@@ -202,6 +202,46 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       },
     )
     .get(
+      "/reports/:reportID/e-invoice",
+      async ({ principal, params, query, request, set }) => {
+        const a = await reports.eInvoiceLink(
+          principal.accountId,
+          params.reportID,
+          opts.originOf(request),
+          queryNumber("wait", query.wait, 0, 30),
+        );
+        if (!a.ready) {
+          set.status = 202;
+          set.headers["retry-after"] = String(a.retryAfter);
+          return {
+            status: a.status,
+            report_id: params.reportID,
+            message: `the e-invoice is not ready yet (${a.status}); retry after ${a.retryAfter} s, or pass ?wait=30 to wait for it`,
+          };
+        }
+        return { data: a.url, expires_at: iso(a.expiresAt)! };
+      },
+      {
+        params: reportIdParams,
+        query: waitQuerySchema,
+        response: withAuth({
+          200: t.Object({
+            data: t.String({ description: "Absolute, signed link to the e-invoice XML; usable without a key until expires_at" }),
+            expires_at: t.String({ format: "date-time" }),
+          }),
+          202: notReadySchema,
+          404: errorSchema,
+          409: errorSchema,
+          410: errorSchema,
+        }),
+        detail: {
+          summary: "A download link for the e-invoice XML",
+          description:
+            "For a report with options.e_invoice: answers like /download, with a link that serves the XML (application/xml, named after the invoice number): the XRechnung, Peppol or UBL XML, or for Factur-X the XML embedded in the PDF. 404 for a report without an e-invoice.",
+        },
+      },
+    )
+    .get(
       "/reports/:reportID/thumbnail",
       async ({ principal, params, set }) => {
         const a = await opts.thumbnails.get(principal.accountId, params.reportID);

@@ -107,12 +107,18 @@ export const reportSchema = t.Object({
   e_invoice: t.Nullable(
     t.Object(
       {
-        profile: t.String({ description: "Factur-X profile of the embedded XML, e.g. en16931" }),
+        format: t.String({ description: "facturx, xrechnung, peppol or ubl (options.e_invoice.format)" }),
+        profile: t.Nullable(
+          t.String({ description: "The Factur-X / ZUGFeRD profile when the XML is in the PDF as one, e.g. en16931; null otherwise" }),
+        ),
         invoice_number: t.String({ description: "BT-1" }),
         grand_total: t.String({ description: "BT-112, total with VAT, as a decimal string" }),
         currency: t.String({ description: "BT-5" }),
       },
-      { description: "The Factur-X e-invoice embedded as factur-x.xml (options.e_invoice); null when none" },
+      {
+        description:
+          "The e-invoice (options.e_invoice): its XML is served by GET /reports/{reportID}/e-invoice, and for Factur-X is also embedded in the PDF; null when none",
+      },
     ),
   ),
   progress: t.Optional(
@@ -155,7 +161,8 @@ export const reportSchema = t.Object({
 /** What a report's PDF conforms to, as the reports row keeps it (JSON in its conformance column). */
 export interface ReportConformance {
   pdfa?: PdfaLevel;
-  e_invoice?: { profile: string; invoice_number: string; grand_total: string; currency: string };
+  /** format is absent in rows stored before there were formats (then Factur-X). */
+  e_invoice?: { format?: string; profile: string | null; invoice_number: string; grand_total: string; currency: string };
   signature?: { identity_id: string; signer: string; level: "B-B" | "B-T" };
   /** options.image: the report's file is pictures of its pages. */
   image?: { format: ImageFormat; dpi: number; pages: string };
@@ -164,7 +171,8 @@ export interface ReportConformance {
 function conformanceJson(stored: string | null, pageCount: number | null) {
   const c = stored ? (JSON.parse(stored) as ReportConformance) : {};
   const image = c.image ? { ...c.image, page_count: pageCount, content_type: imageContentType(c.image.format, pageCount) } : null;
-  return { pdfa: c.pdfa ?? null, e_invoice: c.e_invoice ?? null, signature: c.signature ?? null, image };
+  const e = c.e_invoice && { ...c.e_invoice, format: c.e_invoice.format ?? "facturx" };
+  return { pdfa: c.pdfa ?? null, e_invoice: e ?? null, signature: c.signature ?? null, image };
 }
 
 /** What an image report's file is: the picture itself, or a ZIP of several (unknown until it succeeded: the picture's). */

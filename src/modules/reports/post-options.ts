@@ -2,12 +2,19 @@
 // field, or 404 for another account's report) before anything is queued, and stored with the passwords
 // sealed. The PDF pipeline (src/pdf/) turns them back into a plan when the report is processed.
 import { existsSync } from "node:fs";
-import { checkEInvoice, ciiXml, templateInvoice } from "../../einvoice";
+import { checkEInvoice, eInvoiceXml, templateInvoice } from "../../einvoice";
 import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
-import { imageConflicts, type Problem, pdfaConflicts, postOptionProblems, signatureConflicts } from "../../pdf/option-problems";
+import {
+  eInvoiceInPdf,
+  imageConflicts,
+  type Problem,
+  pdfaConflicts,
+  postOptionProblems,
+  signatureConflicts,
+} from "../../pdf/option-problems";
 import type { PostOptions, StoredEInvoice, StoredPostOptions } from "../../pdf/options";
 import type { PdfStore } from "../files/pdf-store";
 import { FileStore } from "../files/store";
@@ -92,15 +99,17 @@ export async function preparePostOptions(
   const { encryption, e_invoice, ...others } = o;
   if (others.signature) others.signature = { ...others.signature, signer };
   const rest: StoredPostOptions =
-    e_invoice === undefined ? others : { ...others, pdfa: "3b", e_invoice: storedEInvoice(e_invoice, prefix) };
+    e_invoice === undefined
+      ? others
+      : { ...others, ...(eInvoiceInPdf(e_invoice) && { pdfa: "3b" as const }), e_invoice: storedEInvoice(e_invoice, prefix) };
   if (!encryption) return rest;
   const sealed = ctx.seal.seal(ctx.reportId, { user: encryption.user_password ?? "", owner: encryption.owner_password });
   return { ...rest, encryption: { sealed, ...(encryption.permissions ? { permissions: encryption.permissions } : {}) } };
 }
 
 /**
- * options.e_invoice as stored: the XML to embed (reportgen's CII from the checked invoice, or the
- * client's bytes unchanged), its profile and summary, and for a JSON invoice the template's `e_invoice`
+ * options.e_invoice as stored: the XML (reportgen's, in the format asked for, or the client's CII bytes
+ * unchanged), its format, profile and summary, and for a JSON invoice the template's `e_invoice`
  * variable, made from the same check. Throws 422 e_invoice_invalid.
  */
 export function storedEInvoice(input: unknown, prefix = "options"): StoredEInvoice {
@@ -108,12 +117,31 @@ export function storedEInvoice(input: unknown, prefix = "options"): StoredEInvoi
   const xml_base64 =
     checked.source === "xml"
       ? String((input as { xml_base64: string }).xml_base64).replace(/\s+/g, "")
-      : Buffer.from(ciiXml(checked), "utf8").toString("base64");
+      : Buffer.from(eInvoiceXml(checked), "utf8").toString("base64");
   const { number, currency, grand_total } = checked.summary;
-  const stored: StoredEInvoice = { profile: checked.profile, xml_base64, summary: { number, currency, grand_total } };
-  // The same checked figures as the XML's, for the template (see withEInvoiceData).
-  if (checked.source === "model") stored.template_data = templateInvoice(checked);
-  return stored;
+  const summary = { number, currency, grand_total };
+  if (checked.source === "xml") {
+    const file_name = checked.profile === "xrechnung" ? "xrechnung.xml" : "factur-x.xml";
+    return { format: "facturx", profile: checked.profile, embed: true, file_name, xml_base64, summary };
+  }
+  const t = checked.target;
+  return {
+    format: t.format,
+    ...(t.profile && { profile: t.profile }),
+    embed: t.embed,
+    file_name: t.fileName,
+    xml_base64,
+    summary,
+    // The same checked figures as the XML's, for the template (see withEInvoiceData).
+    template_data: templateInvoice(checked),
+  };
+}
+
+/** The e-invoice XML a report's stored options carry (to store beside its PDF), or undefined when none. */
+export function eInvoiceXmlOf(optionsJson: string | null | undefined): Uint8Array | undefined {
+  if (!optionsJson?.includes('"e_invoice"')) return undefined;
+  const xml = (JSON.parse(optionsJson) as StoredPostOptions).e_invoice?.xml_base64;
+  return xml === undefined ? undefined : Buffer.from(xml, "base64");
 }
 
 export function throwProblems(problems: Problem[]): void {

@@ -21,6 +21,7 @@ import type { FinishedState, ReportEvents } from "./events";
 import { type Handed, LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
+import { eInvoiceXmlOf } from "./post-options";
 import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
 import { ChunkedProducer, MergeProducer, type PdfProducer, PrintProducer } from "./producers";
@@ -277,6 +278,9 @@ export class ReportProcessor {
     // meanwhile removes the row and the file, and the fenced success then finds no row.
     if (!(await a.stillWanted())) return false;
     await this.files.commit(a.job.id, a.fence, await a.file());
+    // An e-invoice's XML beside its PDF, durable before the success too (GET /reports/{id}/e-invoice).
+    const xml = eInvoiceXmlOf(a.job.options);
+    if (xml) await this.files.putXml(a.job.id, a.fence, xml);
     return true;
   }
 

@@ -295,9 +295,10 @@ export class ReportsService {
   }
 
   /**
-   * The factur-x.xml embedded in a succeeded e-invoice report's PDF, read out of the stored file: the
-   * bytes the PDF carries. 404 for a report without an e-invoice; the download's errors otherwise
-   * (failed, expired, PDF missing); undefined while the report is unfinished.
+   * The e-invoice XML of a succeeded report: the copy stored beside its PDF, or, for a Factur-X report
+   * stored before there was one, the factur-x.xml read out of the PDF (the bytes the PDF carries). 404
+   * for a report without an e-invoice; the download's errors otherwise (failed, expired, PDF missing);
+   * undefined while the report is unfinished.
    */
   async embeddedInvoiceXml(accountId: string, reportId: string): Promise<Uint8Array | undefined> {
     const r = await this.get(accountId, reportId);
@@ -305,6 +306,8 @@ export class ReportsService {
     if (!c.e_invoice) throw notFound("e-invoice of report", reportId);
     const answer = await this.download(accountId, reportId, "");
     if (!answer.ready) return undefined;
+    const stored = await this.files.readXml(r.id, fenceOf(r));
+    if (stored) return stored;
     if (!this.opts.qpdf) throw new Error("qpdf is not configured");
     const dir = await mkdtemp(join(tmpdir(), "reportgen-xml-"));
     try {
@@ -316,6 +319,18 @@ export class ReportsService {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * A signed link to the report's e-invoice XML, answered like download(): 404 for a report without an
+   * e-invoice (at once, even while it is queued), then the download's answers.
+   */
+  async eInvoiceLink(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
+    const r = await this.get(accountId, reportId);
+    const c = r.conformance ? (JSON.parse(r.conformance) as ReportConformance) : {};
+    if (!c.e_invoice) throw notFound("e-invoice of report", reportId);
+    const answer = await this.download(accountId, reportId, origin, waitSeconds);
+    return answer.ready ? { ready: true, ...this.links.xmlLink(origin, r.id) } : answer;
   }
 
   async download(accountId: string, reportId: string, origin: string, waitSeconds = 0): Promise<DownloadAnswer> {
@@ -348,7 +363,8 @@ function conformanceOf(o: StoredPostOptions | undefined): string | null {
   if (o?.pdfa) c.pdfa = o.pdfa;
   if (o?.e_invoice) {
     const { number, grand_total, currency } = o.e_invoice.summary;
-    c.e_invoice = { profile: o.e_invoice.profile, invoice_number: number, grand_total, currency };
+    const e = o.e_invoice;
+    c.e_invoice = { format: e.format ?? "facturx", profile: e.profile ?? null, invoice_number: number, grand_total, currency };
   }
   if (o?.signature)
     c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };

@@ -34,11 +34,28 @@ export const pdfa: FileStep<PdfaParams> = {
   name: "pdfa",
   tool: "file",
   plan: ({ options: o }) => {
-    if (!o.e_invoice) return o.pdfa ? { level: o.pdfa } : undefined;
-    // A Factur-X invoice is PDF/A-3b with the XML embedded as factur-x.xml and the fx: extension
-    // schema (Factur-X 1.0, section 6.2). Embedding it here, rather than in a qpdf run of its own before,
-    // saves a qpdf process (~9 ms of CPU, most of it the tool's start) per invoice.
-    const meta = facturXMetadata(o.e_invoice.profile);
+    const inv = o.e_invoice;
+    if (!inv || inv.embed === false) return o.pdfa ? { level: o.pdfa } : undefined;
+    const data = Buffer.from(inv.xml_base64, "base64");
+    // A UBL invoice (Peppol, plain UBL) is attached as the invoice in another form, with no Factur-X schema.
+    if (!inv.profile)
+      return {
+        level: "3b",
+        embed: [
+          {
+            name: inv.file_name ?? "invoice.xml",
+            data,
+            mimeType: "text/xml",
+            description: `E-invoice (${inv.format ?? "ubl"})`,
+            relationship: "Alternative",
+          },
+        ],
+      };
+    // A Factur-X invoice is PDF/A-3b with the XML embedded as factur-x.xml (xrechnung.xml for ZUGFeRD's
+    // XRECHNUNG profile) and the fx: extension schema (Factur-X 1.0, section 6.2). Embedding it here,
+    // rather than in a qpdf run of its own before, saves a qpdf process (~9 ms of CPU, most of it the
+    // tool's start) per invoice.
+    const meta = facturXMetadata(inv.profile);
     const property = (name: string, description: string, value: string) =>
       ({ name, valueType: "Text", category: "external", description, value }) as const;
     return {
@@ -46,7 +63,7 @@ export const pdfa: FileStep<PdfaParams> = {
       embed: [
         {
           name: meta.documentFileName,
-          data: Buffer.from(o.e_invoice.xml_base64, "base64"),
+          data,
           mimeType: meta.mimeType,
           description: meta.description,
           relationship: meta.afRelationship,
