@@ -3,6 +3,7 @@
 // the body must match the documented schema (error codes included: they are an enum there).
 import { beforeAll, expect, test } from "bun:test";
 import { tamperedLink } from "../helpers/links";
+import { eInvoiceCalls } from "./contract-einvoices";
 import { assetCalls, type ContractCall, signingCalls } from "./contract-libraries";
 import { useServer } from "./helpers";
 import { check } from "./json-schema";
@@ -244,6 +245,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call(delTpl)).status).toBe(404);
   await assetCalls(call);
   await signingCalls(call);
+  await eInvoiceCalls(call, id);
   await accessControl(keysOp, made.body.id as string);
 
   expect(problems).toEqual([]);
