@@ -1,7 +1,7 @@
 // Routes of /api/v1/generate-pdf-async and /api/v1/reports.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { errorSchema, withAuth, withBody } from "../../http/openapi";
+import { errorSchema, jsonResponses, withAuth, withBody } from "../../http/openapi";
 import { noteReport, requestIdOf } from "../../http/request-context";
 import { pageQuery, pageSchema, queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
@@ -264,6 +264,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           summary: "A thumbnail of the report's page 1",
           description: `A PNG at most ${THUMBNAIL.width} px wide and ${THUMBNAIL.maxBytes / 1024} KB, for a succeeded report (a PDF or pictures). Made on the first request and kept with the report until it is deleted. 202 while queued or processing; the download's 409 and 410 otherwise. See docs/images.md.`,
           responses: {
+            ...jsonResponses(withAuth({ 404: errorSchema, 409: errorSchema, 410: errorSchema })),
             200: { description: "The thumbnail", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
             202: { description: "Not ready yet", content: { "application/json": { schema: notReadySchema } } },
             404: { description: "Unknown, or another account's report", content: { "application/json": { schema: errorSchema } } },
