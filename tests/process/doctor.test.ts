@@ -107,13 +107,13 @@ test("no Chromium: its line fails with the fix, the print is skipped, exit 1", (
   expect(notChromium.check("Chromium prints").detail).toContain("exitCode=1");
 });
 
-test("without cwebp on the PATH, the image tools line warns, names it and says what to install", () => {
+test("without the webp tools on the PATH, the image tools line warns, names them and says what to install", () => {
   const bin = join(work, "bin-no-cwebp");
   mkdirSync(bin, { recursive: true });
   symlinkSync(Bun.which("pdftoppm")!, join(bin, "pdftoppm"));
   const r = doctorJson(["--data-dir", join(work, "data-noimage"), "--port", "0"], [], { PATH: bin });
   expect(r.check("image tools")).toMatchObject({ status: "warn", fix: "apt-get install poppler-utils webp" });
-  expect(r.check("image tools").detail).toStartWith("cwebp not found");
+  expect(r.check("image tools").detail).toStartWith("cwebp and dwebp not found");
 });
 
 test("a data dir that is a file, a busy port, too low a file limit, readable secrets: each fails with its fix", async () => {
