@@ -37,11 +37,16 @@ import {
 export const now = () => performance.now();
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A PNG's signature: an image report (options.image, the invoice-png side) of one page. */
+const PNG_SIGNATURE = "\x89PNG\r\n\x1a\n";
+
 /**
  * Pages of a PDF the bench received, counted as the service counts them; refuses what is not a PDF.
  * Only up to the first %%EOF: a signed PDF's incremental update holds a second copy of the signed page.
+ * A PNG (an image report of one page) is one page.
  */
 function pdfPages(bytes: Uint8Array, what: string): number {
+  if (Buffer.from(bytes.subarray(0, 8)).toString("latin1") === PNG_SIGNATURE) return 1;
   if (Buffer.from(bytes.subarray(0, 5)).toString("latin1") !== "%PDF-") throw new Error(`${what}: not a PDF (${bytes.length} bytes)`);
   const end = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).indexOf("%%EOF");
   return countPdfPages(end > 0 ? bytes.subarray(0, end) : bytes);

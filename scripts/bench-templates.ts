@@ -15,6 +15,7 @@
 //   invoice-40, invoice-40-intl  the invoice with 40 item rows, their amounts printed with toFixed(2), and
 //                with toLocaleString('en-US', USD currency) through the sandbox's Intl: the same text, so
 //                the same page, and the difference in CPU is the cost of 40 Intl calls (issue 34: ≤ 3%).
+//   invoice-png  the invoice as a PNG of its page at 150 dpi (options.image), rasterised by pdftoppm.
 //   invoice-signed   the invoice signed (options.signature, PAdES B-B, RSA 2048) with an identity the bench
 //                uploads first (bench-signing.ts); no timestamp.
 //   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
@@ -323,6 +324,8 @@ function invoiceTemplates(fixture: string): BenchTemplate[] {
       byDefault: false,
       baseline: { name: "invoice-40", maxRatio: 1.03 },
     },
+    // Issue 44: the same invoice as a PNG of its page at 150 dpi (pdftoppm after the print): at most 20% above the plain invoice.
+    invoiceVariant("invoice-png", 1.2, { options: { image: { format: "png" } } }),
     // Issue 32: the same invoice signed (PAdES B-B, RSA 2048, no timestamp): at most 20% above the plain invoice.
     invoiceVariant("invoice-signed", 1.2, { signs: true }),
   ];

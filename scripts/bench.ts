@@ -6,7 +6,7 @@
 //   --quick            2 rounds of fewer PDFs (about 4 minutes on 2 cores)
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
-//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa, invoice-xrechnung, invoice-peppol,
+//   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa, invoice-png, invoice-xrechnung, invoice-peppol,
 //                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000),
 //                      or report-100k alone: the big-report run below (its own flags: --rows LIST, default 100000;
 //                      --chunk-size N, default 2500; --no-chunk sends the report whole)

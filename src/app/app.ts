@@ -21,6 +21,7 @@ import { ServiceMetrics } from "../modules/health/metrics";
 import { listenForPeers } from "../modules/reports/peers";
 import { WebhookSender } from "../modules/webhooks/sender";
 import { STEP_ORDER } from "../pdf/plan";
+import { missingRasterTools } from "../pdf/raster";
 import { writeFontconfig } from "../render/fonts";
 import { VERSION } from "../version";
 import { MODULES } from "./modules";
@@ -216,6 +217,11 @@ export class App {
         `qpdf was not found at ${c.qpdfPath}: every report with a post-processing step (${STEP_ORDER.map((s) => s.name).join(", ")}: PDF/A and Factur-X, signatures, page numbers included) and every merge will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
       );
     }
+    const pictureTools = missingRasterTools();
+    if (pictureTools.length)
+      log.warn(
+        `${pictureTools.join(" and ")} not found: every report with options.image will fail (postprocess_failed). Install Debian's packages (apt-get install poppler-utils webp)`,
+      );
     r.post.init();
     await r.egress?.start();
     await Promise.all([r.templating.start(), r.pool.start()]);

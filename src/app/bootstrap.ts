@@ -31,6 +31,7 @@ import { loadAuthPepper } from "../modules/keys/check";
 import { KeysService } from "../modules/keys/service";
 import { ReportEvents } from "../modules/reports/events";
 import { ReportsService } from "../modules/reports/service";
+import { ReportThumbnails } from "../modules/reports/thumbnail";
 import { SigningService } from "../modules/signing/service";
 import { SchemaValidator } from "../modules/templates/schema-validator";
 import { TemplatesService } from "../modules/templates/service";
@@ -119,6 +120,11 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       keys,
       keyAuth,
       reports,
+      thumbnails: new ReportThumbnails(reports, repos.reports, files, {
+        timeoutMs: config.renderTimeout,
+        nice: config.renderNice,
+        logger,
+      }),
       links,
       seal,
       idempotency: new IdempotencyService(repos.idempotency, linkSecret),

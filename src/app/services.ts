@@ -17,6 +17,7 @@ import type { IdempotencyService } from "../modules/idempotency/service";
 import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { ReportThumbnails } from "../modules/reports/thumbnail";
 import type { SigningService } from "../modules/signing/service";
 import type { SchemaValidator } from "../modules/templates/schema-validator";
 import type { TemplatesService } from "../modules/templates/service";
@@ -47,6 +48,8 @@ export interface Services extends ModuleServices {
   /** Authenticates every API request and dashboard sign-in (the hot path of access keys). */
   keyAuth: KeyAuthenticator;
   reports: ReportsService;
+  /** Page 1 of succeeded reports as small PNGs, made on first request and kept with them. */
+  thumbnails: ReportThumbnails;
   links: LinkSigner;
   seal: PasswordSeal;
   idempotency: IdempotencyService;

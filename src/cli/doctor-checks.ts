@@ -21,6 +21,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { openFileLimit } from "../lib/process-tree";
+import { missingRasterTools, RASTER_TOOLS } from "../pdf/raster";
 import { writeFontconfig } from "../render/fonts";
 import { countPdfPages } from "../render/print-pipeline";
 import { StandaloneRenderer } from "../render/standalone";
@@ -352,12 +353,31 @@ const checks: Check[] = [
       };
     },
   },
+  {
+    name: "image tools",
+    run() {
+      const missing = missingRasterTools();
+      if (!missing.length) return { status: "ok", detail: `${Object.values(RASTER_TOOLS).join(", ")} found (options.image)` };
+      return {
+        status: "warn",
+        detail: `${missing.join(" and ")} not found: reports with options.image will fail (postprocess_failed)`,
+        fix: "apt-get install poppler-utils webp",
+      };
+    },
+  },
   databaseCheck,
   storageCheck,
 ];
 
 /** What only Chromium needs; the rest holds for every role. */
-const RENDERING = new Set(["Chromium found", "Chromium sandbox", "Chromium prints", ...SCRIPTS.map((f) => f.name), "/dev/shm"]);
+const RENDERING = new Set([
+  "image tools",
+  "Chromium found",
+  "Chromium sandbox",
+  "Chromium prints",
+  ...SCRIPTS.map((f) => f.name),
+  "/dev/shm",
+]);
 
 /** Every check, in the order doctor prints them. */
 export const CHECKS: Check[] = checks.map((c) => (RENDERING.has(c.name) ? forRendering(c) : c));

@@ -12,6 +12,7 @@ import type { HealthProbe } from "../modules/health/index";
 import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
+import type { ReportThumbnails } from "../modules/reports/thumbnail";
 import type { SigningService } from "../modules/signing/service";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
@@ -30,6 +31,8 @@ export interface DashboardDeps {
   /** Checks a key value at sign-in, as the API checks X-API-Key. */
   keyAuth: KeyAuthenticator;
   reports: ReportsService;
+  /** Page 1 of succeeded reports as small PNGs (the list shows them). */
+  thumbnails: ReportThumbnails;
   templates: TemplatesService;
   signing: SigningService;
   usage: UsageService;

@@ -40,6 +40,7 @@ export const dashboardModule: FeatureModule = {
         keys: s.keys,
         keyAuth: s.keyAuth,
         reports: s.reports,
+        thumbnails: s.thumbnails,
         templates: s.templates,
         signing: s.signing,
         usage: s.usage,

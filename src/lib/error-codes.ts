@@ -76,6 +76,10 @@ export const API_ERRORS = {
     status: 422,
     fix: "The SVG holds something that could run or fetch (a script, an on* event attribute, a javascript: URL, foreignObject, an external reference): details name it; remove it and upload again.",
   },
+  image_conflict: {
+    status: 422,
+    fix: "options.image cannot go with the option the message names (pdfa, e_invoice, signature, encryption, linearize and attachments make sense only in a PDF), or its pages run backwards: drop one of them.",
+  },
   signature_conflict: {
     status: 422,
     fix: "options.signature cannot go with the option the message names (encryption or linearize rewrite the whole file after it is signed): drop one of them.",
@@ -143,6 +147,7 @@ export const REPORT_FAILURES = {
   invalid_page_ranges: "options.page_ranges asks for pages the document does not have: ask for fewer pages.",
   paged_media_failed:
     "options.paged_media could not lay out the document (a <link> stylesheet, which it cannot read without the network, or a layout error the message names): put the CSS in <style> elements, or fix what the message names.",
+  image_pages_missing: 'options.image.pages asks for pages the document does not have: ask for pages it has, or "all".',
   too_many_pages: "The PDF has more pages than allowed: render less data or split the report.",
   pdf_too_large: "The PDF is larger than allowed: use fewer or smaller images, or split the report.",
   renderer_crashed: "The renderer crashed repeatedly while printing this report (a service fault): submit it again later.",
@@ -158,7 +163,7 @@ export const REPORT_FAILURES = {
   sandbox_crashed:
     "The EJS sandbox process died while rendering this report, repeatedly (a service fault, not the template's): submit it again later.",
   postprocess_failed:
-    "The PDF post-processing tool (qpdf: watermark, stamp, attachments, encryption, linearization, merge) failed or overran the render deadline, repeatedly (a service fault, not the template's): submit it again later.",
+    "The PDF post-processing tool (qpdf: watermark, stamp, attachments, encryption, linearization, merge; pdftoppm and cwebp: options.image) failed or overran the render deadline, repeatedly (a service fault, not the template's): submit it again later.",
   part_unavailable:
     "A report this one needs (a part of the merge, or the stamp's report) was deleted or expired before it was processed: submit it again with reports that exist.",
   passwords_unavailable:

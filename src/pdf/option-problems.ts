@@ -191,3 +191,20 @@ export function signatureConflicts(o: PostOptions, prefix = "options"): Problem[
     });
   return problems;
 }
+
+/** Options that make sense only in a PDF: with options.image the report is pictures, which carry none of them. */
+const PDF_ONLY = ["pdfa", "e_invoice", "signature", "encryption", "linearize", "attachments"] as const;
+
+/** What options.image cannot go with, each naming both fields, and its pages read backwards. */
+export function imageConflicts(o: PostOptions, prefix = "options"): Problem[] {
+  if (!o.image) return [];
+  const at = `${prefix}.image`;
+  const problems: Problem[] = PDF_ONLY.filter((f) => o[f] !== undefined && o[f] !== false).map((f) => ({
+    field: `${prefix}.${f}`,
+    problem: `makes sense only in a PDF, and ${at} makes the report pictures of its pages: drop one of ${at} and ${prefix}.${f}`,
+  }));
+  const [a, b] = (o.image.pages ?? "1").split("-").map(Number);
+  if (a === 0 || (b !== undefined && b < a!))
+    problems.push({ field: `${at}.pages`, problem: "pages are numbered from 1, and a range runs forwards (2-4)" });
+  return problems;
+}

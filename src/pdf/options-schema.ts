@@ -6,6 +6,9 @@ import { oneOf } from "../http/schema";
 import { CHUNK_SIZE } from "./chunk-options";
 import {
   CSS_LENGTH_RE,
+  IMAGE_DEFAULTS,
+  IMAGE_DPI,
+  IMAGE_PAGES_RE,
   layerPositions,
   PAGE_NUMBER_DEFAULTS,
   PAGE_RANGES_RE,
@@ -16,6 +19,7 @@ import {
   TOC_DEFAULTS,
   WATERMARK_DEFAULTS,
 } from "./options";
+import { imageFormats } from "./raster";
 
 const cssLengthOf = (description: string) =>
   t.String({
@@ -327,6 +331,38 @@ export const postOptions = {
         description:
           "Sign the PDF (PAdES baseline B-B, SubFilter ETSI.CAdES.detached; B-T with timestamp) with one of the account's signing identities, as the last step: " +
           "after watermark, stamp, attachments, PDF/A, e-invoice and merge. Not with encryption or linearize. See docs/signatures.md",
+      },
+    ),
+  ),
+  image: t.Optional(
+    t.Object(
+      {
+        format: oneOf(imageFormats, { description: "png, jpeg or webp" }),
+        dpi: t.Optional(
+          t.Integer({
+            minimum: IMAGE_DPI.min,
+            maximum: IMAGE_DPI.max,
+            default: IMAGE_DEFAULTS.dpi,
+            description: "Dots per inch: A4 at 150 dpi is 1240 x 1754 px",
+          }),
+        ),
+        pages: t.Optional(
+          t.String({
+            pattern: IMAGE_PAGES_RE.source,
+            default: IMAGE_DEFAULTS.pages,
+            error: 'must be a page ("1"), a range ("2-4") or "all"',
+            description:
+              'Which pages: one ("1"), a range ("2-4") or "all". One page downloads as the image; several as a ZIP of page-001.png, ...',
+            examples: ["1", "2-4", "all"],
+          }),
+        ),
+        quality: t.Optional(t.Integer({ minimum: 1, maximum: 100, default: IMAGE_DEFAULTS.quality, description: "JPEG and WebP quality" })),
+      },
+      {
+        additionalProperties: false,
+        description:
+          "Make the report pictures of its printed pages instead of a PDF: the last step, after every other option. " +
+          "Not with pdfa, e_invoice, signature, encryption, linearize or attachments (they make sense only in a PDF). See docs/images.md",
       },
     ),
   ),

@@ -8,6 +8,7 @@
 import type { EInvoiceTemplateData } from "../einvoice/template-data";
 import { validationFailed } from "../lib/errors";
 import type { ChunkRequest } from "./chunk-options";
+import type { ImageFormat } from "./raster";
 
 // The renderer's print settings.
 export const paperFormats = ["A3", "A4", "A5", "Letter", "Legal", "Tabloid"] as const;
@@ -157,6 +158,21 @@ export type TocRequest = boolean | { title?: string; levels?: number };
 
 export const TOC_DEFAULTS = { title: "Contents", levels: 3 };
 
+/** options.image: the report is pictures of its printed pages instead of the PDF (steps/image.ts). */
+export interface ImageRequest {
+  format: ImageFormat;
+  dpi?: number;
+  /** "1", "2-4" or "all". */
+  pages?: string;
+  /** JPEG and WebP, 1-100. */
+  quality?: number;
+}
+
+export const IMAGE_DEFAULTS = { dpi: 150, pages: "1", quality: 85 };
+export const IMAGE_DPI = { min: 72, max: 600 };
+/** options.image.pages: one page, a range, or all of them. */
+export const IMAGE_PAGES_RE = /^(all|\d{1,5}(-\d{1,5})?)$/;
+
 /** The post-processing fields of `options`, as requested (encryption still in clear). */
 export interface PostOptions {
   toc?: TocRequest;
@@ -170,6 +186,7 @@ export interface PostOptions {
   /** options.e_invoice as sent: checked by src/einvoice's checkEInvoice, which names EN 16931's rules. */
   e_invoice?: unknown;
   signature?: SignatureOptions;
+  image?: ImageRequest;
 }
 
 /** options.signature: a PAdES signature made with one of the account's signing identities. */
@@ -236,6 +253,7 @@ export const POST_FIELDS = [
   "pdfa",
   "e_invoice",
   "signature",
+  "image",
 ] as const;
 
 /** Whether `options` asks for any post-processing. */

@@ -5,6 +5,7 @@ import type { StoredPostOptions } from "./options";
 import type { PlanInput, Step } from "./step";
 import { attachments } from "./steps/attachments";
 import { encryption } from "./steps/encryption";
+import { image } from "./steps/image";
 import { linearize } from "./steps/linearize";
 import { pageNumbers } from "./steps/page-numbers";
 import { pdfa } from "./steps/pdfa";
@@ -21,9 +22,11 @@ import { watermark } from "./steps/watermark";
  * - PDF/A (with a Factur-X invoice's XML) goes after the attachments (and a merge's join), before
  *   linearize: PDF/A lists every embedded file and describes the document as it finally reads;
  * - linearize and encryption rewrite the whole file, so they come after every step that changes it;
- * - a signature covers the bytes as they finally are: it is always last.
+ * - a signature covers the bytes as they finally are: it is the last step of a PDF;
+ * - pictures of the pages (options.image) are made from the PDF as every step left it: after all of
+ *   them (option-problems.ts refuses the steps that make sense only in a PDF with it).
  */
-export const STEP_ORDER: readonly Step[] = [toc, pageNumbers, watermark, stamp, attachments, pdfa, linearize, encryption, sign];
+export const STEP_ORDER: readonly Step[] = [toc, pageNumbers, watermark, stamp, attachments, pdfa, linearize, encryption, sign, image];
 
 /** One planned step: which step, with what parameters. */
 export interface PlannedStep {

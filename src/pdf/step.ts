@@ -29,6 +29,8 @@ export interface StepContext {
   stampPath?: string;
   /** The file of `key` (a watermark's page), written once into the work folder and shared by every report. */
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
+  /** Runs another tool (the rasteriser's) under the render deadline and priority; a failure is a service fault. */
+  tool(cmd: string[]): Promise<void>;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
   /** qpdf's JSON of a PDF: only `keys`, and with "qpdf" only `objects` (see Qpdf.json). */

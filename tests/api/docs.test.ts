@@ -68,6 +68,7 @@ describe("openapi.json", () => {
       "/api/v1/reports/{reportID}",
       "/api/v1/reports/{reportID}/download",
       "/api/v1/reports/{reportID}/e-invoice",
+      "/api/v1/reports/{reportID}/thumbnail",
       "/api/v1/signing-identities",
       "/api/v1/signing-identities/{identityID}",
       "/api/v1/templates",

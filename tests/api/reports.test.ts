@@ -71,6 +71,7 @@ describe("GET /reports/{reportID}", () => {
       "error",
       "expires_at",
       "finished_at",
+      "image",
       "page_count",
       "pdfa",
       "report_id",
@@ -97,6 +98,7 @@ describe("GET /reports/{reportID}", () => {
       pdfa: null,
       e_invoice: null,
       signature: null,
+      image: null,
     });
     expect(new Date(r.created_at).toISOString()).toBe(r.created_at);
     expect(Date.parse(r.created_at)).toBeGreaterThanOrEqual(before - 1);

@@ -148,6 +148,23 @@ test("every endpoint answers only documented statuses, with bodies that match th
   });
   expect(pending.status).toBe(202);
   expect(Number(pending.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+  // Its thumbnail likewise; a succeeded report's is a PNG; the failed one's 409.
+  const thumb = (rid: string, key?: null) => ({
+    method: "GET",
+    template: `${reports}/{reportID}/thumbnail`,
+    url: `${reports}/${rid}/thumbnail`,
+    key,
+  });
+  expect((await call(thumb(slow.body.report_id))).status).toBe(202);
+  const png = await call(thumb(id));
+  expect(png.status).toBe(200);
+  expect([...new Uint8Array(png.body).subarray(1, 4)]).toEqual([0x50, 0x4e, 0x47]);
+  for (const [rid, key, status] of [
+    [failedId, undefined, 409],
+    [missing, undefined, 404],
+    [id, null, 401],
+  ] as const)
+    expect((await call(thumb(rid, key))).status).toBe(status);
 
   // Merging reports: 202, and each documented refusal.
   const mergeOp = { method: "POST", template: `${reports}/merge`, url: `${reports}/merge` };

@@ -34,6 +34,20 @@ test("a rendered PDF is in the bucket before the report reads succeeded, and dow
   expect(await pdfText(pdf!)).toContain("Invoice 4711");
 });
 
+test("a thumbnail is kept in the bucket beside the report's PDF, served from there, and removed with the report", async () => {
+  const { report } = await generate(t, { engine: "raw", html_template: "<h1 style='color:#36c'>Thumbnail in the bucket</h1>" });
+  const id = report.report_id;
+  const first = await t.request("GET", `/api/v1/reports/${id}/thumbnail`);
+  expect(first.status).toBe(200);
+  expect(first.headers.get("content-type")).toBe("image/png");
+  const png = new Uint8Array(await first.arrayBuffer());
+  expect((await objects(id)).map((o) => o.key).sort()).toEqual([`cluster/${id}/1.pdf`, `cluster/${id}/1.thumb.png`]);
+  // Served again from the bucket: the same bytes, and no second object.
+  expect(new Uint8Array(await (await t.request("GET", `/api/v1/reports/${id}/thumbnail`)).arrayBuffer())).toEqual(png);
+  expect((await t.request("DELETE", `/api/v1/reports/${id}`)).status).toBe(200);
+  expect(await objects(id)).toEqual([]);
+});
+
 /** The instance's bucket traffic as /metrics shows it (reportgen_bucket_*_total{kind="pdf"}). */
 async function traffic() {
   const text = await (await t.request("GET", "/metrics", { key: null })).text();

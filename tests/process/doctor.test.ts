@@ -2,7 +2,7 @@
 // Chromium, a data dir that cannot be written, a busy port, too low a file limit, readable secrets)
 // fails its own line, names the fix, and makes the exit code 1.
 import { afterAll, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -18,16 +18,16 @@ interface Line {
   fix?: string;
 }
 
-function doctor(args: string[], wrap: string[] = []) {
+function doctor(args: string[], wrap: string[] = [], env: Record<string, string> = {}) {
   const p = Bun.spawnSync([...wrap, ...sourceCommand, "doctor", ...args], {
     cwd: work,
-    env: { ...process.env, REPORTGEN_LOG_LEVEL: "warn" },
+    env: { ...process.env, REPORTGEN_LOG_LEVEL: "warn", ...env },
   });
   return { code: p.exitCode, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
 }
 
-function doctorJson(args: string[], wrap: string[] = []) {
-  const r = doctor([...args, "--json"], wrap);
+function doctorJson(args: string[], wrap: string[] = [], env: Record<string, string> = {}) {
+  const r = doctor([...args, "--json"], wrap, env);
   const result = JSON.parse(r.stdout) as { ok: boolean; version: string; checks: Line[] };
   const check = (name: string) => {
     const c = result.checks.find((x) => x.name === name);
@@ -51,6 +51,7 @@ const expectedChecks = [
   "secret files",
   "port",
   "open-file limit",
+  "image tools",
   "PostgreSQL",
   "bucket",
 ];
@@ -104,6 +105,15 @@ test("no Chromium: its line fails with the fix, the print is skipped, exit 1", (
   expect(notChromium.check("Chromium prints").status).toBe("fail");
   expect(notChromium.check("Chromium prints").detail).toContain("/bin/false did not start");
   expect(notChromium.check("Chromium prints").detail).toContain("exitCode=1");
+});
+
+test("without the webp tools on the PATH, the image tools line warns, names them and says what to install", () => {
+  const bin = join(work, "bin-no-cwebp");
+  mkdirSync(bin, { recursive: true });
+  symlinkSync(Bun.which("pdftoppm")!, join(bin, "pdftoppm"));
+  const r = doctorJson(["--data-dir", join(work, "data-noimage"), "--port", "0"], [], { PATH: bin });
+  expect(r.check("image tools")).toMatchObject({ status: "warn", fix: "apt-get install poppler-utils webp" });
+  expect(r.check("image tools").detail).toStartWith("cwebp and dwebp not found");
 });
 
 test("a data dir that is a file, a busy port, too low a file limit, readable secrets: each fails with its fix", async () => {

@@ -50,11 +50,17 @@ function progress(r: ReportSummary): Html | string {
 
 /** One row; while the report is unfinished it asks to be re-fetched (app.js). */
 /** `canDelete`: the signed-in key holds reports:write (without it, no Delete link that would only answer 403). */
+/** Page 1 of a succeeded report, small (GET /dashboard/reports/{id}/thumbnail); nothing before it succeeded. */
+function thumbnail(r: ReportSummary): Html | string {
+  if (r.status !== "succeeded") return "";
+  return html`<img class="thumb" src="/dashboard/reports/${r.id}/thumbnail" alt="Page 1 of report ${r.id.slice(0, 8)}" width="48" loading="lazy"> `;
+}
+
 export function reportRow(r: ReportSummary, canDelete: boolean): Html {
   const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
   const reason = r.errorCode ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
   return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
-  <td data-label="Report"><span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span>${conformance(r)}</td>
+  <td data-label="Report">${thumbnail(r)}<span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span>${conformance(r)}</td>
   <td data-label="Status">${badge(r.status)}${progress(r)}${reason}</td>
   <td data-label="Created">${fmt.time(r.createdAt)}</td>
   <td data-label="Finished">${r.finishedAt ? fmt.time(r.finishedAt) : html`<span class="sub">—</span>`}</td>

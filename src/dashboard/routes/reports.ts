@@ -54,6 +54,17 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
       }),
     )
     .get(
+      `${DASHBOARD}/reports/:id/thumbnail`,
+      g.page(async ({ params: { id = "" } }, s) => {
+        requireScope(s.scopes, "reports:read", "showing a report's thumbnail");
+        const answer = await d.thumbnails.get(s.accountId, id);
+        if ("ready" in answer) return new Response(null, { status: 404, headers: pageHeaders({}) });
+        return new Response(new Blob([answer.png as Uint8Array<ArrayBuffer>]), {
+          headers: pageHeaders({ "content-type": "image/png", "cache-control": "private, max-age=3600" }),
+        });
+      }),
+    )
+    .get(
       `${DASHBOARD}/reports/:id/factur-x.xml`,
       g.page(async ({ params: { id = "" } }, s) => {
         requireScope(s.scopes, "reports:read", "downloading an e-invoice's XML");

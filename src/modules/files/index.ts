@@ -5,7 +5,8 @@ import { xmlFileName } from "../../einvoice/formats";
 import { errorSchema } from "../../http/openapi";
 import { AppError, retryLater } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
-import type { ReportConformance } from "../reports/model";
+import { CONTENT_TYPES } from "../../pdf/raster";
+import { fileTypeOf, type ReportConformance } from "../reports/model";
 import { pdfMissing } from "../reports/pdf-missing";
 import type { ReportsRepo } from "../reports/repo";
 import { FILES_PREFIX, type LinkSigner } from "./links";
@@ -80,8 +81,9 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
         });
         // A valid link to a succeeded report whose object is gone: its holder may know that (410, not 403).
         if (!pdf) throw await pdfMissing(repo, report);
-        set.headers["content-type"] = "application/pdf";
-        set.headers["content-disposition"] = `inline; filename="report-${id}.pdf"`;
+        const type = fileTypeOf(report);
+        set.headers["content-type"] = type.contentType;
+        set.headers["content-disposition"] = `inline; filename="${type.filename}"`;
         set.headers["cache-control"] = "private, no-store";
         set.headers["x-content-type-options"] = "nosniff";
         // A file on disk (Blob) goes as it is: Bun sends it from disk. A bucket's object is streamed
@@ -99,7 +101,15 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
             "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`. A valid link to a report whose PDF went missing from the store before its retention ended gets 410 `pdf_missing` (the report then carries that error too).",
           security: [],
           responses: {
-            200: { description: "The PDF", content: { "application/pdf": { schema: { type: "string", format: "binary" } } } },
+            200: {
+              description: "The PDF; for an image report (options.image) its picture, or a ZIP of its pictures (page-001.png, ...)",
+              content: Object.fromEntries(
+                ["application/pdf", ...Object.values(CONTENT_TYPES)].map((type) => [
+                  type,
+                  { schema: { type: "string", format: "binary" } },
+                ]),
+              ),
+            },
             403: {
               description: "Invalid, tampered or expired link, or a deleted report",
               content: { "application/json": { schema: errorSchema } },

@@ -52,7 +52,11 @@ export interface PdfStore {
    * `size`: its size as recorded, when the caller knows it (a bucket then fetches a small PDF in one request).
    */
   open(reportId: string, fence: string, size?: number | null): Promise<StoredPdf | undefined>;
-  /** Removes every PDF (and XML) of the report (all attempts). */
+  /** The report's thumbnail (reports/thumbnail.ts), kept beside the attempt's file; undefined when none was made yet. */
+  thumbnail(reportId: string, fence: string): Promise<Uint8Array | undefined>;
+  /** Keeps the thumbnail of the attempt's file; remove() removes it with the file. */
+  putThumbnail(reportId: string, fence: string, png: Uint8Array): Promise<void>;
+  /** Removes every PDF (and XML) of the report (all attempts), and its thumbnail. */
   remove(reportId: string): Promise<void>;
   /** The report ids that have a PDF or an XML stored, a page at a time (for the retention job's orphan pass). */
   listIds(): AsyncIterable<string[]>;

@@ -217,6 +217,29 @@ export class S3PdfStore implements PdfStore {
     return this.traffic.countReceived("pdf", file.stream());
   }
 
+  /** The thumbnail's key: under the report's prefix, so remove() takes it with the PDF; REPORT_KEY does not match it. */
+  private thumbnailKeyOf(reportId: string, fence: string): string {
+    return `${this.prefix}${reportId}/${fence}.thumb.png`;
+  }
+
+  async thumbnail(reportId: string, fence: string): Promise<Uint8Array | undefined> {
+    const key = this.thumbnailKeyOf(reportId, fence);
+    try {
+      const bytes = await this.deadline(this.client.file(key).bytes(), this.requestTimeoutMs, "get");
+      this.traffic.received("pdf", bytes.length);
+      return bytes;
+    } catch (e) {
+      if (s3Code(e) === "NoSuchKey") return undefined;
+      throw await this.fault(`reading the thumbnail of report ${reportId}`, e);
+    }
+  }
+
+  async putThumbnail(reportId: string, fence: string, png: Uint8Array): Promise<void> {
+    const key = this.thumbnailKeyOf(reportId, fence);
+    const sent = await this.request(`uploading ${key}`, () => this.client.write(key, png, { type: "image/png" }));
+    this.traffic.sent("pdf", sent);
+  }
+
   async remove(reportId: string): Promise<void> {
     const keys = await this.keysUnder(`${this.prefix}${reportId}/`);
     await Promise.all(keys.map((k) => this.request(`removing the PDF of report ${reportId}`, () => this.client.delete(k))));

@@ -4,7 +4,7 @@
 // fsync'ed when rendering starts (reserve), the report processor writes the PDF into it and fsyncs it,
 // and only then is the success committed. A file whose report has not succeeded is never served
 // (downloads check the status), and the processor removes it when the report does not succeed.
-import { closeSync, mkdirSync, openSync, readdirSync, rmSync, statSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { writeDurably } from "../../lib/durable-write";
@@ -135,10 +135,28 @@ export class FileStore implements PdfStore, PdfSpool {
     }
   }
 
-  /** Removes the file at once (the promise only carries a storage error, such as a read-only disk). */
+  /** The thumbnail's file: beside the report's, the same name with another ending (listIds() sees only .pdf). */
+  thumbnailPathOf(reportId: string): string {
+    return join(this.reportsDir, `${reportId}.thumb.png`);
+  }
+
+  async thumbnail(reportId: string): Promise<Uint8Array | undefined> {
+    const f = Bun.file(this.thumbnailPathOf(reportId));
+    return (await f.exists()) ? new Uint8Array(await f.arrayBuffer()) : undefined;
+  }
+
+  /** Written whole or not at all (a rename), so that a reader never sees half a picture; it can be made again, so no fsync. */
+  async putThumbnail(reportId: string, _fence: string, png: Uint8Array): Promise<void> {
+    const tmp = `${this.thumbnailPathOf(reportId)}.${process.pid}.tmp`;
+    await Bun.write(tmp, png);
+    renameSync(tmp, this.thumbnailPathOf(reportId));
+  }
+
+  /** Removes the file and its thumbnail at once (the promise only carries a storage error, such as a read-only disk). */
   async remove(reportId: string): Promise<void> {
     rmSync(this.pathOf(reportId), { force: true });
     rmSync(this.xmlPathOf(reportId), { force: true });
+    rmSync(this.thumbnailPathOf(reportId), { force: true });
   }
 
   async exists(reportId: string): Promise<boolean> {

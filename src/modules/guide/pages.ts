@@ -15,6 +15,7 @@ import dashboard from "../../../docs/dashboard.md" with { type: "text" };
 import development from "../../../docs/development.md" with { type: "text" };
 import eInvoices from "../../../docs/e-invoices.md" with { type: "text" };
 import errorsReference from "../../../docs/errors-reference.md" with { type: "text" };
+import images from "../../../docs/images.md" with { type: "text" };
 import longDocuments from "../../../docs/long-documents.md" with { type: "text" };
 import operating from "../../../docs/operating.md" with { type: "text" };
 import pdfOptions from "../../../docs/pdf-options.md" with { type: "text" };
@@ -36,6 +37,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "assets", markdown: assets },
   { name: "pdf-options", markdown: pdfOptions },
   { name: "post-processing", markdown: postProcessing },
+  { name: "images", markdown: images },
   { name: "long-documents", markdown: longDocuments },
   { name: "big-reports", markdown: bigReports },
   { name: "e-invoices", markdown: eInvoices },

@@ -1,15 +1,17 @@
 // Routes of /api/v1/generate-pdf-async and /api/v1/reports.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { errorSchema, withAuth, withBody } from "../../http/openapi";
+import { errorSchema, jsonResponses, withAuth, withBody } from "../../http/openapi";
 import { noteReport, requestIdOf } from "../../http/request-context";
 import { pageQuery, pageSchema, queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
+import { THUMBNAIL } from "../../pdf/raster";
 import { idempotencyHeaders } from "../idempotency/model";
 import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
 import type { WebhooksService } from "../webhooks/service";
 import { generateBodySchema, listQuerySchema, mergeBodySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
+import type { ReportThumbnails } from "./thumbnail";
 
 export interface ReportsRoutesOptions {
   templateMaxLength: number;
@@ -18,6 +20,7 @@ export interface ReportsRoutesOptions {
   idempotency: IdempotencyService;
   /** The delivery log of a report's webhook, or null. */
   webhookLog: (reportId: string) => ReturnType<WebhooksService["log"]>;
+  thumbnails: ReportThumbnails;
 }
 
 const notReadySchema = t.Object({
@@ -231,6 +234,39 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           summary: "A download link for the e-invoice XML",
           description:
             "For a report with options.e_invoice: answers like /download, with a link that serves the XML (application/xml, named after the invoice number): the XRechnung, Peppol or UBL XML, or for Factur-X the XML embedded in the PDF. 404 for a report without an e-invoice.",
+        },
+      },
+    )
+    .get(
+      "/reports/:reportID/thumbnail",
+      async ({ principal, params, set }) => {
+        const a = await opts.thumbnails.get(principal.accountId, params.reportID);
+        if ("ready" in a) {
+          set.status = 202;
+          set.headers["retry-after"] = String(a.retryAfter);
+          return {
+            status: a.status,
+            report_id: params.reportID,
+            message: `the report is not ready yet (${a.status}); retry after ${a.retryAfter} s`,
+          };
+        }
+        return new Response(new Blob([a.png as Uint8Array<ArrayBuffer>]), {
+          headers: { "content-type": "image/png", "cache-control": "private, max-age=3600", "x-content-type-options": "nosniff" },
+        });
+      },
+      {
+        params: reportIdParams,
+        detail: {
+          summary: "A thumbnail of the report's page 1",
+          description: `A PNG at most ${THUMBNAIL.width} px wide and ${THUMBNAIL.maxBytes / 1024} KB, for a succeeded report (a PDF or pictures). Made on the first request and kept with the report until it is deleted. 202 while queued or processing; the download's 409 and 410 otherwise. See docs/images.md.`,
+          responses: {
+            ...jsonResponses(withAuth({ 404: errorSchema, 409: errorSchema, 410: errorSchema })),
+            200: { description: "The thumbnail", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
+            202: { description: "Not ready yet", content: { "application/json": { schema: notReadySchema } } },
+            404: { description: "Unknown, or another account's report", content: { "application/json": { schema: errorSchema } } },
+            409: { description: "`report_failed`", content: { "application/json": { schema: errorSchema } } },
+            410: { description: "`report_expired` or `pdf_missing`", content: { "application/json": { schema: errorSchema } } },
+          },
         },
       },
     )

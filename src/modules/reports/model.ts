@@ -7,6 +7,7 @@ import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
 import { type PdfaLevel, pdfaLevels } from "../../pdf/options";
 import { pdfOptionsSchema, postOptions } from "../../pdf/options-schema";
+import { CONTENT_TYPES, type ImageFormat, imageFormats } from "../../pdf/raster";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 import type { ReportSummary } from "./repo";
 
@@ -142,6 +143,18 @@ export const reportSchema = t.Object({
       },
     ),
   ),
+  image: t.Nullable(
+    t.Object(
+      {
+        format: oneOf(imageFormats),
+        dpi: t.Integer(),
+        pages: t.String({ description: "The pages asked for (options.image.pages)" }),
+        page_count: t.Nullable(t.Integer({ description: "Pictures in the file (once succeeded)" })),
+        content_type: t.String({ description: "What the download is: the picture's type for one page, application/zip for several" }),
+      },
+      { description: "The report is pictures of its printed pages (options.image); null for a PDF" },
+    ),
+  ),
   webhook: t.Optional(reportWebhookSchema),
 });
 
@@ -151,12 +164,29 @@ export interface ReportConformance {
   /** format is absent in rows stored before there were formats (then Factur-X). */
   e_invoice?: { format?: string; profile: string | null; invoice_number: string; grand_total: string; currency: string };
   signature?: { identity_id: string; signer: string; level: "B-B" | "B-T" };
+  /** options.image: the report's file is pictures of its pages. */
+  image?: { format: ImageFormat; dpi: number; pages: string };
 }
 
-function conformanceJson(stored: string | null) {
+function conformanceJson(stored: string | null, pageCount: number | null) {
   const c = stored ? (JSON.parse(stored) as ReportConformance) : {};
+  const image = c.image ? { ...c.image, page_count: pageCount, content_type: imageContentType(c.image.format, pageCount) } : null;
   const e = c.e_invoice && { ...c.e_invoice, format: c.e_invoice.format ?? "facturx" };
-  return { pdfa: c.pdfa ?? null, e_invoice: e ?? null, signature: c.signature ?? null };
+  return { pdfa: c.pdfa ?? null, e_invoice: e ?? null, signature: c.signature ?? null, image };
+}
+
+/** What an image report's file is: the picture itself, or a ZIP of several (unknown until it succeeded: the picture's). */
+export function imageContentType(format: ImageFormat, pageCount: number | null): string {
+  return CONTENT_TYPES[pageCount !== null && pageCount > 1 ? "zip" : format];
+}
+
+/** The Content-Type and file name a report's file is downloaded with. */
+export function fileTypeOf(r: ReportSummary): { contentType: string; filename: string } {
+  const image = r.conformance ? (JSON.parse(r.conformance) as ReportConformance).image : undefined;
+  if (!image) return { contentType: "application/pdf", filename: `report-${r.id}.pdf` };
+  const contentType = imageContentType(image.format, r.pageCount);
+  const ext = contentType === CONTENT_TYPES.zip ? "zip" : image.format === "jpeg" ? "jpg" : image.format;
+  return { contentType, filename: `report-${r.id}.${ext}` };
 }
 
 export function toReportJson(r: ReportSummary) {
@@ -174,7 +204,7 @@ export function toReportJson(r: ReportSummary) {
     error: r.errorCode ? { code: r.errorCode, message: r.errorMessage ?? "" } : null,
     template_id: r.templateId,
     template_version: r.templateVersion,
-    ...conformanceJson(r.conformance),
+    ...conformanceJson(r.conformance, r.pageCount),
     ...(r.status === "processing" && r.progressTotal !== null && { progress: { done: r.progressDone ?? 0, total: r.progressTotal } }),
   };
 }

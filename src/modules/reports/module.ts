@@ -28,11 +28,13 @@ export const reportsModule: FeatureModule = {
     "GET /api/v1/reports": "reports:read",
     "GET /api/v1/reports/:reportID": "reports:read",
     "GET /api/v1/reports/:reportID/download": "reports:read",
+    "GET /api/v1/reports/:reportID/thumbnail": "reports:read",
     "GET /api/v1/reports/:reportID/e-invoice": "reports:read",
     // Its dashboard pages.
     "GET /dashboard/reports": "dashboard",
     "GET /dashboard/reports/:id/row": "dashboard",
     "GET /dashboard/reports/:id/download": "dashboard",
+    "GET /dashboard/reports/:id/thumbnail": "dashboard",
     "GET /dashboard/reports/:id/factur-x.xml": "dashboard",
     "GET /dashboard/reports/:id/delete": "dashboard",
     "POST /dashboard/reports/:id/delete": "dashboard",
@@ -46,6 +48,7 @@ export const reportsModule: FeatureModule = {
       originOf,
       idempotency: s.idempotency,
       webhookLog: (id) => s.webhooks.log(id),
+      thumbnails: s.thumbnails,
     }),
   dashboard: [
     { nav: { id: "reports", href: "/dashboard/reports", label: "Reports", order: 10 }, pages: reportsPages },

@@ -7,7 +7,14 @@ import { AppError, notFound, validationFailed } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { isEncryptedPdf } from "../../pdf/inspect";
-import { eInvoiceInPdf, type Problem, pdfaConflicts, postOptionProblems, signatureConflicts } from "../../pdf/option-problems";
+import {
+  eInvoiceInPdf,
+  imageConflicts,
+  type Problem,
+  pdfaConflicts,
+  postOptionProblems,
+  signatureConflicts,
+} from "../../pdf/option-problems";
 import type { PostOptions, StoredEInvoice, StoredPostOptions } from "../../pdf/options";
 import type { PdfStore } from "../files/pdf-store";
 import { FileStore } from "../files/store";
@@ -33,6 +40,8 @@ export async function usedReportProblem(
         problem: `report ${id} is ${r.status}: only succeeded reports can be used (wait for it with GET /reports/${id}?wait=30)`,
       },
     };
+  if (r.conformance && (JSON.parse(r.conformance) as { image?: unknown }).image)
+    return { problem: { field, problem: `report ${id} is pictures (options.image), not a PDF: use a report printed as PDF` } };
   // On the data dir the file says at once whether it is there and protected; with a bucket, the
   // processor finds out when it fetches the part (part_unavailable), without a request to the bucket here.
   if (files instanceof FileStore) {
@@ -70,6 +79,8 @@ export async function preparePostOptions(
   throwProblems(postOptionProblems(o, prefix));
   // The invoice's own rules first (422 e_invoice_invalid naming each EN 16931 rule), then how it combines.
   if (o.e_invoice !== undefined) checkEInvoice(o.e_invoice, `${prefix}.e_invoice`);
+  const pictures = imageConflicts(o, prefix);
+  if (pictures.length) throw new AppError("image_conflict", pictures.map((c) => `${c.field}: ${c.problem}`).join("; "), pictures);
   const conflicts = pdfaConflicts(o, prefix);
   if (conflicts.length) throw new AppError("pdfa_conflict", conflicts.map((c) => `${c.field}: ${c.problem}`).join("; "), conflicts);
   const signing = signatureConflicts(o, prefix);

@@ -10,6 +10,8 @@ import type { MergePart } from "../../pdf/merge";
 import { hasPostOptions, type StoredPostOptions } from "../../pdf/options";
 import type { PdfPipeline, PipelineInput } from "../../pdf/pipeline";
 import { type PostPlan, paramsOf, storedPlan } from "../../pdf/plan";
+import { pdfThumbnail } from "../../pdf/raster";
+import { encryption } from "../../pdf/steps/encryption";
 import { stamp } from "../../pdf/steps/stamp";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import type { ClaimedReport } from "./queue";
@@ -69,7 +71,22 @@ export class PostStep {
     output: string,
   ): Promise<{ bytes: number; addedPages: number }> {
     const stampPath = await this.stampPath(job, plan);
-    return this.deps.pipeline.apply(job.id, plan, { ...io, output, stampPath });
+    const result = await this.deps.pipeline.apply(job.id, plan, { ...io, output, stampPath });
+    if (paramsOf(plan, encryption)) await this.encryptedThumbnail(job, io);
+    return result;
+  }
+
+  /**
+   * An encrypted PDF cannot be rasterised once its passwords are dropped with the finished report's
+   * options: its thumbnail (thumbnail.ts) is made now, from the pipeline's input before encryption (a
+   * merge's: its first part, whose page 1 is the merge's), and kept with the report.
+   */
+  private async encryptedThumbnail(job: ClaimedReport, io: Omit<PipelineInput, "output" | "stampPath">): Promise<void> {
+    const pipeline = this.deps.pipeline;
+    const input = io.input ?? io.merge?.parts[0]?.path;
+    if (!input) return;
+    const png = await pdfThumbnail((cmd) => pipeline.tool(cmd, job.id), input, pipeline.workPath(job.id));
+    await this.files.putThumbnail(job.id, fenceOf(job), png);
   }
 
   /** Removes what the report left in the work folder. */

@@ -9,7 +9,14 @@ import { AppError, notFound, retryLater, storageRefusal } from "../../lib/errors
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
-import { checkPdfOptions, hasPostOptions, type PostOptions, type StoredPdfOptions, type StoredPostOptions } from "../../pdf/options";
+import {
+  checkPdfOptions,
+  hasPostOptions,
+  IMAGE_DEFAULTS,
+  type PostOptions,
+  type StoredPdfOptions,
+  type StoredPostOptions,
+} from "../../pdf/options";
 import { showAttachment } from "../../pdf/qpdf";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
@@ -361,6 +368,7 @@ function conformanceOf(o: StoredPostOptions | undefined): string | null {
   }
   if (o?.signature)
     c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
+  if (o?.image) c.image = { format: o.image.format, dpi: o.image.dpi ?? IMAGE_DEFAULTS.dpi, pages: o.image.pages ?? IMAGE_DEFAULTS.pages };
   return Object.keys(c).length ? JSON.stringify(c) : null;
 }
 
