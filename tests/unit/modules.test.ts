@@ -28,7 +28,7 @@ test("every scope a route needs is declared by a module, and every declared scop
 test("the scopes keep the order keys have always listed them in; a new module's scopes come after", () => {
   // A key's scopes are listed in this order (answers, audit details): the scopes of earlier releases stay
   // first and in place, and a module added to the end of the list adds its scopes at the end.
-  const released = [
+  const released: string[] = [
     "reports:write",
     "reports:read",
     "templates:write",
@@ -39,7 +39,7 @@ test("the scopes keep the order keys have always listed them in; a new module's 
     "signing:manage",
     "e_invoices:validate",
   ];
-  expect(ALL_SCOPES.slice(0, released.length)).toEqual(released);
+  expect(ALL_SCOPES.slice(0, released.length) as string[]).toEqual(released);
 });
 
 test("a route or a scope that two modules declare is refused", () => {
