@@ -1,6 +1,7 @@
 // Schedules: stored templates rendered on a cron schedule (issue 45), run exactly once per tick across
 // instances, with a history of runs.
 import type { FeatureModule } from "../../app/module";
+import { schedulesRoutes as schedulesPages } from "../../dashboard/routes/schedules";
 import { scheduleRuns, schedules } from "../../db/schema";
 import { checkWebhookUrl } from "../webhooks/target";
 import { fetchData } from "./data-url";
@@ -55,6 +56,14 @@ export const schedulesModule: FeatureModule = {
     "PATCH /api/v1/schedules/:scheduleID": "schedules:manage",
     "DELETE /api/v1/schedules/:scheduleID": "schedules:manage",
     "GET /api/v1/schedules/:scheduleID/runs": "schedules:manage",
+    // Its dashboard pages.
+    "GET /dashboard/schedules": "dashboard",
+    "POST /dashboard/schedules": "dashboard",
+    "GET /dashboard/schedules/:id": "dashboard",
+    "POST /dashboard/schedules/:id/pause": "dashboard",
+    "POST /dashboard/schedules/:id/resume": "dashboard",
+    "GET /dashboard/schedules/:id/delete": "dashboard",
+    "POST /dashboard/schedules/:id/delete": "dashboard",
   },
   services: ({ config: c, sql, logger, services: s }) => {
     const repo = new SchedulesRepo(sql);
@@ -96,4 +105,5 @@ export const schedulesModule: FeatureModule = {
   stop: (s) => s.scheduleTicker.stop(),
   api: ({ services: s, guard }) => schedulesRoutes(s.schedules, guard),
   docs: { description: schedulesDescription, webhooks: schedulesWebhooks },
+  dashboard: [{ nav: { id: "schedules", href: "/dashboard/schedules", label: "Schedules", order: 25 }, pages: schedulesPages }],
 };
