@@ -45,6 +45,7 @@ CREATE TABLE schedule_runs (
 );
 CREATE UNIQUE INDEX schedule_runs_tick ON schedule_runs(schedule_id, scheduled_for);
 CREATE INDEX schedule_runs_account_created ON schedule_runs(account_id, schedule_id, created_at, id);
+CREATE INDEX schedule_runs_created ON schedule_runs(created_at);
 CREATE INDEX schedule_runs_webhook_due ON schedule_runs(webhook_next_at) WHERE webhook_status = 'pending';
 
 -- Keys that manage access (keys:manage, the operator's) may manage schedules too: without this no

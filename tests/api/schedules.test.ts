@@ -233,3 +233,27 @@ describe("ticks", () => {
     }
   });
 });
+
+describe("history", () => {
+  test("runs older than 90 days leave the history; newer ones stay", async () => {
+    const tpl = await template();
+    const s = (await create({ name: "old", cron: "0 6 * * *", template_id: tpl, data: { name: "A" }, paused: true })).body.data;
+    const sql = t.app.services.backend.sql;
+    const accountId = await t.app.services.keys.accountId("acme");
+    const now = Date.now();
+    for (const [id, age] of [
+      [crypto.randomUUID(), 91],
+      [crypto.randomUUID(), 89],
+    ] as const)
+      await sql.run(
+        "INSERT INTO schedule_runs (id, schedule_id, account_id, scheduled_for, status, error, created_at) VALUES ($1, $2, $3, $4, 'failed', 'x', $4)",
+        [id, s.id, accountId, now - age * 86_400_000],
+      );
+    expect((await runs(s.id)).length).toBe(2);
+    // A look well after the last one: its periodic clean-up runs.
+    await t.app.services.scheduleTicker.look(now + 120_000);
+    const left = await runs(s.id);
+    expect(left.length).toBe(1);
+    expect(Date.parse(left[0].scheduled_for)).toBe(now - 89 * 86_400_000);
+  });
+});

@@ -201,6 +201,11 @@ export class SchedulesRepo {
     );
   }
 
+  /** Removes runs that began before `before` (the history's bound); resolves to how many. */
+  pruneRuns(before: number): Promise<number> {
+    return this.sql.run("DELETE FROM schedule_runs WHERE created_at < $1 AND status <> 'running'", [before]);
+  }
+
   /** The schedule's runs, newest first (keyset pages). */
   runs(q: { accountId: string; scheduleId: string; limit: number; after?: Cursor }): Promise<RunRow[]> {
     return newestFirst<RunRow>(this.sql, `SELECT ${runCols} FROM ${runsWithReports}`, { ...q, where: { schedule_id: q.scheduleId } });

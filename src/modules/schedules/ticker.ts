@@ -18,6 +18,8 @@ export const TICK_POLL_MS = 500;
 /** A run still `running` this long after it began lost its instance (a crash mid-run): it is marked failed. */
 const STALE_RUN_MS = 10 * 60_000;
 const DUE_PER_LOOK = 100;
+/** How long a run stays in its schedule's history (a seconds cron would otherwise grow it without end). */
+export const RUN_HISTORY_MS = 90 * 86_400_000;
 
 /** What a run asks of the rest of the service. */
 export interface RunDeps {
@@ -97,6 +99,8 @@ export class ScheduleTicker {
       this.lastStaleCheck = now;
       const stale = await this.repo.failStale(now - STALE_RUN_MS, "the instance running it stopped before the report was queued", now);
       if (stale) this.logger.warn("schedule runs cut off by a stopped instance marked failed", { runs: stale });
+      const pruned = await this.repo.pruneRuns(now - RUN_HISTORY_MS);
+      if (pruned) this.logger.debug("schedule runs older than 90 days removed", { runs: pruned });
     }
     for (const s of await this.repo.due(now, DUE_PER_LOOK)) {
       if (!this.running) break;
