@@ -257,3 +257,29 @@ describe("history", () => {
     expect(Date.parse(left[0].scheduled_for)).toBe(now - 89 * 86_400_000);
   });
 });
+
+describe("the creating key", () => {
+  test("its reports record it, and its daily quota holds: past it, runs fail with quota_exceeded", async () => {
+    const made = await t.request("POST", "/api/v1/access-keys", {
+      body: { name: "scheduler", scopes: ["schedules:manage", "templates:write", "reports:read"], max_reports_per_day: 1 },
+    });
+    expect(made.status).toBe(201);
+    const { id: keyId, data: key } = (await made.json()) as any;
+    const tpl = await template(key);
+    const s = (await create({ name: "quota", cron: "* * * * * *", template_id: tpl, data: { name: "A" } }, key)).body.data;
+    const end = Date.now() + 20_000;
+    let rs: any[] = [];
+    while (!rs.some((r) => r.status === "failed") && Date.now() < end) {
+      await Bun.sleep(200);
+      rs = await runs(s.id, key);
+    }
+    await t.request("PATCH", `/api/v1/schedules/${s.id}`, { key, body: { paused: true } });
+    const submitted = rs.filter((r) => r.status === "submitted");
+    expect(submitted.length).toBe(1);
+    expect(rs.find((r) => r.status === "failed").error).toMatch(/^quota_exceeded: /);
+    const report = await t.app.services.backend.sql.get<{ key_id: string }>("SELECT key_id FROM reports WHERE id = $1", [
+      submitted[0].report_id,
+    ]);
+    expect(report?.key_id).toBe(keyId);
+  });
+});

@@ -10,6 +10,7 @@ import { RunFailedEvents } from "./events";
 import { SchedulesRepo } from "./repo";
 import { schedulesRoutes } from "./routes";
 import { SchedulesService } from "./service";
+import { submitterOf } from "./submitter";
 import { ScheduleTicker } from "./ticker";
 
 /** Its scopes, and what each allows. */
@@ -79,9 +80,9 @@ export const schedulesModule: FeatureModule = {
       repo,
       {
         fetchData: (url) => fetchData(url, { ...policy, maxBytes: c.dataMaxSize, timeoutMs: c.webhookTimeout }),
-        submit: (sc, data, options) =>
+        submit: async (sc, data, options) =>
           s.reports.submit(
-            sc.accountId,
+            await submitterOf(sc, s.repos.keys, Date.now()),
             {
               template_id: sc.templateId,
               template_version: sc.templateVersion ?? undefined,
