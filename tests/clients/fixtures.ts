@@ -1,7 +1,8 @@
 // What the client tests of both languages share: the reports they print and how a PDF is read back.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { packClient } from "../../scripts/pack-client";
 
 export const repo = join(import.meta.dir, "..", "..");
 
@@ -36,4 +37,20 @@ export function pdfText(pdf: Uint8Array): string {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * The release's TypeScript client (scripts/pack-client.ts: compiled, then `npm pack`), unpacked where npm
+ * would install it, dir/node_modules/@reportgen/client, so that `import … from "@reportgen/client"` in dir
+ * runs what a user downloads. Answers the tarball's file list.
+ */
+export function installPackedClient(dir: string): string[] {
+  const tgz = packClient(mkdtempSync(join(tmpdir(), "reportgen-client-pack-")));
+  const target = join(dir, "node_modules", "@reportgen", "client");
+  mkdirSync(target, { recursive: true });
+  const untar = Bun.spawnSync(["tar", "xzf", tgz, "-C", target, "--strip-components=1"], { stderr: "pipe" });
+  if (untar.exitCode !== 0) throw new Error(`unpacking ${tgz}: ${untar.stderr}`);
+  const list = Bun.spawnSync(["tar", "tzf", tgz]).stdout.toString().trim().split("\n");
+  rmSync(join(tgz, ".."), { recursive: true, force: true });
+  return list;
 }
