@@ -2,7 +2,7 @@
 // files, and a program that imports it by its package name running under Node.js, not Bun, against the
 // compiled executable: compiled JavaScript with no dependency, on the runtime most users have.
 import { afterAll, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { VERSION } from "../../src/version";
@@ -27,20 +27,7 @@ test("the tarball holds the compiled client and its declarations, at the server'
 test("Node.js runs a program that imports @reportgen/client: generate, wait, download, and a typed error", async () => {
   const node = Bun.which("node");
   if (!node) throw new Error("node is missing: the client's users run it on Node.js (scripts/setup needs it for npm too)");
-  writeFileSync(
-    join(work, "main.mjs"),
-    `import { writeFileSync } from "node:fs";
-import { createClient, ReportgenError } from "@reportgen/client";
-const client = createClient({ baseUrl: process.env.REPORTGEN_URL, apiKey: process.env.REPORTGEN_KEY });
-const { report_id } = await client.reports.generate({ engine: "ejs", html_template: "<p>From <%= runtime %></p>", data: { runtime: "Node" } });
-writeFileSync(process.env.REPORTGEN_OUT, await client.reports.download(report_id));
-try {
-  await client.reports.generate({ engine: "ejs" });
-} catch (e) {
-  console.log(e instanceof ReportgenError ? e.code : String(e));
-}
-`,
-  );
+  copyFileSync(join(import.meta.dir, "node-program.mjs"), join(work, "main.mjs"));
   const out = join(work, "node.pdf");
   const p = Bun.spawn([node, "main.mjs"], {
     cwd: work,
