@@ -43,6 +43,10 @@ test("generate, waitForPdf and download: the PDF holds the data", async () => {
   expect(pdfText(pdf)).toContain("Invoice 42");
   const report = await c.reports.get(q.report_id);
   expect(report.status).toBe("succeeded");
+  // Any operation by its path: a JSON answer is parsed, any other (this PNG) comes back as bytes.
+  const thumbnail = await c.request("get", "/api/v1/reports/{reportID}/thumbnail", { path: { reportID: q.report_id } });
+  expect(thumbnail.status).toBe(200);
+  if (thumbnail.status === 200) expect([...thumbnail.body.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
   expect((await c.reports.list({ limit: 5 })).data.map((r) => r.report_id)).toContain(q.report_id);
   expect((await c.reports.delete(q.report_id)).deleted).toBe(true);
 }, 60_000);

@@ -23,7 +23,8 @@ export type PathParams<O> = Params<O> extends { path: infer X } ? X : never;
 export type Query<O> = Params<O> extends { query?: infer X } ? X : never;
 export type JsonBody<O> = O extends { requestBody?: { content: { "application/json": infer B } } } ? B : never;
 type Responses<O> = O extends { responses: infer R } ? R : never;
-type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : unknown;
+/** The body of an answer: its JSON, or its bytes when it is not JSON (a thumbnail, an asset). */
+type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : Uint8Array;
 type Success = 200 | 201 | 202;
 /** The answers an operation succeeds with: each status with its JSON body, so that `status` tells them apart. */
 export type Answer<O> = {
@@ -91,8 +92,10 @@ export class Transport {
       () => (this.options.fetch ?? fetch)(url, { method: String(method).toUpperCase(), headers, body, signal: opts.signal }),
       opts.signal,
     );
-    const text = await res.text();
-    return { status: res.status, body: text === "" ? undefined : JSON.parse(text), headers: res.headers } as Answer<Op<P, M>>;
+    const answer = /\bjson\b/.test(res.headers.get("content-type") ?? "")
+      ? JSON.parse((await res.text()) || "null")
+      : new Uint8Array(await res.arrayBuffer());
+    return { status: res.status, body: answer, headers: res.headers } as Answer<Op<P, M>>;
   }
 
   /** Sends until the answer is neither a retried refusal nor an error; throws the error answers. */
