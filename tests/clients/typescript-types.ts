@@ -1,3 +1,5 @@
+// The TypeScript client's types are the document's, exactly: the repository's tsc compiles this file (it is never
+// run), so a body or answer typed too loosely (any, unknown) leaves a @ts-expect-error unused and fails the typecheck.
 import { createClient } from "../../clients/typescript/src/index";
 
 const c = createClient({ baseUrl: "x", apiKey: "y" });
@@ -20,7 +22,10 @@ export async function probe() {
   const ok: boolean = v.valid;
   const a = await c.assets.upload({ name: "a.css", content: "p{}" });
   const aid: string = a.data.id;
-  const usage = await c.request("get", "/api/v1/usage", { query: {} });
+  // docs/clients.md's call of an operation by its path.
+  const usage = await c.request("get", "/api/v1/usage", { query: { group_by: "key" } });
+  // @ts-expect-error group_by is day or key
+  await c.request("get", "/api/v1/usage", { query: { group_by: "week" } });
   // @ts-expect-error no such path
   await c.request("get", "/api/v1/nope");
   return [st, u, kv, tid, ok, aid, usage];
