@@ -42,15 +42,26 @@ export async function openapiDocument(): Promise<OpenAPI3> {
 }
 
 /**
- * Every value of an `enum` on a property named `error`, anywhere in the document (inline in each answer, or
- * once in a named Error schema): the closed list of error codes, in the order first met.
+ * Every value of an `enum` on a property named `error`, anywhere in the document (inline in each answer, once
+ * in a named Error schema, or in a schema that property refers to): the closed list of error codes, in the
+ * order first met.
  */
 export function errorCodes(doc: unknown): string[] {
   const codes = new Set<string>();
+  /** A local $ref ("#/components/schemas/ErrorCode") followed to its schema. */
+  const resolve = (schema: { $ref?: unknown; enum?: unknown } | undefined): { enum?: unknown } | undefined =>
+    typeof schema?.$ref === "string" && schema.$ref.startsWith("#/")
+      ? resolve(
+          schema.$ref
+            .slice(2)
+            .split("/")
+            .reduce<any>((node, key) => node?.[key.replace(/~1/g, "/").replace(/~0/g, "~")], doc),
+        )
+      : schema;
   const walk = (node: unknown) => {
     if (Array.isArray(node)) for (const n of node) walk(n);
     else if (node && typeof node === "object") {
-      const error = (node as { properties?: { error?: { enum?: unknown } } }).properties?.error;
+      const error = resolve((node as { properties?: { error?: { $ref?: unknown; enum?: unknown } } }).properties?.error);
       if (Array.isArray(error?.enum)) for (const c of error.enum) if (typeof c === "string") codes.add(c);
       for (const v of Object.values(node)) walk(v);
     }

@@ -24,7 +24,7 @@ test("the clients' error codes are the server's closed list, each once", () => {
   expect(listed.length).toBe(new Set(listed).size);
 });
 
-test("errorCodes finds the list whether the answers write it inline or refer to one named Error schema", () => {
+test("errorCodes finds the list written inline in each answer, in one named Error schema, or in a schema of the codes that one refers to", () => {
   const error = { type: "object", properties: { error: { type: "string", enum: ["a_code", "b_code"] } } };
   const inline = { paths: { "/x": { get: { responses: { 404: { content: { "application/json": { schema: error } } } } } } } };
   const named = {
@@ -33,6 +33,16 @@ test("errorCodes finds the list whether the answers write it inline or refer to 
     },
     components: { schemas: { Error: error } },
   };
+  const codeSchema = {
+    paths: named.paths,
+    components: {
+      schemas: {
+        Error: { type: "object", properties: { error: { $ref: "#/components/schemas/ErrorCode" } } },
+        ErrorCode: { type: "string", enum: ["a_code", "b_code"] },
+      },
+    },
+  };
   expect(errorCodes(inline)).toEqual(["a_code", "b_code"]);
   expect(errorCodes(named)).toEqual(["a_code", "b_code"]);
+  expect(errorCodes(codeSchema)).toEqual(["a_code", "b_code"]);
 });
