@@ -91,7 +91,7 @@ class ReportgenError(Exception):
         super().__init__(f"{status} {code}: {message}")
         self.status = status
         #: The stable code; one of ERROR_CODES (a newer server's new code is kept as sent).
-        self.code = code
+        self.code: ErrorCode = cast(ErrorCode, code)
         self.message = message
         self.details = details
         #: X-Request-Id of the answer: the server's log names the same id.
