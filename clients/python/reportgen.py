@@ -107,6 +107,7 @@ class ReportgenError(Exception):
 
 class ReportgenTimeoutError(Exception):
     """The report did not finish within the wait asked for; it goes on, and can be waited for again."""
+
     def __init__(self, report_id: str, last_status: str) -> None:
         super().__init__(f"report {report_id} is still {last_status}")
         self.report_id = report_id
@@ -263,10 +264,12 @@ def _b64(content: Union[bytes, str]) -> str:
     return base64.b64encode(content.encode("utf-8") if isinstance(content, str) else content).decode("ascii")
 
 
-class Reports:
+class _Resource:
     def __init__(self, client: Client) -> None:
         self._c = client
 
+
+class Reports(_Resource):
     def _queued(self, answer: Answer) -> Queued:
         return Queued(answer.json()["report_id"], answer.headers.get("idempotent-replayed") == "true")
 
@@ -309,10 +312,7 @@ class Reports:
         return self._c.request("GET", link.url, authenticated=False).body
 
 
-class Templates:
-    def __init__(self, client: Client) -> None:
-        self._c = client
-
+class Templates(_Resource):
     def create(self, template: Mapping[str, Any], *, idempotency_key: Optional[str] = None) -> Json:
         """Stores a template as version 1: {"template_id", "version", "warnings"}."""
         return self._c.json("POST", "/api/v1/templates", body=template, idempotency_key=idempotency_key)
@@ -334,10 +334,7 @@ class Templates:
         return self._c.data("DELETE", f"/api/v1/templates/{_id(template_id)}")
 
 
-class Assets:
-    def __init__(self, client: Client) -> None:
-        self._c = client
-
+class Assets(_Resource):
     def upload(self, name: str, content: Union[bytes, str], *, type: Optional[str] = None) -> Json:
         """Uploads (or replaces, by name) an asset, used in templates as asset:<name>: {"data": {...}, "replaced"}."""
         body: Json = {"name": name, "content_base64": _b64(content)}
@@ -358,10 +355,7 @@ class Assets:
         return self._c.data("DELETE", f"/api/v1/assets/{_id(asset_id)}")
 
 
-class Keys:
-    def __init__(self, client: Client) -> None:
-        self._c = client
-
+class Keys(_Resource):
     def create(self, key: Mapping[str, Any], *, idempotency_key: Optional[str] = None) -> Json:
         """Creates a key ({"name", "scopes"?, "expires_at"?, "max_reports_per_day"?}); its value is in "data", shown once."""
         return self._c.json("POST", "/api/v1/access-keys", body=key, idempotency_key=idempotency_key)
@@ -381,10 +375,7 @@ class Keys:
         return self._c.data("DELETE", f"/api/v1/access-keys/{_id(key_id)}")
 
 
-class EInvoices:
-    def __init__(self, client: Client) -> None:
-        self._c = client
-
+class EInvoices(_Resource):
     def validate(
         self, *, xml: Union[bytes, str, None] = None, pdf: Optional[bytes] = None, rules: Optional[Sequence[str]] = None
     ) -> Json:
