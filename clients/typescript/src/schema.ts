@@ -257,6 +257,42 @@ export interface paths {
      */
     post: operations["postApiV1E-invoicesValidate"];
   };
+  "/api/v1/schedules": {
+    /**
+     * List the account's schedules
+     * @description Newest first, `limit` per page (default 20, at most 100).
+     */
+    get: operations["getApiV1Schedules"];
+    /**
+     * Create a schedule
+     * @description Renders the stored template `template_id` at every tick of `cron` in `timezone`, as `POST /generate-pdf-async` with `template_id` would: with `data`, or with the JSON object fetched from `data_url` when the tick comes, and `options`; `deliver` becomes the report's `options.deliver`, `webhook` its webhook (and the target of `schedule.run_failed`). A bad cron expression or an unknown time zone is 422 validation_failed naming the field and the accepted forms; an unknown template (or version) 404; `data` failing the template's data_schema 422. Recorded as schedule.created.
+     */
+    post: operations["postApiV1Schedules"];
+  };
+  "/api/v1/schedules/{scheduleID}": {
+    /**
+     * A schedule
+     * @description With `next_run_at`, its next tick. Another account's schedule is 404.
+     */
+    get: operations["getApiV1SchedulesByScheduleID"];
+    /**
+     * Delete a schedule
+     * @description Its runs go with it; the reports they made stay. Recorded as schedule.deleted.
+     */
+    delete: operations["deleteApiV1SchedulesByScheduleID"];
+    /**
+     * Change, pause or resume a schedule
+     * @description Changes the fields given; `null` clears an optional one. `paused: true` pauses it (schedule.paused), `paused: false` resumes it from the next tick after now (schedule.resumed: ticks while paused are never caught up); any other change is schedule.updated. A new `cron` or `timezone` starts from its next tick.
+     */
+    patch: operations["patchApiV1SchedulesByScheduleID"];
+  };
+  "/api/v1/schedules/{scheduleID}/runs": {
+    /**
+     * A schedule's runs
+     * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), and the state of its schedule.run_failed event.
+     */
+    get: operations["getApiV1SchedulesByScheduleIDRuns"];
+  };
 }
 
 export interface webhooks {
@@ -309,6 +345,43 @@ export interface webhooks {
                 /** Format: date-time */
                 expires_at: string;
               } | null) | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Delivered. Any other answer, a timeout or a connection error is retried. */
+        "2XX": {
+          content: never;
+        };
+      };
+    };
+  };
+  "scheduleRunFailed": {
+    /**
+     * A schedule's run failed
+     * @description Sent to the schedule's `webhook.url` when a tick could queue no report; signed and retried like report events (same headers), webhook-id msg_<run_id>.
+     */
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "schedule.run_failed";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+              /** Format: uuid */
+              schedule_id: string;
+              schedule_name: string;
+              /**
+               * Format: uuid
+               * @description GET /schedules/{schedule_id}/runs lists it
+               */
+              run_id: string;
+              /** Format: date-time */
+              scheduled_for: string;
+              error: (string | null) | null;
             };
           };
         };
@@ -4750,7 +4823,7 @@ export interface operations {
         "application/json": {
           /** @description What the key is for, e.g. billing-service */
           name: string;
-          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.). */
+          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.); `schedules:manage` (Create, list, change, pause and delete the account's schedules (stored templates rendered on a cron schedule), and read their runs.). */
           scopes?: string[];
           /** @description RFC 3339 date-time after which the key is refused (401) like a deleted one; must be in the future. Omitted: never expires. */
           expires_at?: (string | null) | null;
@@ -5970,7 +6043,7 @@ export interface operations {
           "application/json": {
             data: ({
                 id: string;
-                /** @description One of: dashboard.sign_in, dashboard.sign_in_failed, template.created, template.version_created, template.deleted, asset.created, asset.replaced, asset.deleted, access_key.created, access_key.deleted, access_key.rotated, access_key.updated, webhook_secret.rotated, signing_identity.created, signing_identity.deleted */
+                /** @description One of: dashboard.sign_in, dashboard.sign_in_failed, template.created, template.version_created, template.deleted, asset.created, asset.replaced, asset.deleted, access_key.created, access_key.deleted, access_key.rotated, access_key.updated, webhook_secret.rotated, signing_identity.created, signing_identity.deleted, schedule.created, schedule.updated, schedule.paused, schedule.resumed, schedule.deleted */
                 type: string;
                 /** @enum {string} */
                 actor: "key" | "cli" | "anonymous";
@@ -6818,6 +6891,1558 @@ export interface operations {
       };
       /** @description Response for status 415 */
       415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List the account's schedules
+   * @description Newest first, `limit` per page (default 20, at most 100).
+   */
+  getApiV1Schedules: {
+    parameters: {
+      query?: {
+        limit?: string | number;
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                cron: string;
+                timezone: string;
+                /** Format: uuid */
+                template_id: string;
+                template_version: ((string | number) | null) | null;
+                data: (Record<string, unknown> | null) | null;
+                data_url: (string | null) | null;
+                options: (Record<string, unknown> | null) | null;
+                deliver: (Record<string, never>[] | null) | null;
+                webhook: ({
+                  url: string;
+                } | null) | null;
+                /** @enum {string} */
+                catch_up: "none" | "last";
+                paused: boolean;
+                /**
+                 * Format: date-time
+                 * @description The next tick; null while paused or when the expression fires no more
+                 */
+                next_run_at: (string | null) | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              })[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: (string | null) | null;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Create a schedule
+   * @description Renders the stored template `template_id` at every tick of `cron` in `timezone`, as `POST /generate-pdf-async` with `template_id` would: with `data`, or with the JSON object fetched from `data_url` when the tick comes, and `options`; `deliver` becomes the report's `options.deliver`, `webhook` its webhook (and the target of `schedule.run_failed`). A bad cron expression or an unknown time zone is 422 validation_failed naming the field and the accepted forms; an unknown template (or version) 404; `data` failing the template's data_schema 422. Recorded as schedule.created.
+   */
+  postApiV1Schedules: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A name for people */
+          name: string;
+          /** @description When it runs: five cron fields "minute hour day-of-month month day-of-week" ("0 6 * * *": 06:00 daily), six with seconds first, or @hourly, @daily, @weekly, @monthly, @yearly; read in `timezone` */
+          cron: string;
+          /** @description An IANA time zone name ("Europe/Berlin"); daylight saving time is followed. Default UTC */
+          timezone?: string;
+          /**
+           * Format: uuid
+           * @description A stored template of this account (POST /templates)
+           */
+          template_id: string;
+          /** @description Its version to render; default: its latest at each run */
+          template_version?: string | number;
+          /** @description The template's data, the same at every run (not with data_url) */
+          data?: Record<string, never>;
+          /** @description Fetched (GET) at each run, it answers the template's data as a JSON object, at most --data-max-size bytes; public https only, unless its host is on the operator's --webhook-allow-hosts. Not with data */
+          data_url?: string;
+          /** @description Optional print settings (reportgen extension). CSS @page rules in the template win over format. */
+          options?: {
+            /** @enum {string} */
+            format?: "A3" | "A4" | "A5" | "Letter" | "Legal" | "Tabloid";
+            /** @default false */
+            landscape?: boolean;
+            /**
+             * @description Print background colours and images
+             * @default true
+             */
+            print_background?: boolean;
+            /** @default 1 */
+            scale?: number;
+            margin?: {
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              top?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              right?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              bottom?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              left?: string;
+            };
+            /** @description Custom paper width (CSS length); give height too. Wins over format and landscape */
+            width?: string;
+            /** @description Custom paper height (CSS length); give width too. Wins over format and landscape */
+            height?: string;
+            /**
+             * @description A CSS @page size in the template wins over format, width and height
+             * @default true
+             */
+            prefer_css_page_size?: boolean;
+            /** @description Pages to keep, e.g. "1-3, 5"; all when absent */
+            page_ranges?: string;
+            /** @description HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it */
+            header_template?: string;
+            /** @description HTML printed at the bottom of every page, as header_template; e.g. <div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div> */
+            footer_template?: string;
+            /**
+             * @description Tagged (accessible) PDF with its structure tree
+             * @default false
+             */
+            tagged?: boolean;
+            /**
+             * @description Bookmarks (outline) built from the document's headings
+             * @default false
+             */
+            outline?: boolean;
+            /** @description Document information of the PDF; its Creator is always reportgen */
+            metadata?: {
+              /** @description PDF Title; default: the document's <title> */
+              title?: string;
+              /** @description PDF Author */
+              author?: string;
+              /** @description PDF Subject */
+              subject?: string;
+              /** @description PDF Keywords */
+              keywords?: string[];
+            };
+            /**
+             * @description CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md
+             * @default false
+             */
+            paged_media?: boolean;
+            /** @description Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md */
+            chunk?: {
+              /** @description The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows" */
+              array: string;
+              /** @description Rows per chunk; 2,000-3,000 for a table of short rows (two such chunks print at once, within --chunk-html-in-flight) */
+              size: string | number;
+            };
+            /** @description Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout */
+            wait_for?: {
+              /** @description CSS selector of an element that must exist */
+              selector: string;
+            } | {
+              /** @description JavaScript expression that must become truthy, e.g. window.chartsReady === true */
+              expression: string;
+            } | ({
+              /** @description Milliseconds to wait after the load event */
+              delay_ms: string | number;
+            });
+            /** @description A table of contents inserted after the first page: the document's headings (a merge: each part by its title), each with the page it prints on, right-aligned, and a link to it. Turns options.tagged and options.outline on (Chromium writes the headings' outline only into a tagged PDF). See docs/long-documents.md */
+            toc?: boolean | ({
+              /**
+               * @description The TOC page's heading
+               * @default Contents
+               */
+              title?: string;
+              /**
+               * @description Deepest heading level listed (1: <h1> only, 6: all)
+               * @default 3
+               */
+              levels?: string | number;
+            });
+            /** @description Page numbers stamped on every page as real text, counted across the whole PDF (a merge's parts continuously, a table of contents included), e.g. {"template": "Page {page} of {pages}", "position": "bottom-right"} */
+            page_numbers?: {
+              /**
+               * @description Western European text (WinAnsi); {page} and {pages} are replaced by the page's number and the page count
+               * @default Page {page} of {pages}
+               */
+              template?: string;
+              /** @enum {string} */
+              position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+            };
+            /** @description Encrypt the PDF with AES-256. The passwords are never stored in clear: they wait sealed (AES-256-GCM, key derived from the server secret) until the PDF is made, then are deleted */
+            encryption?: {
+              /** @description Needed to open the PDF; without it anyone may open it, with the permissions below */
+              user_password?: string;
+              /** @description Lifts every restriction; must differ from user_password */
+              owner_password: string;
+              /** @description What readers with the user password may do; anything not listed is refused (default: nothing) */
+              permissions?: ("print" | "copy" | "modify" | "annotate")[];
+            };
+            /** @description Text across the centre of every page, as large as fits */
+            watermark?: {
+              /** @description Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text */
+              text: string;
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 0.25
+               */
+              opacity?: number;
+              /**
+               * @description Degrees, counter-clockwise
+               * @default 45
+               */
+              angle?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            };
+            /** @description Laid on every page: the first page of another report (scaled to fit, centred), or a JPEG at its centre (96 dpi, shrunk to fit) */
+            stamp?: ({
+              /**
+               * Format: uuid
+               * @description A succeeded, unencrypted report of this account: its first page
+               */
+              pdf_report_id: string;
+              /** @enum {string} */
+              position?: "under" | "over";
+            }) | ({
+              image: {
+                /** @description The image, base64 */
+                content_base64: string;
+                /**
+                 * @description JPEG only (baseline or progressive)
+                 * @constant
+                 */
+                mime_type: "image/jpeg";
+              };
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 1
+               */
+              opacity?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            });
+            /** @description Files embedded in the PDF (e.g. an e-invoice's XML). They count against the request body limit */
+            attachments?: {
+                /** @description Name shown by PDF readers (no / or \) */
+                filename: string;
+                /** @description The file, base64 */
+                content_base64: string;
+                /** @description e.g. application/xml */
+                mime_type?: string;
+              }[];
+            /**
+             * @description Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")
+             * @default false
+             */
+            linearize?: boolean;
+            /** @description An e-invoice: {"format": "facturx" (default) | "xrechnung" | "peppol" | "ubl", "profile"?, "syntax"?, "embed"?, "invoice": {...}}, or {"xml_base64": "..."} (your own CII, Factur-X). Factur-X embeds the XML in a PDF/A-3b file; the other formats keep it beside the PDF (GET /reports/{id}/e-invoice). Checked before the report is queued by EN 16931's rules and the format's (XRechnung BR-DE-*, Peppol PEPPOL-EN16931-*): 422 e_invoice_invalid naming each rule and JSON path; see docs/e-invoices.md */
+            e_invoice?: {
+              [key: string]: unknown;
+            };
+            /** @description Sign the PDF (PAdES baseline B-B, SubFilter ETSI.CAdES.detached; B-T with timestamp) with one of the account's signing identities, as the last step: after watermark, stamp, attachments, PDF/A, e-invoice and merge. Not with encryption or linearize. See docs/signatures.md */
+            signature?: {
+              /** @description A signing identity of the account (POST /api/v1/signing-identities) */
+              identity_id: string;
+              /** @description Why the document is signed (/Reason), e.g. Invoice issued */
+              reason?: string;
+              /** @description Where it was signed (/Location) */
+              location?: string;
+              /** @description How to reach the signer (/ContactInfo) */
+              contact_info?: string;
+              /**
+               * @description PAdES B-T: add an RFC 3161 timestamp from the operator's time-stamp authority (--tsa-url). If it cannot be had, the report fails with timestamp_unavailable; it is never signed without it
+               * @default false
+               */
+              timestamp?: boolean;
+              /** @description Show the signer's name and the signing time in this box; without it the signature is invisible */
+              visible?: {
+                /** @description Page number, from 1 */
+                page: string | number;
+                /** @description Left edge, PDF points (1/72 in) from the page's left */
+                x: number;
+                /** @description Bottom edge, PDF points from the page's bottom */
+                y: number;
+                /** @description PDF points */
+                width: number;
+                /** @description PDF points */
+                height: number;
+              };
+            };
+            /** @description Make the report pictures of its printed pages instead of a PDF: the last step, after every other option. Not with pdfa, e_invoice, signature, encryption, linearize or attachments (they make sense only in a PDF). See docs/images.md */
+            image?: {
+              /** @enum {string} */
+              format: "png" | "jpeg" | "webp";
+              /**
+               * @description Dots per inch: A4 at 150 dpi is 1240 x 1754 px
+               * @default 150
+               */
+              dpi?: string | number;
+              /**
+               * @description Which pages: one ("1"), a range ("2-4") or "all". One page downloads as the image; several as a ZIP of page-001.png, ...
+               * @default 1
+               */
+              pages?: string;
+              /**
+               * @description JPEG and WebP quality
+               * @default 85
+               */
+              quality?: string | number;
+            };
+            /** @enum {string} */
+            pdfa?: "2b" | "3b";
+          };
+          /** @description Where each report goes (options.deliver of the report it makes) */
+          deliver?: {
+              /** @description A destination of this account (POST /destinations) */
+              destination_id: string;
+              [key: string]: unknown;
+            }[];
+          /** @description Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails */
+          webhook?: {
+            /** @description Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http) */
+            url: string;
+          };
+          /** @enum {string} */
+          catch_up?: "none" | "last";
+          /** @description A paused schedule runs no tick; resuming waits for the next tick (catch_up does not apply) */
+          paused?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 201 */
+      201: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              cron: string;
+              timezone: string;
+              /** Format: uuid */
+              template_id: string;
+              template_version: ((string | number) | null) | null;
+              data: (Record<string, unknown> | null) | null;
+              data_url: (string | null) | null;
+              options: (Record<string, unknown> | null) | null;
+              deliver: (Record<string, never>[] | null) | null;
+              webhook: ({
+                url: string;
+              } | null) | null;
+              /** @enum {string} */
+              catch_up: "none" | "last";
+              paused: boolean;
+              /**
+               * Format: date-time
+               * @description The next tick; null while paused or when the expression fires no more
+               */
+              next_run_at: (string | null) | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A schedule
+   * @description With `next_run_at`, its next tick. Another account's schedule is 404.
+   */
+  getApiV1SchedulesByScheduleID: {
+    parameters: {
+      path: {
+        scheduleID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              cron: string;
+              timezone: string;
+              /** Format: uuid */
+              template_id: string;
+              template_version: ((string | number) | null) | null;
+              data: (Record<string, unknown> | null) | null;
+              data_url: (string | null) | null;
+              options: (Record<string, unknown> | null) | null;
+              deliver: (Record<string, never>[] | null) | null;
+              webhook: ({
+                url: string;
+              } | null) | null;
+              /** @enum {string} */
+              catch_up: "none" | "last";
+              paused: boolean;
+              /**
+               * Format: date-time
+               * @description The next tick; null while paused or when the expression fires no more
+               */
+              next_run_at: (string | null) | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Delete a schedule
+   * @description Its runs go with it; the reports they made stay. Recorded as schedule.deleted.
+   */
+  deleteApiV1SchedulesByScheduleID: {
+    parameters: {
+      path: {
+        scheduleID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              schedule_id: string;
+              /** @constant */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change, pause or resume a schedule
+   * @description Changes the fields given; `null` clears an optional one. `paused: true` pauses it (schedule.paused), `paused: false` resumes it from the next tick after now (schedule.resumed: ticks while paused are never caught up); any other change is schedule.updated. A new `cron` or `timezone` starts from its next tick.
+   */
+  patchApiV1SchedulesByScheduleID: {
+    parameters: {
+      path: {
+        scheduleID: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A name for people */
+          name?: string;
+          /** @description When it runs: five cron fields "minute hour day-of-month month day-of-week" ("0 6 * * *": 06:00 daily), six with seconds first, or @hourly, @daily, @weekly, @monthly, @yearly; read in `timezone` */
+          cron?: string;
+          /** @description An IANA time zone name ("Europe/Berlin"); daylight saving time is followed. Default UTC */
+          timezone?: string;
+          /**
+           * Format: uuid
+           * @description A stored template of this account (POST /templates)
+           */
+          template_id?: string;
+          template_version?: ((string | number) | null) | null;
+          /** @description The template's data, the same at every run (not with data_url) */
+          data?: (Record<string, unknown> | null) | null;
+          /** @description Fetched (GET) at each run, it answers the template's data as a JSON object, at most --data-max-size bytes; public https only, unless its host is on the operator's --webhook-allow-hosts. Not with data */
+          data_url?: (string | null) | null;
+          /** @description Optional print settings (reportgen extension). CSS @page rules in the template win over format. */
+          options?: (({
+            /** @enum {string} */
+            format?: "A3" | "A4" | "A5" | "Letter" | "Legal" | "Tabloid";
+            /** @default false */
+            landscape?: boolean;
+            /**
+             * @description Print background colours and images
+             * @default true
+             */
+            print_background?: boolean;
+            /** @default 1 */
+            scale?: number;
+            margin?: {
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              top?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              right?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              bottom?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              left?: string;
+            };
+            /** @description Custom paper width (CSS length); give height too. Wins over format and landscape */
+            width?: string;
+            /** @description Custom paper height (CSS length); give width too. Wins over format and landscape */
+            height?: string;
+            /**
+             * @description A CSS @page size in the template wins over format, width and height
+             * @default true
+             */
+            prefer_css_page_size?: boolean;
+            /** @description Pages to keep, e.g. "1-3, 5"; all when absent */
+            page_ranges?: string;
+            /** @description HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it */
+            header_template?: string;
+            /** @description HTML printed at the bottom of every page, as header_template; e.g. <div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div> */
+            footer_template?: string;
+            /**
+             * @description Tagged (accessible) PDF with its structure tree
+             * @default false
+             */
+            tagged?: boolean;
+            /**
+             * @description Bookmarks (outline) built from the document's headings
+             * @default false
+             */
+            outline?: boolean;
+            /** @description Document information of the PDF; its Creator is always reportgen */
+            metadata?: {
+              /** @description PDF Title; default: the document's <title> */
+              title?: string;
+              /** @description PDF Author */
+              author?: string;
+              /** @description PDF Subject */
+              subject?: string;
+              /** @description PDF Keywords */
+              keywords?: string[];
+            };
+            /**
+             * @description CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md
+             * @default false
+             */
+            paged_media?: boolean;
+            /** @description Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md */
+            chunk?: {
+              /** @description The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows" */
+              array: string;
+              /** @description Rows per chunk; 2,000-3,000 for a table of short rows (two such chunks print at once, within --chunk-html-in-flight) */
+              size: string | number;
+            };
+            /** @description Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout */
+            wait_for?: {
+              /** @description CSS selector of an element that must exist */
+              selector: string;
+            } | {
+              /** @description JavaScript expression that must become truthy, e.g. window.chartsReady === true */
+              expression: string;
+            } | ({
+              /** @description Milliseconds to wait after the load event */
+              delay_ms: string | number;
+            });
+            /** @description A table of contents inserted after the first page: the document's headings (a merge: each part by its title), each with the page it prints on, right-aligned, and a link to it. Turns options.tagged and options.outline on (Chromium writes the headings' outline only into a tagged PDF). See docs/long-documents.md */
+            toc?: boolean | ({
+              /**
+               * @description The TOC page's heading
+               * @default Contents
+               */
+              title?: string;
+              /**
+               * @description Deepest heading level listed (1: <h1> only, 6: all)
+               * @default 3
+               */
+              levels?: string | number;
+            });
+            /** @description Page numbers stamped on every page as real text, counted across the whole PDF (a merge's parts continuously, a table of contents included), e.g. {"template": "Page {page} of {pages}", "position": "bottom-right"} */
+            page_numbers?: {
+              /**
+               * @description Western European text (WinAnsi); {page} and {pages} are replaced by the page's number and the page count
+               * @default Page {page} of {pages}
+               */
+              template?: string;
+              /** @enum {string} */
+              position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+            };
+            /** @description Encrypt the PDF with AES-256. The passwords are never stored in clear: they wait sealed (AES-256-GCM, key derived from the server secret) until the PDF is made, then are deleted */
+            encryption?: {
+              /** @description Needed to open the PDF; without it anyone may open it, with the permissions below */
+              user_password?: string;
+              /** @description Lifts every restriction; must differ from user_password */
+              owner_password: string;
+              /** @description What readers with the user password may do; anything not listed is refused (default: nothing) */
+              permissions?: ("print" | "copy" | "modify" | "annotate")[];
+            };
+            /** @description Text across the centre of every page, as large as fits */
+            watermark?: {
+              /** @description Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text */
+              text: string;
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 0.25
+               */
+              opacity?: number;
+              /**
+               * @description Degrees, counter-clockwise
+               * @default 45
+               */
+              angle?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            };
+            /** @description Laid on every page: the first page of another report (scaled to fit, centred), or a JPEG at its centre (96 dpi, shrunk to fit) */
+            stamp?: ({
+              /**
+               * Format: uuid
+               * @description A succeeded, unencrypted report of this account: its first page
+               */
+              pdf_report_id: string;
+              /** @enum {string} */
+              position?: "under" | "over";
+            }) | ({
+              image: {
+                /** @description The image, base64 */
+                content_base64: string;
+                /**
+                 * @description JPEG only (baseline or progressive)
+                 * @constant
+                 */
+                mime_type: "image/jpeg";
+              };
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 1
+               */
+              opacity?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            });
+            /** @description Files embedded in the PDF (e.g. an e-invoice's XML). They count against the request body limit */
+            attachments?: {
+                /** @description Name shown by PDF readers (no / or \) */
+                filename: string;
+                /** @description The file, base64 */
+                content_base64: string;
+                /** @description e.g. application/xml */
+                mime_type?: string;
+              }[];
+            /**
+             * @description Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")
+             * @default false
+             */
+            linearize?: boolean;
+            /** @description An e-invoice: {"format": "facturx" (default) | "xrechnung" | "peppol" | "ubl", "profile"?, "syntax"?, "embed"?, "invoice": {...}}, or {"xml_base64": "..."} (your own CII, Factur-X). Factur-X embeds the XML in a PDF/A-3b file; the other formats keep it beside the PDF (GET /reports/{id}/e-invoice). Checked before the report is queued by EN 16931's rules and the format's (XRechnung BR-DE-*, Peppol PEPPOL-EN16931-*): 422 e_invoice_invalid naming each rule and JSON path; see docs/e-invoices.md */
+            e_invoice?: {
+              [key: string]: unknown;
+            };
+            /** @description Sign the PDF (PAdES baseline B-B, SubFilter ETSI.CAdES.detached; B-T with timestamp) with one of the account's signing identities, as the last step: after watermark, stamp, attachments, PDF/A, e-invoice and merge. Not with encryption or linearize. See docs/signatures.md */
+            signature?: {
+              /** @description A signing identity of the account (POST /api/v1/signing-identities) */
+              identity_id: string;
+              /** @description Why the document is signed (/Reason), e.g. Invoice issued */
+              reason?: string;
+              /** @description Where it was signed (/Location) */
+              location?: string;
+              /** @description How to reach the signer (/ContactInfo) */
+              contact_info?: string;
+              /**
+               * @description PAdES B-T: add an RFC 3161 timestamp from the operator's time-stamp authority (--tsa-url). If it cannot be had, the report fails with timestamp_unavailable; it is never signed without it
+               * @default false
+               */
+              timestamp?: boolean;
+              /** @description Show the signer's name and the signing time in this box; without it the signature is invisible */
+              visible?: {
+                /** @description Page number, from 1 */
+                page: string | number;
+                /** @description Left edge, PDF points (1/72 in) from the page's left */
+                x: number;
+                /** @description Bottom edge, PDF points from the page's bottom */
+                y: number;
+                /** @description PDF points */
+                width: number;
+                /** @description PDF points */
+                height: number;
+              };
+            };
+            /** @description Make the report pictures of its printed pages instead of a PDF: the last step, after every other option. Not with pdfa, e_invoice, signature, encryption, linearize or attachments (they make sense only in a PDF). See docs/images.md */
+            image?: {
+              /** @enum {string} */
+              format: "png" | "jpeg" | "webp";
+              /**
+               * @description Dots per inch: A4 at 150 dpi is 1240 x 1754 px
+               * @default 150
+               */
+              dpi?: string | number;
+              /**
+               * @description Which pages: one ("1"), a range ("2-4") or "all". One page downloads as the image; several as a ZIP of page-001.png, ...
+               * @default 1
+               */
+              pages?: string;
+              /**
+               * @description JPEG and WebP quality
+               * @default 85
+               */
+              quality?: string | number;
+            };
+            /** @enum {string} */
+            pdfa?: "2b" | "3b";
+          }) | null) | null;
+          /** @description Where each report goes (options.deliver of the report it makes) */
+          deliver?: ({
+              /** @description A destination of this account (POST /destinations) */
+              destination_id: string;
+              [key: string]: unknown;
+            }[] | null) | null;
+          /** @description Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails */
+          webhook?: ({
+            /** @description Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http) */
+            url: string;
+          } | null) | null;
+          /** @enum {string} */
+          catch_up?: "none" | "last";
+          /** @description A paused schedule runs no tick; resuming waits for the next tick (catch_up does not apply) */
+          paused?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              cron: string;
+              timezone: string;
+              /** Format: uuid */
+              template_id: string;
+              template_version: ((string | number) | null) | null;
+              data: (Record<string, unknown> | null) | null;
+              data_url: (string | null) | null;
+              options: (Record<string, unknown> | null) | null;
+              deliver: (Record<string, never>[] | null) | null;
+              webhook: ({
+                url: string;
+              } | null) | null;
+              /** @enum {string} */
+              catch_up: "none" | "last";
+              paused: boolean;
+              /**
+               * Format: date-time
+               * @description The next tick; null while paused or when the expression fires no more
+               */
+              next_run_at: (string | null) | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A schedule's runs
+   * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), and the state of its schedule.run_failed event.
+   */
+  getApiV1SchedulesByScheduleIDRuns: {
+    parameters: {
+      query?: {
+        limit?: string | number;
+        cursor?: string;
+      };
+      path: {
+        scheduleID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                schedule_id: string;
+                /**
+                 * Format: date-time
+                 * @description The tick this run is for
+                 */
+                scheduled_for: string;
+                /** @enum {string} */
+                status: "running" | "submitted" | "failed";
+                /**
+                 * Format: uuid
+                 * @description The report it made: GET /reports/{id}
+                 */
+                report_id: (string | null) | null;
+                /** @description That report's status now (queued, processing, succeeded, failed, expired) */
+                report_status: (string | null) | null;
+                /** @description Why no report was made */
+                error: (string | null) | null;
+                /** @description The tick was missed and ran later because catch_up is last */
+                caught_up: boolean;
+                /** @description The schedule.run_failed webhook event of a failed run, when the schedule has a webhook */
+                event: (({
+                  /** @description pending, delivered or failed */
+                  status: string;
+                  attempts: string | number;
+                }) | null) | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                finished_at: (string | null) | null;
+              })[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: (string | null) | null;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
         content: {
           "application/json": {
             /**
