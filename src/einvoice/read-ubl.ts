@@ -143,8 +143,15 @@ class UblReader {
         id: field(child(d, "ID")),
         typeCode: field(child(d, "DocumentTypeCode")),
         filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+        description: field(child(d, "DocumentDescription")),
+        mime: bin?.attrs.mimeCode,
+        content: bin?.text,
       };
     });
+    inv.contractReference = field(path(r, "ContractDocumentReference", "ID"));
+    inv.projectReference = field(path(r, "ProjectReference", "ID"));
+    inv.salesOrderReference = field(path(r, "OrderReference", "SalesOrderID"));
+    inv.paymentReference = field(path(r, "PaymentMeans", "PaymentID"));
     inv.seller = this.party(path(r, "AccountingSupplierParty", "Party"));
     inv.buyer = this.party(path(r, "AccountingCustomerParty", "Party"));
     const sepa = [path(r, "AccountingSupplierParty", "Party"), child(r, "PayeeParty")]
@@ -250,6 +257,11 @@ class UblReader {
         priceDiscount: field(child(priceAc, "Amount")),
         priceDiscountIndicator: field(child(priceAc, "ChargeIndicator")),
         name: field(child(item, "Name")),
+        description: field(child(item, "Description")),
+        sellerItemId: field(path(item, "SellersItemIdentification", "ID")),
+        buyerItemId: field(path(item, "BuyersItemIdentification", "ID")),
+        orderLineReference: field(path(l, "OrderLineReference", "LineID")),
+        accountingReference: field(child(l, "AccountingCost")),
         tax: this.tax(child(item, "ClassifiedTaxCategory")),
         period: this.period(child(l, "InvoicePeriod")),
         allowances: acs.filter((a) => !a.charge),

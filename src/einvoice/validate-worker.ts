@@ -3,16 +3,18 @@
 // (validate.ts); this file only moves bytes in and the result, or the refusal, out.
 import { entrypointUrl } from "../lib/runtime";
 import type { RuleSetId } from "./rules/report";
-import { type EInvoiceValidation, NotAnEInvoice, validateEInvoice } from "./validate";
+import { type EInvoiceValidation, type IncomingReading, NotAnEInvoice, readIncoming, validateEInvoice } from "./validate";
 import { XmlRejected, type XmlRejection } from "./xml";
 
 interface Job {
   id: number;
   bytes: Uint8Array;
   rules?: RuleSetId[];
+  /** Also read the invoice for the readable copy (readIncoming), not only check it. */
+  read?: boolean;
 }
 type Answer =
-  | { id: number; ok: EInvoiceValidation }
+  | { id: number; ok: EInvoiceValidation | IncomingReading }
   | { id: number; rejected: { kind: XmlRejection | "not_an_invoice"; message: string } }
   | { id: number; crashed: string };
 
@@ -21,10 +23,10 @@ const inWorker = typeof Bun !== "undefined" && !Bun.isMainThread;
 
 if (inWorker) {
   self.onmessage = (e: MessageEvent<Job>) => {
-    const { id, bytes, rules } = e.data;
+    const { id, bytes, rules, read } = e.data;
     let answer: Answer;
     try {
-      answer = { id, ok: validateEInvoice(bytes, { rules }) };
+      answer = { id, ok: read ? readIncoming(bytes, { rules }) : validateEInvoice(bytes, { rules }) };
     } catch (err) {
       if (err instanceof XmlRejected) answer = { id, rejected: { kind: err.kind, message: err.message } };
       else if (err instanceof NotAnEInvoice) answer = { id, rejected: { kind: "not_an_invoice", message: err.message } };
@@ -94,8 +96,17 @@ export class EInvoiceValidatorPool {
 
   /** Checks one e-invoice in a worker. Rejects with XmlRejected or NotAnEInvoice like validateEInvoice. */
   async validate(bytes: Uint8Array, options: { rules?: RuleSetId[] } = {}): Promise<EInvoiceValidation> {
+    return (await this.run({ id: this.nextId++, bytes, rules: options.rules })) as EInvoiceValidation;
+  }
+
+  /** Checks one e-invoice and reads it for the readable copy, in a worker (readIncoming). */
+  async read(bytes: Uint8Array, options: { rules?: RuleSetId[] } = {}): Promise<IncomingReading> {
+    return (await this.run({ id: this.nextId++, bytes, rules: options.rules, read: true })) as IncomingReading;
+  }
+
+  private async run(job: Job): Promise<EInvoiceValidation | IncomingReading> {
     const answer = await new Promise<Answer>((resolve) => {
-      this.queue.push({ job: { id: this.nextId++, bytes, rules: options.rules }, resolve });
+      this.queue.push({ job, resolve });
       this.pump();
     });
     if ("ok" in answer) return answer.ok;

@@ -38,6 +38,7 @@ test("the scopes keep the order keys have always listed them in; a new module's 
     "keys:manage",
     "signing:manage",
     "e_invoices:validate",
+    "e_invoices:render",
   ];
   expect(ALL_SCOPES.slice(0, released.length) as string[]).toEqual(released);
 });

@@ -47,23 +47,28 @@ const isFile = (v: unknown): v is MultipartFile => typeof v === "object" && v !=
 const looksLikePdf = (bytes: Uint8Array, declared?: string) =>
   declared === "application/pdf" || Buffer.from(bytes.subarray(0, 5)).toString("latin1") === "%PDF-";
 
-/** The document from whichever form of body was sent, and the rules the body asks for. */
-export function inputOf(body: unknown): { input: EInvoiceInput; rules?: unknown } {
-  if (isRaw(body)) return { input: { kind: body.type === "application/pdf" ? "pdf" : "xml", bytes: body.raw } };
+/**
+ * The document from whichever form of body was sent, the rules the body asks for, and the body's other
+ * fields (JSON or multipart; none for a raw body: its settings come in the query).
+ */
+export function inputOf(body: unknown): { input: EInvoiceInput; rules?: unknown; fields: Record<string, unknown> } {
+  if (isRaw(body)) return { input: { kind: body.type === "application/pdf" ? "pdf" : "xml", bytes: body.raw }, fields: {} };
   const b = (body ?? {}) as Record<string, unknown>;
   if (isFile(b.file)) {
     const bytes = base64("file", b.file.content_base64);
-    return { input: { kind: looksLikePdf(bytes, b.file.type) ? "pdf" : "xml", bytes }, rules: b.rules };
+    return { input: { kind: looksLikePdf(bytes, b.file.type) ? "pdf" : "xml", bytes }, rules: b.rules, fields: b };
   }
-  if (typeof b.xml_base64 === "string") return { input: { kind: "xml", bytes: base64("xml_base64", b.xml_base64) }, rules: b.rules };
-  if (typeof b.pdf_base64 === "string") return { input: { kind: "pdf", bytes: base64("pdf_base64", b.pdf_base64) }, rules: b.rules };
+  if (typeof b.xml_base64 === "string")
+    return { input: { kind: "xml", bytes: base64("xml_base64", b.xml_base64) }, rules: b.rules, fields: b };
+  if (typeof b.pdf_base64 === "string")
+    return { input: { kind: "pdf", bytes: base64("pdf_base64", b.pdf_base64) }, rules: b.rules, fields: b };
   throw validationFailed(
     "send the e-invoice: its XML (Content-Type: application/xml) or PDF (application/pdf) as the body, a multipart/form-data part named file, or JSON {xml_base64} or {pdf_base64}",
     [{ field: "body", problem: "no e-invoice" }],
   );
 }
 
-const binary = (description: string) => ({ schema: { type: "string" as const, format: "binary", description } });
+export const binary = (description: string) => ({ schema: { type: "string" as const, format: "binary", description } });
 
 export const eInvoicesRoutes = (checker: EInvoiceChecker, guard: ReturnType<typeof apiGuard>) =>
   new Elysia({ name: "e-invoices-routes", detail: { tags: ["E-invoices"] } }).use(guard).post(
