@@ -119,6 +119,22 @@ describe("readable copies of official examples", () => {
     }
   });
 
+  it("template_id prints with a stored template that sees e_invoice, validation, language, locale and labels", async () => {
+    const made = await t.request("POST", "/api/v1/templates", {
+      body: {
+        name: "My invoice layout",
+        engine: "ejs",
+        html_template:
+          "<p>Mine: <%= e_invoice.number %> from <%= e_invoice.seller.name %>, <%= e_invoice.lines.length %> lines, " +
+          "valid <%= validation.valid %>, <%= labels.invoice %> in <%= language %>/<%= locale %></p>",
+      },
+    });
+    expect(made.status).toBe(201);
+    const { template_id } = (await made.json()) as { template_id: string };
+    const { pdf } = await render(readFileSync(sharedPath(EXAMPLES.cii)), `?template_id=${template_id}&language=de`);
+    expect(squash(await pdfText(pdf))).toContain("Mine: TOSL110 from SellerCompany, 3 lines, valid true, Rechnung in de/de-DE");
+  });
+
   it("archive: true is PDF/A-3b carrying the original XML unchanged", async () => {
     const bytes = readFileSync(sharedPath(EXAMPLES.xrechnung));
     const { report, pdf } = await render(bytes, "?archive=true&language=fr");

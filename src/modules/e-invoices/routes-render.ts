@@ -65,7 +65,6 @@ export const eInvoiceRenderRoutes = (
       response: withBody({
         202: t.Object({ report_id: t.String({ format: "uuid" }) }),
         404: errorSchema,
-        409: errorSchema,
         422: errorSchema,
         507: errorSchema,
       }),
@@ -81,7 +80,7 @@ export const eInvoiceRenderRoutes = (
           "original XML unchanged; `template_id` prints with a stored template that sees `e_invoice`, `validation`, `language`, `locale` " +
           "and `labels`. With a raw body, the settings go in the query. Refusals are those of validate (400 e_invoice_unreadable, 413 " +
           "e_invoice_too_large, 422 e_invoice_unsupported), 422 validation_failed for a bad setting, and those of generate-pdf-async " +
-          "(404 an unknown template_id, 409/429/503/507 queue and quota).",
+          "(404 an unknown template_id; 429, 503 and 507 for the quota, the queue and the disk).",
         requestBody: {
           required: true,
           content: {
