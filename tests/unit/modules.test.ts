@@ -68,6 +68,7 @@ test("the dashboard's navigation, joined from the modules' sections, keeps its o
     "Templates /dashboard/templates",
     "Assets /dashboard/asset-library",
     "Playground /dashboard/playground",
+    "E-invoices /dashboard/e-invoices",
     "Access Keys /dashboard/keys",
     "Signing /dashboard/signing",
     "Audit /dashboard/audit",

@@ -5,6 +5,7 @@
 import { availableParallelism } from "node:os";
 import { Elysia } from "elysia";
 import type { FeatureModule } from "../../app/module";
+import { eInvoicesRoutes as eInvoicesPages } from "../../dashboard/routes/e-invoices";
 import { eInvoicesRoutes, RAW_TYPES } from "./routes";
 import { eInvoiceRenderRoutes } from "./routes-render";
 import { EInvoiceChecker } from "./service";
@@ -36,9 +37,13 @@ export const eInvoicesModule: FeatureModule = {
     "POST /api/v1/e-invoices/validate": { access: "e_invoices:validate", multipart: true, raw: RAW_TYPES },
     // A report like generate-pdf-async's: the key's daily quota applies.
     "POST /api/v1/e-invoices/render": { access: "e_invoices:render", quota: true, multipart: true, raw: RAW_TYPES },
+    // Its dashboard page.
+    "GET /dashboard/e-invoices": "dashboard",
+    "POST /dashboard/e-invoices": "dashboard",
   },
   // One core is left to the event loop (a thread per core starved it: /livez p99 464 ms with 10 large
   // invoices at once on 2 cores, tests/process/e-invoice-event-loop.test.ts); a queue holds the rest.
+  dashboard: [{ nav: { id: "e-invoices", href: "/dashboard/e-invoices", label: "E-invoices", order: 45 }, pages: eInvoicesPages }],
   services: ({ config: c }) => ({
     eInvoices: new EInvoiceChecker({ qpdfPath: c.qpdfPath, timeoutMs: c.renderTimeout, threads: Math.max(1, availableParallelism() - 1) }),
   }),

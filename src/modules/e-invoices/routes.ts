@@ -8,7 +8,7 @@ import type { MultipartFile } from "../../http/multipart";
 import { errorSchema, withBody } from "../../http/openapi";
 import { validationFailed } from "../../lib/errors";
 import { RULES_HELP, validationSchema } from "./model";
-import type { EInvoiceChecker, EInvoiceInput } from "./service";
+import { type EInvoiceChecker, type EInvoiceInput, looksLikePdf } from "./service";
 
 /** The media types the route takes as the document itself; JSON and multipart are the guard's usual forms. */
 export const RAW_TYPES = ["application/xml", "text/xml", "application/pdf"] as const;
@@ -43,9 +43,6 @@ interface RawBody {
 }
 const isRaw = (b: unknown): b is RawBody => typeof b === "object" && b !== null && (b as RawBody).raw instanceof Uint8Array;
 const isFile = (v: unknown): v is MultipartFile => typeof v === "object" && v !== null && "content_base64" in v;
-
-const looksLikePdf = (bytes: Uint8Array, declared?: string) =>
-  declared === "application/pdf" || Buffer.from(bytes.subarray(0, 5)).toString("latin1") === "%PDF-";
 
 /**
  * The document from whichever form of body was sent, the rules the body asks for, and the body's other

@@ -31,6 +31,10 @@ export interface EInvoiceCheckerOptions {
 
 const PDF_MAGIC = "%PDF-";
 
+/** Whether an uploaded file is a PDF: by its declared type, or its first bytes. */
+export const looksLikePdf = (bytes: Uint8Array, declared?: string) =>
+  declared === "application/pdf" || Buffer.from(bytes.subarray(0, 5)).toString("latin1") === PDF_MAGIC;
+
 export class EInvoiceChecker {
   private pool: EInvoiceValidatorPool | undefined;
 
