@@ -1,6 +1,8 @@
 // Runs validateEInvoice off the event loop: a small pool of worker threads, so that checking large
 // e-invoices never delays other requests (/livez stays responsive). The check itself is pure
 // (validate.ts); this file only moves bytes in and the result, or the refusal, out.
+import { readFileSync } from "node:fs";
+import { setPriority } from "node:os";
 import { entrypointUrl } from "../lib/runtime";
 import type { RuleSetId } from "./rules/report";
 import { type EInvoiceValidation, type IncomingReading, NotAnEInvoice, readIncoming, validateEInvoice } from "./validate";
@@ -21,7 +23,25 @@ type Answer =
 declare const self: Worker;
 const inWorker = typeof Bun !== "undefined" && !Bun.isMainThread;
 
+/**
+ * The checker threads' niceness: a check is batch work, the event loop answers everyone. On a busy
+ * 2-core machine a checker thread at the main thread's priority took turns with it, and /livez waited
+ * hundreds of ms; at 10 the kernel runs the main thread first whenever it has work.
+ */
+const CHECKER_NICENESS = 10;
+
+/** Lowers this thread's own priority (Linux: per thread, by its id); elsewhere, or if refused, nothing. */
+function yieldToEventLoop() {
+  try {
+    const tid = Number(readFileSync("/proc/thread-self/stat", "utf8").split(" ")[0]);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, CHECKER_NICENESS);
+  } catch {
+    // Not Linux, or not allowed: the thread keeps its priority, which is only slower under load.
+  }
+}
+
 if (inWorker) {
+  yieldToEventLoop();
   self.onmessage = (e: MessageEvent<Job>) => {
     const { id, bytes, rules, read } = e.data;
     let answer: Answer;
@@ -90,7 +110,12 @@ export class EInvoiceValidatorPool {
       const { job, resolve } = this.queue.shift()!;
       this.pending.set(job.id, resolve);
       this.busy.set(w, job.id);
-      w.postMessage(job);
+      // The document goes as a transferred buffer of its own, never cloned: Bun's structured clone of a
+      // Buffer (what the body reader hands on) cost the event loop 0.8 ms median and 46 ms p90 for a
+      // 435 kB invoice, a plain copy transferred 0.02 ms (measured side by side). The copy keeps the
+      // caller's bytes usable (render's archive embeds them).
+      const bytes = new Uint8Array(job.bytes);
+      w.postMessage({ ...job, bytes }, [bytes.buffer]);
     }
   }
 
