@@ -26,7 +26,7 @@ ${cardTable({
   columns: ["Rule", "Message", "Field"],
   rows: list.map(
     (i) =>
-      html`<tr><td data-label="Rule" class="mono">${i.rule}</td><td data-label="Message">${i.message}</td><td data-label="Field" class="mono xpath">${i.location}</td></tr>`,
+      html`<tr><td data-label="Rule" class="mono rule-id">${i.rule}</td><td data-label="Message">${i.message}</td><td data-label="Field" class="mono xpath">${i.location}</td></tr>`,
   ),
 })}`;
 }

@@ -9,7 +9,7 @@ import type { ReportsService } from "../reports/service";
 import { RENDER_LANGUAGES } from "./labels";
 import { RULES_HELP } from "./model";
 import { renderRequest, renderSettings } from "./render";
-import { binary, inputOf, rulesOf } from "./routes";
+import { documentBody, inputOf, rulesOf } from "./routes";
 import type { EInvoiceChecker } from "./service";
 
 const SETTINGS = {
@@ -81,35 +81,10 @@ export const eInvoiceRenderRoutes = (
           "and `labels`. With a raw body, the settings go in the query. Refusals are those of validate (400 e_invoice_unreadable, 413 " +
           "e_invoice_too_large, 422 e_invoice_unsupported), 422 validation_failed for a bad setting, and those of generate-pdf-async " +
           "(404 an unknown template_id; 429, 503 and 507 for the quota, the queue and the disk).",
-        requestBody: {
-          required: true,
-          content: {
-            "application/xml": binary("The e-invoice: UBL 2.1 Invoice or CreditNote, or CII CrossIndustryInvoice"),
-            "application/pdf": binary("A Factur-X/ZUGFeRD PDF carrying the e-invoice"),
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                required: ["file"],
-                properties: {
-                  file: { type: "string", format: "binary", description: "The XML or the Factur-X/ZUGFeRD PDF" },
-                  ...SETTINGS,
-                  webhook_url: { type: "string", description: "A webhook for the report" },
-                },
-              },
-            },
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  xml_base64: { type: "string", description: "The e-invoice's XML, base64" },
-                  pdf_base64: { type: "string", description: "A Factur-X/ZUGFeRD PDF, base64" },
-                  ...SETTINGS,
-                  webhook: { type: "object", properties: { url: { type: "string" } }, description: "As generate-pdf-async's" },
-                },
-              },
-            },
-          },
-        },
+        requestBody: documentBody(
+          { ...SETTINGS, webhook_url: { type: "string", description: "A webhook for the report" } },
+          { ...SETTINGS, webhook: { type: "object", properties: { url: { type: "string" } }, description: "As generate-pdf-async's" } },
+        ),
       },
     },
   );

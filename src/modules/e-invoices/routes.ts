@@ -65,7 +65,44 @@ export function inputOf(body: unknown): { input: EInvoiceInput; rules?: unknown;
   );
 }
 
-export const binary = (description: string) => ({ schema: { type: "string" as const, format: "binary", description } });
+const binary = (description: string) => ({ schema: { type: "string" as const, format: "binary", description } });
+
+/** JSON Schema properties, as the OpenAPI document writes them. */
+type Properties = Record<string, Record<string, unknown>>;
+
+/**
+ * The OpenAPI request body of a route that takes an e-invoice (validate, render): the XML or PDF as the
+ * body, a multipart `file`, or JSON {xml_base64 | pdf_base64}, each with the route's own fields.
+ */
+export function documentBody(formFields: Properties, jsonFields: Properties) {
+  return {
+    required: true,
+    content: {
+      "application/xml": binary("The e-invoice: UBL 2.1 Invoice or CreditNote, or CII CrossIndustryInvoice"),
+      "application/pdf": binary("A Factur-X/ZUGFeRD PDF carrying the e-invoice"),
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          required: ["file"],
+          properties: {
+            file: { type: "string" as const, format: "binary", description: "The XML or the Factur-X/ZUGFeRD PDF" },
+            ...formFields,
+          },
+        },
+      },
+      "application/json": {
+        schema: {
+          type: "object" as const,
+          properties: {
+            xml_base64: { type: "string" as const, description: "The e-invoice's XML, base64" },
+            pdf_base64: { type: "string" as const, description: "A Factur-X/ZUGFeRD PDF, base64" },
+            ...jsonFields,
+          },
+        },
+      },
+    },
+  };
+}
 
 export const eInvoicesRoutes = (checker: EInvoiceChecker, guard: ReturnType<typeof apiGuard>) =>
   new Elysia({ name: "e-invoices-routes", detail: { tags: ["E-invoices"] } }).use(guard).post(
@@ -90,36 +127,15 @@ export const eInvoicesRoutes = (checker: EInvoiceChecker, guard: ReturnType<type
           "`valid`, and each broken rule with an XPath to where. A body that is not XML or is hostile (a DOCTYPE or entities, nesting past 64, " +
           "an attribute over 4096 characters) is 400 e_invoice_unreadable; over 10 MB of XML 413 e_invoice_too_large; XML that is no invoice, " +
           "or a PDF without an embedded invoice, 422 e_invoice_unsupported.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/xml": binary("The e-invoice: UBL 2.1 Invoice or CreditNote, or CII CrossIndustryInvoice"),
-            "application/pdf": binary("A Factur-X/ZUGFeRD PDF carrying the e-invoice"),
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                required: ["file"],
-                properties: {
-                  file: { type: "string", format: "binary", description: "The XML or the Factur-X/ZUGFeRD PDF" },
-                  rules: { type: "string", description: RULES_HELP },
-                },
-              },
-            },
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  xml_base64: { type: "string", description: "The e-invoice's XML, base64" },
-                  pdf_base64: { type: "string", description: "A Factur-X/ZUGFeRD PDF, base64" },
-                  rules: {
-                    oneOf: [{ type: "string" }, { type: "array", items: { type: "string", enum: Object.keys(RULE_SETS) } }],
-                    description: RULES_HELP,
-                  },
-                },
-              },
+        requestBody: documentBody(
+          { rules: { type: "string", description: RULES_HELP } },
+          {
+            rules: {
+              oneOf: [{ type: "string" }, { type: "array", items: { type: "string", enum: Object.keys(RULE_SETS) } }],
+              description: RULES_HELP,
             },
           },
-        },
+        ),
       },
     },
   );
