@@ -51,6 +51,7 @@ function party(p: SemParty | undefined) {
     trading_name: v(p.tradingName),
     identifiers: p.ids.flatMap((id) => (v(id) ? [compact({ scheme: id.attrs.schemeID, value: id.v })] : [])),
     legal_registration_id: v(p.legalId),
+    legal_info: v(p.legalInfo),
     vat_id: v(p.vatId),
     tax_registration_id: v(p.taxRegId),
     electronic_address: p.endpoint && v(p.endpoint) ? compact({ scheme: p.endpoint.attrs.schemeID, value: p.endpoint.v }) : undefined,
@@ -128,6 +129,7 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
     sales_order_reference: v(inv.salesOrderReference),
     contract_reference: v(inv.contractReference),
     project_reference: v(inv.projectReference),
+    accounting_reference: v(inv.accountingReference),
     preceding_invoices: inv.preceding.map((p) => compact({ number: v(p.number), issue_date: v(p.date) })),
     documents,
     seller: party(inv.seller),
@@ -156,6 +158,10 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
       mandate_reference: v(pm?.mandate),
       creditor_id: v(inv.creditorId),
       debited_account: v(pm?.debitedAccount),
+      // Every account of every payment means group, where there are more than the first.
+      accounts: inv.paymentMeans.flatMap((m) =>
+        m.transfers.map((a) => compact({ iban: v(a.account), account_name: v(a.name), bic: v(a.bic) })),
+      ),
     }),
     lines: inv.lines.map((l) =>
       compact({
@@ -166,6 +172,8 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
         seller_item_id: v(l.sellerItemId),
         buyer_item_id: v(l.buyerItemId),
         standard_item_id: v(l.standardId),
+        classifications: l.classifications.flatMap((c) => (v(c) ? [v(c)] : [])),
+        object_id: v(l.objectId),
         quantity: v(l.quantity),
         unit_code: v(l.unit),
         net_price: v(l.price),

@@ -66,6 +66,7 @@ class CiiReader {
       tradingName: field(child(legal, "TradingBusinessName")),
       ids: [...children(el, "ID"), ...children(el, "GlobalID")].map((e) => field(e)!),
       legalId: field(child(legal, "ID")),
+      legalInfo: field(child(el, "Description")),
       vatId: field(regs.find((r) => r?.attrs.schemeID === "VA")),
       taxRegId: field(regs.find((r) => r?.attrs.schemeID === "FC")),
       endpoint: field(path(el, "URIUniversalCommunication", "URIID")),
@@ -142,6 +143,7 @@ class CiiReader {
     });
     inv.contractReference = field(path(agreement, "ContractReferencedDocument", "IssuerAssignedID"));
     inv.projectReference = field(path(agreement, "SpecifiedProcuringProject", "ID"));
+    inv.accountingReference = field(path(settlement, "ReceivableSpecifiedTradeAccountingAccount", "ID"));
     inv.salesOrderReference = field(path(agreement, "SellerOrderReferencedDocument", "IssuerAssignedID"));
     inv.seller = this.party(child(agreement, "SellerTradeParty"));
     inv.buyer = this.party(child(agreement, "BuyerTradeParty"));

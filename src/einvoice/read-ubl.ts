@@ -74,6 +74,7 @@ class UblReader {
       tradingName: field(path(el, "PartyName", "Name")),
       ids: children(el, "PartyIdentification").flatMap((p) => (child(p, "ID") ? [field(child(p, "ID"))!] : [])),
       legalId: field(child(legal, "CompanyID")),
+      legalInfo: field(child(legal, "CompanyLegalForm")),
       vatId: field(child(vat, "CompanyID")),
       taxRegId: field(child(other, "CompanyID")),
       endpoint: field(child(el, "EndpointID")),
@@ -150,6 +151,7 @@ class UblReader {
     });
     inv.contractReference = field(path(r, "ContractDocumentReference", "ID"));
     inv.projectReference = field(path(r, "ProjectReference", "ID"));
+    inv.accountingReference = field(child(r, "AccountingCost"));
     inv.salesOrderReference = field(path(r, "OrderReference", "SalesOrderID"));
     inv.paymentReference = field(path(r, "PaymentMeans", "PaymentID"));
     inv.seller = this.party(path(r, "AccountingSupplierParty", "Party"));

@@ -61,6 +61,8 @@ export interface SemParty {
   endpointGroup?: string;
   address?: SemAddress;
   contact?: { at: string; name?: Field; phone?: Field; email?: Field };
+  /** BT-33: the seller's additional legal information (read for the readable copy). */
+  legalInfo?: Field;
 }
 
 export interface SemPeriod {
@@ -173,6 +175,8 @@ export interface SemInvoice {
   /** BT-12, BT-11, BT-14, BT-83: read for the readable copy; no rule needs them. */
   contractReference?: Field;
   projectReference?: Field;
+  /** BT-19: the buyer's accounting reference. */
+  accountingReference?: Field;
   salesOrderReference?: Field;
   paymentReference?: Field;
   /** BT-90: the bank assigned creditor identifier. */
