@@ -4,7 +4,7 @@
 // text the XML carries, not recomputed: the readable copy shows what the sender wrote, and the
 // validation section says whether that adds up. Pure, so it runs in the checker's worker threads.
 
-import type { Field, SemAddress, SemAllowanceCharge, SemInvoice, SemParty, SemTax } from "./semantic";
+import type { Field, SemAddress, SemAllowanceCharge, SemInvoice, SemLine, SemParty, SemTax } from "./semantic";
 
 /** An attachment of the readable PDF: a supporting document (BG-24) the XML embeds. */
 export interface IncomingAttachment {
@@ -70,6 +70,37 @@ function allowanceCharge(a: SemAllowanceCharge) {
     reason: v(a.reason),
     reason_code: v(a.reasonCode),
     vat: vat(a.tax),
+  });
+}
+
+/** A line (BG-25) as the JSON model names it, with XRechnung's sub-lines under it. */
+function line(l: SemLine): Json | undefined {
+  return compact({
+    id: v(l.id),
+    name: v(l.name),
+    description: v(l.description),
+    note: v(l.note),
+    seller_item_id: v(l.sellerItemId),
+    buyer_item_id: v(l.buyerItemId),
+    standard_item_id: v(l.standardId),
+    classifications: l.classifications.flatMap((c) => (v(c) ? [v(c)] : [])),
+    object_id: v(l.objectId),
+    quantity: v(l.quantity),
+    unit_code: v(l.unit),
+    net_price: v(l.price),
+    base_quantity: v(l.priceBaseQuantity),
+    gross_price: v(l.gross),
+    price_discount: v(l.priceDiscount),
+    vat: vat(l.tax),
+    period: l.period && compact({ start: v(l.period.start), end: v(l.period.end) }),
+    allowances: l.allowances.map(allowanceCharge),
+    charges: l.charges.map(allowanceCharge),
+    net_amount: v(l.net),
+    order_line_reference: v(l.orderLineReference),
+    accounting_reference: v(l.accountingReference),
+    sub_lines: (l.subLines ?? []).map(line),
+    origin_country: v(l.originCountry),
+    attributes: l.attributes.map((a) => compact({ name: v(a.name), value: v(a.value) })),
   });
 }
 
@@ -163,34 +194,7 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
         m.transfers.map((a) => compact({ iban: v(a.account), account_name: v(a.name), bic: v(a.bic) })),
       ),
     }),
-    lines: inv.lines.map((l) =>
-      compact({
-        id: v(l.id),
-        name: v(l.name),
-        description: v(l.description),
-        note: v(l.note),
-        seller_item_id: v(l.sellerItemId),
-        buyer_item_id: v(l.buyerItemId),
-        standard_item_id: v(l.standardId),
-        classifications: l.classifications.flatMap((c) => (v(c) ? [v(c)] : [])),
-        object_id: v(l.objectId),
-        quantity: v(l.quantity),
-        unit_code: v(l.unit),
-        net_price: v(l.price),
-        base_quantity: v(l.priceBaseQuantity),
-        gross_price: v(l.gross),
-        price_discount: v(l.priceDiscount),
-        vat: vat(l.tax),
-        period: l.period && compact({ start: v(l.period.start), end: v(l.period.end) }),
-        allowances: l.allowances.map(allowanceCharge),
-        charges: l.charges.map(allowanceCharge),
-        net_amount: v(l.net),
-        order_line_reference: v(l.orderLineReference),
-        accounting_reference: v(l.accountingReference),
-        origin_country: v(l.originCountry),
-        attributes: l.attributes.map((a) => compact({ name: v(a.name), value: v(a.value) })),
-      }),
-    ),
+    lines: inv.lines.map(line),
     allowances: inv.allowances.map(allowanceCharge),
     charges: inv.charges.map(allowanceCharge),
     vat_breakdown: inv.vat.map((g) =>

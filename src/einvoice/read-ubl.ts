@@ -9,6 +9,7 @@ import {
   type SemAddress,
   type SemAllowanceCharge,
   type SemInvoice,
+  type SemLine,
   type SemParty,
   type SemPeriod,
 } from "./semantic";
@@ -110,6 +111,55 @@ class UblReader {
       reason: field(child(el, "AllowanceChargeReason")),
       reasonCode: field(child(el, "AllowanceChargeReasonCode")),
       tax: this.tax(child(el, "TaxCategory")),
+    };
+  }
+
+  /** An invoice or credit note line (BG-25), with the sub-lines XRechnung's extension nests in it. */
+  private line(l: XmlElement, cn: boolean): SemLine {
+    const item = child(l, "Item");
+    const price = child(l, "Price");
+    const qty = field(child(l, cn ? "CreditedQuantity" : "InvoicedQuantity"));
+    const acs = children(l, "AllowanceCharge").map((e) => this.allowanceCharge(e));
+    const priceAc = child(price, "AllowanceCharge");
+    return {
+      at: l.xpath,
+      id: field(child(l, "ID")),
+      note: field(child(l, "Note")),
+      quantity: qty,
+      unit: qty && qty.attrs.unitCode !== undefined ? { v: qty.attrs.unitCode, at: `${qty.at}/@unitCode`, attrs: {} } : undefined,
+      net: field(child(l, "LineExtensionAmount")),
+      priceAt: price?.xpath,
+      price: field(child(price, "PriceAmount")),
+      priceBaseQuantity: field(child(price, "BaseQuantity")),
+      gross: field(child(priceAc, "BaseAmount")),
+      priceDiscount: field(child(priceAc, "Amount")),
+      priceDiscountIndicator: field(child(priceAc, "ChargeIndicator")),
+      name: field(child(item, "Name")),
+      description: field(child(item, "Description")),
+      sellerItemId: field(path(item, "SellersItemIdentification", "ID")),
+      buyerItemId: field(path(item, "BuyersItemIdentification", "ID")),
+      orderLineReference: field(path(l, "OrderLineReference", "LineID")),
+      accountingReference: field(child(l, "AccountingCost")),
+      tax: this.tax(child(item, "ClassifiedTaxCategory")),
+      period: this.period(child(l, "InvoicePeriod")),
+      allowances: acs.filter((a) => !a.charge),
+      charges: acs.filter((a) => a.charge),
+      standardId: field(path(item, "StandardItemIdentification", "ID")),
+      classifications: children(item, "CommodityClassification").flatMap((c) => {
+        const f = field(child(c, "ItemClassificationCode"));
+        return f ? [f] : [];
+      }),
+      attributes: children(item, "AdditionalItemProperty").map((p) => ({
+        at: p.xpath,
+        name: field(child(p, "Name")),
+        value: field(child(p, "Value")),
+      })),
+      originCountry: field(path(item, "OriginCountry", "IdentificationCode")),
+      objectId: field(path(l, "DocumentReference", "ID")),
+      objectTypeCode: child(l, "DocumentReference")
+        ? (field(path(l, "DocumentReference", "DocumentTypeCode")) ?? { v: "", at: child(l, "DocumentReference")!.xpath, attrs: {} })
+        : undefined,
+      subLines: children(l, "SubInvoiceLine").map((sub) => this.line(sub, cn)),
     };
   }
 
@@ -239,52 +289,7 @@ class UblReader {
         due: field(child(t, "PayableAmount")),
       };
     }
-    inv.lines = children(r, cn ? "CreditNoteLine" : "InvoiceLine").map((l) => {
-      const item = child(l, "Item");
-      const price = child(l, "Price");
-      const qty = field(child(l, cn ? "CreditedQuantity" : "InvoicedQuantity"));
-      const acs = children(l, "AllowanceCharge").map((e) => this.allowanceCharge(e));
-      const priceAc = child(price, "AllowanceCharge");
-      return {
-        at: l.xpath,
-        id: field(child(l, "ID")),
-        note: field(child(l, "Note")),
-        quantity: qty,
-        unit: qty && qty.attrs.unitCode !== undefined ? { v: qty.attrs.unitCode, at: `${qty.at}/@unitCode`, attrs: {} } : undefined,
-        net: field(child(l, "LineExtensionAmount")),
-        priceAt: price?.xpath,
-        price: field(child(price, "PriceAmount")),
-        priceBaseQuantity: field(child(price, "BaseQuantity")),
-        gross: field(child(priceAc, "BaseAmount")),
-        priceDiscount: field(child(priceAc, "Amount")),
-        priceDiscountIndicator: field(child(priceAc, "ChargeIndicator")),
-        name: field(child(item, "Name")),
-        description: field(child(item, "Description")),
-        sellerItemId: field(path(item, "SellersItemIdentification", "ID")),
-        buyerItemId: field(path(item, "BuyersItemIdentification", "ID")),
-        orderLineReference: field(path(l, "OrderLineReference", "LineID")),
-        accountingReference: field(child(l, "AccountingCost")),
-        tax: this.tax(child(item, "ClassifiedTaxCategory")),
-        period: this.period(child(l, "InvoicePeriod")),
-        allowances: acs.filter((a) => !a.charge),
-        charges: acs.filter((a) => a.charge),
-        standardId: field(path(item, "StandardItemIdentification", "ID")),
-        classifications: children(item, "CommodityClassification").flatMap((c) => {
-          const f = field(child(c, "ItemClassificationCode"));
-          return f ? [f] : [];
-        }),
-        attributes: children(item, "AdditionalItemProperty").map((p) => ({
-          at: p.xpath,
-          name: field(child(p, "Name")),
-          value: field(child(p, "Value")),
-        })),
-        originCountry: field(path(item, "OriginCountry", "IdentificationCode")),
-        objectId: field(path(l, "DocumentReference", "ID")),
-        objectTypeCode: child(l, "DocumentReference")
-          ? (field(path(l, "DocumentReference", "DocumentTypeCode")) ?? { v: "", at: child(l, "DocumentReference")!.xpath, attrs: {} })
-          : undefined,
-      };
-    });
+    inv.lines = children(r, cn ? "CreditNoteLine" : "InvoiceLine").map((l) => this.line(l, cn));
     return inv;
   }
 }

@@ -105,6 +105,8 @@ export interface SemLine {
   buyerItemId?: Field;
   orderLineReference?: Field;
   accountingReference?: Field;
+  /** XRechnung's extension: the line's sub-lines (UBL cac:SubInvoiceLine), for the readable copy; no rule reads them. */
+  subLines?: SemLine[];
 }
 
 export interface SemVatBreakdown {
