@@ -66,6 +66,7 @@ test("the dashboard's navigation, joined from the modules' sections, keeps its o
     "Overview /dashboard",
     "Reports /dashboard/reports",
     "Templates /dashboard/templates",
+    "Schedules /dashboard/schedules",
     "Assets /dashboard/asset-library",
     "Playground /dashboard/playground",
     "E-invoices /dashboard/e-invoices",
