@@ -18,6 +18,7 @@ import m0015 from "./0015_report_progress.sql" with { type: "text" };
 import m0016 from "./0016_signing_identities.sql" with { type: "text" };
 import m0017 from "./0017_e_invoices_scope.sql" with { type: "text" };
 import m0019 from "./0019_schedules.sql" with { type: "text" };
+import m0021 from "./0021_e_invoices_render_scope.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -44,4 +45,5 @@ export const migrations: Migration[] = [
   { version: 16, name: "0016_signing_identities", sql: m0016 },
   { version: 17, name: "0017_e_invoices_scope", sql: m0017 },
   { version: 19, name: "0019_schedules", sql: m0019 },
+  { version: 21, name: "0021_e_invoices_render_scope", sql: m0021 },
 ];

@@ -14,6 +14,7 @@ import p0011 from "./0011_finished_state.sql" with { type: "text" };
 import type { Migration } from "../index";
 import p0012 from "./0012_e_invoices_scope.sql" with { type: "text" };
 import p0014 from "./0014_schedules.sql" with { type: "text" };
+import p0016 from "./0016_e_invoices_render_scope.sql" with { type: "text" };
 
 export const postgresMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -29,4 +30,5 @@ export const postgresMigrations: Migration[] = [
   { version: 11, name: "0011_finished_state", sql: p0011 },
   { version: 12, name: "0012_e_invoices_scope", sql: p0012 },
   { version: 14, name: "0014_schedules", sql: p0014 },
+  { version: 16, name: "0016_e_invoices_render_scope", sql: p0016 },
 ];

@@ -8,6 +8,7 @@ import type { Logger } from "../lib/logger";
 import type { AssetsService } from "../modules/assets/service";
 import type { Actor, AuditEventType } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
+import type { EInvoiceChecker } from "../modules/e-invoices/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
@@ -57,6 +58,8 @@ export interface DashboardDeps {
   assets: AssetsService;
   /** --asset-max-size, said next to the upload field. */
   assetMaxSize: number;
+  /** Checks and reads incoming e-invoices (the E-invoices page). */
+  eInvoices: EInvoiceChecker;
 }
 
 /** A module's dashboard section: its entry in the navigation and the plugin that serves its pages. */

@@ -55,6 +55,7 @@ export const dashboardModule: FeatureModule = {
         templateMaxLength: c.templateMaxLength,
         assets: s.assets,
         assetMaxSize: c.assetMaxSize,
+        eInvoices: s.eInvoices,
         nav: navOf(dashboard),
       },
       dashboard,

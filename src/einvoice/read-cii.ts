@@ -66,6 +66,7 @@ class CiiReader {
       tradingName: field(child(legal, "TradingBusinessName")),
       ids: [...children(el, "ID"), ...children(el, "GlobalID")].map((e) => field(e)!),
       legalId: field(child(legal, "ID")),
+      legalInfo: field(child(el, "Description")),
       vatId: field(regs.find((r) => r?.attrs.schemeID === "VA")),
       taxRegId: field(regs.find((r) => r?.attrs.schemeID === "FC")),
       endpoint: field(path(el, "URIUniversalCommunication", "URIID")),
@@ -135,8 +136,15 @@ class CiiReader {
         id: field(child(d, "IssuerAssignedID")),
         typeCode: field(child(d, "TypeCode")),
         filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+        description: field(child(d, "Name")),
+        mime: bin?.attrs.mimeCode,
+        content: bin?.text,
       };
     });
+    inv.contractReference = field(path(agreement, "ContractReferencedDocument", "IssuerAssignedID"));
+    inv.projectReference = field(path(agreement, "SpecifiedProcuringProject", "ID"));
+    inv.accountingReference = field(path(settlement, "ReceivableSpecifiedTradeAccountingAccount", "ID"));
+    inv.salesOrderReference = field(path(agreement, "SellerOrderReferencedDocument", "IssuerAssignedID"));
     inv.seller = this.party(child(agreement, "SellerTradeParty"));
     inv.buyer = this.party(child(agreement, "BuyerTradeParty"));
     const rep = child(agreement, "SellerTaxRepresentativeTradeParty");
@@ -155,6 +163,7 @@ class CiiReader {
     }
     inv.currency = field(child(settlement, "InvoiceCurrencyCode"));
     inv.creditorId = field(child(settlement, "CreditorReferenceID"));
+    inv.paymentReference = field(child(settlement, "PaymentReference"));
     inv.taxCurrency = field(child(settlement, "TaxCurrencyCode"));
     inv.period = this.period(child(settlement, "BillingSpecifiedPeriod"));
     const terms = child(settlement, "SpecifiedTradePaymentTerms");
@@ -237,6 +246,11 @@ class CiiReader {
         priceDiscount: field(path(gross, "AppliedTradeAllowanceCharge", "ActualAmount")),
         priceDiscountIndicator: field(path(gross, "AppliedTradeAllowanceCharge", "ChargeIndicator", "Indicator")),
         name: field(child(product, "Name")),
+        description: field(child(product, "Description")),
+        sellerItemId: field(child(product, "SellerAssignedID")),
+        buyerItemId: field(child(product, "BuyerAssignedID")),
+        orderLineReference: field(path(lineAgreement, "BuyerOrderReferencedDocument", "LineID")),
+        accountingReference: field(path(lineSettlement, "ReceivableSpecifiedTradeAccountingAccount", "ID")),
         tax: this.tax(child(lineSettlement, "ApplicableTradeTax")),
         period: this.period(child(lineSettlement, "BillingSpecifiedPeriod")),
         allowances: acs.filter((a) => !a.charge),

@@ -9,6 +9,7 @@ import {
   type SemAddress,
   type SemAllowanceCharge,
   type SemInvoice,
+  type SemLine,
   type SemParty,
   type SemPeriod,
 } from "./semantic";
@@ -74,6 +75,7 @@ class UblReader {
       tradingName: field(path(el, "PartyName", "Name")),
       ids: children(el, "PartyIdentification").flatMap((p) => (child(p, "ID") ? [field(child(p, "ID"))!] : [])),
       legalId: field(child(legal, "CompanyID")),
+      legalInfo: field(child(legal, "CompanyLegalForm")),
       vatId: field(child(vat, "CompanyID")),
       taxRegId: field(child(other, "CompanyID")),
       endpoint: field(child(el, "EndpointID")),
@@ -112,6 +114,55 @@ class UblReader {
     };
   }
 
+  /** An invoice or credit note line (BG-25), with the sub-lines XRechnung's extension nests in it. */
+  private line(l: XmlElement, cn: boolean): SemLine {
+    const item = child(l, "Item");
+    const price = child(l, "Price");
+    const qty = field(child(l, cn ? "CreditedQuantity" : "InvoicedQuantity"));
+    const acs = children(l, "AllowanceCharge").map((e) => this.allowanceCharge(e));
+    const priceAc = child(price, "AllowanceCharge");
+    return {
+      at: l.xpath,
+      id: field(child(l, "ID")),
+      note: field(child(l, "Note")),
+      quantity: qty,
+      unit: qty && qty.attrs.unitCode !== undefined ? { v: qty.attrs.unitCode, at: `${qty.at}/@unitCode`, attrs: {} } : undefined,
+      net: field(child(l, "LineExtensionAmount")),
+      priceAt: price?.xpath,
+      price: field(child(price, "PriceAmount")),
+      priceBaseQuantity: field(child(price, "BaseQuantity")),
+      gross: field(child(priceAc, "BaseAmount")),
+      priceDiscount: field(child(priceAc, "Amount")),
+      priceDiscountIndicator: field(child(priceAc, "ChargeIndicator")),
+      name: field(child(item, "Name")),
+      description: field(child(item, "Description")),
+      sellerItemId: field(path(item, "SellersItemIdentification", "ID")),
+      buyerItemId: field(path(item, "BuyersItemIdentification", "ID")),
+      orderLineReference: field(path(l, "OrderLineReference", "LineID")),
+      accountingReference: field(child(l, "AccountingCost")),
+      tax: this.tax(child(item, "ClassifiedTaxCategory")),
+      period: this.period(child(l, "InvoicePeriod")),
+      allowances: acs.filter((a) => !a.charge),
+      charges: acs.filter((a) => a.charge),
+      standardId: field(path(item, "StandardItemIdentification", "ID")),
+      classifications: children(item, "CommodityClassification").flatMap((c) => {
+        const f = field(child(c, "ItemClassificationCode"));
+        return f ? [f] : [];
+      }),
+      attributes: children(item, "AdditionalItemProperty").map((p) => ({
+        at: p.xpath,
+        name: field(child(p, "Name")),
+        value: field(child(p, "Value")),
+      })),
+      originCountry: field(path(item, "OriginCountry", "IdentificationCode")),
+      objectId: field(path(l, "DocumentReference", "ID")),
+      objectTypeCode: child(l, "DocumentReference")
+        ? (field(path(l, "DocumentReference", "DocumentTypeCode")) ?? { v: "", at: child(l, "DocumentReference")!.xpath, attrs: {} })
+        : undefined,
+      subLines: children(l, "SubInvoiceLine").map((sub) => this.line(sub, cn)),
+    };
+  }
+
   read(): SemInvoice {
     const r = this.root;
     const inv = this.inv;
@@ -143,8 +194,16 @@ class UblReader {
         id: field(child(d, "ID")),
         typeCode: field(child(d, "DocumentTypeCode")),
         filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+        description: field(child(d, "DocumentDescription")),
+        mime: bin?.attrs.mimeCode,
+        content: bin?.text,
       };
     });
+    inv.contractReference = field(path(r, "ContractDocumentReference", "ID"));
+    inv.projectReference = field(path(r, "ProjectReference", "ID"));
+    inv.accountingReference = field(child(r, "AccountingCost"));
+    inv.salesOrderReference = field(path(r, "OrderReference", "SalesOrderID"));
+    inv.paymentReference = field(path(r, "PaymentMeans", "PaymentID"));
     inv.seller = this.party(path(r, "AccountingSupplierParty", "Party"));
     inv.buyer = this.party(path(r, "AccountingCustomerParty", "Party"));
     const sepa = [path(r, "AccountingSupplierParty", "Party"), child(r, "PayeeParty")]
@@ -230,47 +289,7 @@ class UblReader {
         due: field(child(t, "PayableAmount")),
       };
     }
-    inv.lines = children(r, cn ? "CreditNoteLine" : "InvoiceLine").map((l) => {
-      const item = child(l, "Item");
-      const price = child(l, "Price");
-      const qty = field(child(l, cn ? "CreditedQuantity" : "InvoicedQuantity"));
-      const acs = children(l, "AllowanceCharge").map((e) => this.allowanceCharge(e));
-      const priceAc = child(price, "AllowanceCharge");
-      return {
-        at: l.xpath,
-        id: field(child(l, "ID")),
-        note: field(child(l, "Note")),
-        quantity: qty,
-        unit: qty && qty.attrs.unitCode !== undefined ? { v: qty.attrs.unitCode, at: `${qty.at}/@unitCode`, attrs: {} } : undefined,
-        net: field(child(l, "LineExtensionAmount")),
-        priceAt: price?.xpath,
-        price: field(child(price, "PriceAmount")),
-        priceBaseQuantity: field(child(price, "BaseQuantity")),
-        gross: field(child(priceAc, "BaseAmount")),
-        priceDiscount: field(child(priceAc, "Amount")),
-        priceDiscountIndicator: field(child(priceAc, "ChargeIndicator")),
-        name: field(child(item, "Name")),
-        tax: this.tax(child(item, "ClassifiedTaxCategory")),
-        period: this.period(child(l, "InvoicePeriod")),
-        allowances: acs.filter((a) => !a.charge),
-        charges: acs.filter((a) => a.charge),
-        standardId: field(path(item, "StandardItemIdentification", "ID")),
-        classifications: children(item, "CommodityClassification").flatMap((c) => {
-          const f = field(child(c, "ItemClassificationCode"));
-          return f ? [f] : [];
-        }),
-        attributes: children(item, "AdditionalItemProperty").map((p) => ({
-          at: p.xpath,
-          name: field(child(p, "Name")),
-          value: field(child(p, "Value")),
-        })),
-        originCountry: field(path(item, "OriginCountry", "IdentificationCode")),
-        objectId: field(path(l, "DocumentReference", "ID")),
-        objectTypeCode: child(l, "DocumentReference")
-          ? (field(path(l, "DocumentReference", "DocumentTypeCode")) ?? { v: "", at: child(l, "DocumentReference")!.xpath, attrs: {} })
-          : undefined,
-      };
-    });
+    inv.lines = children(r, cn ? "CreditNoteLine" : "InvoiceLine").map((l) => this.line(l, cn));
     return inv;
   }
 }

@@ -61,6 +61,8 @@ export interface SemParty {
   endpointGroup?: string;
   address?: SemAddress;
   contact?: { at: string; name?: Field; phone?: Field; email?: Field };
+  /** BT-33: the seller's additional legal information (read for the readable copy). */
+  legalInfo?: Field;
 }
 
 export interface SemPeriod {
@@ -97,6 +99,14 @@ export interface SemLine {
   objectId?: Field;
   /** The document type of the line's object reference (130 for an invoiced object). */
   objectTypeCode?: Field;
+  /** BT-154, BT-155, BT-156, BT-132, BT-133: read for the readable copy; no rule needs them. */
+  description?: Field;
+  sellerItemId?: Field;
+  buyerItemId?: Field;
+  orderLineReference?: Field;
+  accountingReference?: Field;
+  /** XRechnung's extension: the line's sub-lines (UBL cac:SubInvoiceLine), for the readable copy; no rule reads them. */
+  subLines?: SemLine[];
 }
 
 export interface SemVatBreakdown {
@@ -159,8 +169,18 @@ export interface SemInvoice {
   paymentTerms?: Field;
   notes: { at: string; text?: Field; subject?: Field }[];
   preceding: { at: string; number?: Field; date?: Field }[];
-  /** BG-24: supporting documents, with the file name of an attached one. */
-  documents: { at: string; id?: Field; filename?: Field; typeCode?: Field }[];
+  /**
+   * BG-24: supporting documents, with the file name of an attached one; `content` is the attached
+   * file's base64 text and `mime` its media type (BT-125), for the readable copy's attachments.
+   */
+  documents: { at: string; id?: Field; filename?: Field; typeCode?: Field; description?: Field; mime?: string; content?: string }[];
+  /** BT-12, BT-11, BT-14, BT-83: read for the readable copy; no rule needs them. */
+  contractReference?: Field;
+  projectReference?: Field;
+  /** BT-19: the buyer's accounting reference. */
+  accountingReference?: Field;
+  salesOrderReference?: Field;
+  paymentReference?: Field;
   /** BT-90: the bank assigned creditor identifier. */
   creditorId?: Field;
   seller?: SemParty;

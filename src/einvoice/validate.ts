@@ -2,6 +2,8 @@
 // (xml.ts), read into the EN 16931 semantic model (read-ubl.ts, read-cii.ts) and checked by our rules:
 // EN 16931 always, XRechnung and Peppol when the specification identifier names them or when asked.
 // Pure and synchronous, with no I/O: it can run in a worker thread (validate-worker.ts).
+
+import { type IncomingAttachment, incomingTemplateData } from "./incoming-view";
 import { readCii } from "./read-cii";
 import { readUbl, UBL_CREDIT_NOTE_NS, UBL_INVOICE_NS } from "./read-ubl";
 import { codeLists } from "./rules/code-lists";
@@ -102,7 +104,25 @@ export function runRules(inv: SemInvoice, sets: RuleSetId[]): Finding[] {
  */
 export function validateEInvoice(input: Uint8Array | string, options: { rules?: RuleSetId[] } = {}): EInvoiceValidation {
   const root = parseXml(input);
+  return checkRead(root, readEInvoice(root), options.rules);
+}
+
+/** What POST /e-invoices/render prints: the check's verdict and the invoice as a template sees it. */
+export interface IncomingReading {
+  validation: EInvoiceValidation;
+  e_invoice: Record<string, unknown>;
+  attachments: IncomingAttachment[];
+}
+
+/** Checks an e-invoice's XML like validateEInvoice, and reads it for the readable copy (incoming-view.ts). */
+export function readIncoming(input: Uint8Array | string, options: { rules?: RuleSetId[] } = {}): IncomingReading {
+  const root = parseXml(input);
   const inv = readEInvoice(root);
+  return { validation: checkRead(root, inv, options.rules), ...incomingTemplateData(inv) };
+}
+
+function checkRead(root: XmlElement, inv: SemInvoice, rules: RuleSetId[] | undefined): EInvoiceValidation {
+  const options = { rules };
   const sets = options.rules
     ? (["en16931", ...options.rules.filter((s) => s !== "en16931")] as RuleSetId[])
     : ruleSetsFor(inv.customization?.v);

@@ -11,3 +11,7 @@ declare module "*.md" {
   const text: string;
   export default text;
 }
+declare module "*.ejs" {
+  const text: string;
+  export default text;
+}

@@ -17,7 +17,7 @@ const docs = join(import.meta.dir, "..", "..", "docs", "examples");
 const xrechnung = JSON.parse(readFileSync(join(docs, "xrechnung-invoice.json"), "utf8"));
 const xrechnungXml = readFileSync(join(docs, "xrechnung-invoice.xml"));
 
-/** GET /reports/{id}/e-invoice (200, 202, 401, 404, 409), its link (200, 403), and POST /e-invoices/validate. */
+/** GET /reports/{id}/e-invoice (200, 202, 401, 404, 409), its link (200, 403), POST /e-invoices/validate and /render. */
 export async function eInvoiceCalls(call: Call, plainReportId: string): Promise<void> {
   const gen = { method: "POST", template: "/api/v1/generate-pdf-async", url: "/api/v1/generate-pdf-async" };
   const submit = async (html: string) => {
@@ -67,4 +67,25 @@ export async function eInvoiceCalls(call: Call, plainReportId: string): Promise<
     (await call({ ...validate, body: new Uint8Array(11 * 1024 * 1024).fill(0x20), headers: { "content-type": "application/xml" } })).status,
   ).toBe(413);
   expect((await call({ ...validate, key: null, body: json({ xml_base64: xrechnungXml.toString("base64") }) })).status).toBe(401);
+
+  // Printing it readable: a report like any other, and each refusal.
+  const render = { method: "POST", template: "/api/v1/e-invoices/render", url: "/api/v1/e-invoices/render" };
+  const queued = await call({
+    ...render,
+    url: `${render.url}?language=de`,
+    body: new Uint8Array(xrechnungXml),
+    headers: { "content-type": "application/xml" },
+  });
+  expect(queued.status).toBe(202);
+  expect(queued.headers.get("location")).toBe(`/api/v1/reports/${queued.body.report_id}`);
+  const byJson = (extra: Record<string, unknown>, key?: null) =>
+    call({ ...render, key, body: json({ xml_base64: xrechnungXml.toString("base64"), ...extra }) });
+  expect((await byJson({ language: "it" })).status).toBe(422);
+  expect((await byJson({ template_id: MISSING })).status).toBe(404);
+  expect((await byJson({}, null)).status).toBe(401);
+  expect((await call({ ...render, body: "this is not XML", headers: { "content-type": "application/xml" } })).status).toBe(400);
+  expect((await call({ ...render, body: "x", headers: { "content-type": "text/plain" } })).status).toBe(415);
+  expect(
+    (await call({ ...render, body: new Uint8Array(11 * 1024 * 1024).fill(0x20), headers: { "content-type": "application/xml" } })).status,
+  ).toBe(413);
 }

@@ -1,7 +1,7 @@
 // The incoming e-invoice check runs off the event loop: while 10 large invoices are checked in the
 // worker pool, a timer on the main thread keeps firing on time; checked inline, it would wait for all.
 import { afterAll, expect, test } from "bun:test";
-import { readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { validateEInvoice, XmlRejected } from "../../src/einvoice/validate";
 import { EInvoiceValidatorPool } from "../../src/einvoice/validate-worker";
@@ -65,3 +65,23 @@ test("a thread that ends mid-check fails that check with an error, not a wait, a
     own.close();
   }
 }, 30_000);
+/** The niceness of each thread of this process (Linux: /proc/self/task/<tid>/stat, field 19). */
+function threadNiceness(): number[] {
+  return readdirSync("/proc/self/task").map((tid) =>
+    Number(readFileSync(`/proc/self/task/${tid}/stat`, "utf8").split(") ")[1]!.split(" ")[16]),
+  );
+}
+
+test.skipIf(!existsSync("/proc/self/task"))("the checker threads run at a lower priority than the event loop (Linux)", async () => {
+  await pool.validate(new TextEncoder().encode("<r/>")).catch(() => {}); // the threads have started
+  const nice = threadNiceness();
+  expect(nice.filter((n) => n === 10).length).toBeGreaterThanOrEqual(2);
+  expect(nice.filter((n) => n === 0).length).toBeGreaterThanOrEqual(1); // the main thread keeps its own
+});
+
+test("the caller's bytes stay whole after a check (a copy is transferred to the thread, not the caller's buffer)", async () => {
+  const bytes = Buffer.from("<r/>");
+  await pool.validate(bytes).catch(() => {});
+  expect(bytes.byteLength).toBe(4);
+  expect(bytes.toString()).toBe("<r/>");
+});

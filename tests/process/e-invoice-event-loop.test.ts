@@ -2,11 +2,18 @@
 // Chromium), with the shared corpus's ten largest invoices: each answers 200 with the same result as the
 // checker run here. Then the issue's target: while the ten are checked at once, again and again, /livez
 // p99 stays within 50 ms of its p99 on the idle server, measured in this same test (a busy machine moves
-// both). That target is NOT met yet, so that test is a todo (`bun test --todo` runs it): measured on the
-// shared 2-core machine (load average ~17), idle p99 5-10 ms, under load 211-245 ms, with one checker
-// thread; the server's main thread then spends ~12 ms of CPU per check (38 % at ~32 checks/s) though
-// the check runs in the worker, while the same flood answered 422 before any check (rules=bogus)
-// leaves p99 at 68 ms. Where that main-thread time goes is still to be found.
+// both). That target is NOT met yet, so that test is a todo (`bun test --todo` runs it).
+// Measured on the shared 2-core machine (load average 15-26 from other work), two runs or more each:
+// - at first: idle p99 23-104 ms, under load 415-651 ms, 3-9 rounds in 6 s;
+// - the document handed to the checker thread as a transferred copy instead of a structured clone of the
+//   body's Buffer (0.8 ms median, 46 ms p90 on the event loop for 435 kB): idle 4.5 ms, load 322-348 ms,
+//   14-19 rounds;
+// - and the checker threads at niceness 10 (the kernel runs the event loop first): idle 5-13 ms, load
+//   115-170 ms, 25-28 rounds.
+// What is left: the main thread spends ~4-6 ms of CPU per check over HTTP (per-thread CPU from /proc,
+// sequential requests, against ~0.9 ms for the same upload refused before the check with rules=bogus,
+// and ~0.75 ms for the pool's round trip alone in-process); the rest of that gap is not yet found. The
+// connection gate relays every upload through the main thread (src/http/connection-gate.ts).
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";

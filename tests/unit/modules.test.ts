@@ -38,6 +38,7 @@ test("the scopes keep the order keys have always listed them in; a new module's 
     "keys:manage",
     "signing:manage",
     "e_invoices:validate",
+    "e_invoices:render",
   ];
   expect(ALL_SCOPES.slice(0, released.length) as string[]).toEqual(released);
 });
@@ -66,8 +67,10 @@ test("the dashboard's navigation, joined from the modules' sections, keeps its o
     "Overview /dashboard",
     "Reports /dashboard/reports",
     "Templates /dashboard/templates",
+    "Schedules /dashboard/schedules",
     "Assets /dashboard/asset-library",
     "Playground /dashboard/playground",
+    "E-invoices /dashboard/e-invoices",
     "Access Keys /dashboard/keys",
     "Signing /dashboard/signing",
     "Audit /dashboard/audit",

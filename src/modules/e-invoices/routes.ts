@@ -8,7 +8,7 @@ import type { MultipartFile } from "../../http/multipart";
 import { errorSchema, withBody } from "../../http/openapi";
 import { validationFailed } from "../../lib/errors";
 import { RULES_HELP, validationSchema } from "./model";
-import type { EInvoiceChecker, EInvoiceInput } from "./service";
+import { type EInvoiceChecker, type EInvoiceInput, looksLikePdf } from "./service";
 
 /** The media types the route takes as the document itself; JSON and multipart are the guard's usual forms. */
 export const RAW_TYPES = ["application/xml", "text/xml", "application/pdf"] as const;
@@ -44,19 +44,21 @@ interface RawBody {
 const isRaw = (b: unknown): b is RawBody => typeof b === "object" && b !== null && (b as RawBody).raw instanceof Uint8Array;
 const isFile = (v: unknown): v is MultipartFile => typeof v === "object" && v !== null && "content_base64" in v;
 
-const looksLikePdf = (bytes: Uint8Array, declared?: string) =>
-  declared === "application/pdf" || Buffer.from(bytes.subarray(0, 5)).toString("latin1") === "%PDF-";
-
-/** The document from whichever form of body was sent, and the rules the body asks for. */
-export function inputOf(body: unknown): { input: EInvoiceInput; rules?: unknown } {
-  if (isRaw(body)) return { input: { kind: body.type === "application/pdf" ? "pdf" : "xml", bytes: body.raw } };
+/**
+ * The document from whichever form of body was sent, the rules the body asks for, and the body's other
+ * fields (JSON or multipart; none for a raw body: its settings come in the query).
+ */
+export function inputOf(body: unknown): { input: EInvoiceInput; rules?: unknown; fields: Record<string, unknown> } {
+  if (isRaw(body)) return { input: { kind: body.type === "application/pdf" ? "pdf" : "xml", bytes: body.raw }, fields: {} };
   const b = (body ?? {}) as Record<string, unknown>;
   if (isFile(b.file)) {
     const bytes = base64("file", b.file.content_base64);
-    return { input: { kind: looksLikePdf(bytes, b.file.type) ? "pdf" : "xml", bytes }, rules: b.rules };
+    return { input: { kind: looksLikePdf(bytes, b.file.type) ? "pdf" : "xml", bytes }, rules: b.rules, fields: b };
   }
-  if (typeof b.xml_base64 === "string") return { input: { kind: "xml", bytes: base64("xml_base64", b.xml_base64) }, rules: b.rules };
-  if (typeof b.pdf_base64 === "string") return { input: { kind: "pdf", bytes: base64("pdf_base64", b.pdf_base64) }, rules: b.rules };
+  if (typeof b.xml_base64 === "string")
+    return { input: { kind: "xml", bytes: base64("xml_base64", b.xml_base64) }, rules: b.rules, fields: b };
+  if (typeof b.pdf_base64 === "string")
+    return { input: { kind: "pdf", bytes: base64("pdf_base64", b.pdf_base64) }, rules: b.rules, fields: b };
   throw validationFailed(
     "send the e-invoice: its XML (Content-Type: application/xml) or PDF (application/pdf) as the body, a multipart/form-data part named file, or JSON {xml_base64} or {pdf_base64}",
     [{ field: "body", problem: "no e-invoice" }],
@@ -64,6 +66,43 @@ export function inputOf(body: unknown): { input: EInvoiceInput; rules?: unknown 
 }
 
 const binary = (description: string) => ({ schema: { type: "string" as const, format: "binary", description } });
+
+/** JSON Schema properties, as the OpenAPI document writes them. */
+type Properties = Record<string, Record<string, unknown>>;
+
+/**
+ * The OpenAPI request body of a route that takes an e-invoice (validate, render): the XML or PDF as the
+ * body, a multipart `file`, or JSON {xml_base64 | pdf_base64}, each with the route's own fields.
+ */
+export function documentBody(formFields: Properties, jsonFields: Properties) {
+  return {
+    required: true,
+    content: {
+      "application/xml": binary("The e-invoice: UBL 2.1 Invoice or CreditNote, or CII CrossIndustryInvoice"),
+      "application/pdf": binary("A Factur-X/ZUGFeRD PDF carrying the e-invoice"),
+      "multipart/form-data": {
+        schema: {
+          type: "object" as const,
+          required: ["file"],
+          properties: {
+            file: { type: "string" as const, format: "binary", description: "The XML or the Factur-X/ZUGFeRD PDF" },
+            ...formFields,
+          },
+        },
+      },
+      "application/json": {
+        schema: {
+          type: "object" as const,
+          properties: {
+            xml_base64: { type: "string" as const, description: "The e-invoice's XML, base64" },
+            pdf_base64: { type: "string" as const, description: "A Factur-X/ZUGFeRD PDF, base64" },
+            ...jsonFields,
+          },
+        },
+      },
+    },
+  };
+}
 
 export const eInvoicesRoutes = (checker: EInvoiceChecker, guard: ReturnType<typeof apiGuard>) =>
   new Elysia({ name: "e-invoices-routes", detail: { tags: ["E-invoices"] } }).use(guard).post(
@@ -88,36 +127,15 @@ export const eInvoicesRoutes = (checker: EInvoiceChecker, guard: ReturnType<type
           "`valid`, and each broken rule with an XPath to where. A body that is not XML or is hostile (a DOCTYPE or entities, nesting past 64, " +
           "an attribute over 4096 characters) is 400 e_invoice_unreadable; over 10 MB of XML 413 e_invoice_too_large; XML that is no invoice, " +
           "or a PDF without an embedded invoice, 422 e_invoice_unsupported.",
-        requestBody: {
-          required: true,
-          content: {
-            "application/xml": binary("The e-invoice: UBL 2.1 Invoice or CreditNote, or CII CrossIndustryInvoice"),
-            "application/pdf": binary("A Factur-X/ZUGFeRD PDF carrying the e-invoice"),
-            "multipart/form-data": {
-              schema: {
-                type: "object",
-                required: ["file"],
-                properties: {
-                  file: { type: "string", format: "binary", description: "The XML or the Factur-X/ZUGFeRD PDF" },
-                  rules: { type: "string", description: RULES_HELP },
-                },
-              },
-            },
-            "application/json": {
-              schema: {
-                type: "object",
-                properties: {
-                  xml_base64: { type: "string", description: "The e-invoice's XML, base64" },
-                  pdf_base64: { type: "string", description: "A Factur-X/ZUGFeRD PDF, base64" },
-                  rules: {
-                    oneOf: [{ type: "string" }, { type: "array", items: { type: "string", enum: Object.keys(RULE_SETS) } }],
-                    description: RULES_HELP,
-                  },
-                },
-              },
+        requestBody: documentBody(
+          { rules: { type: "string", description: RULES_HELP } },
+          {
+            rules: {
+              oneOf: [{ type: "string" }, { type: "array", items: { type: "string", enum: Object.keys(RULE_SETS) } }],
+              description: RULES_HELP,
             },
           },
-        },
+        ),
       },
     },
   );

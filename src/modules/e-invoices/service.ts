@@ -5,7 +5,7 @@
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { EInvoiceValidation, RuleSetId } from "../../einvoice/validate";
+import type { EInvoiceValidation, IncomingReading, RuleSetId } from "../../einvoice/validate";
 import { NotAnEInvoice } from "../../einvoice/validate";
 import { EInvoiceValidatorPool } from "../../einvoice/validate-worker";
 import { XmlRejected } from "../../einvoice/xml";
@@ -31,6 +31,10 @@ export interface EInvoiceCheckerOptions {
 
 const PDF_MAGIC = "%PDF-";
 
+/** Whether an uploaded file is a PDF: by its declared type, or its first bytes. */
+export const looksLikePdf = (bytes: Uint8Array, declared?: string) =>
+  declared === "application/pdf" || Buffer.from(bytes.subarray(0, 5)).toString("latin1") === PDF_MAGIC;
+
 export class EInvoiceChecker {
   private pool: EInvoiceValidatorPool | undefined;
 
@@ -52,6 +56,20 @@ export class EInvoiceChecker {
     this.start();
     try {
       return await this.pool!.validate(xml, { rules });
+    } catch (e) {
+      throw refusal(e);
+    }
+  }
+
+  /**
+   * Checks the e-invoice and reads it for the readable copy (POST /e-invoices/render); `xml` is the
+   * document's XML as received (a PDF's embedded file), byte for byte, for archive: true.
+   */
+  async read(input: EInvoiceInput, rules?: RuleSetId[]): Promise<IncomingReading & { xml: Uint8Array }> {
+    const xml = input.kind === "pdf" ? await this.embeddedXml(input.bytes) : input.bytes;
+    this.start();
+    try {
+      return { ...(await this.pool!.read(xml, { rules })), xml };
     } catch (e) {
       throw refusal(e);
     }
