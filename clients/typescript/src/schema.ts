@@ -257,6 +257,13 @@ export interface paths {
      */
     post: operations["postApiV1E-invoicesValidate"];
   };
+  "/api/v1/e-invoices/render": {
+    /**
+     * Print an incoming e-invoice readable
+     * @description Takes the same documents as `POST /e-invoices/validate` (UBL, CII, or a Factur-X/ZUGFeRD PDF: raw body, multipart `file`, or JSON `{xml_base64 | pdf_base64}`), checks it by the same rules, and queues an ordinary report that prints it: seller and buyer, dates, references, the lines, allowances and charges, the VAT breakdown, the totals, payment terms and account, notes, the supporting documents, and last the validation result. Answers 202 `{report_id}` like generate-pdf-async; GET, download, webhooks and retention are those of any report. Supporting documents the XML embeds (BG-24) become attachments of the PDF. `language` (`de`, `en`, `fr`) picks the labels and the number and date format; `archive: true` makes a PDF/A-3b carrying the original XML unchanged; `template_id` prints with a stored template that sees `e_invoice`, `validation`, `language`, `locale` and `labels`. With a raw body, the settings go in the query. Refusals are those of validate (400 e_invoice_unreadable, 413 e_invoice_too_large, 422 e_invoice_unsupported), 422 validation_failed for a bad setting, and those of generate-pdf-async (404 an unknown template_id; 429, 503 and 507 for the quota, the queue and the disk).
+     */
+    post: operations["postApiV1E-invoicesRender"];
+  };
   "/api/v1/schedules": {
     /**
      * List the account's schedules
@@ -4823,7 +4830,7 @@ export interface operations {
         "application/json": {
           /** @description What the key is for, e.g. billing-service */
           name: string;
-          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.); `schedules:manage` (Create, list, change, pause and delete the account's schedules (stored templates rendered on a cron schedule), and read their runs.). */
+          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.); `e_invoices:render` (Print incoming e-invoices readable (UBL, CII, Factur-X/ZUGFeRD): each is checked and queued as a report, counted like generate-pdf-async.); `schedules:manage` (Create, list, change, pause and delete the account's schedules (stored templates rendered on a cron schedule), and read their runs.). */
           scopes?: string[];
           /** @description RFC 3339 date-time after which the key is refused (401) like a deleted one; must be in the future. Omitted: never expires. */
           expires_at?: (string | null) | null;
@@ -6955,6 +6962,277 @@ export interface operations {
       };
       /** @description Response for status 503 */
       503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Print an incoming e-invoice readable
+   * @description Takes the same documents as `POST /e-invoices/validate` (UBL, CII, or a Factur-X/ZUGFeRD PDF: raw body, multipart `file`, or JSON `{xml_base64 | pdf_base64}`), checks it by the same rules, and queues an ordinary report that prints it: seller and buyer, dates, references, the lines, allowances and charges, the VAT breakdown, the totals, payment terms and account, notes, the supporting documents, and last the validation result. Answers 202 `{report_id}` like generate-pdf-async; GET, download, webhooks and retention are those of any report. Supporting documents the XML embeds (BG-24) become attachments of the PDF. `language` (`de`, `en`, `fr`) picks the labels and the number and date format; `archive: true` makes a PDF/A-3b carrying the original XML unchanged; `template_id` prints with a stored template that sees `e_invoice`, `validation`, `language`, `locale` and `labels`. With a raw body, the settings go in the query. Refusals are those of validate (400 e_invoice_unreadable, 413 e_invoice_too_large, 422 e_invoice_unsupported), 422 validation_failed for a bad setting, and those of generate-pdf-async (404 an unknown template_id; 429, 503 and 507 for the quota, the queue and the disk).
+   */
+  "postApiV1E-invoicesRender": {
+    parameters: {
+      query?: {
+        rules?: string;
+        language?: string;
+        archive?: string;
+        template_id?: string;
+        template_version?: string;
+        webhook_url?: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/xml": string;
+        "application/pdf": string;
+        "multipart/form-data": {
+          /**
+           * Format: binary
+           * @description The XML or the Factur-X/ZUGFeRD PDF
+           */
+          file: string;
+          /**
+           * @description The language of the labels; amounts and dates are formatted for it (de-DE, en-GB, fr-FR)
+           * @default en
+           * @enum {string}
+           */
+          language?: "de" | "en" | "fr";
+          /**
+           * @description PDF/A-3b with the original XML embedded unchanged, byte for byte (named after the invoice number)
+           * @default false
+           */
+          archive?: boolean;
+          /** @description A stored template to print with instead of the built-in layout; it sees the same data (docs/e-invoices.md) */
+          template_id?: string;
+          /** @description With template_id: its version (default the latest) */
+          template_version?: number;
+          /** @description The rule sets to apply, comma-separated: `en16931`, `xrechnung`, `peppol` (EN 16931 is always applied). By default, those the document's specification identifier (BT-24: UBL CustomizationID, CII guideline parameter) names. */
+          rules?: string;
+          /** @description A webhook for the report */
+          webhook_url?: string;
+        };
+        "application/json": {
+          /** @description The e-invoice's XML, base64 */
+          xml_base64?: string;
+          /** @description A Factur-X/ZUGFeRD PDF, base64 */
+          pdf_base64?: string;
+          /**
+           * @description The language of the labels; amounts and dates are formatted for it (de-DE, en-GB, fr-FR)
+           * @default en
+           * @enum {string}
+           */
+          language?: "de" | "en" | "fr";
+          /**
+           * @description PDF/A-3b with the original XML embedded unchanged, byte for byte (named after the invoice number)
+           * @default false
+           */
+          archive?: boolean;
+          /** @description A stored template to print with instead of the built-in layout; it sees the same data (docs/e-invoices.md) */
+          template_id?: string;
+          /** @description With template_id: its version (default the latest) */
+          template_version?: number;
+          /** @description The rule sets to apply, comma-separated: `en16931`, `xrechnung`, `peppol` (EN 16931 is always applied). By default, those the document's specification identifier (BT-24: UBL CustomizationID, CII guideline parameter) names. */
+          rules?: string;
+          /** @description As generate-pdf-async's */
+          webhook?: {
+            url?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 202 */
+      202: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            report_id: string;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 507 */
+      507: {
         content: {
           "application/json": {
             /**
