@@ -5,6 +5,7 @@
 // enforced from here: past it, the task is a 422 naming data_schema and the thread is terminated and
 // replaced (its compiled schemas go with it). One thread, one task at a time: checks take at most one core
 // whatever clients send, and what waits is a bounded queue (503 server_busy beyond it).
+import { readFileSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import { retryLater, validationFailed } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
@@ -27,7 +28,32 @@ export interface SchemaThreadData {
   nice: number;
 }
 export type ToSchemaThread = { type: "check"; id: number; schema: string; data?: string; field: string } | { type: "ping"; id: number };
-export type FromSchemaThread = { type: "ready" } | { type: "verdict"; id: number; verdict: SchemaVerdict } | { type: "pong"; id: number };
+export type FromSchemaThread =
+  | { type: "ready"; tid?: number }
+  | { type: "verdict"; id: number; verdict: SchemaVerdict }
+  | { type: "pong"; id: number };
+
+/**
+ * How far past the deadline a task may wait for a CPU it did not get. The deadline counts the thread's own
+ * CPU time: on a saturated machine the niced thread can wait seconds for a core, and that is the
+ * service's load, not the schema's fault (a 422 would blame the client). Past this many deadlines of wall
+ * time it answers 503 server_busy instead.
+ */
+const STARVED_DEADLINES = 10;
+
+/** CPU milliseconds a thread of this process has used (/proc/self/task/TID/stat); undefined off Linux. */
+function threadCpuMs(tid: number | undefined): number | undefined {
+  if (tid === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "latin1");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    // Fields 14 and 15 (utime, stime) in clock ticks; the slice starts at field 3.
+    return ((Number(f[11]) + Number(f[12])) * 1000) / CLOCK_TICKS;
+  } catch {
+    return undefined;
+  }
+}
+const CLOCK_TICKS = 100;
 
 /** What the templates service needs: both reject with a 422 validation_failed naming the place. */
 export interface SchemaChecker {
@@ -60,6 +86,8 @@ class SchemaThread implements Child {
   task?: Task;
   private taskId = 0;
   private timer?: Timer;
+  /** The thread's id (its "ready" says it), to read its CPU time. */
+  private tid?: number;
 
   constructor(
     private readonly owner: SchemaValidator,
@@ -72,6 +100,7 @@ class SchemaThread implements Child {
     this.link = new ThreadLink(this.worker, died);
     this.worker.on("message", (m: FromSchemaThread) => {
       this.link.heard(m);
+      if (m.type === "ready") this.tid = m.tid;
       if (m.type === "verdict" && m.id === this.taskId) this.settle((t) => t.resolve(m.verdict));
     });
   }
@@ -83,7 +112,17 @@ class SchemaThread implements Child {
   run(task: Task): void {
     this.task = task;
     const id = ++this.taskId;
-    this.timer = setTimeout(() => this.owner.overran(this), this.owner.opts.timeoutMs);
+    const limit = this.owner.opts.timeoutMs;
+    const cpu0 = threadCpuMs(this.tid);
+    const wall0 = performance.now();
+    // At the deadline: overrun if the thread spent it on CPU; else it waited for a core, and gets the rest.
+    const check = () => {
+      const used = cpu0 === undefined ? undefined : threadCpuMs(this.tid)! - cpu0;
+      if (used === undefined || used >= limit * 0.9) return this.owner.overran(this);
+      if (performance.now() - wall0 > limit * STARVED_DEADLINES) return this.owner.starved(this);
+      this.timer = setTimeout(check, Math.max(50, limit - used));
+    };
+    this.timer = setTimeout(check, limit);
     this.worker.postMessage({ type: "check", ...task.msg, id } satisfies ToSchemaThread);
   }
 
@@ -185,6 +224,13 @@ export class SchemaValidator implements SchemaChecker {
   dispatch(): void {
     const t = this.sup?.child;
     if (t && !t.task && this.waiting.length) t.run(this.waiting.shift()!);
+  }
+
+  /** The task in flight waited far past its deadline without getting the CPU it needed: the service's load. */
+  starved(thread: SchemaThread): void {
+    const t = thread.take();
+    this.sup?.fail(thread, "a data_schema task waited for a core far past its deadline", { planned: true });
+    t?.reject(retryLater("server_busy", `the server is too busy to check ${t.what} now: retry after Retry-After seconds`, 5));
   }
 
   /** The task in flight passed its deadline: it is a 422, and the thread (stuck in it) is replaced at once. */

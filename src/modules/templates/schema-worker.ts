@@ -11,8 +11,9 @@ const port = parentPort!;
 
 // Linux gives each thread its own nice value (setpriority on the thread's id): a thread that checks
 // 150,000 strings for seconds then yields the cores to the event loop, as Chromium and the sandboxes do.
+let tid: number | undefined;
 try {
-  const tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
+  tid = Number(readlinkSync("/proc/thread-self").split("/").pop());
   setPriority(tid, (workerData as SchemaThreadData).nice);
 } catch {
   // Not Linux, or no /proc: the thread keeps the process's priority.
@@ -32,4 +33,5 @@ port.on("message", (m: ToSchemaThread) => {
   if (m.type === "ping") return port.postMessage({ type: "pong", id: m.id } satisfies FromSchemaThread);
   port.postMessage({ type: "verdict", id: m.id, verdict: run(m) } satisfies FromSchemaThread);
 });
-port.postMessage({ type: "ready" } satisfies FromSchemaThread);
+// Its id lets the server count the deadline in this thread's CPU time (schema-validator.ts).
+port.postMessage({ type: "ready", tid } satisfies FromSchemaThread);
