@@ -297,3 +297,45 @@ export const assets = sqliteTable("assets", {
   updatedAt: integer("updated_at").notNull(),
 });
 export type Asset = typeof assets.$inferSelect;
+
+// Destinations and the queue of report deliveries (migration 0018).
+export const destinationTypes = ["s3", "sftp", "email"] as const;
+export type DestinationType = (typeof destinationTypes)[number];
+
+export const destinations = sqliteTable("destinations", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  type: text("type", { enum: destinationTypes }).notNull(),
+  /** JSON: the settings that may be shown (endpoint, bucket, host, host key, recipients...). */
+  settings: text("settings").notNull(),
+  /** The seal of its secrets (src/lib/seal.ts), bound to its id. */
+  sealedSecrets: text("sealed_secrets").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const reportDeliveries = sqliteTable("report_deliveries", {
+  id: text("id").primaryKey(),
+  reportId: text("report_id")
+    .notNull()
+    .references(() => reports.id, { onDelete: "cascade" }),
+  /** Its index in options.deliver. */
+  position: integer("position").notNull(),
+  destinationId: text("destination_id").notNull(),
+  /** The object key or file name, fixed when the report is accepted: every attempt writes the same one. */
+  target: text("target").notNull(),
+  subject: text("subject"),
+  body: text("body"),
+  linkOrigin: text("link_origin").notNull(),
+  status: text("status", { enum: deliveryStatuses }).notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  createdAt: integer("created_at").notNull(),
+  /** NULL while the report's PDF is not durable yet; then when the next attempt is due (or its claim ends). */
+  nextAttemptAt: integer("next_attempt_at"),
+  deliveredAt: integer("delivered_at"),
+  lastError: text("last_error"),
+  claimedBy: text("claimed_by"),
+});

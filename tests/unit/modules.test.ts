@@ -36,6 +36,7 @@ test("the scopes keep the order keys have always listed them in", () => {
     "keys:manage",
     "signing:manage",
     "e_invoices:validate",
+    "destinations:manage",
   ]);
 });
 
