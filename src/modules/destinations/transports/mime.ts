@@ -16,7 +16,18 @@ export interface Mail {
 export function headerText(s: string): string {
   const clean = s.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
   if (/^[\u0020-\u007e]*$/.test(clean)) return clean;
-  return `=?UTF-8?B?${Buffer.from(clean, "utf8").toString("base64")}?=`;
+  // Encoded words of at most 75 characters (45 bytes of UTF-8 each, whole characters), folded onto lines of their own.
+  const words: string[] = [];
+  let chunk = "";
+  for (const ch of clean) {
+    if (Buffer.byteLength(chunk + ch) > 45) {
+      words.push(chunk);
+      chunk = "";
+    }
+    chunk += ch;
+  }
+  words.push(chunk);
+  return words.map((w) => `=?UTF-8?B?${Buffer.from(w, "utf8").toString("base64")}?=`).join("\r\n ");
 }
 
 /** base64 in lines of 76 characters (RFC 2045). */
