@@ -55,6 +55,13 @@ BEGIN
   WHERE report_id = NEW.id AND status = 'pending' AND next_attempt_at IS NULL;
 END;
 
+-- Webhook events of deliveries (report.delivered, report.delivery_failed) are queued in the
+-- transaction that records the delivery's end. SQLite cannot widen the event column's CHECK in place
+-- (Bun opens databases in defensive mode, so writable_schema is refused, and a rebuild would drop and
+-- rename the table, which the rolling-upgrade rule forbids): such a row keeps event 'report.succeeded'
+-- (they only follow a success) and `detail` holds its own type and the delivery as it ended.
+ALTER TABLE webhook_deliveries ADD COLUMN detail TEXT;
+
 -- Keys that manage access (keys:manage, the operator's) may manage destinations too: without this no
 -- existing key could, since a key grants only scopes it holds.
 UPDATE access_keys SET scopes = scopes || ' destinations:manage' WHERE ' ' || scopes || ' ' LIKE '% keys:manage %';

@@ -45,4 +45,7 @@ CREATE TRIGGER reports_finished_deliveries AFTER UPDATE OF status ON reports FOR
 WHEN (NEW.status IN ('succeeded', 'failed') AND OLD.status IN ('queued', 'processing'))
 EXECUTE FUNCTION reports_finished_deliveries();
 
+-- Webhook events of deliveries: as in SQLite, under event 'report.succeeded' with their type in `detail`.
+ALTER TABLE webhook_deliveries ADD COLUMN detail TEXT;
+
 UPDATE access_keys SET scopes = scopes || ' destinations:manage' WHERE ' ' || scopes || ' ' LIKE '% keys:manage %';

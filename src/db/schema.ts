@@ -197,6 +197,9 @@ export const reportWebhooks = sqliteTable("report_webhooks", {
 });
 
 export const webhookEvents = ["report.succeeded", "report.failed"] as const;
+/** The types of events receivers see: a delivery's (report.delivered, report.delivery_failed) is stored as report.succeeded with its type in `detail`. */
+export const webhookEventTypes = [...webhookEvents, "report.delivered", "report.delivery_failed"] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
 export type WebhookEvent = (typeof webhookEvents)[number];
 export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -215,6 +218,8 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   lastError: text("last_error"),
   /** The process attempting a pending delivery now (migration 0008). */
   claimedBy: text("claimed_by"),
+  /** A delivery's event (migration 0018): JSON {type, delivery}, its type (report.delivered or report.delivery_failed) and data. */
+  detail: text("detail"),
 });
 
 export const webhookAttempts = sqliteTable("webhook_attempts", {

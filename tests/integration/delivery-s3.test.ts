@@ -7,13 +7,20 @@ import { S3Client } from "bun";
 import { generate, type TestApp, useRenderApp, waitForReport } from "../helpers/app";
 import { createDestination, sha256, waitForDeliveries } from "../helpers/delivery";
 import { useS3 } from "../helpers/s3";
+import { startReceiver, verifyStandardWebhook } from "../helpers/webhook-receiver";
 
 setDefaultTimeout(60_000);
 const s3 = useS3("customer-archive");
 let t: TestApp;
 useRenderApp(
   (a) => (t = a),
-  () => ({ destinationAllowHosts: ["127.0.0.1"], deliveryRetryBase: 200, deliveryRetryWindow: 6_000, deliveryTimeout: 5_000 }),
+  () => ({
+    destinationAllowHosts: ["127.0.0.1"],
+    webhookAllowHosts: ["127.0.0.1"],
+    deliveryRetryBase: 200,
+    deliveryRetryWindow: 6_000,
+    deliveryTimeout: 5_000,
+  }),
 );
 beforeEach(() => s3().up());
 
@@ -111,6 +118,43 @@ describe("delivery to an S3 bucket", () => {
     expect(others.map((o) => o.report.status)).toEqual(["succeeded", "succeeded", "succeeded"]);
     expect((await waitForDeliveries(t, slow.report.report_id, () => true))[0]!.status).toBe("pending");
     s3().up();
+  });
+
+  test("the report's webhook gets report.delivered and report.delivery_failed, signed like its other events", async () => {
+    const good = await destination();
+    const receiver = startReceiver();
+    try {
+      // The second entry names a destination deleted after the report was accepted: that delivery fails.
+      const gone = await destination();
+      const res = await t.request("POST", "/api/v1/generate-pdf-async", {
+        body: {
+          engine: "raw",
+          html_template: "<p>events</p>",
+          webhook: { url: receiver.url },
+          options: { deliver: [{ destination_id: good }, { destination_id: gone, path: "gone/{report_id}.pdf" }] },
+        },
+      });
+      const id = ((await res.json()) as { report_id: string }).report_id;
+      expect((await t.request("DELETE", `/api/v1/destinations/${gone}`)).status).toBe(200);
+      expect((await waitForReport(t, id)).status).toBe("succeeded");
+      await waitForDeliveries(t, id);
+      const got = await receiver.waitFor(3, 30_000);
+      const secret = ((await (await t.request("GET", "/api/v1/webhook-secret")).json()) as { data: { secret: string } }).data.secret;
+      const events = got.map((g) => verifyStandardWebhook(secret, g.headers, g.body));
+      const byType = Object.fromEntries(events.map((e) => [e.type, e.data]));
+      expect(Object.keys(byType).sort()).toEqual(["report.delivered", "report.delivery_failed", "report.succeeded"]);
+      expect(byType["report.delivered"]).toMatchObject({
+        report_id: id,
+        delivery: { destination_id: good, status: "delivered", target: `${id}.pdf` },
+      });
+      expect(byType["report.delivery_failed"]).toMatchObject({
+        report_id: id,
+        delivery: { destination_id: gone, status: "failed", error: "the destination was deleted", attempts: 1 },
+      });
+      expect(new Set(got.map((g) => g.headers["webhook-id"])).size).toBe(3);
+    } finally {
+      receiver.stop();
+    }
   });
 
   test("POST /destinations/{id}/test puts a small object and answers what happened", async () => {

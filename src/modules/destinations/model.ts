@@ -153,3 +153,18 @@ export const reportDeliverySchema = t.Object({
 export const reportDeliveriesSchema = t.Array(reportDeliverySchema, {
   description: "Where options.deliver sends the PDF, in its order (absent for reports without options.deliver)",
 });
+
+/** A delivery as it ended, for report.delivered and report.delivery_failed. */
+export function deliveryJson(
+  d: { destinationId: string; target: string },
+  end: { status: "delivered" | "failed"; attempts: number; error: string | null; at: number },
+): typeof reportDeliverySchema.static {
+  return {
+    destination_id: d.destinationId,
+    status: end.status,
+    attempts: end.attempts,
+    target: d.target,
+    delivered_at: end.status === "delivered" ? iso(end.at) : null,
+    error: end.error,
+  };
+}

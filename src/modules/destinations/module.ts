@@ -3,6 +3,7 @@
 import type { FeatureModule } from "../../app/module";
 import { destinations, reportDeliveries } from "../../db/schema";
 import { destinationsRoutes } from "./index";
+import { deliveryJson } from "./model";
 import { DestinationsRepo } from "./repo";
 import { DestinationsService } from "./service";
 import { DeliveryWorker } from "./worker";
@@ -64,6 +65,14 @@ export const destinationsModule: FeatureModule = {
       concurrency: 8,
       logger,
       sole: s.backend.kind === "sqlite",
+      // Signed like the report's other events, to the webhook it was submitted with (if any).
+      onFinished: (d, end) =>
+        s.repos.webhooks.queueDeliveryEvent(
+          d.reportId,
+          end.status === "delivered" ? "report.delivered" : "report.delivery_failed",
+          deliveryJson(d, end),
+          end.at,
+        ),
     });
     s.reports.deliverWith(service);
     // A finished report's deliveries are due at once (other instances' by the worker's idle poll).

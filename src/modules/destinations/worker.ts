@@ -30,8 +30,11 @@ export interface DeliveryWorkerOptions {
   logger: Logger;
   /** True when this process is the only worker (SQLite): claims left by a killed process are given back at start. */
   sole: boolean;
-  /** Told when a delivery ends (delivered or given up): the report.delivered and report.delivery_failed events. */
-  onFinished?: (d: DueDelivery, outcome: "delivered" | "failed", error: string | null) => Promise<void>;
+  /** Told, in the transaction that records it, when a delivery ends: the report.delivered and report.delivery_failed events. */
+  onFinished?: (
+    d: DueDelivery,
+    end: { status: "delivered" | "failed"; attempts: number; error: string | null; at: number },
+  ) => Promise<void>;
 }
 
 export class DeliveryWorker {
@@ -104,16 +107,19 @@ export class DeliveryWorker {
     const attempts = d.attempts + 1;
     const outcome = this.outcomeOf(result, attempts, d.createdAt, ended);
     const error = result.ok ? null : result.error;
-    if (!(await this.repo.record(d.id, attempts, outcome, error, ended))) return; // its report was deleted meanwhile
+    // The end of a delivery and its webhook event commit together.
+    const recorded = await this.repo.transaction(async () => {
+      if (!(await this.repo.record(d.id, attempts, outcome, error, ended))) return false; // its report was deleted meanwhile
+      if (outcome.status !== "pending") await this.opts.onFinished?.(d, { status: outcome.status, attempts, error, at: ended });
+      return true;
+    });
+    if (!recorded) return;
     const fields = { report_id: d.reportId, destination_id: d.destinationId, target: d.target, attempt: attempts, error, ms: ended - now };
     const log = this.opts.logger;
-    if (outcome.status === "pending") {
+    if (outcome.status === "pending")
       log.info("delivery attempt failed; will retry", { ...fields, next_attempt_at: new Date(outcome.nextAttemptAt).toISOString() });
-      return;
-    }
-    if (outcome.status === "delivered") log.debug("report delivered", fields);
+    else if (outcome.status === "delivered") log.debug("report delivered", fields);
     else log.warn("delivery given up", fields);
-    await this.opts.onFinished?.(d, outcome.status, error);
   }
 
   /** The stored file's bytes, or why they cannot be read (StoreUnavailableError: retried). */

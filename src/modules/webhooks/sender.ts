@@ -165,7 +165,7 @@ export class WebhookSender {
     const report = await this.reports.getForDownload(d.reportId);
     if (!report) return; // deleted meanwhile: its deliveries went with it
     const body = JSON.stringify(
-      buildEvent(d.event, report, await freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt),
+      buildEvent(d.event, report, await freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt, d.detail),
     );
     const headers = webhookHeaders(await this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
     const result = await sendWebhook(d.url, headers, body, {
