@@ -1,6 +1,7 @@
 // Destinations: where reports are delivered (options.deliver): an S3 bucket, an SFTP server, e-mail
 // recipients; and the delivery worker that sends each report's PDF there from a durable queue.
 import type { FeatureModule } from "../../app/module";
+import { destinationsRoutes as destinationsPages } from "../../dashboard/routes/destinations";
 import { destinations, reportDeliveries } from "../../db/schema";
 import { destinationsRoutes } from "./index";
 import { deliveryJson } from "./model";
@@ -51,6 +52,12 @@ export const destinationsModule: FeatureModule = {
     "PATCH /api/v1/destinations/:destinationID": "destinations:manage",
     "DELETE /api/v1/destinations/:destinationID": "destinations:manage",
     "POST /api/v1/destinations/:destinationID/test": "destinations:manage",
+    // Its dashboard pages.
+    "GET /dashboard/destinations": "dashboard",
+    "POST /dashboard/destinations": "dashboard",
+    "POST /dashboard/destinations/:id/test": "dashboard",
+    "GET /dashboard/destinations/:id/delete": "dashboard",
+    "POST /dashboard/destinations/:id/delete": "dashboard",
   },
   services: ({ config: c, sql, logger, services: s, sealFor }) => {
     const repo = new DestinationsRepo(sql, s.backend.owner);
@@ -82,4 +89,5 @@ export const destinationsModule: FeatureModule = {
   start: ({ services: s }) => s.deliveryWorker.start(),
   stop: (s) => s.deliveryWorker.stop(),
   api: ({ services: s, guard }) => destinationsRoutes(s.destinations, guard),
+  dashboard: [{ nav: { id: "destinations", href: "/dashboard/destinations", label: "Destinations", order: 65 }, pages: destinationsPages }],
 };
