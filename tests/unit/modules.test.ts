@@ -67,6 +67,7 @@ test("the dashboard's navigation, joined from the modules' sections, keeps its o
     "Playground /dashboard/playground",
     "Access Keys /dashboard/keys",
     "Signing /dashboard/signing",
+    "Destinations /dashboard/destinations",
     "Audit /dashboard/audit",
   ]);
   expect(new Set(nav.map((n) => n.id)).size).toBe(nav.length);
