@@ -2,6 +2,7 @@
 // in every state a person reaches: none yet, a refusal (a loopback endpoint), destinations listed, a
 // failed test, the delete confirmation and after it. The forms work without JavaScript.
 import { afterAll, beforeAll, expect } from "bun:test";
+import { api } from "../helpers/process";
 import { type Harness, startHarness, test, Watched } from "./harness";
 import { expectNoAxeViolationsAt } from "./page-checks";
 
@@ -59,4 +60,31 @@ test("destinations: none yet, a refusal, added, a failed test, delete confirmati
   await page.getByRole("button", { name: "Delete buyers" }).click();
   await page.waitForURL(/\/dashboard\/destinations\?deleted=/);
   await checkBothWidths("destinations, after a deletion");
+}, 120_000);
+
+test("reports: a report's deliveries show under its status, with the last error", async () => {
+  const { page } = w;
+  const base = h.server.baseUrl;
+  // A name that never resolves: the delivery stays pending, retried, and says why.
+  const dest = await api(base, h.adminKey, "POST", "/destinations", {
+    name: "archive",
+    type: "s3",
+    s3: { endpoint: "https://s3.reportgen.invalid", bucket: "acme-archive", access_key_id: "k", secret_access_key: "s" },
+  });
+  expect(dest.status).toBe(201);
+  const r = await api(base, h.adminKey, "POST", "/generate-pdf-async", {
+    engine: "raw",
+    html_template: "<p>delivered</p>",
+    options: { deliver: [{ destination_id: dest.body.data.id, path: "invoices/{report_id}.pdf" }] },
+  });
+  const id = r.body.report_id as string;
+  const end = Date.now() + 60_000;
+  while ((await api(base, h.adminKey, "GET", `/reports/${id}`)).body.data.deliveries[0].attempts < 1 && Date.now() < end)
+    await Bun.sleep(100);
+  await page.goto("/dashboard/reports");
+  const list = page.getByRole("list", { name: `Deliveries of report ${id.slice(0, 8)}` });
+  await list.waitFor();
+  expect(await list.textContent()).toContain(`invoices/${id}.pdf`);
+  expect(await list.textContent()).toContain("Delivery pending");
+  await checkBothWidths("reports, a delivery pending with its error");
 }, 120_000);

@@ -119,6 +119,19 @@ export class DestinationsRepo {
     );
   }
 
+  /** The deliveries of several reports (a page of the dashboard's list), by report id. */
+  async deliveriesOf(reportIds: string[]): Promise<Map<string, DeliveryRow[]>> {
+    const out = new Map<string, DeliveryRow[]>();
+    if (reportIds.length === 0) return out;
+    const rows = await this.sql.all<DeliveryRow & { reportId: string }>(
+      `SELECT report_id AS "reportId", destination_id AS "destinationId", status, attempts, target, delivered_at AS "deliveredAt",
+       last_error AS "lastError" FROM report_deliveries WHERE report_id IN ${jsonList(this.sql.dialect, "$1")} ORDER BY report_id, position`,
+      [JSON.stringify(reportIds)],
+    );
+    for (const { reportId, ...r } of rows) (out.get(reportId) ?? out.set(reportId, []).get(reportId)!).push(r);
+    return out;
+  }
+
   /**
    * Takes up to `limit` due deliveries, oldest first, for `leaseMs`: until then no other worker (here or
    * on another instance) takes them.

@@ -11,7 +11,7 @@ import type { Actor } from "../audit/model";
 import type { AuditService } from "../audit/service";
 import type { CreateDestination, UpdateDestination } from "./model";
 import { deliveryTarget, expand } from "./path";
-import type { DestinationRow, DestinationsRepo, NewDelivery } from "./repo";
+import type { DeliveryRow, DestinationRow, DestinationsRepo, NewDelivery } from "./repo";
 import { type DestinationSettings, mergedSettings, type Secrets, settingsOf, splitSettings } from "./settings";
 import { ship } from "./transports/ship";
 import type { ShipContext } from "./transports/transport";
@@ -176,6 +176,11 @@ export class DestinationsService {
       createdAt: report.acceptedAt,
     }));
     return () => this.repo.attach(rows);
+  }
+
+  /** The deliveries of several reports, by report id (the dashboard's list of reports). */
+  deliveriesOf(reportIds: string[]): Promise<Map<string, DeliveryRow[]>> {
+    return this.repo.deliveriesOf(reportIds);
   }
 
   /** A report's deliveries as GET /reports/{id} shows them; null for a report without options.deliver. */
