@@ -61,6 +61,7 @@ describe("each event is written exactly once, with actor, address, target and ti
         "keys:manage",
         "signing:manage",
         "e_invoices:validate",
+        "destinations:manage",
       ],
     });
     expect(Date.parse(events[0]!.created_at)).toBeGreaterThanOrEqual(before - 1);

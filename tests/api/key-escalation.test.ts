@@ -41,6 +41,7 @@ describe("rotate, change and delete: a narrow key against a broader key", () => 
         "assets:read",
         "signing:manage",
         "e_invoices:validate",
+        "destinations:manage",
       ]);
       expect(body.message).toContain("reports:write");
       // Nothing happened: the broad key's value still submits, its quota is unset, it still exists.
