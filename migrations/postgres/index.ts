@@ -13,6 +13,7 @@ import p0010 from "./0010_key_changes.sql" with { type: "text" };
 import p0011 from "./0011_finished_state.sql" with { type: "text" };
 import type { Migration } from "../index";
 import p0012 from "./0012_e_invoices_scope.sql" with { type: "text" };
+import p0013 from "./0013_destinations.sql" with { type: "text" };
 import p0014 from "./0014_schedules.sql" with { type: "text" };
 import p0016 from "./0016_e_invoices_render_scope.sql" with { type: "text" };
 
@@ -29,6 +30,7 @@ export const postgresMigrations: Migration[] = [
   { version: 10, name: "0010_key_changes", sql: p0010 },
   { version: 11, name: "0011_finished_state", sql: p0011 },
   { version: 12, name: "0012_e_invoices_scope", sql: p0012 },
+  { version: 13, name: "0013_destinations", sql: p0013 },
   { version: 14, name: "0014_schedules", sql: p0014 },
   { version: 16, name: "0016_e_invoices_render_scope", sql: p0016 },
 ];

@@ -143,7 +143,8 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
     };
     // Each module's own services, in the list's order: a module's factory sees those before it.
     const services = core as Services;
-    for (const m of MODULES) Object.assign(services, m.services?.({ config, sql: backend.sql, logger, services }));
+    const sealFor = (purpose: string) => new PasswordSeal(linkSecret, purpose);
+    for (const m of MODULES) Object.assign(services, m.services?.({ config, sql: backend.sql, logger, services, sealFor }));
     return services;
   } catch (e) {
     await backend.close();

@@ -14,6 +14,7 @@ import type { apiGuard } from "../http/auth";
 import type { FeatureDocs } from "../http/openapi";
 import type { RouteRules } from "../http/route-access";
 import type { Logger } from "../lib/logger";
+import type { PasswordSeal } from "../lib/seal";
 import type { ChildRegistry } from "../lib/supervisor";
 import type { AuditEventLabels, AuditEventType } from "../modules/audit/model";
 import type { HealthProbe } from "../modules/health/index";
@@ -47,6 +48,8 @@ export interface ServiceContext {
   logger: Logger;
   /** The core services, and those of the modules before it in the list. */
   services: Services;
+  /** A seal for the module's secrets, under a key derived from the server secret for `purpose` (lib/seal.ts). */
+  sealFor: (purpose: string) => PasswordSeal;
 }
 
 /** What a module's `start` is given (App.start(), before HTTP listens). */

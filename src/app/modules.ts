@@ -11,6 +11,7 @@ import { accountsModule } from "../modules/accounts/module";
 import { assetsModule } from "../modules/assets/module";
 import type { AuditEventType } from "../modules/audit/model";
 import { auditModule } from "../modules/audit/module";
+import { destinationsModule } from "../modules/destinations/module";
 import { eInvoicesModule } from "../modules/e-invoices/module";
 import { filesModule } from "../modules/files/module";
 import { guideModule } from "../modules/guide/module";
@@ -42,6 +43,7 @@ export const MODULES: readonly FeatureModule[] = [
   idempotencyModule,
   eInvoicesModule,
   schedulesModule,
+  destinationsModule,
 ];
 
 /** Tables of the frame rather than a feature: the cron jobs' leases (src/jobs/). Every other table has a module. */

@@ -1,5 +1,6 @@
 // Every setting of the service, declared once: flag, environment variable, default, parser, help.
 // `--help`, the README's configuration table and loadConfig() are all generated from this list.
+import { deliverySettings } from "./settings-delivery";
 import { httpSettings } from "./settings-http";
 import { renderSettings } from "./settings-render";
 import { serviceSettings } from "./settings-service";
@@ -8,7 +9,7 @@ export type { ServeRole, SettingSpec } from "./parsers";
 export { defaultMaxConnections } from "./settings-http";
 
 /** Every setting, in the order --help and the README's configuration table list them. */
-export const settings = { ...serviceSettings, ...renderSettings, ...httpSettings };
+export const settings = { ...serviceSettings, ...renderSettings, ...httpSettings, ...deliverySettings };
 
 /**
  * The standard AWS variables, read once at start-up for an s3:// --storage-url. Environment only: they

@@ -8,6 +8,7 @@ import type { Logger } from "../lib/logger";
 import type { AssetsService } from "../modules/assets/service";
 import type { Actor, AuditEventType } from "../modules/audit/model";
 import type { AuditService } from "../modules/audit/service";
+import type { DestinationsService } from "../modules/destinations/service";
 import type { EInvoiceChecker } from "../modules/e-invoices/service";
 import type { HealthProbe } from "../modules/health/index";
 import type { KeyAuthenticator } from "../modules/keys/authenticator";
@@ -38,6 +39,8 @@ export interface DashboardDeps {
   templates: TemplatesService;
   signing: SigningService;
   schedules: SchedulesService;
+  /** Delivery destinations (options.deliver). */
+  destinations: DestinationsService;
   usage: UsageService;
   audit: AuditService;
   /** Days audit events are kept (said on the audit page). */

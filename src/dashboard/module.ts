@@ -44,6 +44,7 @@ export const dashboardModule: FeatureModule = {
         templates: s.templates,
         signing: s.signing,
         schedules: s.schedules,
+        destinations: s.destinations,
         usage: s.usage,
         audit: s.audit,
         auditRetentionDays: Math.round(c.auditRetention / 86_400_000),

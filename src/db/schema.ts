@@ -197,6 +197,9 @@ export const reportWebhooks = sqliteTable("report_webhooks", {
 });
 
 export const webhookEvents = ["report.succeeded", "report.failed"] as const;
+/** The types of events receivers see: a delivery's (report.delivered, report.delivery_failed) is stored as report.succeeded with its type in `detail`. */
+export const webhookEventTypes = [...webhookEvents, "report.delivered", "report.delivery_failed"] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
 export type WebhookEvent = (typeof webhookEvents)[number];
 export const deliveryStatuses = ["pending", "delivered", "failed"] as const;
 export type DeliveryStatus = (typeof deliveryStatuses)[number];
@@ -215,6 +218,8 @@ export const webhookDeliveries = sqliteTable("webhook_deliveries", {
   lastError: text("last_error"),
   /** The process attempting a pending delivery now (migration 0008). */
   claimedBy: text("claimed_by"),
+  /** A delivery's event (migration 0018): JSON {type, delivery}, its type (report.delivered or report.delivery_failed) and data. */
+  detail: text("detail"),
 });
 
 export const webhookAttempts = sqliteTable("webhook_attempts", {
@@ -349,4 +354,46 @@ export const scheduleRuns = sqliteTable("schedule_runs", {
   webhookNextAt: integer("webhook_next_at"),
   createdAt: integer("created_at").notNull(),
   finishedAt: integer("finished_at"),
+});
+
+// Destinations and the queue of report deliveries (migration 0018).
+export const destinationTypes = ["s3", "sftp", "email"] as const;
+export type DestinationType = (typeof destinationTypes)[number];
+
+export const destinations = sqliteTable("destinations", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  type: text("type", { enum: destinationTypes }).notNull(),
+  /** JSON: the settings that may be shown (endpoint, bucket, host, host key, recipients...). */
+  settings: text("settings").notNull(),
+  /** The seal of its secrets (src/lib/seal.ts), bound to its id. */
+  sealedSecrets: text("sealed_secrets").notNull(),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+export const reportDeliveries = sqliteTable("report_deliveries", {
+  id: text("id").primaryKey(),
+  reportId: text("report_id")
+    .notNull()
+    .references(() => reports.id, { onDelete: "cascade" }),
+  /** Its index in options.deliver. */
+  position: integer("position").notNull(),
+  destinationId: text("destination_id").notNull(),
+  /** The object key or file name, fixed when the report is accepted: every attempt writes the same one. */
+  target: text("target").notNull(),
+  subject: text("subject"),
+  body: text("body"),
+  linkOrigin: text("link_origin").notNull(),
+  status: text("status", { enum: deliveryStatuses }).notNull(),
+  attempts: integer("attempts").notNull().default(0),
+  createdAt: integer("created_at").notNull(),
+  /** NULL while the report's PDF is not durable yet; then when the next attempt is due (or its claim ends). */
+  nextAttemptAt: integer("next_attempt_at"),
+  deliveredAt: integer("delivered_at"),
+  lastError: text("last_error"),
+  claimedBy: text("claimed_by"),
 });

@@ -4,6 +4,7 @@
 import { t } from "elysia";
 import { oneOf } from "../http/schema";
 import { CHUNK_SIZE } from "./chunk-options";
+import { deliverOptionSchema } from "./deliver-schema";
 import {
   CSS_LENGTH_RE,
   IMAGE_DEFAULTS,
@@ -389,6 +390,7 @@ export const pdfOptionsSchema = t.Object(
     ),
     ...pdfOutputOptions,
     ...postOptions,
+    deliver: t.Optional(deliverOptionSchema),
   },
   {
     additionalProperties: false,

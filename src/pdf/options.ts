@@ -238,8 +238,16 @@ export type StoredPostOptions = Omit<PostOptions, "encryption" | "e_invoice"> & 
 export const WATERMARK_DEFAULTS = { opacity: 0.25, angle: 45, position: "over" as LayerPosition };
 export const STAMP_DEFAULT_OPACITY = 1;
 
+/** One entry of options.deliver: where the stored PDF goes (src/modules/destinations/, docs/delivery.md). */
+export interface DeliverRequest {
+  destination_id: string;
+  path?: string;
+  subject?: string;
+  body?: string;
+}
+
 /** `options` as a whole, as a client sends it (encryption still in clear) and as a stored template keeps it. */
-export type RequestOptions = StoredPdfOptions & PostOptions;
+export type RequestOptions = StoredPdfOptions & PostOptions & { deliver?: DeliverRequest[] };
 
 /** The post-processing fields of `options` (the rest are print options). */
 export const POST_FIELDS = [

@@ -3,6 +3,7 @@
 // the body must match the documented schema (error codes included: they are an enum there).
 import { beforeAll, expect, test } from "bun:test";
 import { tamperedLink } from "../helpers/links";
+import { destinationCalls } from "./contract-destinations";
 import { eInvoiceCalls } from "./contract-einvoices";
 import { assetCalls, type ContractCall, signingCalls } from "./contract-libraries";
 import { scheduleCalls } from "./contract-schedules";
@@ -263,6 +264,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call(delTpl)).status).toBe(404);
   await assetCalls(call);
   await signingCalls(call);
+  await destinationCalls(call);
   await eInvoiceCalls(call, id);
   await scheduleCalls(call);
   await accessControl(keysOp, made.body.id as string);

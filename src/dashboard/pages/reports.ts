@@ -1,5 +1,6 @@
 // Reports: newest first, filtered by status, paginated, with unfinished rows refreshed live.
 import { type ReportStatus, reportStatuses } from "../../db/schema";
+import type { DeliveryRow } from "../../modules/destinations/repo";
 import type { ReportConformance } from "../../modules/reports/model";
 import type { ReportSummary } from "../../modules/reports/repo";
 import { fmt, type Html, html } from "../html";
@@ -56,12 +57,29 @@ function thumbnail(r: ReportSummary): Html | string {
   return html`<img class="thumb" src="/dashboard/reports/${r.id}/thumbnail" alt="Page 1 of report ${r.id.slice(0, 8)}" width="48" loading="lazy"> `;
 }
 
-export function reportRow(r: ReportSummary, canDelete: boolean): Html {
-  const live = pending(r.status) ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
+/** Where options.deliver sends the report, and how each delivery stands (GET /reports/{id}'s deliveries). */
+function deliveries(r: ReportSummary, list: readonly DeliveryRow[]): Html | string {
+  if (!list.length) return "";
+  const look = { pending: "queued", delivered: "succeeded", failed: "failed" } as const;
+  const items = list.map(
+    (d) =>
+      html`<li><span class="badge ${look[d.status]}">${d.status === "pending" ? "Delivery pending" : d.status === "delivered" ? "Delivered" : "Delivery failed"}</span> <span class="mono">${d.target}</span>${
+        d.attempts > 1 || d.lastError
+          ? html` <span class="sub">${fmt.plural(d.attempts, "attempt")}${d.lastError ? html`: ${d.lastError}` : ""}</span>`
+          : ""
+      }</li>`,
+  );
+  return html`<ul class="deliveries" aria-label="Deliveries of report ${r.id.slice(0, 8)}">${items}</ul>`;
+}
+
+export function reportRow(r: ReportSummary, canDelete: boolean, delivered: readonly DeliveryRow[] = []): Html {
+  // Refreshed while the report or one of its deliveries is unfinished.
+  const live =
+    pending(r.status) || delivered.some((d) => d.status === "pending") ? html` data-refresh="/dashboard/reports/${r.id}/row"` : "";
   const reason = r.errorCode ? html`<p class="reason"><span class="mono">${r.errorCode}</span>: ${r.errorMessage ?? ""}</p>` : "";
   return html`<tr id="report-${r.id}"${live} data-announce="Report ${r.id.slice(0, 8)} ${labels[r.status].toLowerCase()}">
   <td data-label="Report">${thumbnail(r)}<span class="mono">${r.id.slice(0, 8)}</span> <span class="sub">${r.engine.toUpperCase()}</span>${conformance(r)}</td>
-  <td data-label="Status">${badge(r.status)}${progress(r)}${reason}</td>
+  <td data-label="Status">${badge(r.status)}${progress(r)}${reason}${deliveries(r, delivered)}</td>
   <td data-label="Created">${fmt.time(r.createdAt)}</td>
   <td data-label="Finished">${r.finishedAt ? fmt.time(r.finishedAt) : html`<span class="sub">—</span>`}</td>
   <td data-label="Pages" class="num">${r.pageCount ?? "—"}</td>
@@ -81,7 +99,16 @@ export function reportRow(r: ReportSummary, canDelete: boolean): Html {
 
 export function reportsPage(
   viewer: Viewer,
-  o: { items: ReportSummary[]; status?: ReportStatus; cursor?: string; nextCursor: string | null; message?: Notice; canDelete: boolean },
+  o: {
+    items: ReportSummary[];
+    status?: ReportStatus;
+    cursor?: string;
+    nextCursor: string | null;
+    message?: Notice;
+    canDelete: boolean;
+    /** Each report's deliveries (options.deliver), by report id. */
+    deliveries?: ReadonlyMap<string, readonly DeliveryRow[]>;
+  },
 ) {
   const q = (extra: Record<string, string | undefined>) => {
     const p = new URLSearchParams();
@@ -113,7 +140,7 @@ ${
     ? cardTable({
         caption: `Reports${o.status ? `, ${labels[o.status].toLowerCase()} only` : ""}, newest first`,
         columns: ["Report", "Status", "Created", "Finished", "Pages", "Size", "Render time"],
-        rows: o.items.map((r) => reportRow(r, o.canDelete)),
+        rows: o.items.map((r) => reportRow(r, o.canDelete, o.deliveries?.get(r.id))),
         actions: true,
       })
     : empty

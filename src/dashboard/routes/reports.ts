@@ -20,14 +20,16 @@ export function reportsRoutes(d: DashboardDeps, g: Guards) {
         const { items, nextCursor } = await d.reports.list(s.accountId, { limit: 20, status, cursor });
         const message: Notice | undefined = query.deleted ? { kind: "ok", text: "The report and its PDF were deleted." } : undefined;
         const canDelete = s.scopes.includes("reports:write");
-        return htmlResponse(reportsPage(await g.viewerOf(s), { items, status, cursor, nextCursor, message, canDelete }));
+        const deliveries = await d.destinations.deliveriesOf(items.map((r) => r.id));
+        return htmlResponse(reportsPage(await g.viewerOf(s), { items, status, cursor, nextCursor, message, canDelete, deliveries }));
       }),
     )
     .get(
       `${DASHBOARD}/reports/:id/row`,
       g.fragment(async ({ params: { id = "" } }, s) => {
         try {
-          return reportRow(await d.reports.get(s.accountId, id), s.scopes.includes("reports:write"));
+          const r = await d.reports.get(s.accountId, id);
+          return reportRow(r, s.scopes.includes("reports:write"), (await d.destinations.deliveriesOf([r.id])).get(r.id));
         } catch (e) {
           if (e instanceof AppError && e.status === 404) return goneRow(id);
           throw e;

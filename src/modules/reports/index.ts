@@ -9,6 +9,7 @@ import { THUMBNAIL } from "../../pdf/raster";
 import { idempotencyHeaders } from "../idempotency/model";
 import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
 import type { WebhooksService } from "../webhooks/service";
+import type { ReportDeliveryJson } from "./model";
 import { generateBodySchema, listQuerySchema, mergeBodySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
 import type { ReportsService } from "./service";
 import type { ReportThumbnails } from "./thumbnail";
@@ -20,6 +21,8 @@ export interface ReportsRoutesOptions {
   idempotency: IdempotencyService;
   /** The delivery log of a report's webhook, or null. */
   webhookLog: (reportId: string) => ReturnType<WebhooksService["log"]>;
+  /** A report's deliveries (options.deliver), or null. */
+  deliveryLog: (reportId: string) => Promise<ReportDeliveryJson[] | null>;
   thumbnails: ReportThumbnails;
 }
 
@@ -177,9 +180,9 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       "/reports/:reportID",
       async ({ principal, params, query }) => {
         const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30));
-        // `webhook` only for reports submitted with one: other reports keep exactly the v1 shape.
-        const webhook = await opts.webhookLog(r.id);
-        return { data: webhook ? { ...toReportJson(r), webhook } : toReportJson(r) };
+        // `webhook` and `deliveries` only for reports submitted with them: other reports keep exactly the v1 shape.
+        const [webhook, deliveries] = await Promise.all([opts.webhookLog(r.id), opts.deliveryLog(r.id)]);
+        return { data: { ...toReportJson(r), ...(webhook ? { webhook } : {}), ...(deliveries ? { deliveries } : {}) } };
       },
       {
         params: reportIdParams,
@@ -189,7 +192,8 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           summary: "A report's status",
           description:
             "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). " +
-            "For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list).",
+            "For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list). " +
+            "For a report submitted with options.deliver, `deliveries` shows each destination's status (pending, delivered, failed), attempts, target, delivered_at and last error.",
         },
       },
     )

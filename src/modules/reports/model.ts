@@ -5,9 +5,11 @@ import { engines, reportStatuses } from "../../db/schema";
 import { oneOf, pageQueryFields } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
+import { deliverOptionSchema } from "../../pdf/deliver-schema";
 import { type PdfaLevel, pdfaLevels } from "../../pdf/options";
 import { pdfOptionsSchema, postOptions } from "../../pdf/options-schema";
 import { CONTENT_TYPES, type ImageFormat, imageFormats } from "../../pdf/raster";
+import { reportDeliveriesSchema } from "../destinations/model";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
 import type { ReportSummary } from "./repo";
 
@@ -59,7 +61,7 @@ export const mergeBodySchema = t.Object(
     }),
     options: t.Optional(
       t.Object(
-        { ...postOptions },
+        { ...postOptions, deliver: t.Optional(deliverOptionSchema) },
         { additionalProperties: false, description: "Post-processing of the merged PDF (the same fields as in a generation request)" },
       ),
     ),
@@ -156,7 +158,10 @@ export const reportSchema = t.Object({
     ),
   ),
   webhook: t.Optional(reportWebhookSchema),
+  deliveries: t.Optional(reportDeliveriesSchema),
 });
+
+export type ReportDeliveryJson = (typeof reportDeliveriesSchema.static)[number];
 
 /** What a report's PDF conforms to, as the reports row keeps it (JSON in its conformance column). */
 export interface ReportConformance {

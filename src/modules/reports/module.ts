@@ -48,6 +48,7 @@ export const reportsModule: FeatureModule = {
       originOf,
       idempotency: s.idempotency,
       webhookLog: (id) => s.webhooks.log(id),
+      deliveryLog: (id) => s.destinations.log(id),
       thumbnails: s.thumbnails,
     }),
   dashboard: [

@@ -5,12 +5,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ReportStatus } from "../../db/schema";
 import { readPage } from "../../lib/cursor";
-import { AppError, notFound, retryLater, storageRefusal } from "../../lib/errors";
+import { AppError, notFound, storageRefusal } from "../../lib/errors";
 import { newUuid, UUID_RE } from "../../lib/ids";
 import type { PasswordSeal } from "../../lib/seal";
 import { type StorageMonitor, storageFault } from "../../lib/storage";
 import {
   checkPdfOptions,
+  type DeliverRequest,
   hasPostOptions,
   IMAGE_DEFAULTS,
   type PostOptions,
@@ -20,7 +21,7 @@ import {
 import { showAttachment } from "../../pdf/qpdf";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
-import { secondsToNextUtcMidnight, utcDay } from "../keys/options";
+import { utcDay } from "../keys/options";
 import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { failureAdvice } from "./failure-advice";
@@ -28,6 +29,7 @@ import { checkData, chunkedDataJson, type DataLimits } from "./input-limits";
 import type { ReportConformance } from "./model";
 import { pdfMissing } from "./pdf-missing";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
+import { queueRefusal, quotaExceeded } from "./refusals";
 import type { NewReport, ReportSummary, ReportsRepo } from "./repo";
 import { claimedOnInsert, type SlotSource } from "./slots";
 import { resolveTemplateChoice, type TemplateChoice } from "./template-choice";
@@ -46,7 +48,7 @@ export interface GenerateInput extends TemplateChoice {
 
 export interface MergeInput {
   report_ids: string[];
-  options?: PostOptions;
+  options?: PostOptions & { deliver?: DeliverRequest[] };
   webhook?: { url: string };
 }
 
@@ -56,6 +58,16 @@ export interface ReportWebhooks {
   check(url: string): string;
   /** Records a new report's webhook; runs in the report's insert transaction. */
   attach(reportId: string, url: string, linkOrigin: string): Promise<void>;
+}
+
+/** What reports need of destinations (implemented by DestinationsService): options.deliver. */
+export interface ReportDeliveries {
+  /** Checks options.deliver (422 naming the entry) and returns what queues the deliveries: run it in the insert transaction. */
+  prepare(
+    accountId: string,
+    deliver: DeliverRequest[],
+    report: { id: string; templateId: string | null; acceptedAt: number; linkOrigin: string },
+  ): Promise<() => Promise<void>>;
 }
 
 export interface ReportsServiceOptions {
@@ -100,6 +112,12 @@ export class ReportsService {
     this.slots = slots;
   }
 
+  /** Where options.deliver goes (the destinations module, once its services are built). */
+  private deliveries?: ReportDeliveries;
+  deliverWith(deliveries: ReportDeliveries): void {
+    this.deliveries = deliveries;
+  }
+
   /**
    * Validates and durably queues a report; returns its id once the row (and its webhook, if any) is
    * committed. `linkOrigin` is the origin of the download link a success event will carry.
@@ -108,6 +126,9 @@ export class ReportsService {
     const accountId = typeof by === "string" ? by : by.accountId;
     const id = newUuid();
     const form = await resolveTemplateChoice(this.opts.templates, accountId, input);
+    // options.deliver is kept in report_deliveries, not with the print options.
+    const { deliver, ...requested } = form.options ?? {};
+    if (form.options) form.options = Object.keys(requested).length ? requested : undefined;
     let options = form.options as (StoredPdfOptions & StoredPostOptions) | undefined;
     let chunked: string | undefined;
     if (form.options) {
@@ -124,7 +145,7 @@ export class ReportsService {
       }
     }
     const data = chunked ?? (form.engine === "ejs" ? (form.dataJson ?? checkData(input.data, this.opts.dataLimits)) : null);
-    return this.enqueue(by, id, input.webhook, linkOrigin, {
+    return this.enqueue(by, id, input.webhook, linkOrigin, deliver, {
       engine: form.engine,
       template: form.template,
       data,
@@ -150,8 +171,9 @@ export class ReportsService {
     const pages = used.reduce((n, u) => n + (u.pageCount ?? 0), 0);
     if (this.opts.maxPages && pages > this.opts.maxPages)
       throwProblems([{ field: "report_ids", problem: `the parts have ${pages} pages together; a report may have ${this.opts.maxPages}` }]);
-    const options = input.options && hasPostOptions(input.options) ? await this.postOptions(id, accountId, input.options) : undefined;
-    return this.enqueue(by, id, input.webhook, linkOrigin, {
+    const { deliver, ...post } = input.options ?? {};
+    const options = hasPostOptions(post) ? await this.postOptions(id, accountId, post) : undefined;
+    return this.enqueue(by, id, input.webhook, linkOrigin, deliver, {
       engine: "raw",
       template: "",
       data: null,
@@ -183,15 +205,20 @@ export class ReportsService {
     id: string,
     webhook: { url: string } | undefined,
     linkOrigin: string,
+    deliver: DeliverRequest[] | undefined,
     report: Omit<NewReport, "id" | "accountId" | "createdAt">,
   ): Promise<{ reportId: string }> {
     const accountId = typeof by === "string" ? by : by.accountId;
     const webhookUrl = webhook ? this.webhooks.check(webhook.url) : undefined;
+    const now = Date.now();
+    // Set by the destinations module when the services are built.
+    const queueDeliveries = deliver?.length
+      ? await this.deliveries!.prepare(accountId, deliver, { id, templateId: report.templateId ?? null, acceptedAt: now, linkOrigin })
+      : undefined;
     // Below the reserve the room left belongs to reports already accepted. A failed insert (the
     // disk filled up since the last look) is answered the same way by the error mapper.
     const disk = this.opts.storage?.status().state;
     if (disk && disk !== "ok") throw storageRefusal(disk === "low" ? "full" : disk);
-    const now = Date.now();
     const row: NewReport = { ...report, id, accountId, createdAt: now, keyId: typeof by === "string" ? null : by.keyId };
     const caps = { total: this.opts.queueLimit, account: this.opts.accountQueueLimit };
     if (typeof by === "string") {
@@ -216,6 +243,7 @@ export class ReportsService {
           claimed = done === "claimed";
         }
         if (webhookUrl) await this.webhooks.attach(id, webhookUrl, linkOrigin);
+        await queueDeliveries?.();
       });
     } catch (e) {
       slot?.release();
@@ -370,25 +398,4 @@ function conformanceOf(o: StoredPostOptions | undefined): string | null {
     c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
   if (o?.image) c.image = { format: o.image.format, dpi: o.image.dpi ?? IMAGE_DEFAULTS.dpi, pages: o.image.pages ?? IMAGE_DEFAULTS.pages };
   return Object.keys(c).length ? JSON.stringify(c) : null;
-}
-
-/** 503 queue_full or 429 account_queue_full: the queue, or the account's share of it, has no room. */
-function queueRefusal(code: "queue_full" | "account_queue_full", caps: { total: number; account: number }) {
-  return code === "queue_full"
-    ? retryLater("queue_full", `the service has ${caps.total} reports waiting; retry later`, 5)
-    : retryLater(
-        "account_queue_full",
-        `this account already has ${caps.account} unfinished reports; wait for some to finish, then retry`,
-        2,
-      );
-}
-
-/** 429 quota_exceeded: the key has submitted its `max` reports of the UTC day of `now`. */
-function quotaExceeded(max: number, now: number) {
-  const wait = secondsToNextUtcMidnight(now);
-  return retryLater(
-    "quota_exceeded",
-    `this access key may submit ${max} reports per UTC day and has used them all today; retry after the next UTC midnight (in ${wait} s), or raise its max_reports_per_day`,
-    wait,
-  );
 }

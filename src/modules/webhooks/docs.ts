@@ -3,8 +3,9 @@ import { eventSchema } from "./model";
 
 export const webhooksDescription = `
 ## Webhooks
-Add \`"webhook": {"url": "https://…"}\` to \`POST /api/v1/generate-pdf-async\`. When the report succeeds or fails,
-reportgen POSTs an event there, signed per [Standard Webhooks](https://www.standardwebhooks.com) with the account's
+Add \`"webhook": {"url": "https://…"}\` to \`POST /api/v1/generate-pdf-async\`. When the report succeeds or fails
+(\`report.succeeded\`, \`report.failed\`), and when each of its deliveries ends (\`report.delivered\`,
+\`report.delivery_failed\`, with \`data.delivery\`: see options.deliver), reportgen POSTs an event there, signed per [Standard Webhooks](https://www.standardwebhooks.com) with the account's
 secret (\`GET /api/v1/webhook-secret\`; \`POST /api/v1/webhook-secret/rotate\` with \`{}\`). Schema: \`webhooks.reportFinished\`
 below. Headers: \`webhook-id\` (stable across retries of one event), \`webhook-timestamp\` (Unix seconds of the attempt),
 \`webhook-signature\`: \`v1,\` + base64(HMAC-SHA256(base64-decoded part of \`whsec_…\`, \`<id>.<timestamp>.<raw body>\`)),
@@ -42,7 +43,7 @@ Idempotency-Key (stored only as a hash). **409** \`idempotency_replay_unavailabl
 export const webhooksDocumentation = {
   reportFinished: {
     post: {
-      summary: "A report succeeded or failed",
+      summary: "A report succeeded or failed; or one of its deliveries (options.deliver) ended: report.delivered, report.delivery_failed",
       description: "Sent to the report's `webhook.url`. Verify `webhook-signature` before trusting the body; deduplicate on `webhook-id`.",
       parameters: [
         {

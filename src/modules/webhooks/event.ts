@@ -1,5 +1,5 @@
 // The JSON body of a webhook event, built at each attempt so the download link in it is fresh.
-import type { WebhookEvent } from "../../db/schema";
+import type { WebhookEvent, WebhookEventType } from "../../db/schema";
 import { iso } from "../../lib/time";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
@@ -7,11 +7,23 @@ import { toReportJson } from "../reports/model";
 import type { ReportSummary } from "../reports/repo";
 
 /** Standard Webhooks' recommended shape: type, timestamp, data. */
-export function buildEvent(type: WebhookEvent, report: ReportSummary, download: { url: string; expiresAt: number } | null, now: number) {
+export function buildEvent(
+  type: WebhookEvent,
+  report: ReportSummary,
+  download: { url: string; expiresAt: number } | null,
+  now: number,
+  detail: string | null = null,
+) {
+  // A delivery's event: its own type, and the delivery as it ended.
+  const own = detail ? (JSON.parse(detail) as { type: WebhookEventType; delivery: unknown }) : undefined;
   return {
-    type,
+    type: own?.type ?? type,
     timestamp: iso(now)!,
-    data: { ...toReportJson(report), download: download ? { url: download.url, expires_at: iso(download.expiresAt)! } : null },
+    data: {
+      ...toReportJson(report),
+      download: download ? { url: download.url, expires_at: iso(download.expiresAt)! } : null,
+      ...(own ? { delivery: own.delivery } : {}),
+    },
   };
 }
 

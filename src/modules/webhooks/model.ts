@@ -1,9 +1,10 @@
 // Schemas of the webhook request field, the delivery log in a report, the secret endpoints and the
 // event itself (published in the OpenAPI document's `webhooks` section).
 import { t } from "elysia";
-import { deliveryStatuses, webhookEvents } from "../../db/schema";
+import { deliveryStatuses, type WebhookEvent, type WebhookEventType, webhookEventTypes } from "../../db/schema";
 import { oneOf } from "../../http/schema";
 import { iso } from "../../lib/time";
+import { reportDeliverySchema } from "../destinations/model";
 import type { AttemptRow, DeliveryRow } from "./repo";
 import type { WebhookSecretInfo } from "./secrets";
 import { WEBHOOK_URL_MAX } from "./target";
@@ -33,7 +34,7 @@ const attemptSchema = t.Object({
 
 export const deliverySchema = t.Object({
   webhook_id: t.String({ description: "The webhook-id header: the same on every attempt of this event" }),
-  event: oneOf(webhookEvents),
+  event: oneOf(webhookEventTypes),
   status: oneOf(deliveryStatuses, { description: "pending (more attempts to come), delivered (a 2xx answer), failed (given up)" }),
   created_at: t.String({ format: "date-time" }),
   next_attempt_at: t.Nullable(t.String({ format: "date-time" })),
@@ -43,9 +44,18 @@ export const deliverySchema = t.Object({
 });
 
 export const reportWebhookSchema = t.Object(
-  { url: t.String(), deliveries: t.Array(deliverySchema, { description: "Empty until the report finishes; then its one event" }) },
+  {
+    url: t.String(),
+    deliveries: t.Array(deliverySchema, {
+      description: "Empty until the report finishes; then its event, and one per options.deliver entry once that delivery ends",
+    }),
+  },
   { description: "Only for reports submitted with a webhook: its URL and the delivery log of its event" },
 );
+
+/** The type a receiver sees for a stored event (a delivery's is in its detail: see WebhooksRepo.queueDeliveryEvent). */
+export const eventTypeOf = (event: WebhookEvent, detail: string | null): WebhookEventType =>
+  detail ? (JSON.parse(detail) as { type: WebhookEventType }).type : event;
 
 export function toWebhookJson(url: string | undefined, log: { deliveries: DeliveryRow[]; attempts: AttemptRow[] }) {
   if (!url) return null;
@@ -53,7 +63,7 @@ export function toWebhookJson(url: string | undefined, log: { deliveries: Delive
     url,
     deliveries: log.deliveries.map((d) => ({
       webhook_id: d.id,
-      event: d.event,
+      event: eventTypeOf(d.event, d.detail),
       status: d.status,
       created_at: iso(d.createdAt)!,
       next_attempt_at: d.status === "pending" ? iso(d.nextAttemptAt) : null,
@@ -88,7 +98,7 @@ const reportError = t.Nullable(t.Object({ code: t.String(), message: t.String() 
 /** The JSON body of an event (OpenAPI: webhooks.reportFinished). */
 export const eventSchema = t.Object(
   {
-    type: oneOf(webhookEvents),
+    type: oneOf(webhookEventTypes),
     timestamp: t.String({ format: "date-time", description: "When this attempt was sent" }),
     data: t.Object({
       report_id: t.String({ format: "uuid" }),
@@ -109,6 +119,11 @@ export const eventSchema = t.Object(
           { url: t.String({ description: "Signed link to the PDF, no key needed" }), expires_at: t.String({ format: "date-time" }) },
           { description: "report.succeeded only: a link signed at the time of this attempt (each retry carries a fresh one)" },
         ),
+      ),
+      delivery: t.Optional(
+        t.Object(reportDeliverySchema.properties, {
+          description: "report.delivered and report.delivery_failed only: the delivery (one entry of options.deliver) as it ended",
+        }),
       ),
     }),
   },

@@ -4,6 +4,7 @@
 // claimed by pushing its next attempt a lease ahead, so one instance sends each attempt; if it dies,
 // the delivery is due again when the lease runs out.
 
+import { randomBytes } from "node:crypto";
 import type { DeliveryStatus, WebhookEvent } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
 
@@ -23,6 +24,8 @@ export interface DueDelivery {
   linkOrigin: string;
   attempts: number;
   createdAt: number;
+  /** A delivery's event: JSON {type, delivery} (queueDeliveryEvent), else null. */
+  detail: string | null;
 }
 
 export interface DeliveryRow {
@@ -34,6 +37,7 @@ export interface DeliveryRow {
   nextAttemptAt: number | null;
   finishedAt: number | null;
   lastError: string | null;
+  detail: string | null;
 }
 
 export interface AttemptRow {
@@ -94,6 +98,24 @@ export class WebhooksRepo {
   }
 
   /**
+   * Queues a delivery's event for a report that has a webhook (none otherwise), in the transaction that
+   * records the delivery's end. Stored under event report.succeeded (migration 0018 says why) with
+   * `detail` {type, delivery}: the type receivers see, and the data added to the event's.
+   */
+  async queueDeliveryEvent(
+    reportId: string,
+    type: "report.delivered" | "report.delivery_failed",
+    delivery: Record<string, unknown>,
+    now: number,
+  ): Promise<void> {
+    await this.sql.run(
+      `INSERT INTO webhook_deliveries (id, report_id, event, status, attempts, created_at, next_attempt_at, detail)
+       SELECT $2, report_id, 'report.succeeded', 'pending', 0, $3, $3, $4 FROM report_webhooks WHERE report_id = $1`,
+      [reportId, `msg_${randomBytes(16).toString("hex")}`, now, JSON.stringify({ type, delivery })],
+    );
+  }
+
+  /**
    * Takes up to `limit` pending deliveries whose next attempt is due, oldest first, for `leaseMs`: until
    * then no other sender (here or on another instance) takes them.
    */
@@ -109,7 +131,7 @@ export class WebhooksRepo {
       if (ids.length === 0) return [];
       return this.sql.all<DueDelivery>(
         `SELECT d.id, d.report_id AS "reportId", r.account_id AS "accountId", d.event, w.url, w.link_origin AS "linkOrigin", d.attempts,
-         d.created_at AS "createdAt"
+         d.created_at AS "createdAt", d.detail
          FROM webhook_deliveries d JOIN reports r ON r.id = d.report_id JOIN report_webhooks w ON w.report_id = d.report_id
          WHERE d.id IN ${jsonList(this.sql.dialect, "$1")} ORDER BY d.created_at, d.id`,
         [JSON.stringify(ids.map((r) => r.id))],
@@ -148,7 +170,7 @@ export class WebhooksRepo {
   async deliveries(reportId: string): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {
     const deliveries = await this.sql.all<DeliveryRow>(
       `SELECT id, event, status, attempts, created_at AS "createdAt", next_attempt_at AS "nextAttemptAt", finished_at AS "finishedAt",
-       last_error AS "lastError" FROM webhook_deliveries WHERE report_id = $1 ORDER BY created_at, id`,
+       last_error AS "lastError", detail FROM webhook_deliveries WHERE report_id = $1 ORDER BY created_at, id`,
       [reportId],
     );
     const attempts = await this.sql.all<AttemptRow>(

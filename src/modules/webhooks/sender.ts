@@ -7,7 +7,7 @@
 // recorded only after it ends, so if reportgen stops or crashes while an attempt is in flight, the
 // event is sent again after the restart (with the same webhook-id): a receiver that keeps the ids it
 // has processed (as Standard Webhooks asks) acts on each event exactly once.
-import { isDatabaseUnreachable } from "../../db/errors";
+import { DueWorker } from "../../jobs/due-worker";
 import type { Logger } from "../../lib/logger";
 import type { LinkSigner } from "../files/links";
 import type { PdfStore } from "../files/pdf-store";
@@ -68,11 +68,8 @@ export function outcomeOf(
 }
 
 export class WebhookSender {
-  private running = false;
-  private loop?: Promise<void>;
-  private wake?: () => void;
-  private readonly inFlight = new Map<string, Promise<void>>();
-  private readonly abort = new AbortController();
+  /** The leased queue's loop (jobs/due-worker.ts), shared with the delivery worker. */
+  private readonly loop: DueWorker<DueDelivery>;
 
   constructor(
     private readonly repo: WebhooksRepo,
@@ -81,100 +78,53 @@ export class WebhookSender {
     private readonly files: PdfStore,
     private readonly links: LinkSigner,
     private readonly opts: WebhookSenderOptions,
-  ) {}
+  ) {
+    // Claimed for longer than an attempt can take: no other sender (here or on another instance) takes them meanwhile.
+    const leaseMs = opts.timeoutMs + CLAIM_MARGIN_MS;
+    this.loop = new DueWorker<DueDelivery>(
+      {
+        claim: (now, limit) => repo.claimDue(now, limit, leaseMs),
+        nextDueAt: () => repo.nextDueAt(),
+        release: (ids, now) => repo.release(ids, now),
+        // Claims left by an earlier, crashed process are given back at start, not when they run out.
+        ...(opts.sole ? { releaseOthers: (now: number) => repo.releaseOthers(now) } : {}),
+      },
+      (d, signal) => this.attempt(d, signal),
+      { name: "webhook", concurrency: opts.concurrency, logger: opts.logger, idlePollMs: IDLE_POLL_MS },
+    );
+  }
 
   start(): void {
-    this.running = true;
-    this.loop = this.run();
+    this.loop.start();
   }
 
   /** A report finished (its delivery may be due now), or an attempt ended: look again at once. */
-  notify = (): void => {
-    const w = this.wake;
-    this.wake = undefined;
-    w?.();
-  };
+  notify = (): void => this.loop.notify();
 
   /**
    * Stops sending. Attempts still in flight are cut off: they are not recorded, so they are sent
-   * again (same webhook-id) after the next start.
+   * again (same webhook-id) after the next start; their claims are given back at once.
    */
-  async stop(timeoutMs = 5_000): Promise<void> {
-    this.running = false;
-    const cut = [...this.inFlight.keys()];
-    this.abort.abort();
-    this.notify();
-    await Promise.race([Promise.all([this.loop, ...this.inFlight.values()]), Bun.sleep(timeoutMs)]);
-    // Give the cut-off attempts back at once rather than when their claims run out.
-    await this.repo.release(cut, Date.now()).catch(() => {});
+  stop(timeoutMs = 5_000): Promise<void> {
+    return this.loop.stop(timeoutMs);
   }
 
-  private async run(): Promise<void> {
-    if (this.opts.sole) {
-      const released = await this.repo.releaseOthers(Date.now()).catch((e: unknown) => {
-        this.opts.logger.warn("could not give back the webhook attempts an earlier run left claimed", { error: e });
-        return 0;
-      });
-      if (released) this.opts.logger.info("webhook attempts cut off by the last stop are due again", { released });
-    }
-    while (this.running) {
-      let waitMs = IDLE_POLL_MS;
-      try {
-        const now = Date.now();
-        const free = this.opts.concurrency - this.inFlight.size;
-        if (free > 0) {
-          // Claimed for longer than an attempt can take: no other sender (here or on another instance) takes them meanwhile.
-          for (const d of await this.repo.claimDue(now, free, this.opts.timeoutMs + CLAIM_MARGIN_MS)) {
-            if (this.inFlight.has(d.id)) continue;
-            const p = this.attempt(d)
-              .catch((e: unknown) => this.opts.logger.error("webhook attempt crashed", { webhook_id: d.id, error: e }))
-              .finally(() => {
-                this.inFlight.delete(d.id);
-                this.notify();
-              });
-            this.inFlight.set(d.id, p);
-          }
-        }
-        const next = await this.repo.nextDueAt();
-        // Something due but every lane busy (or due rows all in flight): an ending attempt wakes us.
-        if (next !== null && next > now) waitMs = Math.min(waitMs, next - now);
-      } catch (e) {
-        // An outage of PostgreSQL is the operator's to see, not a bug: the sender tries again on its next round.
-        if (isDatabaseUnreachable(e)) this.opts.logger.warn("webhook sender cannot reach the database; retrying", { error: e });
-        else this.opts.logger.error("webhook sender failed to read its queue", { error: e });
-      }
-      if (!this.running) break;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(() => done(), waitMs);
-        const prev = this.wake;
-        const done = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-        this.wake = () => {
-          prev?.();
-          done();
-        };
-      });
-    }
-  }
-
-  private async attempt(d: DueDelivery): Promise<void> {
+  private async attempt(d: DueDelivery, signal: AbortSignal): Promise<void> {
     const log = this.opts.logger;
     const startedAt = Date.now();
     const report = await this.reports.getForDownload(d.reportId);
     if (!report) return; // deleted meanwhile: its deliveries went with it
     const body = JSON.stringify(
-      buildEvent(d.event, report, await freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt),
+      buildEvent(d.event, report, await freshDownload(report, d.linkOrigin, this.files, this.links, startedAt), startedAt, d.detail),
     );
     const headers = webhookHeaders(await this.secrets.signing(d.accountId, startedAt), d.id, Math.floor(startedAt / 1000), body);
     const result = await sendWebhook(d.url, headers, body, {
       allowHosts: this.opts.allowHosts,
       timeoutMs: this.opts.timeoutMs,
-      signal: this.abort.signal,
+      signal,
       lookup: this.opts.lookup,
     });
-    if (this.abort.signal.aborted) return; // stopping: not recorded, sent again after the restart
+    if (signal.aborted) return; // stopping: not recorded, sent again after the restart
     const ended = Date.now();
     const attempts = d.attempts + 1;
     const outcome = outcomeOf(result, attempts, d.createdAt, ended, this.opts);

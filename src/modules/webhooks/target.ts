@@ -94,8 +94,8 @@ export interface SendResult {
 
 export interface SendOptions extends TargetPolicy {
   timeoutMs: number;
-  /** POST (the default) sends the body; GET (a schedule's data_url) sends none. */
-  method?: "POST" | "GET";
+  /** POST unless given: GET (a schedule's data_url) sends no body; PUT (an S3 upload by presigned URL). */
+  method?: "POST" | "GET" | "PUT";
   signal?: AbortSignal;
   /** Keep up to this many bytes of the answer's body (more fails the attempt); without it the body is dropped. */
   readBody?: number;
@@ -126,6 +126,21 @@ async function checkedAddress(u: URL, opts: SendOptions): Promise<string> {
 }
 
 /**
+ * The address to connect to for a host that is not reached over HTTP (an SFTP server): the host is
+ * checked as a URL's would be, then every address it resolves to. Throws WebhookRefused when the policy
+ * refuses it, an Error when it does not resolve. The caller connects to the returned address only.
+ */
+export async function checkedHostAddress(host: string, opts: Omit<SendOptions, "timeoutMs">): Promise<string> {
+  const u = new URL(`https://${host.includes(":") && !host.startsWith("[") ? `[${host}]` : host}/`);
+  try {
+    checkWebhookUrl(u.href, opts);
+  } catch (e) {
+    throw new WebhookRefused((e as Error).message);
+  }
+  return checkedAddress(u, opts as SendOptions);
+}
+
+/**
  * POSTs one webhook attempt. Never throws: the outcome is a status, an error or a refusal.
  * The whole attempt (lookup, connect, TLS, request, answer head) is bounded by timeoutMs.
  */
@@ -134,9 +149,9 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
 }
 
 /**
- * POSTs `body` to `url` under the outbound policy (webhooks, the TSA; with method GET and no body, a
- * schedule's data_url): the URL and every address its host resolves to are checked, the connection goes
- * to the checked address, redirects are not followed. Never throws.
+ * POSTs (or PUTs) `body` to `url` under the outbound policy (webhooks, the TSA, S3 destinations; with
+ * method GET and no body, a schedule's data_url): the URL and every address its host resolves to are
+ * checked, the connection goes to the checked address, redirects are not followed. Never throws.
  */
 export async function postChecked(
   url: string,
