@@ -68,7 +68,7 @@ export interface paths {
   "/api/v1/reports/{reportID}": {
     /**
      * A report's status
-     * @description Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list).
+     * @description Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list). For a report submitted with options.deliver, `deliveries` shows each destination's status (pending, delivered, failed), attempts, target, delivered_at and last error.
      */
     get: operations["getApiV1ReportsByReportID"];
     /**
@@ -300,12 +300,48 @@ export interface paths {
      */
     get: operations["getApiV1SchedulesByScheduleIDRuns"];
   };
+  "/api/v1/destinations": {
+    /**
+     * List the account's destinations
+     * @description Newest first, without secrets. Needs destinations:manage.
+     */
+    get: operations["getApiV1Destinations"];
+    /**
+     * Create a destination
+     * @description A place reports are delivered to (options.deliver): `type` s3, sftp or email, with the object of that name. An s3 endpoint or sftp host must be public (hosts on the operator's --destination-allow-hosts may be private, loopback or plain http); a cloud metadata address never is (422 validation_failed naming the field). An sftp host_key is pinned. Secrets (secret_access_key, private_key, password) are stored sealed and never returned. Recorded as destination.created. Needs destinations:manage.
+     */
+    post: operations["postApiV1Destinations"];
+  };
+  "/api/v1/destinations/{destinationID}": {
+    /**
+     * A destination
+     * @description 404 for an unknown id or another account's. Needs destinations:manage.
+     */
+    get: operations["getApiV1DestinationsByDestinationID"];
+    /**
+     * Delete a destination
+     * @description Deletes it and its sealed secrets. Deliveries to it still pending fail with `the destination was deleted`. Recorded as destination.deleted. Needs destinations:manage.
+     */
+    delete: operations["deleteApiV1DestinationsByDestinationID"];
+    /**
+     * Change a destination
+     * @description Changes the fields given (the type stays): a secret sent replaces the stored one, a secret left out is kept. Deliveries still pending use the new settings at their next attempt. Recorded as destination.updated (with the names of the changed fields, never their values). Needs destinations:manage.
+     */
+    patch: operations["patchApiV1DestinationsByDestinationID"];
+  };
+  "/api/v1/destinations/{destinationID}/test": {
+    /**
+     * Send a test object to a destination
+     * @description Sends a small text object (reportgen-test.txt; an e-mail to the recipients) now, under the same outbound policy and deadline as a delivery, and answers 200 with `ok` and, when it failed, `error` saying what happened (refused by the policy, host key not the pinned one, credentials refused, no answer...). Recorded as destination.tested. Needs destinations:manage.
+     */
+    post: operations["postApiV1DestinationsByDestinationIDTest"];
+  };
 }
 
 export interface webhooks {
   "reportFinished": {
     /**
-     * A report succeeded or failed
+     * A report succeeded or failed; or one of its deliveries (options.deliver) ended: report.delivered, report.delivery_failed
      * @description Sent to the report's `webhook.url`. Verify `webhook-signature` before trusting the body; deduplicate on `webhook-id`.
      */
     post: {
@@ -322,7 +358,7 @@ export interface webhooks {
       requestBody: {
         content: {
           "application/json": {
-            type: "report.succeeded" | "report.failed";
+            type: "report.succeeded" | "report.failed" | "report.delivered" | "report.delivery_failed";
             /**
              * Format: date-time
              * @description When this attempt was sent
@@ -352,6 +388,17 @@ export interface webhooks {
                 /** Format: date-time */
                 expires_at: string;
               } | null) | null;
+              /** @description report.delivered and report.delivery_failed only: the delivery (one entry of options.deliver) as it ended */
+              delivery?: {
+                destination_id: string;
+                /** @description pending (waiting for the PDF or the next attempt), delivered, or failed (given up) */
+                status: "pending" | "delivered" | "failed";
+                attempts: string | number;
+                /** @description The object key, file or recipients */
+                target: string;
+                delivered_at: (string | null) | null;
+                error: (string | null) | null;
+              };
             };
           };
         };
@@ -860,6 +907,20 @@ export interface operations {
             };
             /** @enum {string} */
             pdfa?: "2b" | "3b";
+            /** @description Deliver the PDF, once it is stored, to these destinations (see docs/delivery.md). Each is retried with backoff; GET /reports/{id} shows `deliveries` */
+            deliver?: {
+                /**
+                 * Format: uuid
+                 * @description One of the account's destinations
+                 */
+                destination_id: string;
+                /** @description The object key (s3, after the destination's prefix) or file name (sftp, in its directory) with placeholders {yyyy} {mm} {dd} (the UTC day the report was accepted), {report_id} and {template_id}; default {report_id}.pdf */
+                path?: string;
+                /** @description E-mail only: the subject, same placeholders; default Report {report_id} */
+                subject?: string;
+                /** @description E-mail only: the plain-text message, same placeholders */
+                body?: string;
+              }[];
           };
           /** @description Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails */
           webhook?: {
@@ -1244,6 +1305,20 @@ export interface operations {
             };
             /** @enum {string} */
             pdfa?: "2b" | "3b";
+            /** @description Deliver the PDF, once it is stored, to these destinations (see docs/delivery.md). Each is retried with backoff; GET /reports/{id} shows `deliveries` */
+            deliver?: {
+                /**
+                 * Format: uuid
+                 * @description One of the account's destinations
+                 */
+                destination_id: string;
+                /** @description The object key (s3, after the destination's prefix) or file name (sftp, in its directory) with placeholders {yyyy} {mm} {dd} (the UTC day the report was accepted), {report_id} and {template_id}; default {report_id}.pdf */
+                path?: string;
+                /** @description E-mail only: the subject, same placeholders; default Report {report_id} */
+                subject?: string;
+                /** @description E-mail only: the plain-text message, same placeholders */
+                body?: string;
+              }[];
           };
           /** @description Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails */
           webhook?: {
@@ -1564,12 +1639,12 @@ export interface operations {
                 /** @description Only for reports submitted with a webhook: its URL and the delivery log of its event */
                 webhook?: {
                   url: string;
-                  /** @description Empty until the report finishes; then its one event */
+                  /** @description Empty until the report finishes; then its event, and one per options.deliver entry once that delivery ends */
                   deliveries: ({
                       /** @description The webhook-id header: the same on every attempt of this event */
                       webhook_id: string;
                       /** @enum {string} */
-                      event: "report.succeeded" | "report.failed";
+                      event: "report.succeeded" | "report.failed" | "report.delivered" | "report.delivery_failed";
                       /** @enum {string} */
                       status: "pending" | "delivered" | "failed";
                       /** Format: date-time */
@@ -1590,6 +1665,19 @@ export interface operations {
                         })[];
                     })[];
                 };
+                /** @description Where options.deliver sends the PDF, in its order (absent for reports without options.deliver) */
+                deliveries?: ({
+                    destination_id: string;
+                    /** @enum {string} */
+                    status: "pending" | "delivered" | "failed";
+                    attempts: string | number;
+                    /** @description The object key, file or recipients */
+                    target: string;
+                    /** Format: date-time */
+                    delivered_at: (string | null) | null;
+                    /** @description What the last failed attempt met */
+                    error: (string | null) | null;
+                  })[];
               })[];
             /** @description Pass as cursor for the next page; null on the last page */
             next_cursor: (string | null) | null;
@@ -1705,7 +1793,7 @@ export interface operations {
   };
   /**
    * A report's status
-   * @description Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list).
+   * @description Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). For a report submitted with a webhook, `webhook` shows its URL and every delivery attempt with its outcome (absent otherwise, and in the list). For a report submitted with options.deliver, `deliveries` shows each destination's status (pending, delivered, failed), attempts, target, delivered_at and last error.
    */
   getApiV1ReportsByReportID: {
     parameters: {
@@ -1802,12 +1890,12 @@ export interface operations {
               /** @description Only for reports submitted with a webhook: its URL and the delivery log of its event */
               webhook?: {
                 url: string;
-                /** @description Empty until the report finishes; then its one event */
+                /** @description Empty until the report finishes; then its event, and one per options.deliver entry once that delivery ends */
                 deliveries: ({
                     /** @description The webhook-id header: the same on every attempt of this event */
                     webhook_id: string;
                     /** @enum {string} */
-                    event: "report.succeeded" | "report.failed";
+                    event: "report.succeeded" | "report.failed" | "report.delivered" | "report.delivery_failed";
                     /** @enum {string} */
                     status: "pending" | "delivered" | "failed";
                     /** Format: date-time */
@@ -1828,6 +1916,19 @@ export interface operations {
                       })[];
                   })[];
               };
+              /** @description Where options.deliver sends the PDF, in its order (absent for reports without options.deliver) */
+              deliveries?: ({
+                  destination_id: string;
+                  /** @enum {string} */
+                  status: "pending" | "delivered" | "failed";
+                  attempts: string | number;
+                  /** @description The object key, file or recipients */
+                  target: string;
+                  /** Format: date-time */
+                  delivered_at: (string | null) | null;
+                  /** @description What the last failed attempt met */
+                  error: (string | null) | null;
+                })[];
             };
           };
         };
@@ -2898,6 +2999,20 @@ export interface operations {
             };
             /** @enum {string} */
             pdfa?: "2b" | "3b";
+            /** @description Deliver the PDF, once it is stored, to these destinations (see docs/delivery.md). Each is retried with backoff; GET /reports/{id} shows `deliveries` */
+            deliver?: {
+                /**
+                 * Format: uuid
+                 * @description One of the account's destinations
+                 */
+                destination_id: string;
+                /** @description The object key (s3, after the destination's prefix) or file name (sftp, in its directory) with placeholders {yyyy} {mm} {dd} (the UTC day the report was accepted), {report_id} and {template_id}; default {report_id}.pdf */
+                path?: string;
+                /** @description E-mail only: the subject, same placeholders; default Report {report_id} */
+                subject?: string;
+                /** @description E-mail only: the plain-text message, same placeholders */
+                body?: string;
+              }[];
           };
         };
       };
@@ -3337,6 +3452,20 @@ export interface operations {
             };
             /** @enum {string} */
             pdfa?: "2b" | "3b";
+            /** @description Deliver the PDF, once it is stored, to these destinations (see docs/delivery.md). Each is retried with backoff; GET /reports/{id} shows `deliveries` */
+            deliver?: {
+                /**
+                 * Format: uuid
+                 * @description One of the account's destinations
+                 */
+                destination_id: string;
+                /** @description The object key (s3, after the destination's prefix) or file name (sftp, in its directory) with placeholders {yyyy} {mm} {dd} (the UTC day the report was accepted), {report_id} and {template_id}; default {report_id}.pdf */
+                path?: string;
+                /** @description E-mail only: the subject, same placeholders; default Report {report_id} */
+                subject?: string;
+                /** @description E-mail only: the plain-text message, same placeholders */
+                body?: string;
+              }[];
           };
         };
       };
@@ -4830,7 +4959,7 @@ export interface operations {
         "application/json": {
           /** @description What the key is for, e.g. billing-service */
           name: string;
-          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.); `e_invoices:render` (Print incoming e-invoices readable (UBL, CII, Factur-X/ZUGFeRD): each is checked and queued as a report, counted like generate-pdf-async.); `schedules:manage` (Create, list, change, pause and delete the account's schedules (stored templates rendered on a cron schedule), and read their runs.). */
+          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.); `e_invoices:render` (Print incoming e-invoices readable (UBL, CII, Factur-X/ZUGFeRD): each is checked and queued as a report, counted like generate-pdf-async.); `schedules:manage` (Create, list, change, pause and delete the account's schedules (stored templates rendered on a cron schedule), and read their runs.); `destinations:manage` (Create, list, change, test and delete the account's delivery destinations (S3, SFTP, e-mail). Naming one in options.deliver needs only reports:write.). */
           scopes?: string[];
           /** @description RFC 3339 date-time after which the key is refused (401) like a deleted one; must be in the future. Omitted: never expires. */
           expires_at?: (string | null) | null;
@@ -6050,7 +6179,7 @@ export interface operations {
           "application/json": {
             data: ({
                 id: string;
-                /** @description One of: dashboard.sign_in, dashboard.sign_in_failed, template.created, template.version_created, template.deleted, asset.created, asset.replaced, asset.deleted, access_key.created, access_key.deleted, access_key.rotated, access_key.updated, webhook_secret.rotated, signing_identity.created, signing_identity.deleted, schedule.created, schedule.updated, schedule.paused, schedule.resumed, schedule.deleted */
+                /** @description One of: dashboard.sign_in, dashboard.sign_in_failed, template.created, template.version_created, template.deleted, asset.created, asset.replaced, asset.deleted, access_key.created, access_key.deleted, access_key.rotated, access_key.updated, webhook_secret.rotated, signing_identity.created, signing_identity.deleted, schedule.created, schedule.updated, schedule.paused, schedule.resumed, schedule.deleted, destination.created, destination.updated, destination.deleted, destination.tested */
                 type: string;
                 /** @enum {string} */
                 actor: "key" | "cli" | "anonymous";
@@ -7658,6 +7787,20 @@ export interface operations {
             };
             /** @enum {string} */
             pdfa?: "2b" | "3b";
+            /** @description Deliver the PDF, once it is stored, to these destinations (see docs/delivery.md). Each is retried with backoff; GET /reports/{id} shows `deliveries` */
+            deliver?: {
+                /**
+                 * Format: uuid
+                 * @description One of the account's destinations
+                 */
+                destination_id: string;
+                /** @description The object key (s3, after the destination's prefix) or file name (sftp, in its directory) with placeholders {yyyy} {mm} {dd} (the UTC day the report was accepted), {report_id} and {template_id}; default {report_id}.pdf */
+                path?: string;
+                /** @description E-mail only: the subject, same placeholders; default Report {report_id} */
+                subject?: string;
+                /** @description E-mail only: the plain-text message, same placeholders */
+                body?: string;
+              }[];
           };
           /** @description Where each report goes (options.deliver of the report it makes) */
           deliver?: {
@@ -8393,6 +8536,20 @@ export interface operations {
             };
             /** @enum {string} */
             pdfa?: "2b" | "3b";
+            /** @description Deliver the PDF, once it is stored, to these destinations (see docs/delivery.md). Each is retried with backoff; GET /reports/{id} shows `deliveries` */
+            deliver?: {
+                /**
+                 * Format: uuid
+                 * @description One of the account's destinations
+                 */
+                destination_id: string;
+                /** @description The object key (s3, after the destination's prefix) or file name (sftp, in its directory) with placeholders {yyyy} {mm} {dd} (the UTC day the report was accepted), {report_id} and {template_id}; default {report_id}.pdf */
+                path?: string;
+                /** @description E-mail only: the subject, same placeholders; default Report {report_id} */
+                subject?: string;
+                /** @description E-mail only: the plain-text message, same placeholders */
+                body?: string;
+              }[];
           }) | null) | null;
           /** @description Where each report goes (options.deliver of the report it makes) */
           deliver?: ({
@@ -8737,6 +8894,998 @@ export interface operations {
       };
       /** @description Response for status 422 */
       422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List the account's destinations
+   * @description Newest first, without secrets. Needs destinations:manage.
+   */
+  getApiV1Destinations: {
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                /** @enum {string} */
+                type: "s3" | "sftp" | "email";
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+                s3?: {
+                  endpoint: string;
+                  region: string;
+                  bucket: string;
+                  prefix: string;
+                  access_key_id: string;
+                };
+                sftp?: {
+                  host: string;
+                  port: string | number;
+                  user: string;
+                  host_key: string;
+                  directory: string;
+                  /** @enum {string} */
+                  auth: "private_key" | "password";
+                };
+                email?: {
+                  to: string[];
+                };
+              })[];
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Create a destination
+   * @description A place reports are delivered to (options.deliver): `type` s3, sftp or email, with the object of that name. An s3 endpoint or sftp host must be public (hosts on the operator's --destination-allow-hosts may be private, loopback or plain http); a cloud metadata address never is (422 validation_failed naming the field). An sftp host_key is pinned. Secrets (secret_access_key, private_key, password) are stored sealed and never returned. Recorded as destination.created. Needs destinations:manage.
+   */
+  postApiV1Destinations: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Your name for it, e.g. archive */
+          name: string;
+          /** @enum {string} */
+          type: "s3" | "sftp" | "email";
+          s3?: {
+            /** @description The S3-compatible endpoint, e.g. https://s3.eu-central-1.amazonaws.com or https://minio.example.com; default: AWS S3 in the region. Path-style addressing */
+            endpoint?: string;
+            /** @description The region requests are signed for; default us-east-1 */
+            region?: string;
+            /** @description The bucket */
+            bucket: string;
+            /** @description Put before every object key, e.g. reports/; default none */
+            prefix?: string;
+            access_key_id: string;
+            /** @description Never returned */
+            secret_access_key: string;
+          };
+          sftp?: {
+            /** @description The SFTP server's host name or address */
+            host: string;
+            /** @default 22 */
+            port?: string | number;
+            user: string;
+            /** @description The server's public host key, as ssh-keyscan or the server's /etc/ssh/ssh_host_*_key.pub prints it (ssh-ed25519 AAAA…). Pinned: a server showing another key is refused */
+            host_key: string;
+            /** @description Where files go on the server; default: the user's login directory */
+            directory?: string;
+            /** @description An OpenSSH or PEM private key (not passphrase-protected); or password. Never returned */
+            private_key?: string;
+            /** @description Or private_key. Never returned */
+            password?: string;
+          };
+          email?: {
+            /** @description The recipients */
+            to: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 201 */
+      201: {
+        content: {
+          "application/json": {
+            /** @description A destination. Its secrets (secret_access_key, private_key, password) are stored sealed and never returned. */
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @enum {string} */
+              type: "s3" | "sftp" | "email";
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              s3?: {
+                endpoint: string;
+                region: string;
+                bucket: string;
+                prefix: string;
+                access_key_id: string;
+              };
+              sftp?: {
+                host: string;
+                port: string | number;
+                user: string;
+                host_key: string;
+                directory: string;
+                /** @enum {string} */
+                auth: "private_key" | "password";
+              };
+              email?: {
+                to: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A destination
+   * @description 404 for an unknown id or another account's. Needs destinations:manage.
+   */
+  getApiV1DestinationsByDestinationID: {
+    parameters: {
+      path: {
+        destinationID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            /** @description A destination. Its secrets (secret_access_key, private_key, password) are stored sealed and never returned. */
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @enum {string} */
+              type: "s3" | "sftp" | "email";
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              s3?: {
+                endpoint: string;
+                region: string;
+                bucket: string;
+                prefix: string;
+                access_key_id: string;
+              };
+              sftp?: {
+                host: string;
+                port: string | number;
+                user: string;
+                host_key: string;
+                directory: string;
+                /** @enum {string} */
+                auth: "private_key" | "password";
+              };
+              email?: {
+                to: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Delete a destination
+   * @description Deletes it and its sealed secrets. Deliveries to it still pending fail with `the destination was deleted`. Recorded as destination.deleted. Needs destinations:manage.
+   */
+  deleteApiV1DestinationsByDestinationID: {
+    parameters: {
+      path: {
+        destinationID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              id: string;
+              /** @constant */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change a destination
+   * @description Changes the fields given (the type stays): a secret sent replaces the stored one, a secret left out is kept. Deliveries still pending use the new settings at their next attempt. Recorded as destination.updated (with the names of the changed fields, never their values). Needs destinations:manage.
+   */
+  patchApiV1DestinationsByDestinationID: {
+    parameters: {
+      path: {
+        destinationID: string;
+      };
+    };
+    /** @description The fields to change; a secret sent replaces the stored one, one left out is kept. The type cannot change */
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Your name for it, e.g. archive */
+          name?: string;
+          s3?: {
+            /** @description The S3-compatible endpoint, e.g. https://s3.eu-central-1.amazonaws.com or https://minio.example.com; default: AWS S3 in the region. Path-style addressing */
+            endpoint?: string;
+            /** @description The region requests are signed for; default us-east-1 */
+            region?: string;
+            /** @description The bucket */
+            bucket?: string;
+            /** @description Put before every object key, e.g. reports/; default none */
+            prefix?: string;
+            access_key_id?: string;
+            /** @description Never returned */
+            secret_access_key?: string;
+          };
+          sftp?: {
+            /** @description The SFTP server's host name or address */
+            host?: string;
+            /** @default 22 */
+            port?: string | number;
+            user?: string;
+            /** @description The server's public host key, as ssh-keyscan or the server's /etc/ssh/ssh_host_*_key.pub prints it (ssh-ed25519 AAAA…). Pinned: a server showing another key is refused */
+            host_key?: string;
+            /** @description Where files go on the server; default: the user's login directory */
+            directory?: string;
+            /** @description An OpenSSH or PEM private key (not passphrase-protected); or password. Never returned */
+            private_key?: string;
+            /** @description Or private_key. Never returned */
+            password?: string;
+          };
+          email?: {
+            /** @description The recipients */
+            to?: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            /** @description A destination. Its secrets (secret_access_key, private_key, password) are stored sealed and never returned. */
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              /** @enum {string} */
+              type: "s3" | "sftp" | "email";
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+              s3?: {
+                endpoint: string;
+                region: string;
+                bucket: string;
+                prefix: string;
+                access_key_id: string;
+              };
+              sftp?: {
+                host: string;
+                port: string | number;
+                user: string;
+                host_key: string;
+                directory: string;
+                /** @enum {string} */
+                auth: "private_key" | "password";
+              };
+              email?: {
+                to: string[];
+              };
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Send a test object to a destination
+   * @description Sends a small text object (reportgen-test.txt; an e-mail to the recipients) now, under the same outbound policy and deadline as a delivery, and answers 200 with `ok` and, when it failed, `error` saying what happened (refused by the policy, host key not the pinned one, credentials refused, no answer...). Recorded as destination.tested. Needs destinations:manage.
+   */
+  postApiV1DestinationsByDestinationIDTest: {
+    parameters: {
+      path: {
+        destinationID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** @description true: the test object arrived */
+              ok: boolean;
+              /** @description The object key, file or recipients the test went to */
+              target: string;
+              /** @description What went wrong, when ok is false */
+              error?: string;
+              duration_ms: string | number;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
         content: {
           "application/json": {
             /**
