@@ -252,6 +252,9 @@ export const templates = sqliteTable("templates", {
   latestVersion: integer("latest_version").notNull(),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
+  // Golden samples (migration 0020): 0/1, and the version rendered by default while it is 1.
+  requireApproval: integer("require_approval").notNull().default(0),
+  approvedVersion: integer("approved_version"),
 });
 
 /** (template_id, version) is unique through the index template_versions_number. */
@@ -268,6 +271,33 @@ export const templateVersions = sqliteTable("template_versions", {
   warnings: text("warnings").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+/** A template's named sample data sets (migration 0020); (template_id, name) is unique through template_samples_name. */
+export const templateSamples = sqliteTable("template_samples", {
+  id: text("id").primaryKey(),
+  templateId: text("template_id")
+    .notNull()
+    .references(() => templates.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  data: text("data").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** What comparing two versions of a template found (migration 0020). */
+export const templateComparisons = notCopied(
+  sqliteTable("template_comparisons", {
+    id: text("id").primaryKey(),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    base: integer("base").notNull(),
+    status: text("status", { enum: ["same", "changed"] }).notNull(),
+    result: text("result").notNull(),
+    createdAt: integer("created_at").notNull(),
+  }),
+  "its pictures stay in the data dir; POST /templates/{id}/versions/{v}/compare makes it again on the target",
+);
 
 // The asset library (migration 0014). The media types the magic bytes can show.
 export const assetTypes = [

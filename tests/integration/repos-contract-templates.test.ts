@@ -25,7 +25,8 @@ for (const kind of BACKENDS) {
       const acme = await repos.accounts.ensure("acme");
       const id = uuid();
       const t = await repos.templates.create({ id, accountId: acme.id, name: "Invoice", engine: "ejs", createdAt: 1000 }, version());
-      expect(t).toEqual({ id, accountId: acme.id, name: "Invoice", engine: "ejs", latestVersion: 1, createdAt: 1000, updatedAt: 1000 });
+      const summary = { id, accountId: acme.id, name: "Invoice", engine: "ejs", latestVersion: 1, createdAt: 1000, updatedAt: 1000 };
+      expect(t).toEqual({ ...summary, engine: "ejs" as const, requireApproval: false, approvedVersion: null });
       const v2 = version({
         htmlTemplate: "<p>2</p>",
         dataSchema: JSON.stringify({ type: "object" }),

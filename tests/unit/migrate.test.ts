@@ -63,6 +63,8 @@ describe("migrate", () => {
       "reports",
       "schema_migrations",
       "signing_identities",
+      "template_comparisons",
+      "template_samples",
       "template_versions",
       "templates",
       "usage_daily",

@@ -40,6 +40,8 @@ test("schema.ts declares every table", () => {
     "report_webhooks",
     "reports",
     "signing_identities",
+    "template_comparisons",
+    "template_samples",
     "template_versions",
     "templates",
     "usage_daily",
