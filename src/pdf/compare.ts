@@ -42,6 +42,8 @@ export interface PdfComparison {
 export function diffFrames(before: Frame | undefined, after: Frame | undefined, tolerance: number): { changedRatio: number; diff?: Frame } {
   const base = after ?? before;
   if (!base) return { changedRatio: 0 };
+  if (before && after && before.width === after.width && before.height === after.height) return diffSameSize(before, after, tolerance);
+  // Pages of different sizes, or one missing: every pixel that only one of them has is changed.
   const width = Math.max(before?.width ?? 0, after?.width ?? 0);
   const height = Math.max(before?.height ?? 0, after?.height ?? 0);
   const limit = Math.floor(tolerance * 255);
@@ -51,7 +53,6 @@ export function diffFrames(before: Frame | undefined, after: Frame | undefined, 
     for (let x = 0; x < width; x++) {
       const a = before && x < before.width && y < before.height ? (y * before.width + x) * 3 : -1;
       const b = after && x < after.width && y < after.height ? (y * after.width + x) * 3 : -1;
-      const o = (y * width + x) * 3;
       let differs = a < 0 || b < 0;
       if (!differs) {
         const ba = before!.rgb;
@@ -60,18 +61,53 @@ export function diffFrames(before: Frame | undefined, after: Frame | undefined, 
           Math.abs(ba[a]! - aa[b]!) > limit || Math.abs(ba[a + 1]! - aa[b + 1]!) > limit || Math.abs(ba[a + 2]! - aa[b + 2]!) > limit;
       }
       const src = b >= 0 ? after!.rgb : a >= 0 ? before!.rgb : undefined;
-      const i = b >= 0 ? b : a;
-      // Luma of the page's pixel (white where neither page reaches).
-      const luma = src ? (src[i]! * 77 + src[i + 1]! * 150 + src[i + 2]! * 29) >> 8 : 255;
-      if (differs) {
-        changed++;
-        out[o] = 255;
-        out[o + 1] = out[o + 2] = (luma * 90) >> 8; // red, darker where the page is dark: the changed text stays legible
-      } else out[o] = out[o + 1] = out[o + 2] = 255 - (((255 - luma) * 80) >> 8); // the unchanged page, faded to 30 %
+      if (differs) changed++;
+      paint(out, (y * width + x) * 3, src ? luma(src, b >= 0 ? b : a) : 255, differs);
     }
   }
   const changedRatio = width * height ? changed / (width * height) : 0;
   return changed ? { changedRatio, diff: { width, height, rgb: out } } : { changedRatio };
+}
+
+/** The common case, pages of one size: one pass over the samples, the picture painted only once a pixel differs. */
+function diffSameSize(before: Frame, after: Frame, tolerance: number): { changedRatio: number; diff?: Frame } {
+  const a = before.rgb;
+  const b = after.rgb;
+  const limit = Math.floor(tolerance * 255);
+  const n = a.length;
+  let first = -1;
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d > limit || d < -limit) {
+      first = i - (i % 3);
+      break;
+    }
+  }
+  if (first < 0) return { changedRatio: 0 };
+  const out = new Uint8Array(n);
+  let changed = 0;
+  for (let i = 0; i < n; i += 3) {
+    let differs = false;
+    if (i >= first) {
+      const d0 = a[i]! - b[i]!;
+      const d1 = a[i + 1]! - b[i + 1]!;
+      const d2 = a[i + 2]! - b[i + 2]!;
+      differs = d0 > limit || d0 < -limit || d1 > limit || d1 < -limit || d2 > limit || d2 < -limit;
+    }
+    if (differs) changed++;
+    paint(out, i, luma(b, i), differs);
+  }
+  return { changedRatio: changed / (n / 3), diff: { width: after.width, height: after.height, rgb: out } };
+}
+
+const luma = (rgb: Uint8Array, i: number) => (rgb[i]! * 77 + rgb[i + 1]! * 150 + rgb[i + 2]! * 29) >> 8;
+
+/** A changed pixel in red, darker where the page is dark (the changed text stays legible); an unchanged one faded to 30 %. */
+function paint(out: Uint8Array, o: number, l: number, changed: boolean): void {
+  if (changed) {
+    out[o] = 255;
+    out[o + 1] = out[o + 2] = (l * 90) >> 8;
+  } else out[o] = out[o + 1] = out[o + 2] = 255 - (((255 - l) * 80) >> 8);
 }
 
 /** Compares the pages of two sets of page pictures (pages added or removed at the end are changes). */

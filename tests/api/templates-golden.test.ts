@@ -5,6 +5,7 @@
 // is refused naming the limit, another account gets 404. The diff PNGs are checked by pngcheck and
 // decoded by the tests' own PNG reader.
 import { beforeAll, describe, expect, test } from "bun:test";
+import { readFileSync } from "node:fs";
 import { generate, type TestApp, useRenderApp } from "../helpers/app";
 import { pngPixels } from "../helpers/png-pixels";
 
@@ -178,4 +179,48 @@ describe("samples", () => {
     }
     expect((await json("GET", `/api/v1/templates/${id}/samples`)).body.data).toHaveLength(2);
   }, 60_000);
+});
+
+/** CPU of this process (every thread) and of its waited-for children (pdftoppm), in ms: /proc/self/stat's utime, stime, cutime, cstime. */
+function cpuMs(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]!.split(" ");
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return (ticks * 1000) / 100; // USER_HZ: 100 on Linux
+}
+
+describe("cost", () => {
+  // CPU time, not wall time: a busy machine makes it wait longer, not use more. The renders are done
+  // first; what is measured is what a comparison adds (pdftoppm drawing six pages, the pixel compare,
+  // and the PNGs of three changed pages, each page changed), the worst case for three pages.
+  test("comparing a 3-page sample costs at most 500 ms of the service's CPU beyond its two renders", async () => {
+    const pages = (color: string) =>
+      `<html><body style="font-family:sans-serif;margin:40px">${[1, 2, 3]
+        .map(
+          (n) =>
+            `<div style="${n > 1 ? "page-break-before:always;" : ""}color:${color}"><h1>Page ${n}</h1>${"<p>A line of an invoice, 42.00 EUR</p>".repeat(30)}</div>`,
+        )
+        .join("")}</body></html>`;
+    const c = await json("POST", "/api/v1/templates", { name: "Cost", engine: "raw", html_template: pages("#000") });
+    const tid = c.body.template_id;
+    await json("POST", `/api/v1/templates/${tid}/versions`, { html_template: pages("#00c") });
+    const { services: s } = t.app;
+    const account = await s.repos.accounts.ensure("acme");
+    const tpl = await s.templates.summary(account.id, tid);
+    const [before, after] = await Promise.all([
+      s.templates.renderVersion(account.id, tpl, 1, "{}"),
+      s.templates.renderVersion(account.id, tpl, 2, "{}"),
+    ]);
+    expect([before.pages, after.pages]).toEqual([3, 3]);
+    const runs: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const cpu0 = cpuMs();
+      const cmp = await s.golden.comparePdfs(before.pdf, after.pdf);
+      const pages = await s.golden.keepPictures(tpl, cmp);
+      runs.push(cpuMs() - cpu0);
+      expect(pages.map((p) => p.diff !== null)).toEqual([true, true, true]);
+    }
+    const best = Math.min(...runs);
+    console.log(`compare of a 3-page sample beyond its renders: ${runs.map((ms) => `${ms} ms`).join(", ")} of CPU (best ${best} ms)`);
+    expect(best).toBeLessThanOrEqual(500);
+  }, 120_000);
 });
