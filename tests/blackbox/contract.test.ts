@@ -4,6 +4,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { tamperedLink } from "../helpers/links";
 import { eInvoiceCalls } from "./contract-einvoices";
+import { goldenCalls } from "./contract-golden";
 import { assetCalls, type ContractCall, signingCalls } from "./contract-libraries";
 import { useServer } from "./helpers";
 import { check } from "./json-schema";
@@ -263,6 +264,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   await assetCalls(call);
   await signingCalls(call);
   await eInvoiceCalls(call, id);
+  await goldenCalls(call);
   await accessControl(keysOp, made.body.id as string);
 
   expect(problems).toEqual([]);
@@ -360,6 +362,9 @@ async function accessControl(keysOp: { method: string; template: string; url: st
     ["/api/v1/templates", "/api/v1/templates"],
     ["/api/v1/templates/{templateID}", `/api/v1/templates/${tid}`],
     ["/api/v1/templates/{templateID}/versions/{version}", `/api/v1/templates/${tid}/versions/1`],
+    ["/api/v1/templates/{templateID}/samples", `/api/v1/templates/${tid}/samples`],
+    ["/api/v1/templates/{templateID}/versions/{version}/compare", `/api/v1/templates/${tid}/versions/1/compare`],
+    ["/api/v1/templates/{templateID}/pictures/{picture}", `/api/v1/templates/${tid}/pictures/${"0".repeat(64)}.png`],
   ] as const)
     expect((await call({ method: "GET", template, url, key: reader.body.data })).status).toBe(403);
 

@@ -56,11 +56,11 @@ export const templatesModule: FeatureModule = {
     "GET /api/v1/templates/:templateID": "templates:read",
     "GET /api/v1/templates/:templateID/versions/:version": "templates:read",
     "PATCH /api/v1/templates/:templateID": "templates:write",
-    // Golden samples: comparing renders but changes nothing but its own record, so reading templates allows it.
+    // Golden samples: a comparison is kept (with its pictures), so running one needs templates:write.
     "GET /api/v1/templates/:templateID/samples": "templates:read",
     "POST /api/v1/templates/:templateID/samples": "templates:write",
     "DELETE /api/v1/templates/:templateID/samples/:name": "templates:write",
-    "POST /api/v1/templates/:templateID/versions/:version/compare": "templates:read",
+    "POST /api/v1/templates/:templateID/versions/:version/compare": "templates:write",
     "GET /api/v1/templates/:templateID/versions/:version/compare": "templates:read",
     "POST /api/v1/templates/:templateID/versions/:version/approve": "templates:write",
     "GET /api/v1/templates/:templateID/pictures/:picture": "templates:read",
