@@ -14,6 +14,7 @@ import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
 import type { ReportThumbnails } from "../modules/reports/thumbnail";
 import type { SigningService } from "../modules/signing/service";
+import type { GoldenService } from "../modules/templates/golden";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
 import type { Html } from "./html";
@@ -34,6 +35,7 @@ export interface DashboardDeps {
   /** Page 1 of succeeded reports as small PNGs (the list shows them). */
   thumbnails: ReportThumbnails;
   templates: TemplatesService;
+  golden: GoldenService;
   signing: SigningService;
   usage: UsageService;
   audit: AuditService;

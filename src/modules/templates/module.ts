@@ -74,6 +74,8 @@ export const templatesModule: FeatureModule = {
     "POST /dashboard/templates/:id/delete": "dashboard",
     "POST /dashboard/templates/preview": "dashboard",
     "GET /dashboard/templates/:id/diff": "dashboard",
+    "POST /dashboard/templates/:id/versions/:version/approve": "dashboard",
+    "GET /dashboard/templates/:id/pictures/:picture": "dashboard",
   },
   services: ({ config: c, sql, logger, services: s }) => {
     const golden = new GoldenService(s.templates, new GoldenRepo(sql), openAssetBlobs(c, s.files.traffic, "golden"), s.audit, {
