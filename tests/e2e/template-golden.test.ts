@@ -45,8 +45,8 @@ test("the changed samples side by side with the diff overlay, axe-clean at both 
   await panel.getByText("2 changed").waitFor();
   for (const sample of ["small", "large"]) {
     const region = panel.getByRole("region", { name: `Sample ${sample}` });
-    await expect(region.getByRole("img", { name: `Page 1 of sample ${sample} with version 1` }).isVisible()).resolves.toBe(true);
-    await expect(region.getByRole("img", { name: `Page 1 of sample ${sample} with version 2` }).isVisible()).resolves.toBe(true);
+    expect(await region.getByRole("img", { name: `Page 1 of sample ${sample} with version 1` }).isVisible()).toBe(true);
+    expect(await region.getByRole("img", { name: `Page 1 of sample ${sample} with version 2` }).isVisible()).toBe(true);
   }
   // Every picture loaded (the session serves them).
   await page.waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>(".golden img")].every((i) => i.complete), null, {
@@ -58,12 +58,12 @@ test("the changed samples side by side with the diff overlay, axe-clean at both 
   expect(broken).toEqual([]);
   // The overlay: shown at first, hidden when the box is cleared.
   const diff = panel.getByRole("img", { name: "Page 1 of sample small: the changed pixels in red" });
-  await expect(diff.isVisible()).resolves.toBe(true);
+  expect(await diff.isVisible()).toBe(true);
   const toggle = panel.getByRole("region", { name: "Sample small" }).getByRole("checkbox", { name: "Highlight the changed pixels" });
   await toggle.uncheck();
-  await expect(diff.isVisible()).resolves.toBe(false);
+  expect(await diff.isVisible()).toBe(false);
   await toggle.check();
-  await expect(diff.isVisible()).resolves.toBe(true);
+  expect(await diff.isVisible()).toBe(true);
   await expectNoAxeViolationsAt(page, "template golden samples", viewports);
   for (const [label, vp] of Object.entries(viewports)) {
     await page.setViewportSize(vp);
