@@ -212,7 +212,8 @@ describe("cost", () => {
     ]);
     expect([before.pages, after.pages]).toEqual([3, 3]);
     const runs: number[] = [];
-    for (let i = 0; i < 3; i++) {
+    // The best of five: CPU time still grows a little on a crowded machine (caches, the GC's threads).
+    for (let i = 0; i < 5; i++) {
       const cpu0 = cpuMs();
       const cmp = await s.golden.comparePdfs(before.pdf, after.pdf);
       const pages = await s.golden.keepPictures(tpl, cmp);
