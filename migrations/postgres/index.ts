@@ -13,6 +13,7 @@ import p0010 from "./0010_key_changes.sql" with { type: "text" };
 import p0011 from "./0011_finished_state.sql" with { type: "text" };
 import type { Migration } from "../index";
 import p0012 from "./0012_e_invoices_scope.sql" with { type: "text" };
+import p0014 from "./0014_schedules.sql" with { type: "text" };
 import p0015 from "./0015_golden_samples.sql" with { type: "text" };
 
 export const postgresMigrations: Migration[] = [
@@ -28,5 +29,6 @@ export const postgresMigrations: Migration[] = [
   { version: 10, name: "0010_key_changes", sql: p0010 },
   { version: 11, name: "0011_finished_state", sql: p0011 },
   { version: 12, name: "0012_e_invoices_scope", sql: p0012 },
+  { version: 14, name: "0014_schedules", sql: p0014 },
   { version: 15, name: "0015_golden_samples", sql: p0015 },
 ];

@@ -44,6 +44,7 @@ export const dashboardModule: FeatureModule = {
         templates: s.templates,
         golden: s.golden,
         signing: s.signing,
+        schedules: s.schedules,
         usage: s.usage,
         audit: s.audit,
         auditRetentionDays: Math.round(c.auditRetention / 86_400_000),

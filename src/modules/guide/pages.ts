@@ -12,6 +12,7 @@ import cluster from "../../../docs/cluster.md" with { type: "text" };
 import configuration from "../../../docs/configuration.md" with { type: "text" };
 import configurationReference from "../../../docs/configuration-reference.md" with { type: "text" };
 import dashboard from "../../../docs/dashboard.md" with { type: "text" };
+import delivery from "../../../docs/delivery.md" with { type: "text" };
 import development from "../../../docs/development.md" with { type: "text" };
 import eInvoices from "../../../docs/e-invoices.md" with { type: "text" };
 import errorsReference from "../../../docs/errors-reference.md" with { type: "text" };
@@ -43,6 +44,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "e-invoices", markdown: eInvoices },
   { name: "signatures", markdown: signatures },
   { name: "webhooks", markdown: webhooks },
+  { name: "delivery", markdown: delivery },
   { name: "access-control", markdown: accessControl },
   { name: "dashboard", markdown: dashboard },
   { name: "configuration", markdown: configuration },
