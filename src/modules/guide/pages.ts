@@ -8,6 +8,7 @@ import assets from "../../../docs/assets.md" with { type: "text" };
 import benchmarks from "../../../docs/benchmarks.md" with { type: "text" };
 import bigReports from "../../../docs/big-reports.md" with { type: "text" };
 import cli from "../../../docs/cli.md" with { type: "text" };
+import clients from "../../../docs/clients.md" with { type: "text" };
 import cluster from "../../../docs/cluster.md" with { type: "text" };
 import configuration from "../../../docs/configuration.md" with { type: "text" };
 import configurationReference from "../../../docs/configuration-reference.md" with { type: "text" };
@@ -34,6 +35,7 @@ export const GUIDE_INDEX = index;
 export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "api", markdown: api },
   { name: "errors-reference", markdown: errorsReference },
+  { name: "clients", markdown: clients },
   { name: "templates", markdown: templates },
   { name: "assets", markdown: assets },
   { name: "pdf-options", markdown: pdfOptions },
