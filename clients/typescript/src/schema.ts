@@ -113,7 +113,7 @@ export interface paths {
   "/api/v1/templates/{templateID}/versions": {
     /**
      * Save a new version
-     * @description Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on.
+     * @description Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on, unless the template has require_approval: then only once its comparison is `same` on every golden sample, or it is approved (POST …/versions/{v}/approve). With golden samples the save waits for their comparison (two renders a sample) and answers it in `comparison`.
      */
     post: operations["postApiV1TemplatesByTemplateIDVersions"];
   };
@@ -128,6 +128,11 @@ export interface paths {
      * @description Deletes the template and all its versions; generation requests naming it get 404 from now on. Reports already made from it, queued ones included, keep their PDFs and still show its template_id and template_version.
      */
     delete: operations["deleteApiV1TemplatesByTemplateID"];
+    /**
+     * Change a template's settings
+     * @description `require_approval`: on, a new version whose comparison with the golden samples is `changed` becomes the default only once approved (the default stays the version in use when it was turned on); off, the latest version is the default again. The audit trail records it.
+     */
+    patch: operations["patchApiV1TemplatesByTemplateID"];
   };
   "/api/v1/templates/{templateID}/versions/{version}": {
     /**
@@ -135,6 +140,51 @@ export interface paths {
      * @description Exactly as it was saved, with the warnings of its preflight.
      */
     get: operations["getApiV1TemplatesByTemplateIDVersionsByVersion"];
+  };
+  "/api/v1/templates/{templateID}/samples": {
+    /**
+     * A template's golden samples
+     * @description Its named sample data sets, by name, with their data.
+     */
+    get: operations["getApiV1TemplatesByTemplateIDSamples"];
+    /**
+     * Save a golden sample
+     * @description Stores `data` as a named sample of the template: every new version is compared with the default one on every sample. 201 for a new name, 200 when it replaced the sample of that name. A template keeps at most 20: a 21st name is 409 sample_limit_reached (details.limit).
+     */
+    post: operations["postApiV1TemplatesByTemplateIDSamples"];
+  };
+  "/api/v1/templates/{templateID}/samples/{name}": {
+    /**
+     * Delete a golden sample
+     * @description 404 for an unknown name or another account's template.
+     */
+    delete: operations["deleteApiV1TemplatesByTemplateIDSamplesByName"];
+  };
+  "/api/v1/templates/{templateID}/versions/{version}/compare": {
+    /**
+     * The last comparison of a version
+     * @description As its save or POST …/compare answered it; 404 when it was never compared.
+     */
+    get: operations["getApiV1TemplatesByTemplateIDVersionsByVersionCompare"];
+    /**
+     * Compare a version with another on the golden samples
+     * @description Renders every sample of the template with the version and with `base` (default: the template's default version), through the same sandbox and Chromium as reports, and compares them page by page on pictures drawn by pdftoppm at 96 dpi: `changed_ratio` is the share of a page's pixels whose colour differs by more than --golden-tolerance (0.1 of 255 by default, above anti-aliasing noise); a page added or removed is changed (ratio 1). Changed pages link a diff PNG (the new page faded, its changed pixels in red) and the two pages. Synchronous: each sample costs two renders (about a second) while the request waits, at most 20 samples. 503 preview_unavailable on an instance that renders nothing. Saving a version runs the same comparison.
+     */
+    post: operations["postApiV1TemplatesByTemplateIDVersionsByVersionCompare"];
+  };
+  "/api/v1/templates/{templateID}/versions/{version}/approve": {
+    /**
+     * Approve a version
+     * @description Makes the version the template's default_version while require_approval is on (generation requests without template_version render it), whatever its comparison found; the audit trail records it (template.version_approved).
+     */
+    post: operations["postApiV1TemplatesByTemplateIDVersionsByVersionApprove"];
+  };
+  "/api/v1/templates/{templateID}/pictures/{picture}": {
+    /**
+     * A picture of a comparison
+     * @description A PNG a comparison links (diff, before, after); named by its sha256, so it never changes.
+     */
+    get: operations["getApiV1TemplatesByTemplateIDPicturesByPicture"];
   };
   "/api/v1/assets": {
     /**
@@ -257,6 +307,42 @@ export interface paths {
      */
     post: operations["postApiV1E-invoicesValidate"];
   };
+  "/api/v1/schedules": {
+    /**
+     * List the account's schedules
+     * @description Newest first, `limit` per page (default 20, at most 100).
+     */
+    get: operations["getApiV1Schedules"];
+    /**
+     * Create a schedule
+     * @description Renders the stored template `template_id` at every tick of `cron` in `timezone`, as `POST /generate-pdf-async` with `template_id` would: with `data`, or with the JSON object fetched from `data_url` when the tick comes, and `options`; `deliver` becomes the report's `options.deliver`, `webhook` its webhook (and the target of `schedule.run_failed`). A bad cron expression or an unknown time zone is 422 validation_failed naming the field and the accepted forms; an unknown template (or version) 404; `data` failing the template's data_schema 422. Recorded as schedule.created.
+     */
+    post: operations["postApiV1Schedules"];
+  };
+  "/api/v1/schedules/{scheduleID}": {
+    /**
+     * A schedule
+     * @description With `next_run_at`, its next tick. Another account's schedule is 404.
+     */
+    get: operations["getApiV1SchedulesByScheduleID"];
+    /**
+     * Delete a schedule
+     * @description Its runs go with it; the reports they made stay. Recorded as schedule.deleted.
+     */
+    delete: operations["deleteApiV1SchedulesByScheduleID"];
+    /**
+     * Change, pause or resume a schedule
+     * @description Changes the fields given; `null` clears an optional one. `paused: true` pauses it (schedule.paused), `paused: false` resumes it from the next tick after now (schedule.resumed: ticks while paused are never caught up); any other change is schedule.updated. A new `cron` or `timezone` starts from its next tick.
+     */
+    patch: operations["patchApiV1SchedulesByScheduleID"];
+  };
+  "/api/v1/schedules/{scheduleID}/runs": {
+    /**
+     * A schedule's runs
+     * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), and the state of its schedule.run_failed event.
+     */
+    get: operations["getApiV1SchedulesByScheduleIDRuns"];
+  };
 }
 
 export interface webhooks {
@@ -309,6 +395,43 @@ export interface webhooks {
                 /** Format: date-time */
                 expires_at: string;
               } | null) | null;
+            };
+          };
+        };
+      };
+      responses: {
+        /** @description Delivered. Any other answer, a timeout or a connection error is retried. */
+        "2XX": {
+          content: never;
+        };
+      };
+    };
+  };
+  "scheduleRunFailed": {
+    /**
+     * A schedule's run failed
+     * @description Sent to the schedule's `webhook.url` when a tick could queue no report; signed and retried like report events (same headers), webhook-id msg_<run_id>.
+     */
+    post: {
+      requestBody: {
+        content: {
+          "application/json": {
+            /** @constant */
+            type: "schedule.run_failed";
+            /** Format: date-time */
+            timestamp: string;
+            data: {
+              /** Format: uuid */
+              schedule_id: string;
+              schedule_name: string;
+              /**
+               * Format: uuid
+               * @description GET /schedules/{schedule_id}/runs lists it
+               */
+              run_id: string;
+              /** Format: date-time */
+              scheduled_for: string;
+              error: (string | null) | null;
             };
           };
         };
@@ -442,7 +565,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -485,7 +608,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -501,7 +624,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -517,7 +640,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -807,7 +930,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -832,7 +955,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -848,7 +971,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -864,7 +987,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -880,7 +1003,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -896,7 +1019,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -912,7 +1035,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -928,7 +1051,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -944,7 +1067,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -960,7 +1083,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -976,7 +1099,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -992,7 +1115,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1191,7 +1314,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1216,7 +1339,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1232,7 +1355,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1248,7 +1371,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1264,7 +1387,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1280,7 +1403,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1296,7 +1419,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1312,7 +1435,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1328,7 +1451,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1344,7 +1467,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1360,7 +1483,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1376,7 +1499,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1524,7 +1647,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1549,7 +1672,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1565,7 +1688,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1581,7 +1704,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1597,7 +1720,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1613,7 +1736,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1769,7 +1892,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1785,7 +1908,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1801,7 +1924,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1817,7 +1940,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1833,7 +1956,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1883,7 +2006,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1899,7 +2022,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1915,7 +2038,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1931,7 +2054,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -1947,7 +2070,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2010,7 +2133,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2026,7 +2149,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2042,7 +2165,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2058,7 +2181,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2074,7 +2197,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2090,7 +2213,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2106,7 +2229,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2169,7 +2292,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2185,7 +2308,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2201,7 +2324,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2217,7 +2340,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2233,7 +2356,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2249,7 +2372,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2265,7 +2388,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2319,7 +2442,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2335,7 +2458,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2351,7 +2474,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2367,7 +2490,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2383,7 +2506,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2399,7 +2522,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2415,7 +2538,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2448,11 +2571,14 @@ export interface operations {
                 /** @enum {string} */
                 engine: "ejs" | "raw";
                 latest_version: string | number;
+                /** @description What generation requests without template_version render: the latest, or with require_approval the last approved version */
+                default_version: string | number;
+                require_approval: boolean;
                 /** Format: date-time */
                 created_at: string;
                 /**
                  * Format: date-time
-                 * @description When the latest version was saved
+                 * @description When the template last changed
                  */
                 updated_at: string;
               })[];
@@ -2469,7 +2595,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2494,7 +2620,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2510,7 +2636,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2526,7 +2652,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2542,7 +2668,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2558,7 +2684,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2819,6 +2945,8 @@ export interface operations {
             /** @enum {string} */
             pdfa?: "2b" | "3b";
           };
+          /** @description Golden samples: a version whose comparison with its samples changed pages becomes the default only once approved (default false) */
+          require_approval?: boolean;
         };
       };
     };
@@ -2848,7 +2976,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2873,7 +3001,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2889,7 +3017,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2905,7 +3033,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2921,7 +3049,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2937,7 +3065,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2953,7 +3081,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2969,7 +3097,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -2985,7 +3113,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3001,7 +3129,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3013,7 +3141,7 @@ export interface operations {
   };
   /**
    * Save a new version
-   * @description Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on.
+   * @description Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on, unless the template has require_approval: then only once its comparison is `same` on every golden sample, or it is approved (POST …/versions/{v}/approve). With golden samples the save waits for their comparison (two renders a sample) and answers it in `comparison`.
    */
   postApiV1TemplatesByTemplateIDVersions: {
     parameters: {
@@ -3276,6 +3404,44 @@ export interface operations {
                 message: string;
                 [key: string]: unknown;
               })[];
+            /** @description The new version compared with the default before it on every golden sample; null without samples, or without a renderer here */
+            comparison: ({
+              /**
+               * @description changed: a page of a sample differs, was added or removed, or a render failed
+               * @enum {string}
+               */
+              status: "same" | "changed";
+              /** Format: uuid */
+              template_id: string;
+              /** @description The version compared (after) */
+              version: string | number;
+              /** @description The version it was compared with (before) */
+              base: string | number;
+              samples: ({
+                  name: string;
+                  pages_before: string | number;
+                  pages_after: string | number;
+                  pages: ({
+                      page: string | number;
+                      /** @description The share of the page's pixels that differ beyond --golden-tolerance; 1 for a page added or removed */
+                      changed_ratio: number;
+                      /** @description A PNG of the new page (96 dpi) faded, with its changed pixels in red (GET it with the same key); null for an unchanged page */
+                      diff: string | null;
+                      /** @description A PNG of the page with the base version; null for an unchanged page */
+                      before: string | null;
+                      /** @description A PNG of the page with the compared version; null for an unchanged page */
+                      after: string | null;
+                    })[];
+                  /** @description A render of this sample failed with that version (a report failure code) */
+                  error?: {
+                    version: string | number;
+                    code: string;
+                    message: string;
+                  };
+                })[];
+              /** Format: date-time */
+              created_at: string;
+            }) | null;
           };
         };
       };
@@ -3287,7 +3453,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3312,7 +3478,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3328,7 +3494,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3344,7 +3510,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3360,7 +3526,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3376,7 +3542,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3392,7 +3558,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3408,7 +3574,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3424,7 +3590,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3440,7 +3606,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3472,11 +3638,14 @@ export interface operations {
               /** @enum {string} */
               engine: "ejs" | "raw";
               latest_version: string | number;
+              /** @description What generation requests without template_version render: the latest, or with require_approval the last approved version */
+              default_version: string | number;
+              require_approval: boolean;
               /** Format: date-time */
               created_at: string;
               /**
                * Format: date-time
-               * @description When the latest version was saved
+               * @description When the template last changed
                */
               updated_at: string;
               latest: {
@@ -3528,7 +3697,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3544,7 +3713,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3560,7 +3729,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3576,7 +3745,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3592,7 +3761,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3642,7 +3811,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3658,7 +3827,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3674,7 +3843,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3690,7 +3859,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3706,7 +3875,222 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change a template's settings
+   * @description `require_approval`: on, a new version whose comparison with the golden samples is `changed` becomes the default only once approved (the default stays the version in use when it was turned on); off, the latest version is the default again. The audit trail records it.
+   */
+  patchApiV1TemplatesByTemplateID: {
+    parameters: {
+      path: {
+        templateID: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description Turned on, the default version stays the one in use until a changed version is approved */
+          require_approval: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              template_id: string;
+              name: string;
+              /** @enum {string} */
+              engine: "ejs" | "raw";
+              latest_version: string | number;
+              /** @description What generation requests without template_version render: the latest, or with require_approval the last approved version */
+              default_version: string | number;
+              require_approval: boolean;
+              /** Format: date-time */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the template last changed
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3774,7 +4158,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3790,7 +4174,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3806,7 +4190,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3822,7 +4206,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3838,7 +4222,1081 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A template's golden samples
+   * @description Its named sample data sets, by name, with their data.
+   */
+  getApiV1TemplatesByTemplateIDSamples: {
+    parameters: {
+      path: {
+        templateID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            /** @description By name; at most 20 */
+            data: {
+                name: string;
+                data: unknown;
+                /** Format: date-time */
+                created_at: string;
+              }[];
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Save a golden sample
+   * @description Stores `data` as a named sample of the template: every new version is compared with the default one on every sample. 201 for a new name, 200 when it replaced the sample of that name. A template keeps at most 20: a 21st name is 409 sample_limit_reached (details.limit).
+   */
+  postApiV1TemplatesByTemplateIDSamples: {
+    parameters: {
+      path: {
+        templateID: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description 1-64 letters, digits, dots, dashes or underscores; saving under an existing name replaces its data */
+          name: string;
+          /** @description The data the template renders (a JSON object within the data limits; default {}) */
+          data?: unknown;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            name: string;
+            /** @constant */
+            replaced: true;
+          };
+        };
+      };
+      /** @description Response for status 201 */
+      201: {
+        content: {
+          "application/json": {
+            name: string;
+            /** @constant */
+            replaced: false;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 409 */
+      409: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Delete a golden sample
+   * @description 404 for an unknown name or another account's template.
+   */
+  deleteApiV1TemplatesByTemplateIDSamplesByName: {
+    parameters: {
+      path: {
+        templateID: string;
+        name: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              name: string;
+              /** @constant */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * The last comparison of a version
+   * @description As its save or POST …/compare answered it; 404 when it was never compared.
+   */
+  getApiV1TemplatesByTemplateIDVersionsByVersionCompare: {
+    parameters: {
+      path: {
+        templateID: string;
+        version: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * @description changed: a page of a sample differs, was added or removed, or a render failed
+             * @enum {string}
+             */
+            status: "same" | "changed";
+            /** Format: uuid */
+            template_id: string;
+            /** @description The version compared (after) */
+            version: string | number;
+            /** @description The version it was compared with (before) */
+            base: string | number;
+            samples: ({
+                name: string;
+                pages_before: string | number;
+                pages_after: string | number;
+                pages: ({
+                    page: string | number;
+                    /** @description The share of the page's pixels that differ beyond --golden-tolerance; 1 for a page added or removed */
+                    changed_ratio: number;
+                    /** @description A PNG of the new page (96 dpi) faded, with its changed pixels in red (GET it with the same key); null for an unchanged page */
+                    diff: string | null;
+                    /** @description A PNG of the page with the base version; null for an unchanged page */
+                    before: string | null;
+                    /** @description A PNG of the page with the compared version; null for an unchanged page */
+                    after: string | null;
+                  })[];
+                /** @description A render of this sample failed with that version (a report failure code) */
+                error?: {
+                  version: string | number;
+                  code: string;
+                  message: string;
+                };
+              })[];
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Compare a version with another on the golden samples
+   * @description Renders every sample of the template with the version and with `base` (default: the template's default version), through the same sandbox and Chromium as reports, and compares them page by page on pictures drawn by pdftoppm at 96 dpi: `changed_ratio` is the share of a page's pixels whose colour differs by more than --golden-tolerance (0.1 of 255 by default, above anti-aliasing noise); a page added or removed is changed (ratio 1). Changed pages link a diff PNG (the new page faded, its changed pixels in red) and the two pages. Synchronous: each sample costs two renders (about a second) while the request waits, at most 20 samples. 503 preview_unavailable on an instance that renders nothing. Saving a version runs the same comparison.
+   */
+  postApiV1TemplatesByTemplateIDVersionsByVersionCompare: {
+    parameters: {
+      path: {
+        templateID: string;
+        version: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description The version to compare with (default: the template's default version) */
+          base?: string | number;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * @description changed: a page of a sample differs, was added or removed, or a render failed
+             * @enum {string}
+             */
+            status: "same" | "changed";
+            /** Format: uuid */
+            template_id: string;
+            /** @description The version compared (after) */
+            version: string | number;
+            /** @description The version it was compared with (before) */
+            base: string | number;
+            samples: ({
+                name: string;
+                pages_before: string | number;
+                pages_after: string | number;
+                pages: ({
+                    page: string | number;
+                    /** @description The share of the page's pixels that differ beyond --golden-tolerance; 1 for a page added or removed */
+                    changed_ratio: number;
+                    /** @description A PNG of the new page (96 dpi) faded, with its changed pixels in red (GET it with the same key); null for an unchanged page */
+                    diff: string | null;
+                    /** @description A PNG of the page with the base version; null for an unchanged page */
+                    before: string | null;
+                    /** @description A PNG of the page with the compared version; null for an unchanged page */
+                    after: string | null;
+                  })[];
+                /** @description A render of this sample failed with that version (a report failure code) */
+                error?: {
+                  version: string | number;
+                  code: string;
+                  message: string;
+                };
+              })[];
+            /** Format: date-time */
+            created_at: string;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Approve a version
+   * @description Makes the version the template's default_version while require_approval is on (generation requests without template_version render it), whatever its comparison found; the audit trail records it (template.version_approved).
+   */
+  postApiV1TemplatesByTemplateIDVersionsByVersionApprove: {
+    parameters: {
+      path: {
+        templateID: string;
+        version: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              template_id: string;
+              name: string;
+              /** @enum {string} */
+              engine: "ejs" | "raw";
+              latest_version: string | number;
+              /** @description What generation requests without template_version render: the latest, or with require_approval the last approved version */
+              default_version: string | number;
+              require_approval: boolean;
+              /** Format: date-time */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description When the template last changed
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A picture of a comparison
+   * @description A PNG a comparison links (diff, before, after); named by its sha256, so it never changes.
+   */
+  getApiV1TemplatesByTemplateIDPicturesByPicture: {
+    parameters: {
+      path: {
+        templateID: string;
+        picture: string;
+      };
+    };
+    responses: {
+      /** @description The picture */
+      200: {
+        content: {
+          "image/png": string;
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description An error: `error` names it */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description An error: `error` names it */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description An error: `error` names it */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description An error: `error` names it */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description An error: `error` names it */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3901,7 +5359,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3926,7 +5384,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3942,7 +5400,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3958,7 +5416,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3974,7 +5432,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -3990,7 +5448,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4112,7 +5570,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4137,7 +5595,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4153,7 +5611,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4169,7 +5627,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4185,7 +5643,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4201,7 +5659,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4217,7 +5675,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4233,7 +5691,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4249,7 +5707,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4318,7 +5776,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4334,7 +5792,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4350,7 +5808,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4366,7 +5824,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4382,7 +5840,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4433,7 +5891,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4449,7 +5907,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4465,7 +5923,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4481,7 +5939,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4497,7 +5955,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4549,7 +6007,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4565,7 +6023,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4581,7 +6039,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4597,7 +6055,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4613,7 +6071,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4677,7 +6135,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4693,7 +6151,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4709,7 +6167,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4725,7 +6183,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4750,7 +6208,7 @@ export interface operations {
         "application/json": {
           /** @description What the key is for, e.g. billing-service */
           name: string;
-          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.). */
+          /** @description What the key may do. Omitted: exactly the scopes of the key creating it; it can never grant a scope it lacks (403). Valid: `reports:write` (Submit reports (generate and merge) and delete them.); `reports:read` (Read reports: status, list, download links.); `templates:write` (Create, change and delete stored templates.); `templates:read` (Read stored templates.); `assets:write` (Upload, replace and delete the account's assets (logos, fonts, style sheets).); `assets:read` (List the account's assets and download them.); `keys:manage` (Manage access keys, the webhook signing secret, and read the audit trail.); `signing:manage` (Upload, list and delete the account's signing identities (PKCS#12 keys for options.signature).); `e_invoices:validate` (Check incoming e-invoices (UBL, CII, Factur-X/ZUGFeRD) by the EN 16931, XRechnung and Peppol rules; reads and stores no account data.); `schedules:manage` (Create, list, change, pause and delete the account's schedules (stored templates rendered on a cron schedule), and read their runs.). */
           scopes?: string[];
           /** @description RFC 3339 date-time after which the key is refused (401) like a deleted one; must be in the future. Omitted: never expires. */
           expires_at?: (string | null) | null;
@@ -4784,7 +6242,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4809,7 +6267,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4825,7 +6283,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4841,7 +6299,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4857,7 +6315,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4873,7 +6331,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4889,7 +6347,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4905,7 +6363,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4921,7 +6379,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4937,7 +6395,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -4987,7 +6445,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5003,7 +6461,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5019,7 +6477,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5035,7 +6493,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5051,7 +6509,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5118,7 +6576,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5143,7 +6601,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5159,7 +6617,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5175,7 +6633,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5191,7 +6649,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5207,7 +6665,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5223,7 +6681,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5239,7 +6697,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5255,7 +6713,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5271,7 +6729,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5346,7 +6804,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5371,7 +6829,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5387,7 +6845,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5403,7 +6861,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5419,7 +6877,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5435,7 +6893,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5451,7 +6909,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5467,7 +6925,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5483,7 +6941,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5499,7 +6957,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5550,7 +7008,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5566,7 +7024,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5582,7 +7040,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5598,7 +7056,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5646,7 +7104,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5671,7 +7129,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5687,7 +7145,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5703,7 +7161,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5719,7 +7177,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5735,7 +7193,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5751,7 +7209,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5767,7 +7225,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5783,7 +7241,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5878,7 +7336,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5894,7 +7352,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5910,7 +7368,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5926,7 +7384,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5942,7 +7400,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -5970,7 +7428,7 @@ export interface operations {
           "application/json": {
             data: ({
                 id: string;
-                /** @description One of: dashboard.sign_in, dashboard.sign_in_failed, template.created, template.version_created, template.deleted, asset.created, asset.replaced, asset.deleted, access_key.created, access_key.deleted, access_key.rotated, access_key.updated, webhook_secret.rotated, signing_identity.created, signing_identity.deleted */
+                /** @description One of: dashboard.sign_in, dashboard.sign_in_failed, template.created, template.version_created, template.deleted, template.updated, template.version_approved, template.sample_saved, template.sample_deleted, asset.created, asset.replaced, asset.deleted, access_key.created, access_key.deleted, access_key.rotated, access_key.updated, webhook_secret.rotated, signing_identity.created, signing_identity.deleted, schedule.created, schedule.updated, schedule.paused, schedule.resumed, schedule.deleted */
                 type: string;
                 /** @enum {string} */
                 actor: "key" | "cli" | "anonymous";
@@ -5997,7 +7455,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6022,7 +7480,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6038,7 +7496,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6054,7 +7512,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6070,7 +7528,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6086,7 +7544,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6153,7 +7611,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6169,7 +7627,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6185,7 +7643,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6201,7 +7659,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6269,7 +7727,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6294,7 +7752,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6310,7 +7768,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6326,7 +7784,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6342,7 +7800,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6358,7 +7816,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6374,7 +7832,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6390,7 +7848,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6406,7 +7864,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6479,7 +7937,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6495,7 +7953,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6511,7 +7969,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6527,7 +7985,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6543,7 +8001,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6593,7 +8051,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6609,7 +8067,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6625,7 +8083,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6641,7 +8099,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6657,7 +8115,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6751,7 +8209,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6776,7 +8234,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6792,7 +8250,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6808,7 +8266,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6824,7 +8282,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6840,7 +8298,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6856,7 +8314,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6872,7 +8330,7 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
@@ -6888,7 +8346,1559 @@ export interface operations {
              * @description Stable machine-readable code: one of a closed list (see the API description and the README)
              * @enum {string}
              */
-            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * List the account's schedules
+   * @description Newest first, `limit` per page (default 20, at most 100).
+   */
+  getApiV1Schedules: {
+    parameters: {
+      query?: {
+        limit?: string | number;
+        cursor?: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** Format: uuid */
+                id: string;
+                name: string;
+                cron: string;
+                timezone: string;
+                /** Format: uuid */
+                template_id: string;
+                template_version: ((string | number) | null) | null;
+                data: (Record<string, unknown> | null) | null;
+                data_url: (string | null) | null;
+                options: (Record<string, unknown> | null) | null;
+                deliver: (Record<string, never>[] | null) | null;
+                webhook: ({
+                  url: string;
+                } | null) | null;
+                /** @enum {string} */
+                catch_up: "none" | "last";
+                paused: boolean;
+                /**
+                 * Format: date-time
+                 * @description The next tick; null while paused or when the expression fires no more
+                 */
+                next_run_at: (string | null) | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                updated_at: string;
+              })[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: (string | null) | null;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Create a schedule
+   * @description Renders the stored template `template_id` at every tick of `cron` in `timezone`, as `POST /generate-pdf-async` with `template_id` would: with `data`, or with the JSON object fetched from `data_url` when the tick comes, and `options`; `deliver` becomes the report's `options.deliver`, `webhook` its webhook (and the target of `schedule.run_failed`). A bad cron expression or an unknown time zone is 422 validation_failed naming the field and the accepted forms; an unknown template (or version) 404; `data` failing the template's data_schema 422. Recorded as schedule.created.
+   */
+  postApiV1Schedules: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A name for people */
+          name: string;
+          /** @description When it runs: five cron fields "minute hour day-of-month month day-of-week" ("0 6 * * *": 06:00 daily), six with seconds first, or @hourly, @daily, @weekly, @monthly, @yearly; read in `timezone` */
+          cron: string;
+          /** @description An IANA time zone name ("Europe/Berlin"); daylight saving time is followed. Default UTC */
+          timezone?: string;
+          /**
+           * Format: uuid
+           * @description A stored template of this account (POST /templates)
+           */
+          template_id: string;
+          /** @description Its version to render; default: its latest at each run */
+          template_version?: string | number;
+          /** @description The template's data, the same at every run (not with data_url) */
+          data?: Record<string, never>;
+          /** @description Fetched (GET) at each run, it answers the template's data as a JSON object, at most --data-max-size bytes; public https only, unless its host is on the operator's --webhook-allow-hosts. Not with data */
+          data_url?: string;
+          /** @description Optional print settings (reportgen extension). CSS @page rules in the template win over format. */
+          options?: {
+            /** @enum {string} */
+            format?: "A3" | "A4" | "A5" | "Letter" | "Legal" | "Tabloid";
+            /** @default false */
+            landscape?: boolean;
+            /**
+             * @description Print background colours and images
+             * @default true
+             */
+            print_background?: boolean;
+            /** @default 1 */
+            scale?: number;
+            margin?: {
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              top?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              right?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              bottom?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              left?: string;
+            };
+            /** @description Custom paper width (CSS length); give height too. Wins over format and landscape */
+            width?: string;
+            /** @description Custom paper height (CSS length); give width too. Wins over format and landscape */
+            height?: string;
+            /**
+             * @description A CSS @page size in the template wins over format, width and height
+             * @default true
+             */
+            prefer_css_page_size?: boolean;
+            /** @description Pages to keep, e.g. "1-3, 5"; all when absent */
+            page_ranges?: string;
+            /** @description HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it */
+            header_template?: string;
+            /** @description HTML printed at the bottom of every page, as header_template; e.g. <div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div> */
+            footer_template?: string;
+            /**
+             * @description Tagged (accessible) PDF with its structure tree
+             * @default false
+             */
+            tagged?: boolean;
+            /**
+             * @description Bookmarks (outline) built from the document's headings
+             * @default false
+             */
+            outline?: boolean;
+            /** @description Document information of the PDF; its Creator is always reportgen */
+            metadata?: {
+              /** @description PDF Title; default: the document's <title> */
+              title?: string;
+              /** @description PDF Author */
+              author?: string;
+              /** @description PDF Subject */
+              subject?: string;
+              /** @description PDF Keywords */
+              keywords?: string[];
+            };
+            /**
+             * @description CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md
+             * @default false
+             */
+            paged_media?: boolean;
+            /** @description Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md */
+            chunk?: {
+              /** @description The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows" */
+              array: string;
+              /** @description Rows per chunk; 2,000-3,000 for a table of short rows (two such chunks print at once, within --chunk-html-in-flight) */
+              size: string | number;
+            };
+            /** @description Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout */
+            wait_for?: {
+              /** @description CSS selector of an element that must exist */
+              selector: string;
+            } | {
+              /** @description JavaScript expression that must become truthy, e.g. window.chartsReady === true */
+              expression: string;
+            } | ({
+              /** @description Milliseconds to wait after the load event */
+              delay_ms: string | number;
+            });
+            /** @description A table of contents inserted after the first page: the document's headings (a merge: each part by its title), each with the page it prints on, right-aligned, and a link to it. Turns options.tagged and options.outline on (Chromium writes the headings' outline only into a tagged PDF). See docs/long-documents.md */
+            toc?: boolean | ({
+              /**
+               * @description The TOC page's heading
+               * @default Contents
+               */
+              title?: string;
+              /**
+               * @description Deepest heading level listed (1: <h1> only, 6: all)
+               * @default 3
+               */
+              levels?: string | number;
+            });
+            /** @description Page numbers stamped on every page as real text, counted across the whole PDF (a merge's parts continuously, a table of contents included), e.g. {"template": "Page {page} of {pages}", "position": "bottom-right"} */
+            page_numbers?: {
+              /**
+               * @description Western European text (WinAnsi); {page} and {pages} are replaced by the page's number and the page count
+               * @default Page {page} of {pages}
+               */
+              template?: string;
+              /** @enum {string} */
+              position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+            };
+            /** @description Encrypt the PDF with AES-256. The passwords are never stored in clear: they wait sealed (AES-256-GCM, key derived from the server secret) until the PDF is made, then are deleted */
+            encryption?: {
+              /** @description Needed to open the PDF; without it anyone may open it, with the permissions below */
+              user_password?: string;
+              /** @description Lifts every restriction; must differ from user_password */
+              owner_password: string;
+              /** @description What readers with the user password may do; anything not listed is refused (default: nothing) */
+              permissions?: ("print" | "copy" | "modify" | "annotate")[];
+            };
+            /** @description Text across the centre of every page, as large as fits */
+            watermark?: {
+              /** @description Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text */
+              text: string;
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 0.25
+               */
+              opacity?: number;
+              /**
+               * @description Degrees, counter-clockwise
+               * @default 45
+               */
+              angle?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            };
+            /** @description Laid on every page: the first page of another report (scaled to fit, centred), or a JPEG at its centre (96 dpi, shrunk to fit) */
+            stamp?: ({
+              /**
+               * Format: uuid
+               * @description A succeeded, unencrypted report of this account: its first page
+               */
+              pdf_report_id: string;
+              /** @enum {string} */
+              position?: "under" | "over";
+            }) | ({
+              image: {
+                /** @description The image, base64 */
+                content_base64: string;
+                /**
+                 * @description JPEG only (baseline or progressive)
+                 * @constant
+                 */
+                mime_type: "image/jpeg";
+              };
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 1
+               */
+              opacity?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            });
+            /** @description Files embedded in the PDF (e.g. an e-invoice's XML). They count against the request body limit */
+            attachments?: {
+                /** @description Name shown by PDF readers (no / or \) */
+                filename: string;
+                /** @description The file, base64 */
+                content_base64: string;
+                /** @description e.g. application/xml */
+                mime_type?: string;
+              }[];
+            /**
+             * @description Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")
+             * @default false
+             */
+            linearize?: boolean;
+            /** @description An e-invoice: {"format": "facturx" (default) | "xrechnung" | "peppol" | "ubl", "profile"?, "syntax"?, "embed"?, "invoice": {...}}, or {"xml_base64": "..."} (your own CII, Factur-X). Factur-X embeds the XML in a PDF/A-3b file; the other formats keep it beside the PDF (GET /reports/{id}/e-invoice). Checked before the report is queued by EN 16931's rules and the format's (XRechnung BR-DE-*, Peppol PEPPOL-EN16931-*): 422 e_invoice_invalid naming each rule and JSON path; see docs/e-invoices.md */
+            e_invoice?: {
+              [key: string]: unknown;
+            };
+            /** @description Sign the PDF (PAdES baseline B-B, SubFilter ETSI.CAdES.detached; B-T with timestamp) with one of the account's signing identities, as the last step: after watermark, stamp, attachments, PDF/A, e-invoice and merge. Not with encryption or linearize. See docs/signatures.md */
+            signature?: {
+              /** @description A signing identity of the account (POST /api/v1/signing-identities) */
+              identity_id: string;
+              /** @description Why the document is signed (/Reason), e.g. Invoice issued */
+              reason?: string;
+              /** @description Where it was signed (/Location) */
+              location?: string;
+              /** @description How to reach the signer (/ContactInfo) */
+              contact_info?: string;
+              /**
+               * @description PAdES B-T: add an RFC 3161 timestamp from the operator's time-stamp authority (--tsa-url). If it cannot be had, the report fails with timestamp_unavailable; it is never signed without it
+               * @default false
+               */
+              timestamp?: boolean;
+              /** @description Show the signer's name and the signing time in this box; without it the signature is invisible */
+              visible?: {
+                /** @description Page number, from 1 */
+                page: string | number;
+                /** @description Left edge, PDF points (1/72 in) from the page's left */
+                x: number;
+                /** @description Bottom edge, PDF points from the page's bottom */
+                y: number;
+                /** @description PDF points */
+                width: number;
+                /** @description PDF points */
+                height: number;
+              };
+            };
+            /** @description Make the report pictures of its printed pages instead of a PDF: the last step, after every other option. Not with pdfa, e_invoice, signature, encryption, linearize or attachments (they make sense only in a PDF). See docs/images.md */
+            image?: {
+              /** @enum {string} */
+              format: "png" | "jpeg" | "webp";
+              /**
+               * @description Dots per inch: A4 at 150 dpi is 1240 x 1754 px
+               * @default 150
+               */
+              dpi?: string | number;
+              /**
+               * @description Which pages: one ("1"), a range ("2-4") or "all". One page downloads as the image; several as a ZIP of page-001.png, ...
+               * @default 1
+               */
+              pages?: string;
+              /**
+               * @description JPEG and WebP quality
+               * @default 85
+               */
+              quality?: string | number;
+            };
+            /** @enum {string} */
+            pdfa?: "2b" | "3b";
+          };
+          /** @description Where each report goes (options.deliver of the report it makes) */
+          deliver?: {
+              /** @description A destination of this account (POST /destinations) */
+              destination_id: string;
+              [key: string]: unknown;
+            }[];
+          /** @description Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails */
+          webhook?: {
+            /** @description Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http) */
+            url: string;
+          };
+          /** @enum {string} */
+          catch_up?: "none" | "last";
+          /** @description A paused schedule runs no tick; resuming waits for the next tick (catch_up does not apply) */
+          paused?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 201 */
+      201: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              cron: string;
+              timezone: string;
+              /** Format: uuid */
+              template_id: string;
+              template_version: ((string | number) | null) | null;
+              data: (Record<string, unknown> | null) | null;
+              data_url: (string | null) | null;
+              options: (Record<string, unknown> | null) | null;
+              deliver: (Record<string, never>[] | null) | null;
+              webhook: ({
+                url: string;
+              } | null) | null;
+              /** @enum {string} */
+              catch_up: "none" | "last";
+              paused: boolean;
+              /**
+               * Format: date-time
+               * @description The next tick; null while paused or when the expression fires no more
+               */
+              next_run_at: (string | null) | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A schedule
+   * @description With `next_run_at`, its next tick. Another account's schedule is 404.
+   */
+  getApiV1SchedulesByScheduleID: {
+    parameters: {
+      path: {
+        scheduleID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              cron: string;
+              timezone: string;
+              /** Format: uuid */
+              template_id: string;
+              template_version: ((string | number) | null) | null;
+              data: (Record<string, unknown> | null) | null;
+              data_url: (string | null) | null;
+              options: (Record<string, unknown> | null) | null;
+              deliver: (Record<string, never>[] | null) | null;
+              webhook: ({
+                url: string;
+              } | null) | null;
+              /** @enum {string} */
+              catch_up: "none" | "last";
+              paused: boolean;
+              /**
+               * Format: date-time
+               * @description The next tick; null while paused or when the expression fires no more
+               */
+              next_run_at: (string | null) | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Delete a schedule
+   * @description Its runs go with it; the reports they made stay. Recorded as schedule.deleted.
+   */
+  deleteApiV1SchedulesByScheduleID: {
+    parameters: {
+      path: {
+        scheduleID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              schedule_id: string;
+              /** @constant */
+              deleted: true;
+            };
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Change, pause or resume a schedule
+   * @description Changes the fields given; `null` clears an optional one. `paused: true` pauses it (schedule.paused), `paused: false` resumes it from the next tick after now (schedule.resumed: ticks while paused are never caught up); any other change is schedule.updated. A new `cron` or `timezone` starts from its next tick.
+   */
+  patchApiV1SchedulesByScheduleID: {
+    parameters: {
+      path: {
+        scheduleID: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description A name for people */
+          name?: string;
+          /** @description When it runs: five cron fields "minute hour day-of-month month day-of-week" ("0 6 * * *": 06:00 daily), six with seconds first, or @hourly, @daily, @weekly, @monthly, @yearly; read in `timezone` */
+          cron?: string;
+          /** @description An IANA time zone name ("Europe/Berlin"); daylight saving time is followed. Default UTC */
+          timezone?: string;
+          /**
+           * Format: uuid
+           * @description A stored template of this account (POST /templates)
+           */
+          template_id?: string;
+          template_version?: ((string | number) | null) | null;
+          /** @description The template's data, the same at every run (not with data_url) */
+          data?: (Record<string, unknown> | null) | null;
+          /** @description Fetched (GET) at each run, it answers the template's data as a JSON object, at most --data-max-size bytes; public https only, unless its host is on the operator's --webhook-allow-hosts. Not with data */
+          data_url?: (string | null) | null;
+          /** @description Optional print settings (reportgen extension). CSS @page rules in the template win over format. */
+          options?: (({
+            /** @enum {string} */
+            format?: "A3" | "A4" | "A5" | "Letter" | "Legal" | "Tabloid";
+            /** @default false */
+            landscape?: boolean;
+            /**
+             * @description Print background colours and images
+             * @default true
+             */
+            print_background?: boolean;
+            /** @default 1 */
+            scale?: number;
+            margin?: {
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              top?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              right?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              bottom?: string;
+              /** @description CSS length: 0, or a number with px, in, cm or mm */
+              left?: string;
+            };
+            /** @description Custom paper width (CSS length); give height too. Wins over format and landscape */
+            width?: string;
+            /** @description Custom paper height (CSS length); give width too. Wins over format and landscape */
+            height?: string;
+            /**
+             * @description A CSS @page size in the template wins over format, width and height
+             * @default true
+             */
+            prefer_css_page_size?: boolean;
+            /** @description Pages to keep, e.g. "1-3, 5"; all when absent */
+            page_ranges?: string;
+            /** @description HTML printed at the top of every page, with its own <style>. Elements with class pageNumber, totalPages, date or title (the document's <title>, else metadata.title) are filled in. Text is 0 px unless its CSS sets a font-size. The top margin defaults to 15mm for it */
+            header_template?: string;
+            /** @description HTML printed at the bottom of every page, as header_template; e.g. <div style="font-size:9px;width:100%;text-align:center">Page <span class="pageNumber"></span> of <span class="totalPages"></span></div> */
+            footer_template?: string;
+            /**
+             * @description Tagged (accessible) PDF with its structure tree
+             * @default false
+             */
+            tagged?: boolean;
+            /**
+             * @description Bookmarks (outline) built from the document's headings
+             * @default false
+             */
+            outline?: boolean;
+            /** @description Document information of the PDF; its Creator is always reportgen */
+            metadata?: {
+              /** @description PDF Title; default: the document's <title> */
+              title?: string;
+              /** @description PDF Author */
+              author?: string;
+              /** @description PDF Subject */
+              subject?: string;
+              /** @description PDF Keywords */
+              keywords?: string[];
+            };
+            /**
+             * @description CSS Paged Media (Paged.js): @page :first/:left/:right/:blank with their own margins, the 16 margin boxes with counter(page) and counter(pages), string-set/string(), position: running()/element(), named pages, target-counter(), float: footnote. CSS must be in <style> elements; not with header_template or footer_template. See docs/long-documents.md
+             * @default false
+             */
+            paged_media?: boolean;
+            /** @description Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md */
+            chunk?: {
+              /** @description The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows" */
+              array: string;
+              /** @description Rows per chunk; 2,000-3,000 for a table of short rows (two such chunks print at once, within --chunk-html-in-flight) */
+              size: string | number;
+            };
+            /** @description Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout */
+            wait_for?: {
+              /** @description CSS selector of an element that must exist */
+              selector: string;
+            } | {
+              /** @description JavaScript expression that must become truthy, e.g. window.chartsReady === true */
+              expression: string;
+            } | ({
+              /** @description Milliseconds to wait after the load event */
+              delay_ms: string | number;
+            });
+            /** @description A table of contents inserted after the first page: the document's headings (a merge: each part by its title), each with the page it prints on, right-aligned, and a link to it. Turns options.tagged and options.outline on (Chromium writes the headings' outline only into a tagged PDF). See docs/long-documents.md */
+            toc?: boolean | ({
+              /**
+               * @description The TOC page's heading
+               * @default Contents
+               */
+              title?: string;
+              /**
+               * @description Deepest heading level listed (1: <h1> only, 6: all)
+               * @default 3
+               */
+              levels?: string | number;
+            });
+            /** @description Page numbers stamped on every page as real text, counted across the whole PDF (a merge's parts continuously, a table of contents included), e.g. {"template": "Page {page} of {pages}", "position": "bottom-right"} */
+            page_numbers?: {
+              /**
+               * @description Western European text (WinAnsi); {page} and {pages} are replaced by the page's number and the page count
+               * @default Page {page} of {pages}
+               */
+              template?: string;
+              /** @enum {string} */
+              position?: "top-left" | "top-center" | "top-right" | "bottom-left" | "bottom-center" | "bottom-right";
+            };
+            /** @description Encrypt the PDF with AES-256. The passwords are never stored in clear: they wait sealed (AES-256-GCM, key derived from the server secret) until the PDF is made, then are deleted */
+            encryption?: {
+              /** @description Needed to open the PDF; without it anyone may open it, with the permissions below */
+              user_password?: string;
+              /** @description Lifts every restriction; must differ from user_password */
+              owner_password: string;
+              /** @description What readers with the user password may do; anything not listed is refused (default: nothing) */
+              permissions?: ("print" | "copy" | "modify" | "annotate")[];
+            };
+            /** @description Text across the centre of every page, as large as fits */
+            watermark?: {
+              /** @description Western European text (WinAnsi: Latin-1 and € – — “ ” …), drawn across every page as real text */
+              text: string;
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 0.25
+               */
+              opacity?: number;
+              /**
+               * @description Degrees, counter-clockwise
+               * @default 45
+               */
+              angle?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            };
+            /** @description Laid on every page: the first page of another report (scaled to fit, centred), or a JPEG at its centre (96 dpi, shrunk to fit) */
+            stamp?: ({
+              /**
+               * Format: uuid
+               * @description A succeeded, unencrypted report of this account: its first page
+               */
+              pdf_report_id: string;
+              /** @enum {string} */
+              position?: "under" | "over";
+            }) | ({
+              image: {
+                /** @description The image, base64 */
+                content_base64: string;
+                /**
+                 * @description JPEG only (baseline or progressive)
+                 * @constant
+                 */
+                mime_type: "image/jpeg";
+              };
+              /**
+               * @description From 0.05 (faint) to 1 (opaque)
+               * @default 1
+               */
+              opacity?: number;
+              /** @enum {string} */
+              position?: "under" | "over";
+            });
+            /** @description Files embedded in the PDF (e.g. an e-invoice's XML). They count against the request body limit */
+            attachments?: {
+                /** @description Name shown by PDF readers (no / or \) */
+                filename: string;
+                /** @description The file, base64 */
+                content_base64: string;
+                /** @description e.g. application/xml */
+                mime_type?: string;
+              }[];
+            /**
+             * @description Fast web view: page 1 shows before the rest has downloaded ("Optimized: yes")
+             * @default false
+             */
+            linearize?: boolean;
+            /** @description An e-invoice: {"format": "facturx" (default) | "xrechnung" | "peppol" | "ubl", "profile"?, "syntax"?, "embed"?, "invoice": {...}}, or {"xml_base64": "..."} (your own CII, Factur-X). Factur-X embeds the XML in a PDF/A-3b file; the other formats keep it beside the PDF (GET /reports/{id}/e-invoice). Checked before the report is queued by EN 16931's rules and the format's (XRechnung BR-DE-*, Peppol PEPPOL-EN16931-*): 422 e_invoice_invalid naming each rule and JSON path; see docs/e-invoices.md */
+            e_invoice?: {
+              [key: string]: unknown;
+            };
+            /** @description Sign the PDF (PAdES baseline B-B, SubFilter ETSI.CAdES.detached; B-T with timestamp) with one of the account's signing identities, as the last step: after watermark, stamp, attachments, PDF/A, e-invoice and merge. Not with encryption or linearize. See docs/signatures.md */
+            signature?: {
+              /** @description A signing identity of the account (POST /api/v1/signing-identities) */
+              identity_id: string;
+              /** @description Why the document is signed (/Reason), e.g. Invoice issued */
+              reason?: string;
+              /** @description Where it was signed (/Location) */
+              location?: string;
+              /** @description How to reach the signer (/ContactInfo) */
+              contact_info?: string;
+              /**
+               * @description PAdES B-T: add an RFC 3161 timestamp from the operator's time-stamp authority (--tsa-url). If it cannot be had, the report fails with timestamp_unavailable; it is never signed without it
+               * @default false
+               */
+              timestamp?: boolean;
+              /** @description Show the signer's name and the signing time in this box; without it the signature is invisible */
+              visible?: {
+                /** @description Page number, from 1 */
+                page: string | number;
+                /** @description Left edge, PDF points (1/72 in) from the page's left */
+                x: number;
+                /** @description Bottom edge, PDF points from the page's bottom */
+                y: number;
+                /** @description PDF points */
+                width: number;
+                /** @description PDF points */
+                height: number;
+              };
+            };
+            /** @description Make the report pictures of its printed pages instead of a PDF: the last step, after every other option. Not with pdfa, e_invoice, signature, encryption, linearize or attachments (they make sense only in a PDF). See docs/images.md */
+            image?: {
+              /** @enum {string} */
+              format: "png" | "jpeg" | "webp";
+              /**
+               * @description Dots per inch: A4 at 150 dpi is 1240 x 1754 px
+               * @default 150
+               */
+              dpi?: string | number;
+              /**
+               * @description Which pages: one ("1"), a range ("2-4") or "all". One page downloads as the image; several as a ZIP of page-001.png, ...
+               * @default 1
+               */
+              pages?: string;
+              /**
+               * @description JPEG and WebP quality
+               * @default 85
+               */
+              quality?: string | number;
+            };
+            /** @enum {string} */
+            pdfa?: "2b" | "3b";
+          }) | null) | null;
+          /** @description Where each report goes (options.deliver of the report it makes) */
+          deliver?: ({
+              /** @description A destination of this account (POST /destinations) */
+              destination_id: string;
+              [key: string]: unknown;
+            }[] | null) | null;
+          /** @description Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails */
+          webhook?: ({
+            /** @description Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http) */
+            url: string;
+          } | null) | null;
+          /** @enum {string} */
+          catch_up?: "none" | "last";
+          /** @description A paused schedule runs no tick; resuming waits for the next tick (catch_up does not apply) */
+          paused?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: {
+              /** Format: uuid */
+              id: string;
+              name: string;
+              cron: string;
+              timezone: string;
+              /** Format: uuid */
+              template_id: string;
+              template_version: ((string | number) | null) | null;
+              data: (Record<string, unknown> | null) | null;
+              data_url: (string | null) | null;
+              options: (Record<string, unknown> | null) | null;
+              deliver: (Record<string, never>[] | null) | null;
+              webhook: ({
+                url: string;
+              } | null) | null;
+              /** @enum {string} */
+              catch_up: "none" | "last";
+              paused: boolean;
+              /**
+               * Format: date-time
+               * @description The next tick; null while paused or when the expression fires no more
+               */
+              next_run_at: (string | null) | null;
+              /** Format: date-time */
+              created_at: string;
+              /** Format: date-time */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 408 */
+      408: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 413 */
+      413: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 415 */
+      415: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+    };
+  };
+  /**
+   * A schedule's runs
+   * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), and the state of its schedule.run_failed event.
+   */
+  getApiV1SchedulesByScheduleIDRuns: {
+    parameters: {
+      query?: {
+        limit?: string | number;
+        cursor?: string;
+      };
+      path: {
+        scheduleID: string;
+      };
+    };
+    responses: {
+      /** @description Response for status 200 */
+      200: {
+        content: {
+          "application/json": {
+            data: ({
+                /** Format: uuid */
+                id: string;
+                /** Format: uuid */
+                schedule_id: string;
+                /**
+                 * Format: date-time
+                 * @description The tick this run is for
+                 */
+                scheduled_for: string;
+                /** @enum {string} */
+                status: "running" | "submitted" | "failed";
+                /**
+                 * Format: uuid
+                 * @description The report it made: GET /reports/{id}
+                 */
+                report_id: (string | null) | null;
+                /** @description That report's status now (queued, processing, succeeded, failed, expired) */
+                report_status: (string | null) | null;
+                /** @description Why no report was made */
+                error: (string | null) | null;
+                /** @description The tick was missed and ran later because catch_up is last */
+                caught_up: boolean;
+                /** @description The schedule.run_failed webhook event of a failed run, when the schedule has a webhook */
+                event: (({
+                  /** @description pending, delivered or failed */
+                  status: string;
+                  attempts: string | number;
+                }) | null) | null;
+                /** Format: date-time */
+                created_at: string;
+                /** Format: date-time */
+                finished_at: (string | null) | null;
+              })[];
+            /** @description Pass as cursor for the next page; null on the last page */
+            next_cursor: (string | null) | null;
+          };
+        };
+      };
+      /** @description Response for status 400 */
+      400: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description X-API-Key missing, unknown, wrong or deleted */
+      401: {
+        content: {
+          "application/json": {
+            /** @constant */
+            error: "unauthorized";
+          };
+        };
+      };
+      /** @description Response for status 403 */
+      403: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 404 */
+      404: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 422 */
+      422: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 429 */
+      429: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 500 */
+      500: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
+            /** @description What is wrong and how to fix it */
+            message: string;
+            /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
+            details?: unknown;
+          };
+        };
+      };
+      /** @description Response for status 503 */
+      503: {
+        content: {
+          "application/json": {
+            /**
+             * @description Stable machine-readable code: one of a closed list (see the API description and the README)
+             * @enum {string}
+             */
+            error: "invalid_json" | "e_invoice_unreadable" | "invalid_cursor" | "invalid_idempotency_key" | "unauthorized" | "forbidden" | "link_invalid" | "not_found" | "route_not_found" | "request_timeout" | "report_failed" | "idempotency_replay_unavailable" | "sample_limit_reached" | "report_expired" | "pdf_missing" | "payload_too_large" | "asset_too_large" | "asset_library_full" | "e_invoice_too_large" | "unsupported_media_type" | "asset_type_unsupported" | "validation_failed" | "template_render_failed" | "e_invoice_invalid" | "e_invoice_unsupported" | "pdfa_conflict" | "asset_unsafe" | "image_conflict" | "signature_conflict" | "pkcs12_too_large" | "pkcs12_unreadable" | "pkcs12_password_wrong" | "pkcs12_no_private_key" | "certificate_not_valid_now" | "signing_key_unsupported" | "idempotency_key_reused" | "rate_limited" | "quota_exceeded" | "account_queue_full" | "internal_error" | "queue_full" | "preview_unavailable" | "server_busy" | "storage_unavailable" | "database_unavailable" | "storage_full";
             /** @description What is wrong and how to fix it */
             message: string;
             /** @description More about the error: the field-level problems of validation_failed, the byte_offset where an invalid_json body stops being UTF-8 or holds a lone surrogate, the scopes a forbidden call lacks */
