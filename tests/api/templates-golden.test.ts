@@ -162,6 +162,24 @@ describe("samples", () => {
     expect((await json("POST", `/api/v1/templates/${many}/samples`, { name: "bad/name" })).status).toBe(422);
   }, 60_000);
 
+  test("deleting a template removes its comparisons' pictures from the data dir", async () => {
+    const c = await json("POST", "/api/v1/templates", { name: "Gone", engine: "raw", html_template: "<h1>Soon deleted</h1>" });
+    const gone = c.body.template_id;
+    await json("POST", `/api/v1/templates/${gone}/samples`, { name: "one" });
+    const v = await json("POST", `/api/v1/templates/${gone}/versions`, { html_template: "<h1 style='color:red'>Soon deleted</h1>" });
+    const links: string[] = v.body.comparison.samples[0].pages.flatMap((p: any) => [p.diff, p.before, p.after]);
+    expect(links).toHaveLength(3);
+    const account = await t.app.services.repos.accounts.ensure("acme");
+    const files = links.map((l) => `${t.dir}/golden/${account.id}/${/([0-9a-f]{64})\.png$/.exec(l)![1]}`);
+    for (const f of files) expect(await Bun.file(f).exists()).toBe(true);
+    // Version 4 of the first template (the recolour alone) keeps its pictures.
+    const kept = (await json("GET", `/api/v1/templates/${id}/versions/4/compare`)).body.samples[0].pages[0].diff;
+    expect((await t.request("GET", kept)).status).toBe(200);
+    expect((await json("DELETE", `/api/v1/templates/${gone}`)).status).toBe(200);
+    for (const f of files) expect(await Bun.file(f).exists()).toBe(false);
+    expect((await t.request("GET", kept)).status).toBe(200);
+  }, 60_000);
+
   test("another account gets 404 on every golden route of a template it does not own", async () => {
     const calls: [string, string, unknown?][] = [
       ["GET", `/api/v1/templates/${id}/samples`],

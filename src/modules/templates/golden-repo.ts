@@ -96,4 +96,23 @@ export class GoldenRepo {
       [templateId, accountId, version],
     );
   }
+
+  /** The answers of every comparison of the account's template (their picture links). */
+  async comparisonResults(templateId: string, accountId: string): Promise<string[]> {
+    const rows = await this.sql.all<{ result: string }>(`SELECT result FROM template_comparisons WHERE template_id = $1 AND ${owned}`, [
+      templateId,
+      accountId,
+    ]);
+    return rows.map((r) => r.result);
+  }
+
+  /** Whether a comparison of any of the account's templates still links the picture `sha256`. */
+  async pictureInUse(accountId: string, sha256: string): Promise<boolean> {
+    const row = await this.sql.get<{ one: number }>(
+      `SELECT 1 AS one FROM template_comparisons c JOIN templates t ON t.id = c.template_id
+       WHERE t.account_id = $1 AND c.result LIKE $2 LIMIT 1`,
+      [accountId, `%/pictures/${sha256}.png%`],
+    );
+    return row !== undefined;
+  }
 }

@@ -156,6 +156,27 @@ export class GoldenService {
     return result;
   };
 
+  /**
+   * Run before a template is deleted (TemplatesService.onDelete): reads the pictures its comparisons link,
+   * and once the rows are gone removes those no comparison of the account's other templates links (a
+   * picture is named by its content, so two templates can share one).
+   */
+  readonly beforeDelete = async (accountId: string, templateId: string): Promise<() => Promise<void>> => {
+    const shas = new Set<string>();
+    for (const result of await this.repo.comparisonResults(templateId, accountId))
+      for (const m of result.matchAll(/\/pictures\/([0-9a-f]{64})\.png/g)) shas.add(m[1]!);
+    return async () => {
+      for (const sha of shas) {
+        if (await this.repo.pictureInUse(accountId, sha)) continue;
+        await this.pictures
+          .remove(accountId, sha)
+          .catch((e: Error) =>
+            this.opts.logger.warn("a picture of a deleted template's comparison could not be removed", { sha256: sha, error: e.message }),
+          );
+      }
+    };
+  };
+
   private async run(t: TemplateSummary, n: number, base: number): Promise<ComparisonJson> {
     const samples: SampleJson[] = [];
     for (const s of await this.repo.samples(t.id)) samples.push(await this.compareSample(t, s.name, s.data, base, n));

@@ -86,6 +86,7 @@ export const templatesModule: FeatureModule = {
       logger,
     });
     s.templates.onVersionAdded(golden.afterVersion);
+    s.templates.onDelete(golden.beforeDelete);
     return { golden };
   },
   // The data_schema validator's thread.

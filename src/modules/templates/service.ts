@@ -59,9 +59,13 @@ export interface TemplateSource {
  */
 export type VersionHook = (actor: Actor, template: TemplateSummary, version: number, base: number) => Promise<unknown>;
 
+/** Runs around a template's deletion: before it, and returns what to run once it is deleted (golden.ts: its pictures). */
+export type DeleteHook = (accountId: string, templateId: string) => Promise<() => Promise<void>>;
+
 export class TemplatesService implements TemplateSource {
   private renderer?: SampleRenderer;
   private versionHook?: VersionHook;
+  private deleteHook?: DeleteHook;
   private readonly preflightRun: Preflight;
 
   constructor(
@@ -85,6 +89,11 @@ export class TemplatesService implements TemplateSource {
   /** Set once at start-up by the golden samples (golden.ts). */
   onVersionAdded(hook: VersionHook): void {
     this.versionHook = hook;
+  }
+
+  /** Set once at start-up by the golden samples (golden.ts): their pictures go with the template. */
+  onDelete(hook: DeleteHook): void {
+    this.deleteHook = hook;
   }
 
   /**
@@ -192,6 +201,7 @@ export class TemplatesService implements TemplateSource {
 
   /** Deletes the template and its versions. Reports made from it keep their PDFs and their copy of the template. */
   async delete(actor: Actor, id: string): Promise<void> {
+    const after = UUID_RE.test(id) ? await this.deleteHook?.(actor.accountId, id) : undefined;
     const deleted =
       UUID_RE.test(id) &&
       (await this.repo.transaction(async () => {
@@ -200,6 +210,7 @@ export class TemplatesService implements TemplateSource {
         return gone;
       }));
     if (!deleted) throw notFound("template", id);
+    await after?.();
   }
 
   /** The warnings a save would return, without saving. */
