@@ -19,6 +19,7 @@ import m0016 from "./0016_signing_identities.sql" with { type: "text" };
 import m0017 from "./0017_e_invoices_scope.sql" with { type: "text" };
 import m0018 from "./0018_destinations.sql" with { type: "text" };
 import m0019 from "./0019_schedules.sql" with { type: "text" };
+import m0020 from "./0020_golden_samples.sql" with { type: "text" };
 import m0021 from "./0021_e_invoices_render_scope.sql" with { type: "text" };
 
 export interface Migration {
@@ -47,5 +48,6 @@ export const migrations: Migration[] = [
   { version: 17, name: "0017_e_invoices_scope", sql: m0017 },
   { version: 18, name: "0018_destinations", sql: m0018 },
   { version: 19, name: "0019_schedules", sql: m0019 },
+  { version: 20, name: "0020_golden_samples", sql: m0020 },
   { version: 21, name: "0021_e_invoices_render_scope", sql: m0021 },
 ];

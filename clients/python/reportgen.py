@@ -39,6 +39,7 @@ ErrorCode = Literal[
     "request_timeout",
     "report_failed",
     "idempotency_replay_unavailable",
+    "sample_limit_reached",
     "report_expired",
     "pdf_missing",
     "payload_too_large",

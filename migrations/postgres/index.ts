@@ -15,6 +15,7 @@ import type { Migration } from "../index";
 import p0012 from "./0012_e_invoices_scope.sql" with { type: "text" };
 import p0013 from "./0013_destinations.sql" with { type: "text" };
 import p0014 from "./0014_schedules.sql" with { type: "text" };
+import p0015 from "./0015_golden_samples.sql" with { type: "text" };
 import p0016 from "./0016_e_invoices_render_scope.sql" with { type: "text" };
 
 export const postgresMigrations: Migration[] = [
@@ -32,5 +33,6 @@ export const postgresMigrations: Migration[] = [
   { version: 12, name: "0012_e_invoices_scope", sql: p0012 },
   { version: 13, name: "0013_destinations", sql: p0013 },
   { version: 14, name: "0014_schedules", sql: p0014 },
+  { version: 15, name: "0015_golden_samples", sql: p0015 },
   { version: 16, name: "0016_e_invoices_render_scope", sql: p0016 },
 ];

@@ -14,16 +14,15 @@ import { randomSecret } from "../lib/ids";
 import { createLogger, type Logger } from "../lib/logger";
 import { PasswordSeal } from "../lib/seal";
 import { StorageMonitor } from "../lib/storage";
-import { type AssetBlobs, LocalAssetBlobs, S3AssetBlobs } from "../modules/assets/blobs";
+import { openAssetBlobs } from "../modules/assets/blobs";
 import { AssetResolver } from "../modules/assets/resolver";
 import { AssetsService } from "../modules/assets/service";
 import { AuditService } from "../modules/audit/service";
 import { LinkSigner, loadLinkSecret } from "../modules/files/links";
 import type { PdfStore } from "../modules/files/pdf-store";
-import { parseStorageUrl, S3PdfStore, s3Client } from "../modules/files/s3-store";
+import { S3PdfStore } from "../modules/files/s3-store";
 import { type PdfSpool, SpoolDir } from "../modules/files/spool";
 import { FileStore } from "../modules/files/store";
-import type { BucketTraffic } from "../modules/files/traffic";
 import { ReportCounts } from "../modules/health/counts";
 import { IdempotencyService } from "../modules/idempotency/service";
 import { KeyAuthenticator } from "../modules/keys/authenticator";
@@ -156,12 +155,6 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
 export function openPdfStore(config: Config, logger: Logger): PdfStore {
   if (!config.storageUrl) return new FileStore(config.dataDir);
   return new S3PdfStore({ storageUrl: config.storageUrl, access: config.s3, logger });
-}
-
-/** Where asset bytes go: where the PDFs do (the data dir, or the bucket of --storage-url, counted in the PDF store's `traffic`). */
-export function openAssetBlobs(config: Config, traffic?: BucketTraffic): AssetBlobs {
-  if (!config.storageUrl) return new LocalAssetBlobs(config.dataDir);
-  return new S3AssetBlobs(s3Client(config.storageUrl, config.s3), parseStorageUrl(config.storageUrl).prefix, traffic);
 }
 
 /** Where this instance writes PDFs before the store takes them: on the data dir, the reports folder itself. */

@@ -34,6 +34,8 @@ export interface Command {
   options?: CommandOption[];
   /** The name of its one argument (e.g. "TEMPLATE"); without it, it takes none. */
   positional?: string;
+  /** How many arguments it takes when more than one (diff: A and B); `positional` names them. */
+  arity?: number;
   /** Its --help lists every setting (serve); the others point to `reportgen help` for them. */
   listsSettings?: boolean;
   /** false: it reads no settings and no flags (help, version). */
@@ -58,8 +60,9 @@ export function parseFor(cmd: Command, argv: string[]): Parsed {
   const parsed = parseCommand(argv, cmd.options);
   const extra = parsed.positionals;
   if (!cmd.positional && extra.length) throw new UsageError(`${cmd.name} takes no arguments, only flags: ${extra.join(" ")}`);
-  if (cmd.positional && extra.length > 1)
-    throw new UsageError(`${cmd.name} takes one ${cmd.positional}, not ${extra.length}: ${extra.join(" ")}`);
+  const most = cmd.arity ?? 1;
+  if (cmd.positional && extra.length > most)
+    throw new UsageError(`${cmd.name} takes ${most === 1 ? "one" : most} ${cmd.positional}, not ${extra.length}: ${extra.join(" ")}`);
   return parsed;
 }
 

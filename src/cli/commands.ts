@@ -162,6 +162,27 @@ export const COMMANDS: readonly Command[] = [
     },
   },
   {
+    name: "diff",
+    args: "A.pdf B.pdf [--tolerance R] [--out DIR]",
+    summary:
+      "Compare two PDFs page by page as pictures, as golden samples compare template versions (exit 0: same, 1: pages differ, 2: bad input).",
+    more: "It prints one line per changed page (its page number and share of changed pixels, or added/removed) and writes each changed page's diff PNG (the new page, changed pixels in red) to DIR as page-001.png, ...",
+    positional: "A.pdf B.pdf",
+    arity: 2,
+    options: [
+      {
+        name: "tolerance",
+        value: "R",
+        help: "a pixel differs when a channel differs by more than R x 255 (0 to 1; default --golden-tolerance, 0.1)",
+      },
+      { name: "out", value: "DIR", help: "folder for the diff PNGs of changed pages (created if missing)" },
+    ],
+    run: async (parse) => {
+      const { config, values, positionals } = parse();
+      return await (await import("./diff")).diff(config, { files: positionals, tolerance: str(values.tolerance), out: str(values.out) });
+    },
+  },
+  {
     name: "version",
     summary: "Print the version.",
     settings: false,

@@ -4,12 +4,12 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { openAssetBlobs, openPdfStore } from "../app/bootstrap";
+import { openPdfStore } from "../app/bootstrap";
 import type { Config } from "../config/settings";
 import { openBackend } from "../db/open";
 import { migrateTo } from "../jobs/migrate-to";
 import { createLogger } from "../lib/logger";
-import { LocalAssetBlobs } from "../modules/assets/blobs";
+import { LocalAssetBlobs, openAssetBlobs } from "../modules/assets/blobs";
 import { loadLinkSecret } from "../modules/files/links";
 import { fenceOf } from "../modules/files/pdf-store";
 import { S3PdfStore } from "../modules/files/s3-store";

@@ -35,6 +35,12 @@ export const durationBetween =
     if (ms > max) throw new Error(`must be at most ${max / 1000} s`);
     return ms;
   };
+/** A share from 0 to 1 ("0.1"). */
+export const ratio: Parser<number> = (raw) => {
+  const n = Number(raw);
+  if (raw.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new Error("must be a number from 0 to 1");
+  return n;
+};
 export const size: Parser<number> = (raw) => parseSize(raw);
 export const str: Parser<string> = (raw) => raw;
 export const list: Parser<string[]> = (raw) =>

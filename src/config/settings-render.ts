@@ -1,6 +1,6 @@
 // Settings of rendering: Chromium, qpdf, the EJS sandboxes, and their limits.
 import { availableParallelism } from "node:os";
-import { bool, duration, int, list, size, spec, str } from "./parsers";
+import { bool, duration, int, list, ratio, size, spec, str } from "./parsers";
 
 const cores = Math.max(1, availableParallelism());
 
@@ -204,5 +204,15 @@ export const renderSettings = {
     defaultText: "cores, at least 2",
     parse: int(1, 64),
     help: "Most EJS sandbox processes: one runs while idle, more start while reports wait for one",
+  }),
+  // Anti-aliasing: a glyph's edge pixels are grey mixes that shift a little when the same text is drawn
+  // again; a recoloured word or a moved line changes pixels by far more than a tenth (docs/images.md).
+  goldenTolerance: spec({
+    group: "Templates",
+    flag: "golden-tolerance",
+    env: "REPORTGEN_GOLDEN_TOLERANCE",
+    default: 0.1,
+    parse: ratio,
+    help: "Golden samples and `reportgen diff`: a pixel differs when one of its channels differs by more than this share of 255 (0 to 1)",
   }),
 };

@@ -17,6 +17,7 @@ import type { ReportsService } from "../modules/reports/service";
 import type { ReportThumbnails } from "../modules/reports/thumbnail";
 import type { SchedulesService } from "../modules/schedules/service";
 import type { SigningService } from "../modules/signing/service";
+import type { GoldenService } from "../modules/templates/golden";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
 import type { Html } from "./html";
@@ -37,6 +38,7 @@ export interface DashboardDeps {
   /** Page 1 of succeeded reports as small PNGs (the list shows them). */
   thumbnails: ReportThumbnails;
   templates: TemplatesService;
+  golden: GoldenService;
   signing: SigningService;
   schedules: SchedulesService;
   /** Delivery destinations (options.deliver). */

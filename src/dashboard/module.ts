@@ -42,6 +42,7 @@ export const dashboardModule: FeatureModule = {
         reports: s.reports,
         thumbnails: s.thumbnails,
         templates: s.templates,
+        golden: s.golden,
         signing: s.signing,
         schedules: s.schedules,
         destinations: s.destinations,

@@ -1,4 +1,4 @@
-// What `migrate-to` copies, read from the drizzle declaration (db/schema.ts) instead of listed by hand:
+// What `migrate-to` copies, read from the drizzle declaration (db/schema/) instead of listed by hand:
 // every declared table with every declared column, in foreign-key order, except the tables the
 // declaration marks with notCopied() (and the reason). A table marked keptByTriggers() is copied last
 // and replaces what the target's triggers wrote while the others were copied. So a column added to the

@@ -32,6 +32,10 @@ export const API_ERRORS = {
     status: 409,
     fix: "The stored answer of this Idempotency-Key can no longer be read: retry with a new key.",
   },
+  sample_limit_reached: {
+    status: 409,
+    fix: "The template keeps at most 20 golden samples (the message names the limit): delete one (DELETE /templates/{id}/samples/{name}) or store this data under an existing sample's name.",
+  },
   report_expired: { status: 410, fix: "The PDF was deleted after the retention period: submit the report again." },
   pdf_missing: {
     status: 410,
@@ -116,7 +120,7 @@ export const API_ERRORS = {
   queue_full: { status: 503, fix: "The service has too many unfinished reports: retry after Retry-After seconds." },
   preview_unavailable: {
     status: 503,
-    fix: "This instance renders nothing (--role api, or its Chromium is down): send previews to an instance that renders, or retry later.",
+    fix: "This instance renders nothing (--role api, or its Chromium is down): send previews and comparisons of golden samples to an instance that renders, or retry later.",
   },
   server_busy: { status: 503, fix: "The server is handling too many requests at once: retry after Retry-After seconds." },
   storage_unavailable: {

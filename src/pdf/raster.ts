@@ -116,16 +116,45 @@ export async function rasterise(run: ToolRunner, pdf: string, dir: string, r: Ra
   return out;
 }
 
-/** A binary PPM (P6, 8 bits: what pdftoppm writes) as an 8-bit RGB PNG: rows unfiltered, zlib's default level. */
-export async function ppmToPng(ppm: Uint8Array): Promise<Uint8Array> {
+/** A page as 8-bit RGB samples, row by row (what pdftoppm's PPM holds): what the golden-sample compare reads. */
+export interface Frame {
+  width: number;
+  height: number;
+  rgb: Uint8Array;
+}
+
+/** A binary PPM (P6, 8 bits: what pdftoppm writes) as a Frame (its samples are a view of `ppm`, not a copy). */
+export function readPpm(ppm: Uint8Array): Frame {
   const head = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(Buffer.from(ppm.subarray(0, 64)).toString("latin1"));
   if (!head) throw new Error("not an 8-bit binary PPM");
   const [width, height, start] = [Number(head[1]), Number(head[2]), head[0].length];
+  return { width, height, rgb: ppm.subarray(start, start + width * height * 3) };
+}
+
+/** A binary PPM (P6, 8 bits: what pdftoppm writes) as an 8-bit RGB PNG: rows unfiltered, zlib's default level. */
+export async function ppmToPng(ppm: Uint8Array): Promise<Uint8Array> {
+  return framePng(readPpm(ppm));
+}
+
+/** A Frame as an 8-bit RGB PNG, rows unfiltered; `level` is zlib's (a compare's pictures take 1: mostly white, 4x faster). */
+export async function framePng({ width, height, rgb }: Frame, level?: number): Promise<Uint8Array> {
   const stride = width * 3;
   // Each row is preceded by its filter type, 0 (none).
   const raw = new Uint8Array((stride + 1) * height);
-  for (let y = 0; y < height; y++) raw.set(ppm.subarray(start + y * stride, start + (y + 1) * stride), y * (stride + 1) + 1);
-  return rgbPng(width, height, await deflateAsync(raw));
+  for (let y = 0; y < height; y++) raw.set(rgb.subarray(y * stride, (y + 1) * stride), y * (stride + 1) + 1);
+  return rgbPng(width, height, await deflateAsync(raw, level === undefined ? {} : { level }));
+}
+
+/**
+ * Every page of `pdf` at `dpi` as Frames, in page order, through pdftoppm's PPM in `dir` (an empty
+ * folder of the caller's). Rejects (through `run`) when pdftoppm cannot read the file.
+ */
+export async function rasteriseFrames(run: ToolRunner, pdf: string, dir: string, dpi: number): Promise<Frame[]> {
+  await run([RASTER_TOOLS.pdftoppm, "-r", String(dpi), pdf, join(dir, "p")]);
+  return readdirSync(dir)
+    .filter((f) => /^p-\d+\.ppm$/.test(f))
+    .sort((a, b) => pageOf(a) - pageOf(b))
+    .map((f) => readPpm(readFileSync(join(dir, f))));
 }
 
 /** Paper sizes in points (ISO 216 and ANSI), as the paper is cut. */

@@ -5,6 +5,7 @@ import { beforeAll, expect, test } from "bun:test";
 import { tamperedLink } from "../helpers/links";
 import { destinationCalls } from "./contract-destinations";
 import { eInvoiceCalls } from "./contract-einvoices";
+import { goldenCalls } from "./contract-golden";
 import { assetCalls, type ContractCall, signingCalls } from "./contract-libraries";
 import { scheduleCalls } from "./contract-schedules";
 import { useServer } from "./helpers";
@@ -262,11 +263,8 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call({ ...delTpl, key: null })).status).toBe(401);
   expect((await call(delTpl)).status).toBe(200);
   expect((await call(delTpl)).status).toBe(404);
-  await assetCalls(call);
-  await signingCalls(call);
-  await destinationCalls(call);
+  for (const calls of [assetCalls, signingCalls, destinationCalls, goldenCalls, scheduleCalls]) await calls(call);
   await eInvoiceCalls(call, id);
-  await scheduleCalls(call);
   await accessControl(keysOp, made.body.id as string);
 
   expect(problems).toEqual([]);
@@ -365,6 +363,9 @@ async function accessControl(keysOp: { method: string; template: string; url: st
     ["/api/v1/templates", "/api/v1/templates"],
     ["/api/v1/templates/{templateID}", `/api/v1/templates/${tid}`],
     ["/api/v1/templates/{templateID}/versions/{version}", `/api/v1/templates/${tid}/versions/1`],
+    ["/api/v1/templates/{templateID}/samples", `/api/v1/templates/${tid}/samples`],
+    ["/api/v1/templates/{templateID}/versions/{version}/compare", `/api/v1/templates/${tid}/versions/1/compare`],
+    ["/api/v1/templates/{templateID}/pictures/{picture}", `/api/v1/templates/${tid}/pictures/${"0".repeat(64)}.png`],
   ] as const)
     expect((await call({ method: "GET", template, url, key: reader.body.data })).status).toBe(403);
 

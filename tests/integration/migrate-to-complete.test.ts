@@ -76,7 +76,8 @@ async function populate(t: TestApp): Promise<void> {
   const rotated = await json(await t.request("POST", `/api/v1/access-keys/${limited.id}/rotate`, { body: { grace_seconds: 3600 } }), 200);
   const limitedKey: string = rotated.data;
 
-  // Templates: a version with a data schema, sample data and default options, then a second version.
+  // Templates: a version with a data schema, sample data and default options, changed versions held for
+  // approval, a golden sample, then a second version (compared with the sample).
   const tpl = await json(
     await t.request("POST", "/api/v1/templates", {
       body: {
@@ -86,10 +87,12 @@ async function populate(t: TestApp): Promise<void> {
         data_schema: SCHEMA,
         sample_data: { n: 1 },
         options: { format: "A5" },
+        require_approval: true,
       },
     }),
     201,
   );
+  await json(await t.request("POST", `/api/v1/templates/${tpl.template_id}/samples`, { body: { name: "one", data: { n: 1 } } }), 201);
   await json(
     await t.request("POST", `/api/v1/templates/${tpl.template_id}/versions`, { body: { html_template: "<h2>Invoice <%= n %></h2>" } }),
     201,

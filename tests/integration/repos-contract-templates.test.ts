@@ -2,6 +2,7 @@
 // versions numbered without gaps or duplicates under concurrency, JSON fields read back as values, pages
 // in order, reads scoped to the account, and deletion taking the versions with it but no report.
 import { describe, expect, test } from "bun:test";
+import { GoldenRepo } from "../../src/modules/templates/golden-repo";
 import type { NewVersion } from "../../src/modules/templates/repo";
 import { BACKENDS, newReport, useBackends, uuid } from "./repos-contract-harness";
 
@@ -25,7 +26,8 @@ for (const kind of BACKENDS) {
       const acme = await repos.accounts.ensure("acme");
       const id = uuid();
       const t = await repos.templates.create({ id, accountId: acme.id, name: "Invoice", engine: "ejs", createdAt: 1000 }, version());
-      expect(t).toEqual({ id, accountId: acme.id, name: "Invoice", engine: "ejs", latestVersion: 1, createdAt: 1000, updatedAt: 1000 });
+      const summary = { id, accountId: acme.id, name: "Invoice", engine: "ejs", latestVersion: 1, createdAt: 1000, updatedAt: 1000 };
+      expect(t).toEqual({ ...summary, engine: "ejs" as const, requireApproval: false, approvedVersion: null });
       const v2 = version({
         htmlTemplate: "<p>2</p>",
         dataSchema: JSON.stringify({ type: "object" }),
@@ -98,6 +100,77 @@ for (const kind of BACKENDS) {
       expect(await repos.templates.delete(id, acme.id)).toBe(false);
       expect((await sql.get<{ n: number }>("SELECT count(*) AS n FROM template_versions WHERE template_id = $1", [id]))!.n).toBe(0);
       expect(await repos.reports.get(report.id, acme.id)).toMatchObject({ templateId: id, templateVersion: 1 });
+    });
+  });
+}
+
+for (const kind of BACKENDS) {
+  describe(`golden samples repository on ${kind}`, () => {
+    test("approval: on keeps the version in use as the approved one, approve moves it, off leaves the latest", async () => {
+      const { repos } = await fresh(kind);
+      const acme = await repos.accounts.ensure("acme");
+      const id = uuid();
+      const t = await repos.templates.create(
+        { id, accountId: acme.id, name: "A", engine: "raw", createdAt: 1000, requireApproval: true },
+        version(),
+      );
+      expect(t).toMatchObject({ requireApproval: true, approvedVersion: 1 });
+      await repos.templates.addVersion(id, acme.id, version({ createdAt: 2000 }));
+      expect(await repos.templates.get(id, acme.id)).toMatchObject({ latestVersion: 2, requireApproval: true, approvedVersion: 1 });
+      expect(await repos.templates.approve(id, acme.id, 2, 3000)).toBe(true);
+      expect(await repos.templates.get(id, acme.id)).toMatchObject({ approvedVersion: 2, updatedAt: 3000 });
+      expect(await repos.templates.setRequireApproval(id, acme.id, false, 4000)).toBe(true);
+      expect(await repos.templates.get(id, acme.id)).toMatchObject({ requireApproval: false, approvedVersion: 2 });
+      // A template without approval turned on gets the latest as its approved version when it is turned on.
+      const plain = uuid();
+      await repos.templates.create({ id: plain, accountId: acme.id, name: "B", engine: "raw", createdAt: 1000 }, version());
+      await repos.templates.addVersion(plain, acme.id, version({ createdAt: 2000 }));
+      expect(await repos.templates.setRequireApproval(plain, acme.id, true, 5000)).toBe(true);
+      expect(await repos.templates.get(plain, acme.id)).toMatchObject({ requireApproval: true, approvedVersion: 2 });
+      const other = await repos.accounts.ensure("other");
+      expect(await repos.templates.approve(id, other.id, 1, 6000)).toBe(false);
+      expect(await repos.templates.setRequireApproval(id, other.id, true, 6000)).toBe(false);
+    });
+
+    test("samples: replaced by name, at most `max` (checked in the insert's transaction), deleted by name; comparisons newest first", async () => {
+      const b = await fresh(kind);
+      const golden = new GoldenRepo(b.sql);
+      const acme = await b.repos.accounts.ensure("acme");
+      const other = await b.repos.accounts.ensure("other");
+      const id = uuid();
+      await b.repos.templates.create({ id, accountId: acme.id, name: "A", engine: "ejs", createdAt: 1000 }, version());
+      const sample = (name: string, data = "{}") => ({ id: uuid(), name, data, createdAt: 1000 });
+      // Concurrent additions past the limit: exactly `max` are kept.
+      const added = await Promise.all(["a", "b", "c", "d", "e"].map((n) => golden.putSample(id, acme.id, sample(n), 3)));
+      expect(added.filter((r) => r === "created")).toHaveLength(3);
+      expect(added.filter((r) => r === "full")).toHaveLength(2);
+      const kept = (await golden.samples(id)).map((s) => s.name);
+      expect(kept).toHaveLength(3);
+      expect(await golden.putSample(id, acme.id, sample(kept[0]!, '{"n":1}'), 3)).toBe("replaced");
+      expect((await golden.samples(id))[0]).toMatchObject({ name: kept[0], data: '{"n":1}' });
+      expect(await golden.putSample(id, other.id, sample("x"), 3)).toBeUndefined();
+      expect(await golden.deleteSample(id, other.id, kept[0]!)).toBe(false);
+      expect(await golden.deleteSample(id, acme.id, kept[0]!)).toBe(true);
+      expect(await golden.deleteSample(id, acme.id, kept[0]!)).toBe(false);
+
+      const row = (n: number, at: number) => ({
+        id: uuid(),
+        templateId: id,
+        version: 2,
+        base: 1,
+        status: "same" as const,
+        result: `{"n":${n}}`,
+        createdAt: at,
+      });
+      await golden.saveComparison(row(1, 1000));
+      await golden.saveComparison(row(2, 2000));
+      expect((await golden.latestComparison(id, acme.id, 2))?.result).toBe('{"n":2}');
+      expect(await golden.latestComparison(id, other.id, 2)).toBeUndefined();
+      expect(await golden.latestComparison(id, acme.id, 3)).toBeUndefined();
+      // Deleting the template takes its samples and comparisons along.
+      await b.repos.templates.delete(id, acme.id);
+      expect(await golden.samples(id)).toEqual([]);
+      expect(await golden.latestComparison(id, acme.id, 2)).toBeUndefined();
     });
   });
 }

@@ -31,6 +31,7 @@ test("the table holds every command of the command line", () => {
       "admin webhook-secret",
       "backup",
       "cleanup",
+      "diff",
       "doctor",
       "help",
       "migrate",

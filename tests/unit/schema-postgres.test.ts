@@ -1,4 +1,4 @@
-// The drizzle tables in src/db/schema.ts must describe exactly what the PostgreSQL migrations create
+// The drizzle tables in src/db/schema/ must describe exactly what the PostgreSQL migrations create
 // (migrations/postgres), as tests/unit/schema.test.ts checks for SQLite's (migrations/*.sql): same tables,
 // columns, types, nullability, keys, defaults, uniqueness, foreign keys and enum values. With both,
 // the schema is written three times but cannot drift: a column added to one copy only fails here.

@@ -1,4 +1,4 @@
-// The drizzle tables in src/db/schema.ts must describe exactly what the migrations create: same
+// The drizzle tables in src/db/schema/ must describe exactly what the migrations create: same
 // tables, columns, types, nullability, keys, defaults, uniqueness, foreign keys and enum values.
 
 import { Database } from "bun:sqlite";

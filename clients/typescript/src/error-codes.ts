@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   "request_timeout",
   "report_failed",
   "idempotency_replay_unavailable",
+  "sample_limit_reached",
   "report_expired",
   "pdf_missing",
   "payload_too_large",

@@ -6,6 +6,7 @@ import { assets } from "../assets";
 import { fmt, type Html, html } from "../html";
 import { layout, type Viewer } from "../layout";
 import { type Notice, notice, pageHead } from "./common";
+import { type GoldenView, goldenPanel } from "./template-golden";
 
 export interface EditorInput {
   name: string;
@@ -26,6 +27,8 @@ export interface StoredTemplate {
   /** The version whose content the editors opened with. */
   editing: number;
   versions: { version: number; createdAt: number }[];
+  /** Its golden samples and the last comparison of the version opened. */
+  golden?: Omit<GoldenView, "csrfToken">;
 }
 
 /** The line that renders a stored template through the API, with its sample data. */
@@ -169,6 +172,7 @@ ${
     <button class="button" type="button" data-copy="curl">Copy</button>
   </div>
 </section>
+${t.golden ? goldenPanel(t.id, { ...t.golden, csrfToken: viewer.csrfToken }) : ""}
 ${historyPanel(t)}`
     : ""
 }`,

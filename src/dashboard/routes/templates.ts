@@ -3,6 +3,7 @@
 import { Elysia } from "elysia";
 import { requireScope } from "../../access/scopes";
 import { AppError } from "../../lib/errors";
+import { defaultVersion } from "../../modules/templates/model";
 import { type Ctx, DASHBOARD, type DashboardDeps, type Guards } from "../guards";
 import { html } from "../html";
 import type { Viewer } from "../layout";
@@ -12,6 +13,7 @@ import { templatesPage } from "../pages/templates";
 import { htmlResponse, redirect } from "../security";
 import type { Session } from "../sessions";
 import { fieldOfDetail, inputOf, newTemplateInput, type ParsedForm, parseTemplateForm } from "./template-form";
+import { templateGoldenRoutes } from "./template-golden";
 import { templatePreviewRoutes } from "./template-preview";
 
 export function templatesRoutes(d: DashboardDeps, g: Guards) {
@@ -26,6 +28,16 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
       latest: detail.latest.version,
       editing: v.version,
       versions: detail.versions,
+      golden: {
+        samples: (await d.golden.samples(s.accountId, id)).length,
+        comparison: await d.golden.latest(s.accountId, id, v.version).catch((e) => {
+          if (e instanceof AppError && e.code === "not_found") return undefined;
+          throw e;
+        }),
+        requireApproval: detail.template.requireApproval,
+        defaultVersion: defaultVersion(detail.template),
+        version: v.version,
+      },
     };
     return { stored, version: v };
   };
@@ -56,11 +68,20 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
   };
 
   const savedNotice = (query: Ctx["query"], stored: StoredTemplate): Notice | undefined => {
+    const approved = Number(query.approved);
+    if (Number.isInteger(approved) && approved > 0)
+      return { kind: "ok", text: `Version ${approved} approved: reports that name no version now use it.` };
     const n = Number(query.saved);
     if (!Number.isInteger(n) || n < 1) return undefined;
-    return n === 1 && stored.latest === 1
-      ? { kind: "ok", text: "Template created as version 1. Render it by id with the command below." }
-      : { kind: "ok", text: `Saved as version ${n}. Reports that name no version now use it.` };
+    if (n === 1 && stored.latest === 1)
+      return { kind: "ok", text: "Template created as version 1. Render it by id with the command below." };
+    const inUse = stored.golden?.defaultVersion ?? n;
+    return inUse === n
+      ? { kind: "ok", text: `Saved as version ${n}. Reports that name no version now use it.` }
+      : {
+          kind: "warn",
+          text: `Saved as version ${n}. Its golden samples changed: reports keep version ${inUse} until you approve it below.`,
+        };
   };
 
   return new Elysia({ name: "dashboard-templates" })
@@ -202,5 +223,6 @@ export function templatesRoutes(d: DashboardDeps, g: Guards) {
         return redirect(`${DASHBOARD}/templates?deleted=${encodeURIComponent(id)}`);
       }),
     )
-    .use(templatePreviewRoutes(d, g));
+    .use(templatePreviewRoutes(d, g))
+    .use(templateGoldenRoutes(d, g));
 }

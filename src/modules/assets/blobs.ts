@@ -6,9 +6,10 @@
 import { mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { S3Client } from "bun";
+import type { Config } from "../../config/settings";
 import { writeDurably } from "../../lib/durable-write";
 import { StoreUnavailableError } from "../files/pdf-store";
-import { s3Code } from "../files/s3-store";
+import { parseStorageUrl, s3Client, s3Code } from "../files/s3-store";
 import { BucketTraffic } from "../files/traffic";
 
 export interface AssetBlobs {
@@ -33,8 +34,9 @@ export class LocalAssetBlobs implements AssetBlobs {
   readonly kind = "local";
   readonly dir: string;
 
-  constructor(dataDir: string) {
-    this.dir = join(dataDir, "assets");
+  /** `folder`: "assets", or "golden" for the pictures of template comparisons (templates/golden.ts). */
+  constructor(dataDir: string, folder = "assets") {
+    this.dir = join(dataDir, folder);
   }
 
   pathOf(accountId: string, sha256: string): string {
@@ -74,11 +76,12 @@ export class S3AssetBlobs implements AssetBlobs {
     /** The instance's bucket traffic, shared with its PDF store (/metrics counts both). */
     private readonly traffic = new BucketTraffic(),
     private readonly timeoutMs = 10_000,
+    private readonly folder = "assets",
   ) {}
 
   keyOf(accountId: string, sha256: string): string {
     checkKey(accountId, sha256);
-    return `${this.prefix}assets/${accountId}/${sha256}`;
+    return `${this.prefix}${this.folder}/${accountId}/${sha256}`;
   }
 
   put(accountId: string, sha256: string, bytes: Uint8Array): Promise<void> {
@@ -136,3 +139,9 @@ export class S3AssetBlobs implements AssetBlobs {
 }
 
 class NotStored extends Error {}
+
+/** Where asset bytes go: where the PDFs do (the data dir, or the bucket of --storage-url, counted in the PDF store's `traffic`); `folder` "golden" for the pictures of template comparisons. */
+export function openAssetBlobs(config: Config, traffic?: BucketTraffic, folder = "assets"): AssetBlobs {
+  if (!config.storageUrl) return new LocalAssetBlobs(config.dataDir, folder);
+  return new S3AssetBlobs(s3Client(config.storageUrl, config.s3), parseStorageUrl(config.storageUrl).prefix, traffic, undefined, folder);
+}

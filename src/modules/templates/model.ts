@@ -36,7 +36,14 @@ export interface TemplateSummary {
   latestVersion: number;
   createdAt: number;
   updatedAt: number;
+  /** Golden samples: a version whose comparison changed pages becomes the default only when approved. */
+  requireApproval: boolean;
+  /** The last approved version (null: none yet, the latest is the default). */
+  approvedVersion: number | null;
 }
+
+/** The version generation requests without template_version render: the last approved one while approval is required. */
+export const defaultVersion = (t: TemplateSummary) => (t.requireApproval ? (t.approvedVersion ?? t.latestVersion) : t.latestVersion);
 
 export interface TemplateVersion {
   templateId: string;
@@ -56,9 +63,10 @@ export interface CreateTemplateInput {
   dataSchema?: unknown;
   sampleData?: unknown;
   options?: TemplateOptions;
+  requireApproval?: boolean;
 }
 
-export type VersionInput = Omit<CreateTemplateInput, "name" | "engine">;
+export type VersionInput = Omit<CreateTemplateInput, "name" | "engine" | "requireApproval">;
 
 export interface TemplateDetail {
   template: TemplateSummary;
@@ -71,6 +79,8 @@ export const toTemplateJson = (t: TemplateSummary) => ({
   name: t.name,
   engine: t.engine,
   latest_version: t.latestVersion,
+  default_version: defaultVersion(t),
+  require_approval: t.requireApproval,
   created_at: iso(t.createdAt)!,
   updated_at: iso(t.updatedAt)!,
 });

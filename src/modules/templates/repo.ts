@@ -23,10 +23,17 @@ export interface NewTemplate {
   name: string;
   engine: Engine;
   createdAt: number;
+  requireApproval?: boolean;
 }
 
 const summary = `id, account_id AS "accountId", name, engine, latest_version AS "latestVersion", created_at AS "createdAt",
-  updated_at AS "updatedAt"`;
+  updated_at AS "updatedAt", require_approval AS "requireApproval", approved_version AS "approvedVersion"`;
+
+/** require_approval is 0/1 on both backends (the same SQL text). */
+const toSummary = (r: Omit<TemplateSummary, "requireApproval"> & { requireApproval: number }): TemplateSummary => ({
+  ...r,
+  requireApproval: r.requireApproval === 1,
+});
 
 const versionCols = `template_id AS "templateId", version, html_template AS "htmlTemplate", data_schema AS "dataSchema",
   sample_data AS "sampleData", options, warnings, created_at AS "createdAt"`;
@@ -60,12 +67,15 @@ export class TemplatesRepo {
   /** Inserts a template with its version 1, in one transaction. */
   async create(t: NewTemplate, v: NewVersion): Promise<TemplateSummary> {
     return this.sql.tx(async () => {
+      // With approval required, version 1 is the approved one: there is nothing to compare it to.
+      const approved = t.requireApproval ? 1 : null;
       await this.sql.run(
-        `INSERT INTO templates (id, account_id, name, engine, latest_version, created_at, updated_at) VALUES ($1, $2, $3, $4, 1, $5, $5)`,
-        [t.id, t.accountId, t.name, t.engine, t.createdAt],
+        `INSERT INTO templates (id, account_id, name, engine, latest_version, created_at, updated_at, require_approval, approved_version)
+         VALUES ($1, $2, $3, $4, 1, $5, $5, $6, $7)`,
+        [t.id, t.accountId, t.name, t.engine, t.createdAt, t.requireApproval ? 1 : 0, approved],
       );
       await this.insertVersion(t.id, 1, v);
-      return { ...t, latestVersion: 1, updatedAt: t.createdAt };
+      return { ...t, latestVersion: 1, updatedAt: t.createdAt, requireApproval: approved !== null, approvedVersion: approved };
     });
   }
 
@@ -95,13 +105,44 @@ export class TemplatesRepo {
     );
   }
 
-  get(id: string, accountId: string): Promise<TemplateSummary | undefined> {
-    return this.sql.get<TemplateSummary>(`SELECT ${summary} FROM templates WHERE id = $1 AND account_id = $2`, [id, accountId]);
+  async get(id: string, accountId: string): Promise<TemplateSummary | undefined> {
+    const r = await this.sql.get<Parameters<typeof toSummary>[0]>(`SELECT ${summary} FROM templates WHERE id = $1 AND account_id = $2`, [
+      id,
+      accountId,
+    ]);
+    return r && toSummary(r);
   }
 
   /** The account's templates, newest first, after the given position (the last item of the previous page). */
-  list(q: { accountId: string; limit: number; after?: Cursor }): Promise<TemplateSummary[]> {
-    return newestFirst<TemplateSummary>(this.sql, `SELECT ${summary} FROM templates`, q);
+  async list(q: { accountId: string; limit: number; after?: Cursor }): Promise<TemplateSummary[]> {
+    return (await newestFirst<Parameters<typeof toSummary>[0]>(this.sql, `SELECT ${summary} FROM templates`, q)).map(toSummary);
+  }
+
+  /**
+   * Turns approval on or off. Turned on, the default version stays what it was (the latest, unless an
+   * approved one is already recorded); false when there is no such template.
+   */
+  async setRequireApproval(id: string, accountId: string, on: boolean, at: number): Promise<boolean> {
+    return (
+      (await this.sql.run(
+        `UPDATE templates SET require_approval = $3, updated_at = $4,
+           approved_version = CASE WHEN $3 = 1 THEN COALESCE(approved_version, latest_version) ELSE approved_version END
+         WHERE id = $1 AND account_id = $2`,
+        [id, accountId, on ? 1 : 0, at],
+      )) > 0
+    );
+  }
+
+  /** Records `version` as the approved one (the default while approval is required); false when there is no such template. */
+  async approve(id: string, accountId: string, version: number, at: number): Promise<boolean> {
+    return (
+      (await this.sql.run(`UPDATE templates SET approved_version = $3, updated_at = $4 WHERE id = $1 AND account_id = $2`, [
+        id,
+        accountId,
+        version,
+        at,
+      ])) > 0
+    );
   }
 
   /** One version of the account's template (the join keeps other accounts' versions out). */

@@ -6,11 +6,14 @@ import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { pageQuery, pageSchema } from "../../http/schema";
 import { idempotencyHeaders } from "../idempotency/model";
 import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
+import type { ComparisonJson } from "./golden";
+import { comparisonSchema } from "./golden-schemas";
 import { type TemplateOptions, toTemplateJson, toVersionJson } from "./model";
 import {
   createdSchema,
   createTemplateBody,
   listTemplatesQuery,
+  patchTemplateBody,
   templateIdParams,
   templateSchema,
   versionBody,
@@ -25,7 +28,7 @@ export interface TemplatesRoutesOptions {
 }
 
 /** "3" → 3; anything that is not a version number → NaN (the service answers 404). */
-const versionNumber = (s: string) => (/^[1-9][0-9]{0,8}$/.test(s) ? Number(s) : Number.NaN);
+export const versionNumber = (s: string) => (/^[1-9][0-9]{0,8}$/.test(s) ? Number(s) : Number.NaN);
 
 export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<typeof apiGuard>, opts: TemplatesRoutesOptions) =>
   new Elysia({ name: "templates-routes", detail: { tags: ["Templates"] } })
@@ -44,6 +47,7 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
               dataSchema: body.data_schema,
               sampleData: body.sample_data,
               options: body.options as TemplateOptions | undefined,
+              requireApproval: body.require_approval,
             });
             return {
               status: 201,
@@ -86,18 +90,37 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
         });
         set.status = 201;
         set.headers.location = `/api/v1/templates/${params.templateID}/versions/${r.version.version}`;
-        return { template_id: params.templateID, version: r.version.version, warnings: r.warnings };
+        return {
+          template_id: params.templateID,
+          version: r.version.version,
+          warnings: r.warnings,
+          comparison: (r.comparison ?? null) as ComparisonJson | null,
+        };
       },
       {
         params: templateIdParams,
         body: versionBody(opts.templateMaxLength),
         parse: "json",
-        response: withBody({ 201: createdSchema, 404: errorSchema, 422: errorSchema }),
+        response: withBody({
+          201: t.Composite([
+            createdSchema,
+            t.Object({
+              comparison: t.Union([comparisonSchema, t.Null()], {
+                description:
+                  "The new version compared with the default before it on every golden sample; null without samples, or without a renderer here",
+              }),
+            }),
+          ]),
+          404: errorSchema,
+          422: errorSchema,
+        }),
         detail: {
           summary: "Save a new version",
           description:
             "Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is " +
-            "inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on.",
+            "inherited from the previous version), checked and preflighted as on creation. Generation requests without `template_version` use it from now on, " +
+            "unless the template has require_approval: then only once its comparison is `same` on every golden sample, or it is approved " +
+            "(POST …/versions/{v}/approve). With golden samples the save waits for their comparison (two renders a sample) and answers it in `comparison`.",
         },
       },
     )
@@ -173,6 +196,24 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
           description:
             "Deletes the template and all its versions; generation requests naming it get 404 from now on. Reports already made from it, queued ones " +
             "included, keep their PDFs and still show its template_id and template_version.",
+        },
+      },
+    )
+    .patch(
+      "/templates/:templateID",
+      async ({ actor, params, body }) => ({
+        data: toTemplateJson(await templates.setRequireApproval(actor, params.templateID, body.require_approval)),
+      }),
+      {
+        params: templateIdParams,
+        body: patchTemplateBody,
+        parse: "json",
+        response: withBody({ 200: t.Object({ data: templateSchema }), 404: errorSchema, 422: errorSchema }),
+        detail: {
+          summary: "Change a template's settings",
+          description:
+            "`require_approval`: on, a new version whose comparison with the golden samples is `changed` becomes the default only once approved " +
+            "(the default stays the version in use when it was turned on); off, the latest version is the default again. The audit trail records it.",
         },
       },
     );

@@ -48,6 +48,12 @@ export function createTemplateBody(templateMaxLength: number) {
       name: t.String({ minLength: 1, maxLength: 200, description: "A label for people; need not be unique" }),
       engine: oneOf(engines, { description: "Fixed for every version of the template" }),
       ...versionFields(templateMaxLength),
+      require_approval: t.Optional(
+        t.Boolean({
+          description:
+            "Golden samples: a version whose comparison with its samples changed pages becomes the default only once approved (default false)",
+        }),
+      ),
     },
     {
       additionalProperties: false,
@@ -107,9 +113,21 @@ export const templateSchema = t.Object({
   name: t.String(),
   engine: oneOf(engines),
   latest_version: t.Integer({ minimum: 1 }),
+  default_version: t.Integer({
+    minimum: 1,
+    description: "What generation requests without template_version render: the latest, or with require_approval the last approved version",
+  }),
+  require_approval: t.Boolean(),
   created_at: t.String({ format: "date-time" }),
-  updated_at: t.String({ format: "date-time", description: "When the latest version was saved" }),
+  updated_at: t.String({ format: "date-time", description: "When the template last changed" }),
 });
+
+export const patchTemplateBody = t.Object(
+  {
+    require_approval: t.Boolean({ description: "Turned on, the default version stays the one in use until a changed version is approved" }),
+  },
+  { additionalProperties: false, examples: [{ require_approval: true }] },
+);
 
 export const versionSchema = t.Object({
   template_id: t.String({ format: "uuid" }),

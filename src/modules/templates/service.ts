@@ -8,19 +8,20 @@ import { checkPdfOptions } from "../../pdf/options";
 import type { AssetInliner } from "../assets/resolver";
 import type { AuditService } from "../audit/service";
 import { checkData, type DataLimits } from "../reports/input-limits";
-import type {
-  Actor,
-  CreateTemplateInput,
-  TemplateDetail,
-  TemplateOptions,
-  TemplateSummary,
-  TemplateVersion,
-  VersionInput,
-  Warning,
+import {
+  type Actor,
+  type CreateTemplateInput,
+  defaultVersion,
+  type TemplateDetail,
+  type TemplateOptions,
+  type TemplateSummary,
+  type TemplateVersion,
+  type VersionInput,
+  type Warning,
 } from "./model";
 import { type Preflight, preflightOf } from "./preflight";
 import type { NewVersion, TemplatesRepo } from "./repo";
-import type { SampleRenderer } from "./sample-renderer";
+import type { SampleRender, SampleRenderer } from "./sample-renderer";
 import type { SchemaChecker } from "./schema-validator";
 
 export interface TemplatesServiceOptions {
@@ -52,8 +53,19 @@ export interface TemplateSource {
   forSubmission(accountId: string, templateId: string, version: number | undefined, data: unknown): Promise<ResolvedTemplate>;
 }
 
+/**
+ * Runs after a version is stored (golden samples: it compares the new version with `base`, the default
+ * before it, and may approve it); its answer goes into the save's answer.
+ */
+export type VersionHook = (actor: Actor, template: TemplateSummary, version: number, base: number) => Promise<unknown>;
+
+/** Runs around a template's deletion: before it, and returns what to run once it is deleted (golden.ts: its pictures). */
+export type DeleteHook = (accountId: string, templateId: string) => Promise<() => Promise<void>>;
+
 export class TemplatesService implements TemplateSource {
   private renderer?: SampleRenderer;
+  private versionHook?: VersionHook;
+  private deleteHook?: DeleteHook;
   private readonly preflightRun: Preflight;
 
   constructor(
@@ -74,6 +86,56 @@ export class TemplatesService implements TemplateSource {
     this.renderer = r;
   }
 
+  /** Set once at start-up by the golden samples (golden.ts). */
+  onVersionAdded(hook: VersionHook): void {
+    this.versionHook = hook;
+  }
+
+  /** Set once at start-up by the golden samples (golden.ts): their pictures go with the template. */
+  onDelete(hook: DeleteHook): void {
+    this.deleteHook = hook;
+  }
+
+  /**
+   * Renders `data` (JSON text) with the account's template's version `n`, as the preview does; 503
+   * preview_unavailable without a running renderer; rejects with the RenderError of a failed render.
+   */
+  async renderVersion(accountId: string, t: TemplateSummary, n: number, data: string): Promise<SampleRender> {
+    const v = await this.version(accountId, t.id, n);
+    const r = this.renderer;
+    if (!r?.ready)
+      throw new AppError("preview_unavailable", "this instance has no running renderer (Chromium and the EJS sandboxes): retry later");
+    return r.render(accountId, t.engine, v.htmlTemplate, t.engine === "ejs" ? data : "{}", v.options);
+  }
+
+  /** Turns approval of changed versions on or off (PATCH /templates/{id}). */
+  async setRequireApproval(actor: Actor, id: string, on: boolean): Promise<TemplateSummary> {
+    const t = await this.summary(actor.accountId, id);
+    await this.repo.transaction(async () => {
+      await this.repo.setRequireApproval(t.id, actor.accountId, on, Date.now());
+      await this.audit.record(actor, "template.updated", t.id, { require_approval: on });
+    });
+    return this.summary(actor.accountId, id);
+  }
+
+  /** Makes version `n` the approved one: the default while approval is required. The audit trail records it. */
+  async approve(actor: Actor, id: string, n: number, comparison?: string): Promise<TemplateSummary> {
+    const t = await this.summary(actor.accountId, id);
+    await this.version(actor.accountId, id, n);
+    await this.repo.transaction(async () => {
+      await this.repo.approve(t.id, actor.accountId, n, Date.now());
+      await this.audit.record(actor, "template.version_approved", t.id, { version: n, previous: defaultVersion(t), comparison });
+    });
+    return this.summary(actor.accountId, id);
+  }
+
+  /** The account's template (404 otherwise). */
+  async summary(accountId: string, id: string): Promise<TemplateSummary> {
+    const t = UUID_RE.test(id) ? await this.repo.get(id, accountId) : undefined;
+    if (!t) throw notFound("template", id);
+    return t;
+  }
+
   async create(
     actor: Actor,
     input: CreateTemplateInput,
@@ -83,7 +145,14 @@ export class TemplatesService implements TemplateSource {
     const { row, version } = await this.prepareVersion(actor.accountId, input.engine, input);
     const template = await this.repo.transaction(async () => {
       const t = await this.repo.create(
-        { id: newUuid(), accountId: actor.accountId, name, engine: input.engine, createdAt: row.createdAt },
+        {
+          id: newUuid(),
+          accountId: actor.accountId,
+          name,
+          engine: input.engine,
+          createdAt: row.createdAt,
+          requireApproval: input.requireApproval,
+        },
         row,
       );
       await this.audit.record(actor, "template.created", t.id, { name, engine: input.engine, version: 1 }, row.createdAt);
@@ -92,7 +161,11 @@ export class TemplatesService implements TemplateSource {
     return { template, version: { ...version, templateId: template.id, version: 1 }, warnings: version.warnings };
   }
 
-  async addVersion(actor: Actor, templateId: string, input: VersionInput): Promise<{ version: TemplateVersion; warnings: Warning[] }> {
+  async addVersion(
+    actor: Actor,
+    templateId: string,
+    input: VersionInput,
+  ): Promise<{ version: TemplateVersion; warnings: Warning[]; comparison?: unknown }> {
     const t = await this.summary(actor.accountId, templateId);
     const { row, version } = await this.prepareVersion(actor.accountId, t.engine, input);
     const n = await this.repo.transaction(async () => {
@@ -101,7 +174,8 @@ export class TemplatesService implements TemplateSource {
       return added;
     });
     if (n === undefined) throw notFound("template", templateId); // deleted meanwhile
-    return { version: { ...version, templateId: t.id, version: n }, warnings: version.warnings };
+    const comparison = await this.versionHook?.(actor, t, n, defaultVersion(t));
+    return { version: { ...version, templateId: t.id, version: n }, warnings: version.warnings, comparison };
   }
 
   async list(
@@ -127,6 +201,7 @@ export class TemplatesService implements TemplateSource {
 
   /** Deletes the template and its versions. Reports made from it keep their PDFs and their copy of the template. */
   async delete(actor: Actor, id: string): Promise<void> {
+    const after = UUID_RE.test(id) ? await this.deleteHook?.(actor.accountId, id) : undefined;
     const deleted =
       UUID_RE.test(id) &&
       (await this.repo.transaction(async () => {
@@ -135,6 +210,7 @@ export class TemplatesService implements TemplateSource {
         return gone;
       }));
     if (!deleted) throw notFound("template", id);
+    await after?.();
   }
 
   /** The warnings a save would return, without saving. */
@@ -172,7 +248,7 @@ export class TemplatesService implements TemplateSource {
 
   async forSubmission(accountId: string, templateId: string, version: number | undefined, data: unknown): Promise<ResolvedTemplate> {
     const t = await this.summary(accountId, templateId);
-    const n = version ?? t.latestVersion;
+    const n = version ?? defaultVersion(t);
     const v = await this.repo.version(t.id, accountId, n);
     if (!v) throw notFound(`version ${n} of template`, templateId);
     let dataJson: string | undefined;
@@ -182,12 +258,6 @@ export class TemplatesService implements TemplateSource {
       await this.opts.schemas.checkData(JSON.stringify(v.dataSchema), dataJson);
     }
     return { templateId: t.id, version: v.version, engine: t.engine, htmlTemplate: v.htmlTemplate, options: v.options, dataJson };
-  }
-
-  private async summary(accountId: string, id: string): Promise<TemplateSummary> {
-    const t = UUID_RE.test(id) ? await this.repo.get(id, accountId) : undefined;
-    if (!t) throw notFound("template", id);
-    return t;
   }
 
   /** Checks a version's input, runs the preflight, and returns the row to insert with the version it becomes. */

@@ -3,7 +3,7 @@
 // `migrate-to` copies every table and column declared here (db/copied-tables.ts), except the tables
 // marked notCopied(), each with its reason.
 import { integer, sqliteTable, text } from "drizzle-orm/sqlite-core";
-import { keptByTriggers, notCopied } from "./copied-tables";
+import { keptByTriggers, notCopied } from "../copied-tables";
 
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(),
@@ -257,6 +257,9 @@ export const templates = sqliteTable("templates", {
   latestVersion: integer("latest_version").notNull(),
   createdAt: integer("created_at").notNull(),
   updatedAt: integer("updated_at").notNull(),
+  // Golden samples (migration 0020): 0/1, and the version rendered by default while it is 1.
+  requireApproval: integer("require_approval").notNull().default(0),
+  approvedVersion: integer("approved_version"),
 });
 
 /** (template_id, version) is unique through the index template_versions_number. */
@@ -273,6 +276,33 @@ export const templateVersions = sqliteTable("template_versions", {
   warnings: text("warnings").notNull(),
   createdAt: integer("created_at").notNull(),
 });
+
+/** A template's named sample data sets (migration 0020); (template_id, name) is unique through template_samples_name. */
+export const templateSamples = sqliteTable("template_samples", {
+  id: text("id").primaryKey(),
+  templateId: text("template_id")
+    .notNull()
+    .references(() => templates.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  data: text("data").notNull(),
+  createdAt: integer("created_at").notNull(),
+});
+
+/** What comparing two versions of a template found (migration 0020). */
+export const templateComparisons = notCopied(
+  sqliteTable("template_comparisons", {
+    id: text("id").primaryKey(),
+    templateId: text("template_id")
+      .notNull()
+      .references(() => templates.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    base: integer("base").notNull(),
+    status: text("status", { enum: ["same", "changed"] }).notNull(),
+    result: text("result").notNull(),
+    createdAt: integer("created_at").notNull(),
+  }),
+  "its pictures stay in the data dir; POST /templates/{id}/versions/{v}/compare makes it again on the target",
+);
 
 // The asset library (migration 0014). The media types the magic bytes can show.
 export const assetTypes = [
@@ -302,98 +332,3 @@ export const assets = sqliteTable("assets", {
   updatedAt: integer("updated_at").notNull(),
 });
 export type Asset = typeof assets.$inferSelect;
-
-// Schedules (migration 0019): a stored template rendered on a cron schedule, and each tick that ran.
-export const catchUpModes = ["none", "last"] as const;
-export type CatchUp = (typeof catchUpModes)[number];
-export const scheduleRunStatuses = ["running", "submitted", "failed"] as const;
-export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
-
-export const schedules = sqliteTable("schedules", {
-  id: text("id").primaryKey(),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  name: text("name").notNull(),
-  cron: text("cron").notNull(),
-  timezone: text("timezone").notNull(),
-  templateId: text("template_id").notNull(),
-  templateVersion: integer("template_version"),
-  /** JSON text. */
-  data: text("data"),
-  dataUrl: text("data_url"),
-  /** JSON text. */
-  options: text("options"),
-  /** JSON text: options.deliver of each report it makes. */
-  deliver: text("deliver"),
-  webhookUrl: text("webhook_url"),
-  catchUp: text("catch_up", { enum: catchUpModes }).notNull(),
-  paused: integer("paused").notNull().default(0),
-  nextRunAt: integer("next_run_at"),
-  createdBy: text("created_by"),
-  createdAt: integer("created_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
-
-/** (schedule_id, scheduled_for) is unique through the index schedule_runs_tick: the claim of a tick. */
-export const scheduleRuns = sqliteTable("schedule_runs", {
-  id: text("id").primaryKey(),
-  scheduleId: text("schedule_id")
-    .notNull()
-    .references(() => schedules.id, { onDelete: "cascade" }),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  scheduledFor: integer("scheduled_for").notNull(),
-  status: text("status", { enum: scheduleRunStatuses }).notNull(),
-  reportId: text("report_id"),
-  error: text("error"),
-  caughtUp: integer("caught_up").notNull().default(0),
-  webhookStatus: text("webhook_status", { enum: ["pending", "delivered", "failed"] }),
-  webhookAttempts: integer("webhook_attempts").notNull().default(0),
-  webhookNextAt: integer("webhook_next_at"),
-  createdAt: integer("created_at").notNull(),
-  finishedAt: integer("finished_at"),
-});
-
-// Destinations and the queue of report deliveries (migration 0018).
-export const destinationTypes = ["s3", "sftp", "email"] as const;
-export type DestinationType = (typeof destinationTypes)[number];
-
-export const destinations = sqliteTable("destinations", {
-  id: text("id").primaryKey(),
-  accountId: text("account_id")
-    .notNull()
-    .references(() => accounts.id, { onDelete: "cascade" }),
-  name: text("name").notNull(),
-  type: text("type", { enum: destinationTypes }).notNull(),
-  /** JSON: the settings that may be shown (endpoint, bucket, host, host key, recipients...). */
-  settings: text("settings").notNull(),
-  /** The seal of its secrets (src/lib/seal.ts), bound to its id. */
-  sealedSecrets: text("sealed_secrets").notNull(),
-  createdAt: integer("created_at").notNull(),
-  updatedAt: integer("updated_at").notNull(),
-});
-
-export const reportDeliveries = sqliteTable("report_deliveries", {
-  id: text("id").primaryKey(),
-  reportId: text("report_id")
-    .notNull()
-    .references(() => reports.id, { onDelete: "cascade" }),
-  /** Its index in options.deliver. */
-  position: integer("position").notNull(),
-  destinationId: text("destination_id").notNull(),
-  /** The object key or file name, fixed when the report is accepted: every attempt writes the same one. */
-  target: text("target").notNull(),
-  subject: text("subject"),
-  body: text("body"),
-  linkOrigin: text("link_origin").notNull(),
-  status: text("status", { enum: deliveryStatuses }).notNull(),
-  attempts: integer("attempts").notNull().default(0),
-  createdAt: integer("created_at").notNull(),
-  /** NULL while the report's PDF is not durable yet; then when the next attempt is due (or its claim ends). */
-  nextAttemptAt: integer("next_attempt_at"),
-  deliveredAt: integer("delivered_at"),
-  lastError: text("last_error"),
-  claimedBy: text("claimed_by"),
-});
