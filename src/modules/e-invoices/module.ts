@@ -3,6 +3,7 @@
 // (options.e_invoice); both apply the one rule set of src/einvoice/.
 import { availableParallelism } from "node:os";
 import type { FeatureModule } from "../../app/module";
+import { eInvoiceSchema } from "../../einvoice/model";
 import { eInvoicesRoutes, RAW_TYPES } from "./routes";
 import { EInvoiceChecker } from "./service";
 
@@ -38,4 +39,6 @@ export const eInvoicesModule: FeatureModule = {
   start: ({ services: s }) => s.eInvoices.start(),
   stop: (s) => s.eInvoices.stop(),
   api: ({ services: s, guard }) => eInvoicesRoutes(s.eInvoices, guard),
+  // The e-invoice model of options.e_invoice, as the e-invoice check validates it (src/einvoice/model.ts).
+  docs: { schemas: [eInvoiceSchema] },
 };

@@ -1,6 +1,7 @@
 // Request and response schemas of the /templates routes (validated by Elysia, published in OpenAPI).
 import { t } from "elysia";
 import { engines } from "../../db/schema";
+import { named } from "../../http/openapi-names";
 import { oneOf, pageQueryFields } from "../../http/schema";
 import { pdfOptionsSchema } from "../../pdf/options-schema";
 import { warningCodes } from "./model";
@@ -102,25 +103,31 @@ export const warningSchema = t.Object(
   },
 );
 
-export const templateSchema = t.Object({
-  template_id: t.String({ format: "uuid" }),
-  name: t.String(),
-  engine: oneOf(engines),
-  latest_version: t.Integer({ minimum: 1 }),
-  created_at: t.String({ format: "date-time" }),
-  updated_at: t.String({ format: "date-time", description: "When the latest version was saved" }),
-});
+export const templateSchema = named(
+  "Template",
+  t.Object({
+    template_id: t.String({ format: "uuid" }),
+    name: t.String(),
+    engine: oneOf(engines),
+    latest_version: t.Integer({ minimum: 1 }),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time", description: "When the latest version was saved" }),
+  }),
+);
 
-export const versionSchema = t.Object({
-  template_id: t.String({ format: "uuid" }),
-  version: t.Integer({ minimum: 1 }),
-  html_template: t.String(),
-  data_schema: t.Any({ description: "The JSON Schema, or null" }),
-  sample_data: t.Any({ description: "The sample data, or null" }),
-  options: t.Any({ description: "The default options of generation requests, or null" }),
-  warnings: t.Array(warningSchema, { description: "The preflight's findings when this version was saved" }),
-  created_at: t.String({ format: "date-time" }),
-});
+export const versionSchema = named(
+  "TemplateVersion",
+  t.Object({
+    template_id: t.String({ format: "uuid" }),
+    version: t.Integer({ minimum: 1 }),
+    html_template: t.String(),
+    data_schema: t.Any({ description: "The JSON Schema, or null" }),
+    sample_data: t.Any({ description: "The sample data, or null" }),
+    options: t.Any({ description: "The default options of generation requests, or null" }),
+    warnings: t.Array(warningSchema, { description: "The preflight's findings when this version was saved" }),
+    created_at: t.String({ format: "date-time" }),
+  }),
+);
 
 export const createdSchema = t.Object({
   template_id: t.String({ format: "uuid" }),

@@ -42,6 +42,7 @@ Idempotency-Key (stored only as a hash). **409** \`idempotency_replay_unavailabl
 export const webhooksDocumentation = {
   reportFinished: {
     post: {
+      operationId: "reportFinished",
       summary: "A report succeeded or failed",
       description: "Sent to the report's `webhook.url`. Verify `webhook-signature` before trusting the body; deduplicate on `webhook-id`.",
       parameters: [
