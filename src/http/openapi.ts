@@ -181,7 +181,11 @@ function buildDocument(app: AnyElysia, documentation: Record<string, unknown>, s
   const { paths, components } = toOpenAPISchema(app, { paths: [/^\/docs-assets/, `${API_PREFIX}/docs`, `${API_PREFIX}/openapi.json`] });
   // As JSON, not through the plugin's conversion, which would drop the description of each union of literals.
   const declared = schemas.map((s) => JSON.parse(JSON.stringify(s)) as Record<string, unknown>);
-  return finishDocument({ ...documentation, paths, components: { ...(documentation.components as object), ...components } }, declared);
+  // As JSON: the finisher works on a copy, never on the routes' schemas or the modules' webhooks themselves.
+  const built = JSON.parse(
+    JSON.stringify({ ...documentation, paths, components: { ...(documentation.components as object), ...components } }),
+  );
+  return finishDocument(built, declared);
 }
 
 export const docs = (version: string, features: FeatureDocs) => {
