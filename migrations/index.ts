@@ -17,6 +17,7 @@ import m0014 from "./0014_assets.sql" with { type: "text" };
 import m0015 from "./0015_report_progress.sql" with { type: "text" };
 import m0016 from "./0016_signing_identities.sql" with { type: "text" };
 import m0017 from "./0017_e_invoices_scope.sql" with { type: "text" };
+import m0019 from "./0019_schedules.sql" with { type: "text" };
 
 export interface Migration {
   version: number;
@@ -42,4 +43,5 @@ export const migrations: Migration[] = [
   { version: 15, name: "0015_report_progress", sql: m0015 },
   { version: 16, name: "0016_signing_identities", sql: m0016 },
   { version: 17, name: "0017_e_invoices_scope", sql: m0017 },
+  { version: 19, name: "0019_schedules", sql: m0019 },
 ];

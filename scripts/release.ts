@@ -1,5 +1,7 @@
 // `npm run release`: the downloadable executables, dist/release/reportgen-linux-{x64,arm64}, the systemd
-// units, and dist/release/SHA256SUMS of them all (`sha256sum -c SHA256SUMS` checks a download).
+// units, the official clients (the TypeScript one as an npm tarball, reportgen-client-<version>.tgz, made by
+// scripts/pack-client.ts; the Python one as its single module, reportgen.py), and dist/release/SHA256SUMS of
+// them all (`sha256sum -c SHA256SUMS` checks a download).
 //
 // Cross-compiling needs two things of the other architecture, both npm packages pinned with their
 // sha512 in package-lock.json (as optional dependencies of bun and @node-rs/argon2): Bun's runtime
@@ -11,6 +13,7 @@ import { createHash } from "node:crypto";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { compile } from "./build";
+import { packClient } from "./pack-client";
 
 const root = join(import.meta.dir, "..");
 const outDir = process.argv[2] ?? join(root, "dist", "release");
@@ -90,6 +93,10 @@ async function main() {
     copyFileSync(join(root, "deploy", unit), file);
     sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${unit}`);
   }
+  // The clients of this version's API go with it too (docs/clients.md says how to install them).
+  const clients = [packClient(outDir), join(outDir, "reportgen.py")];
+  copyFileSync(join(root, "clients", "python", "reportgen.py"), clients[1]!);
+  for (const file of clients) sums.push(`${createHash("sha256").update(readFileSync(file)).digest("hex")}  ${basename(file)}`);
   writeFileSync(join(outDir, "SHA256SUMS"), `${sums.join("\n")}\n`);
   console.error(`wrote ${join(outDir, "SHA256SUMS")}`);
 }

@@ -13,6 +13,7 @@ import p0010 from "./0010_key_changes.sql" with { type: "text" };
 import p0011 from "./0011_finished_state.sql" with { type: "text" };
 import type { Migration } from "../index";
 import p0012 from "./0012_e_invoices_scope.sql" with { type: "text" };
+import p0014 from "./0014_schedules.sql" with { type: "text" };
 
 export const postgresMigrations: Migration[] = [
   { version: 1, name: "0001_init", sql: p0001 },
@@ -27,4 +28,5 @@ export const postgresMigrations: Migration[] = [
   { version: 10, name: "0010_key_changes", sql: p0010 },
   { version: 11, name: "0011_finished_state", sql: p0011 },
   { version: 12, name: "0012_e_invoices_scope", sql: p0012 },
+  { version: 14, name: "0014_schedules", sql: p0014 },
 ];

@@ -18,6 +18,7 @@ import { healthModule } from "../modules/health/module";
 import { idempotencyModule } from "../modules/idempotency/module";
 import { keysModule } from "../modules/keys/module";
 import { reportsModule } from "../modules/reports/module";
+import { schedulesModule } from "../modules/schedules/module";
 import { signingModule } from "../modules/signing/module";
 import { templatesModule } from "../modules/templates/module";
 import { usageModule } from "../modules/usage/module";
@@ -40,6 +41,7 @@ export const MODULES: readonly FeatureModule[] = [
   signingModule,
   idempotencyModule,
   eInvoicesModule,
+  schedulesModule,
 ];
 
 /** Tables of the frame rather than a feature: the cron jobs' leases (src/jobs/). Every other table has a module. */

@@ -13,6 +13,7 @@ import type { KeyAuthenticator } from "../modules/keys/authenticator";
 import type { KeysService } from "../modules/keys/service";
 import type { ReportsService } from "../modules/reports/service";
 import type { ReportThumbnails } from "../modules/reports/thumbnail";
+import type { SchedulesService } from "../modules/schedules/service";
 import type { SigningService } from "../modules/signing/service";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
@@ -35,6 +36,7 @@ export interface DashboardDeps {
   thumbnails: ReportThumbnails;
   templates: TemplatesService;
   signing: SigningService;
+  schedules: SchedulesService;
   usage: UsageService;
   audit: AuditService;
   /** Days audit events are kept (said on the audit page). */

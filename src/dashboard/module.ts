@@ -43,6 +43,7 @@ export const dashboardModule: FeatureModule = {
         thumbnails: s.thumbnails,
         templates: s.templates,
         signing: s.signing,
+        schedules: s.schedules,
         usage: s.usage,
         audit: s.audit,
         auditRetentionDays: Math.round(c.auditRetention / 86_400_000),

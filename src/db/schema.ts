@@ -297,3 +297,56 @@ export const assets = sqliteTable("assets", {
   updatedAt: integer("updated_at").notNull(),
 });
 export type Asset = typeof assets.$inferSelect;
+
+// Schedules (migration 0019): a stored template rendered on a cron schedule, and each tick that ran.
+export const catchUpModes = ["none", "last"] as const;
+export type CatchUp = (typeof catchUpModes)[number];
+export const scheduleRunStatuses = ["running", "submitted", "failed"] as const;
+export type ScheduleRunStatus = (typeof scheduleRunStatuses)[number];
+
+export const schedules = sqliteTable("schedules", {
+  id: text("id").primaryKey(),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  name: text("name").notNull(),
+  cron: text("cron").notNull(),
+  timezone: text("timezone").notNull(),
+  templateId: text("template_id").notNull(),
+  templateVersion: integer("template_version"),
+  /** JSON text. */
+  data: text("data"),
+  dataUrl: text("data_url"),
+  /** JSON text. */
+  options: text("options"),
+  /** JSON text: options.deliver of each report it makes. */
+  deliver: text("deliver"),
+  webhookUrl: text("webhook_url"),
+  catchUp: text("catch_up", { enum: catchUpModes }).notNull(),
+  paused: integer("paused").notNull().default(0),
+  nextRunAt: integer("next_run_at"),
+  createdBy: text("created_by"),
+  createdAt: integer("created_at").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+/** (schedule_id, scheduled_for) is unique through the index schedule_runs_tick: the claim of a tick. */
+export const scheduleRuns = sqliteTable("schedule_runs", {
+  id: text("id").primaryKey(),
+  scheduleId: text("schedule_id")
+    .notNull()
+    .references(() => schedules.id, { onDelete: "cascade" }),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id, { onDelete: "cascade" }),
+  scheduledFor: integer("scheduled_for").notNull(),
+  status: text("status", { enum: scheduleRunStatuses }).notNull(),
+  reportId: text("report_id"),
+  error: text("error"),
+  caughtUp: integer("caught_up").notNull().default(0),
+  webhookStatus: text("webhook_status", { enum: ["pending", "delivered", "failed"] }),
+  webhookAttempts: integer("webhook_attempts").notNull().default(0),
+  webhookNextAt: integer("webhook_next_at"),
+  createdAt: integer("created_at").notNull(),
+  finishedAt: integer("finished_at"),
+});

@@ -34,27 +34,52 @@ if (inWorker) {
   };
 }
 
-/** A pool of worker threads that check e-invoices; the same result and errors as validateEInvoice. */
+/**
+ * A pool of worker threads that check e-invoices; the same result and errors as validateEInvoice.
+ * A thread that ends while it checks (it crashed, or ran out of memory) fails that one check with an
+ * error, never leaving it waiting, and is replaced for the next.
+ */
 export class EInvoiceValidatorPool {
-  private readonly workers: Worker[] = [];
+  private readonly workers = new Set<Worker>();
   private readonly idle: Worker[] = [];
   private readonly queue: { job: Job; resolve: (a: Answer) => void }[] = [];
   private readonly pending = new Map<number, (a: Answer) => void>();
+  /** The job each busy worker checks. */
+  private readonly busy = new Map<Worker, number>();
   private nextId = 1;
+  private closed = false;
 
   constructor(size = 2) {
-    for (let i = 0; i < size; i++) {
-      // This file is also the worker's entry point (scripts/build.ts compiles it in).
-      const w = new Worker(entrypointUrl("einvoice/validate-worker.ts"));
-      w.onmessage = (e: MessageEvent<Answer>) => {
-        this.pending.get(e.data.id)?.(e.data);
-        this.pending.delete(e.data.id);
-        this.idle.push(w);
-        this.pump();
-      };
-      this.workers.push(w);
+    for (let i = 0; i < size; i++) this.idle.push(this.spawn());
+  }
+
+  private spawn(): Worker {
+    // This file is also the worker's entry point (scripts/build.ts compiles it in).
+    const w = new Worker(entrypointUrl("einvoice/validate-worker.ts"));
+    w.onmessage = (e: MessageEvent<Answer>) => {
+      this.busy.delete(w);
+      this.pending.get(e.data.id)?.(e.data);
+      this.pending.delete(e.data.id);
       this.idle.push(w);
+      this.pump();
+    };
+    w.addEventListener("close", () => this.lost(w));
+    this.workers.add(w);
+    return w;
+  }
+
+  private lost(w: Worker) {
+    if (this.closed || !this.workers.delete(w)) return;
+    const id = this.busy.get(w);
+    this.busy.delete(w);
+    const at = this.idle.indexOf(w);
+    if (at >= 0) this.idle.splice(at, 1);
+    if (id !== undefined) {
+      this.pending.get(id)?.({ id, crashed: "the checking thread ended while it checked this document" });
+      this.pending.delete(id);
     }
+    this.idle.push(this.spawn());
+    this.pump();
   }
 
   private pump() {
@@ -62,6 +87,7 @@ export class EInvoiceValidatorPool {
       const w = this.idle.pop()!;
       const { job, resolve } = this.queue.shift()!;
       this.pending.set(job.id, resolve);
+      this.busy.set(w, job.id);
       w.postMessage(job);
     }
   }
@@ -82,6 +108,7 @@ export class EInvoiceValidatorPool {
   }
 
   close() {
+    this.closed = true;
     for (const w of this.workers) w.terminate();
   }
 }

@@ -16,14 +16,12 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { runTool } from "../lib/run-tool";
 import { flush, readPageSize } from "./inspect";
 import { joinParts, type MergePart } from "./merge";
 import type { PageSize } from "./overlay-pdf";
 import { type PlannedStep, type PostPlan, stepNamed } from "./plan";
-import { Qpdf, qpdfJob } from "./qpdf";
+import { Qpdf, qpdfJob, runServiceTool } from "./qpdf";
 import type { PdfSigner } from "./signature/signer";
 import type { FileStep, StepContext } from "./step";
 
@@ -165,27 +163,8 @@ export class PdfPipeline {
   }
 
   /** Runs a step's own tool (the rasteriser's) as qpdf runs: niced, under the deadline, its failure a service fault. */
-  async tool(cmd: string[], reportId: string): Promise<void> {
-    const run = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice }).catch((e) => {
-      this.opts.logger.error("a post-processing tool could not be started", { report_id: reportId, tool: cmd[0], error: e });
-      throw new RenderError("postprocess_failed", `${cmd[0]} could not be started: a service fault, not the template's`);
-    });
-    if (run.code === 0) return;
-    this.opts.logger.warn("a post-processing tool failed", {
-      report_id: reportId,
-      tool: cmd[0],
-      exit_code: run.code,
-      signal: run.signal,
-      timed_out: run.timedOut,
-      ms: Math.round(run.ms),
-      stderr: run.stderr.trim().slice(-500),
-    });
-    throw new RenderError(
-      "postprocess_failed",
-      run.timedOut
-        ? `${cmd[0]} did not finish within ${this.opts.timeoutMs} ms: a service fault, not the template's`
-        : `${cmd[0]} failed: a service fault, not the template's`,
-    );
+  tool(cmd: string[], reportId: string): Promise<void> {
+    return runServiceTool(this.opts, cmd, reportId);
   }
 
   /**

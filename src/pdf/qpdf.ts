@@ -19,8 +19,6 @@ export interface QpdfOptions {
   logger: Logger;
 }
 
-const MESSAGE = "the PDF post-processing tool (qpdf) failed: a service fault, not the template's";
-
 /**
  * qpdf's job (its JSON job format, read from standard input) for the qpdf steps of a plan: the
  * passwords never appear on a command line (readable in /proc), and a password or file name that
@@ -91,29 +89,40 @@ export class Qpdf {
     }
   }
 
-  async run(args: string[], reportId: string, stdin?: string): Promise<void> {
-    let run: Awaited<ReturnType<typeof runTool>>;
-    try {
-      run = await runTool([this.opts.qpdfPath, ...args], { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, stdin });
-    } catch (e) {
-      this.opts.logger.error("qpdf could not be started", { report_id: reportId, qpdf: this.opts.qpdfPath, error: e });
-      throw new RenderError("postprocess_failed", MESSAGE);
-    }
-    if (run.code === 0) return;
-    // The job is not logged: it holds the PDF passwords.
-    this.opts.logger.warn("qpdf failed", {
-      report_id: reportId,
-      exit_code: run.code,
-      signal: run.signal,
-      timed_out: run.timedOut,
-      ms: Math.round(run.ms),
-      stderr: run.stderr.trim().slice(-500),
-    });
+  run(args: string[], reportId: string, stdin?: string): Promise<void> {
+    // The arguments are not logged: a job on standard input holds the PDF passwords, and nothing else does.
+    return runServiceTool(this.opts, [this.opts.qpdfPath, ...args], reportId, stdin);
+  }
+}
+
+/**
+ * Runs a post-processing tool (qpdf, the rasteriser's) niced under the render deadline. Its failure to
+ * start, its crash or its overrun is a service fault (postprocess_failed, retried), logged with its
+ * exit and the end of its stderr; the arguments and standard input are never logged.
+ */
+export async function runServiceTool(opts: Omit<QpdfOptions, "qpdfPath">, cmd: string[], reportId: string, stdin?: string): Promise<void> {
+  const tool = cmd[0]!.split("/").pop()!;
+  const run = await runTool(cmd, { timeoutMs: opts.timeoutMs, nice: opts.nice, stdin }).catch((e) => {
+    opts.logger.error("a post-processing tool could not be started", { report_id: reportId, tool, path: cmd[0], error: e });
     throw new RenderError(
       "postprocess_failed",
-      run.timedOut
-        ? `the PDF post-processing tool (qpdf) did not finish within ${this.opts.timeoutMs} ms: a service fault, not the template's`
-        : MESSAGE,
+      `the PDF post-processing tool (${tool}) could not be started: a service fault, not the template's`,
     );
-  }
+  });
+  if (run.code === 0) return;
+  opts.logger.warn("a post-processing tool failed", {
+    report_id: reportId,
+    tool,
+    exit_code: run.code,
+    signal: run.signal,
+    timed_out: run.timedOut,
+    ms: Math.round(run.ms),
+    stderr: run.stderr.trim().slice(-500),
+  });
+  throw new RenderError(
+    "postprocess_failed",
+    run.timedOut
+      ? `the PDF post-processing tool (${tool}) did not finish within ${opts.timeoutMs} ms: a service fault, not the template's`
+      : `the PDF post-processing tool (${tool}) failed: a service fault, not the template's`,
+  );
 }

@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { deflate } from "node:zlib";
+import { rgbPng } from "../lib/png";
 
 /** zlib in libuv's thread pool: a page's encoding does not hold the event loop. */
 const deflateAsync = promisify(deflate);
@@ -124,24 +125,7 @@ export async function ppmToPng(ppm: Uint8Array): Promise<Uint8Array> {
   // Each row is preceded by its filter type, 0 (none).
   const raw = new Uint8Array((stride + 1) * height);
   for (let y = 0; y < height; y++) raw.set(ppm.subarray(start + y * stride, start + (y + 1) * stride), y * (stride + 1) + 1);
-  const ihdr = new Uint8Array(13);
-  const v = new DataView(ihdr.buffer);
-  v.setUint32(0, width);
-  v.setUint32(4, height);
-  ihdr.set([8, 2, 0, 0, 0], 8); // 8 bits, RGB, deflate, adaptive filtering, no interlace
-  const signature = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", await deflateAsync(raw)), chunk("IEND", new Uint8Array(0))]);
-}
-
-/** A PNG chunk: length, type, data, and the CRC-32 of type and data. */
-function chunk(type: string, data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(12 + data.length);
-  const v = new DataView(out.buffer);
-  v.setUint32(0, data.length);
-  out.set(new TextEncoder().encode(type), 4);
-  out.set(data, 8);
-  v.setUint32(8 + data.length, Bun.hash.crc32(out.subarray(4, 8 + data.length)));
-  return out;
+  return rgbPng(width, height, await deflateAsync(raw));
 }
 
 /** Paper sizes in points (ISO 216 and ANSI), as the paper is cut. */

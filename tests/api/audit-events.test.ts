@@ -2,6 +2,7 @@
 // recorded exactly once (retries with an Idempotency-Key and refused changes add nothing), with the
 // acting key, the client address, the target and the time; pages, keys:manage, and retention.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ALL_SCOPES } from "../../src/app/modules";
 import { mintKey, signIn } from "../helpers/access";
 import { createTestApp, type TestApp } from "../helpers/app";
 
@@ -51,17 +52,7 @@ describe("each event is written exactly once, with actor, address, target and ti
     expect(events[0]).toMatchObject({ actor: "key", actor_key_id: adminId, client_address: "127.0.0.1", target: first.id });
     expect(events[0]!.detail).toMatchObject({
       name: "audited",
-      scopes: [
-        "reports:write",
-        "reports:read",
-        "templates:write",
-        "templates:read",
-        "assets:write",
-        "assets:read",
-        "keys:manage",
-        "signing:manage",
-        "e_invoices:validate",
-      ],
+      scopes: ALL_SCOPES,
     });
     expect(Date.parse(events[0]!.created_at)).toBeGreaterThanOrEqual(before - 1);
     expect(Date.parse(events[0]!.created_at)).toBeLessThanOrEqual(Date.now());

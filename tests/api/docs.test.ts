@@ -1,6 +1,8 @@
 // The public documentation: /api/v1/openapi.json describes every endpoint, and /api/v1/docs is an
 // offline Swagger UI page that works in a browser without a key.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { ROUTES } from "../../src/app/modules";
+import { DOCS_ROUTES } from "../../src/http/route-access";
 import { createTestApp, type TestApp } from "../helpers/app";
 
 let t: TestApp;
@@ -49,36 +51,20 @@ describe("openapi.json", () => {
     });
   }
 
-  test("publishes no undocumented extra /api/v1 paths and hides the docs themselves", () => {
-    const apiPaths = Object.keys(spec.paths)
-      .filter((p) => p.startsWith("/api/v1"))
+  test("documents every /api/v1 operation the modules declare, publishes no other, and hides the docs themselves", () => {
+    // The list comes from the descriptors (src/app/modules.ts): a module's new route is checked here without
+    // this test changing, and a route left out of the document, or documented but not declared, fails.
+    const declared = Object.keys(ROUTES.access)
+      .filter((route) => !Object.hasOwn(DOCS_ROUTES, route))
+      .map((route) => route.replace(/:(\w+)/g, "{$1}"))
+      .filter((route) => route.split(" ")[1]!.startsWith("/api/v1/"))
       .sort();
-    expect(apiPaths).toEqual([
-      "/api/v1/access-keys",
-      "/api/v1/access-keys/{accessKeyID}",
-      "/api/v1/access-keys/{accessKeyID}/rotate",
-      "/api/v1/assets",
-      "/api/v1/assets/{assetID}",
-      "/api/v1/assets/{assetID}/content",
-      "/api/v1/audit-events",
-      "/api/v1/e-invoices/validate",
-      "/api/v1/generate-pdf-async",
-      "/api/v1/reports",
-      "/api/v1/reports/merge",
-      "/api/v1/reports/{reportID}",
-      "/api/v1/reports/{reportID}/download",
-      "/api/v1/reports/{reportID}/e-invoice",
-      "/api/v1/reports/{reportID}/thumbnail",
-      "/api/v1/signing-identities",
-      "/api/v1/signing-identities/{identityID}",
-      "/api/v1/templates",
-      "/api/v1/templates/{templateID}",
-      "/api/v1/templates/{templateID}/versions",
-      "/api/v1/templates/{templateID}/versions/{version}",
-      "/api/v1/usage",
-      "/api/v1/webhook-secret",
-      "/api/v1/webhook-secret/rotate",
-    ]);
+    const documented = Object.entries<Record<string, unknown>>(spec.paths)
+      .filter(([path]) => path.startsWith("/api/v1"))
+      .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
+      .sort();
+    expect(declared.length).toBeGreaterThan(30);
+    expect(documented).toEqual(declared);
     expect(Object.keys(spec.paths).some((p) => p.startsWith("/docs-assets"))).toBe(false);
   });
 

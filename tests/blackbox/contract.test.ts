@@ -6,6 +6,7 @@ import { tamperedLink } from "../helpers/links";
 import { inlined } from "../helpers/openapi-check";
 import { eInvoiceCalls } from "./contract-einvoices";
 import { assetCalls, type ContractCall, signingCalls } from "./contract-libraries";
+import { scheduleCalls } from "./contract-schedules";
 import { useServer } from "./helpers";
 import { check } from "./json-schema";
 
@@ -271,6 +272,7 @@ test("every endpoint answers only documented statuses, with bodies that match th
   await assetCalls(call);
   await signingCalls(call);
   await eInvoiceCalls(call, id);
+  await scheduleCalls(call);
   await accessControl(keysOp, made.body.id as string);
 
   expect(problems).toEqual([]);
@@ -349,6 +351,7 @@ async function accessControl(keysOp: { method: string; template: string; url: st
         .replace("{reportID}", "0b5e4f0c-6a5e-4d7b-9a1e-3f2d1c0b9a8e")
         .replace("{accessKeyID}", id)
         .replace("{templateID}", "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f")
+        .replace("{scheduleID}", "3c1d2e4f-5a6b-4c7d-8e9f-0a1b2c3d4e5f")
         .replace("{version}", "1");
       const res = await call({
         method: m,

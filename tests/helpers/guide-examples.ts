@@ -3,7 +3,8 @@
 // variables a block assigns (ID=$(…)) are kept for the blocks after it on the same page. Every curl in
 // such a block either fails on an HTTP error (--fail-with-body) or prints the status it checks
 // (-w '%{http_code}' compared with the documented one), so the block's exit code says whether the
-// example still does what the guide says.
+// example still does what the guide says. The official clients' examples (```ts example, ```python example)
+// are whole programs, run the same way by the same test.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
@@ -53,6 +54,33 @@ export function guideExamples(): Example[] {
       if (!isTested(b.info)) continue;
       const assigns = [...new Set([...b.code.matchAll(/^\s*(?:export\s+)?([A-Z][A-Z0-9_]*)=/gm)].map((m) => m[1]!))];
       out.push({ page, line: b.line, code: b.code, assigns });
+    }
+  }
+  return out;
+}
+
+/** A client example: a fenced block tagged ```ts example or ```python example (docs/clients.md). */
+export interface ClientExample {
+  page: string;
+  line: number;
+  language: "ts" | "python";
+  code: string;
+}
+
+export const clientLanguage = (info: string) => /^(ts|python)\s+example\b/.exec(info)?.[1] as ClientExample["language"] | undefined;
+
+/**
+ * The client examples of every page of docs/. Each is a whole program that reads REPORTGEN_URL, REPORTGEN_KEY
+ * and REPORTGEN_OUT, generates a report, waits for it and writes the PDF to REPORTGEN_OUT.
+ */
+export function clientExamples(): ClientExample[] {
+  const out: ClientExample[] = [];
+  for (const f of readdirSync(docsDir)
+    .filter((f) => f.endsWith(".md"))
+    .sort()) {
+    for (const b of fencedBlocks(readFileSync(join(docsDir, f), "utf8"))) {
+      const language = clientLanguage(b.info);
+      if (language) out.push({ page: `docs/${f}`, line: b.line, language, code: b.code });
     }
   }
   return out;

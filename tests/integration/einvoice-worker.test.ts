@@ -50,3 +50,18 @@ test.skipIf(corpusAbsent !== undefined)(
 test("a hostile document is refused through the pool with the same typed error", async () => {
   await expect(pool.validate(new TextEncoder().encode('<!DOCTYPE r [<!ENTITY a "b">]><r/>'))).rejects.toBeInstanceOf(XmlRejected);
 });
+
+test("a thread that ends mid-check fails that check with an error, not a wait, and the pool goes on", async () => {
+  const own = new EInvoiceValidatorPool(1);
+  try {
+    const bytes = readFileSync(join(import.meta.dir, "../../docs/examples/xrechnung-invoice.xml"));
+    const expected = validateEInvoice(bytes);
+    const checking = own.validate(bytes);
+    // The one thread is busy with it: end it as a crash would.
+    (own as unknown as { workers: Set<Worker> }).workers.values().next().value!.terminate();
+    await expect(checking).rejects.toThrow("the checking thread ended");
+    expect(await own.validate(bytes)).toEqual(expected);
+  } finally {
+    own.close();
+  }
+}, 30_000);

@@ -137,6 +137,34 @@ async function populate(t: TestApp): Promise<void> {
   expect((await waitForReport(t, merged.report_id, 90_000)).status).toBe("succeeded");
   succeeded.push(merged.report_id);
 
+  // Schedules: one that ran (a report, then paused), one whose data_url fails with its run_failed event
+  // still pending (to the closed port), each with every optional field.
+  const schedule = async (body: Record<string, unknown>) =>
+    (
+      await json(
+        await t.request("POST", "/api/v1/schedules", {
+          body: { cron: "* * * * * *", timezone: "Europe/Berlin", template_id: tpl.template_id, template_version: 1, ...body },
+        }),
+        201,
+      )
+    ).data.id as string;
+  const ran = await schedule({ name: "ran", data: { n: 7 }, options: { format: "A5" }, deliver: [{ destination_id: "d-1" }] });
+  const broken = await schedule({ name: "broken", data_url: `${CLOSED}/data.json`, webhook: { url: CLOSED } });
+  const until = Date.now() + 60_000;
+  const runsOf = async (id: string) => (await json(await t.request("GET", `/api/v1/schedules/${id}/runs`), 200)).data as any[];
+  while (!(await runsOf(ran)).some((r) => r.report_id) || !(await runsOf(broken)).some((r) => r.status === "failed")) {
+    if (Date.now() > until) throw new Error("the schedules did not run");
+    await Bun.sleep(100);
+  }
+  for (const id of [ran, broken]) await json(await t.request("PATCH", `/api/v1/schedules/${id}`, { body: { paused: true } }), 200);
+  // Every run the tick made before the pause rendered a PDF, copied like the others (a run claimed just
+  // before the pause is waited for).
+  while ((await runsOf(ran)).some((r) => r.status === "running")) await Bun.sleep(100);
+  for (const r of (await runsOf(ran)).filter((r) => r.report_id)) {
+    expect((await waitForReport(t, r.report_id, 90_000)).status).toBe("succeeded");
+    succeeded.push(r.report_id);
+  }
+
   // Webhook secret rotated (the previous one kept for a while); a dashboard session.
   await json(await t.request("GET", "/api/v1/webhook-secret"), 200);
   await json(await t.request("POST", "/api/v1/webhook-secret/rotate", { body: {} }), 200);

@@ -106,6 +106,10 @@ describe("options.pdfa", () => {
     expect(info.Title).toBe("Invoice <42> & “more”");
     expect(info.Author).toBe("Muster GmbH");
     expect((report as { pdfa?: string }).pdfa).toBe("2b");
+    // Appended as an incremental update (no qpdf rewrite): Chromium's bytes, then one update section.
+    const text = Buffer.from(pdf).toString("latin1");
+    expect(text.match(/%%EOF/g)).toHaveLength(2);
+    expect(text.slice(text.lastIndexOf("trailer"))).toMatch(/\/Prev \d+/);
   });
 
   test("3b with tagged, outline, a watermark (drawn in an embedded font) and an attachment listed in /AF", async () => {

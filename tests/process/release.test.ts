@@ -49,8 +49,15 @@ function elfMachine(file: string): number {
 
 test("SHA256SUMS lists both executables and the units, and sha256sum -c accepts them; a changed byte is caught", () => {
   const sums = readFileSync(join(out, "SHA256SUMS"), "utf8");
-  const files = ["reportgen-linux-x64", "reportgen-linux-arm64", "reportgen.service", "reportgen@.service"];
-  expect(sums).toMatch(new RegExp(`^${files.map((f) => `[0-9a-f]{64} {2}${f.replace(".", "\\.")}\n`).join("")}$`));
+  const files = [
+    "reportgen-linux-x64",
+    "reportgen-linux-arm64",
+    "reportgen.service",
+    "reportgen@.service",
+    `reportgen-client-${VERSION}.tgz`,
+    "reportgen.py",
+  ];
+  expect(sums).toMatch(new RegExp(`^${files.map((f) => `[0-9a-f]{64} {2}${f.replaceAll(".", "\\.")}\n`).join("")}$`));
   const check = Bun.spawnSync(["sha256sum", "-c", "SHA256SUMS"], { cwd: out });
   expect(check.exitCode, check.stderr.toString()).toBe(0);
   expect(check.stdout.toString()).toBe(files.map((f) => `${f}: OK\n`).join(""));

@@ -6,7 +6,16 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { GUIDE_PAGES } from "../../src/modules/guide/pages";
 import { slugger } from "../../src/modules/guide/render";
-import { commands, docsDir, fencedBlocks, guideExamples, isTested, uncheckedCurls } from "../helpers/guide-examples";
+import {
+  clientExamples,
+  clientLanguage,
+  commands,
+  docsDir,
+  fencedBlocks,
+  guideExamples,
+  isTested,
+  uncheckedCurls,
+} from "../helpers/guide-examples";
 
 const root = join(docsDir, "..");
 const pageFiles = readdirSync(docsDir).filter((f) => f.endsWith(".md"));
@@ -63,4 +72,14 @@ test("every shell block that calls the service is a runnable example", () => {
     }
   }
   expect(untagged).toEqual([]);
+});
+
+test("the clients' page has a runnable example of each client, each reading REPORTGEN_URL, REPORTGEN_KEY and REPORTGEN_OUT", () => {
+  const examples = clientExamples();
+  expect(examples.filter((e) => e.page === "docs/clients.md").map((e) => e.language)).toEqual(["ts", "python"]);
+  for (const e of examples)
+    for (const v of ["REPORTGEN_URL", "REPORTGEN_KEY", "REPORTGEN_OUT"]) expect(`${e.page}:${e.line} ${e.code}`).toContain(v);
+  expect(clientLanguage("ts example")).toBe("ts");
+  expect(clientLanguage("python example")).toBe("python");
+  expect(clientLanguage("ts")).toBeUndefined();
 });

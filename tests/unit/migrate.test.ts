@@ -61,6 +61,8 @@ describe("migrate", () => {
       "key_daily_counts",
       "report_webhooks",
       "reports",
+      "schedule_runs",
+      "schedules",
       "schema_migrations",
       "signing_identities",
       "template_versions",

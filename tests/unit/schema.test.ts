@@ -39,6 +39,8 @@ test("schema.ts declares every table", () => {
     "key_daily_counts",
     "report_webhooks",
     "reports",
+    "schedule_runs",
+    "schedules",
     "signing_identities",
     "template_versions",
     "templates",

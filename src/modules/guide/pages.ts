@@ -8,10 +8,12 @@ import assets from "../../../docs/assets.md" with { type: "text" };
 import benchmarks from "../../../docs/benchmarks.md" with { type: "text" };
 import bigReports from "../../../docs/big-reports.md" with { type: "text" };
 import cli from "../../../docs/cli.md" with { type: "text" };
+import clients from "../../../docs/clients.md" with { type: "text" };
 import cluster from "../../../docs/cluster.md" with { type: "text" };
 import configuration from "../../../docs/configuration.md" with { type: "text" };
 import configurationReference from "../../../docs/configuration-reference.md" with { type: "text" };
 import dashboard from "../../../docs/dashboard.md" with { type: "text" };
+import delivery from "../../../docs/delivery.md" with { type: "text" };
 import development from "../../../docs/development.md" with { type: "text" };
 import eInvoices from "../../../docs/e-invoices.md" with { type: "text" };
 import errorsReference from "../../../docs/errors-reference.md" with { type: "text" };
@@ -33,6 +35,7 @@ export const GUIDE_INDEX = index;
 export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "api", markdown: api },
   { name: "errors-reference", markdown: errorsReference },
+  { name: "clients", markdown: clients },
   { name: "templates", markdown: templates },
   { name: "assets", markdown: assets },
   { name: "pdf-options", markdown: pdfOptions },
@@ -43,6 +46,7 @@ export const GUIDE_PAGES: readonly { name: string; markdown: string }[] = [
   { name: "e-invoices", markdown: eInvoices },
   { name: "signatures", markdown: signatures },
   { name: "webhooks", markdown: webhooks },
+  { name: "delivery", markdown: delivery },
   { name: "access-control", markdown: accessControl },
   { name: "dashboard", markdown: dashboard },
   { name: "configuration", markdown: configuration },

@@ -94,6 +94,8 @@ export interface SendResult {
 
 export interface SendOptions extends TargetPolicy {
   timeoutMs: number;
+  /** POST (the default) sends the body; GET (a schedule's data_url) sends none. */
+  method?: "POST" | "GET";
   signal?: AbortSignal;
   /** Keep up to this many bytes of the answer's body (more fails the attempt); without it the body is dropped. */
   readBody?: number;
@@ -132,9 +134,9 @@ export function sendWebhook(url: string, headers: Record<string, string>, body: 
 }
 
 /**
- * POSTs `body` to `url` under the outbound policy (webhooks, the TSA): the URL and every address its
- * host resolves to are checked, the connection goes to the checked address, redirects are not followed.
- * Never throws.
+ * POSTs `body` to `url` under the outbound policy (webhooks, the TSA; with method GET and no body, a
+ * schedule's data_url): the URL and every address its host resolves to are checked, the connection goes
+ * to the checked address, redirects are not followed. Never throws.
  */
 export async function postChecked(
   url: string,
@@ -184,13 +186,17 @@ export async function postChecked(
         host: u.hostname.replace(/^\[|\]$/g, ""),
         port: u.port || undefined,
         path: u.pathname + u.search,
-        method: "POST",
+        method: opts.method ?? "POST",
         lookup,
         servername: isIpLiteral(u.hostname) ? undefined : u.hostname,
         headers: {
           ...headers,
-          "content-type": opts.contentType ?? "application/json",
-          "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+          ...(opts.method === "GET"
+            ? {}
+            : {
+                "content-type": opts.contentType ?? "application/json",
+                "content-length": String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+              }),
           "user-agent": opts.userAgent ?? "reportgen-webhooks",
         },
         agent: false,
@@ -227,6 +233,7 @@ export async function postChecked(
     else signal.addEventListener("abort", onAbort, { once: true });
     req.on("error", (e) => done({ error: deadline.aborted ? timedOut() : `connection failed: ${e.message}` }));
     req.on("close", () => signal.removeEventListener("abort", onAbort));
-    req.end(body);
+    if (opts.method === "GET") req.end();
+    else req.end(body);
   });
 }

@@ -1,11 +1,11 @@
-// The CMS SignedData of a PAdES baseline signature (ETSI EN 319 142-1, B-B and B-T), built with PKI.js:
-// detached (the PDF's ByteRange is the content), signed attributes content-type, message-digest and
+// The CMS SignedData of a PAdES baseline signature (ETSI EN 319 142-1, B-B and B-T): detached (the
+// PDF's ByteRange is the content), signed attributes content-type, message-digest and
 // signing-certificate-v2 (no signing-time: PAdES takes the time from the signature dictionary's /M),
 // the whole chain in `certificates`, and for B-T an RFC 3161 signature timestamp as an unsigned
-// attribute. The RSA or ECDSA operation is the runtime's WebCrypto, in-process.
+// attribute. The RSA or ECDSA operation is the runtime's WebCrypto, in-process. The DER is assembled
+// from parts made once per key (der.ts says why not with PKI.js objects).
 import { createHash, createPrivateKey } from "node:crypto";
-import * as asn1js from "asn1js";
-import * as pkijs from "pkijs";
+import { children, NULL, octetString, oid, sequence, set, smallInteger, TAG, tlv, unsignedInteger } from "./der";
 
 const OID = {
   data: "1.2.840.113549.1.7.1",
@@ -14,7 +14,11 @@ const OID = {
   messageDigest: "1.2.840.113549.1.9.4",
   signingCertificateV2: "1.2.840.113549.1.9.16.2.47",
   signatureTimeStampToken: "1.2.840.113549.1.9.16.2.14",
+  sha256: "2.16.840.1.101.3.4.2.1",
   sha384: "2.16.840.1.101.3.4.2.2",
+  sha256WithRSA: "1.2.840.113549.1.1.11",
+  ecdsaWithSha256: "1.2.840.10045.4.3.2",
+  ecdsaWithSha384: "1.2.840.10045.4.3.3",
 } as const;
 
 const buf = (b: Uint8Array): ArrayBuffer => b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
@@ -26,12 +30,23 @@ export interface SigningKey {
   hash: "SHA-256" | "SHA-384";
   /** DER certificates, the signer's first. */
   chain: Uint8Array[];
-  /** The chain parsed once (parsing is most of a CMS's cost), and the signer's certificate hash. */
-  certs: pkijs.Certificate[];
-  certHash: Uint8Array;
+  /** The DER parts every signature of this key repeats, made once. */
+  der: KeyDer;
 }
 
-/** Imports a PKCS#8 key into WebCrypto (not extractable), with its chain parsed, for the signatures of its reports. */
+interface KeyDer {
+  digestAlgorithm: Uint8Array;
+  signatureAlgorithm: Uint8Array;
+  /** The signer's IssuerAndSerialNumber. */
+  sid: Uint8Array;
+  /** The signing-certificate-v2 attribute (the signer certificate's hash). */
+  signingCertificate: Uint8Array;
+  /** [0] IMPLICIT SET OF Certificate: the chain as given. */
+  certificates: Uint8Array;
+  ecdsa: boolean;
+}
+
+/** Imports a PKCS#8 key into WebCrypto (not extractable), with its DER parts made, for the signatures of its reports. */
 export async function signingKey(keyPkcs8: Uint8Array, chain: Uint8Array[]): Promise<SigningKey> {
   const k = createPrivateKey({ key: Buffer.from(keyPkcs8), format: "der", type: "pkcs8" });
   if (k.asymmetricKeyType === "ec") {
@@ -40,16 +55,34 @@ export async function signingKey(keyPkcs8: Uint8Array, chain: Uint8Array[]): Pro
     const key = await crypto.subtle.importKey("pkcs8", buf(keyPkcs8), { name: "ECDSA", namedCurve: p384 ? "P-384" : "P-256" }, false, [
       "sign",
     ]);
-    return withChain(key, hash, chain);
+    return { key, hash, chain, der: keyDer(hash, chain, true) };
   }
   const key = await crypto.subtle.importKey("pkcs8", buf(keyPkcs8), { name: "RSASSA-PKCS1-v1_5", hash: "SHA-256" }, false, ["sign"]);
-  return withChain(key, "SHA-256", chain);
+  return { key, hash: "SHA-256", chain, der: keyDer("SHA-256", chain, false) };
 }
 
-function withChain(key: CryptoKey, hash: SigningKey["hash"], chain: Uint8Array[]): SigningKey {
-  const certs = chain.map((der) => pkijs.Certificate.fromBER(buf(der)));
-  return { key, hash, chain, certs, certHash: createHash(nodeHash(hash)).update(chain[0]!).digest() };
+function keyDer(hash: SigningKey["hash"], chain: Uint8Array[], ecdsa: boolean): KeyDer {
+  const signer = chain[0]!;
+  // TBSCertificate: an optional [0] version, then serialNumber, signature, issuer.
+  const tbs = children(children(signer)[0]!);
+  const [serial, , issuer] = tbs[0]![0] === TAG.context0 ? tbs.slice(1) : tbs;
+  const sha384 = hash === "SHA-384";
+  // SHA-2 AlgorithmIdentifiers leave out their parameters (RFC 5754); the RSA one has NULL (RFC 4055).
+  const digestAlgorithm = sequence(oid(sha384 ? OID.sha384 : OID.sha256));
+  const certHash = createHash(nodeHash(hash)).update(signer).digest();
+  // ESSCertIDv2's hashAlgorithm defaults to SHA-256 and is then left out (DER omits defaults).
+  const essCertId = sequence(...(sha384 ? [digestAlgorithm] : []), octetString(certHash));
+  return {
+    digestAlgorithm,
+    signatureAlgorithm: ecdsa ? sequence(oid(sha384 ? OID.ecdsaWithSha384 : OID.ecdsaWithSha256)) : sequence(oid(OID.sha256WithRSA), NULL),
+    sid: sequence(issuer!, serial!),
+    signingCertificate: attribute(OID.signingCertificateV2, sequence(sequence(essCertId))),
+    certificates: tlv(TAG.context0, ...chain),
+    ecdsa,
+  };
 }
+
+const attribute = (type: string, value: Uint8Array) => sequence(oid(type), set(value));
 
 const nodeHash = (h: SigningKey["hash"]) => (h === "SHA-384" ? "sha384" : "sha256");
 
@@ -69,46 +102,32 @@ export async function signatureCms(
   digest: Uint8Array,
   timestamp?: (imprint: Uint8Array) => Promise<Uint8Array>,
 ): Promise<Uint8Array> {
-  const certs = k.certs;
-  const signer = certs[0]!;
-  const certHash = k.certHash;
-  // ESSCertIDv2's hashAlgorithm defaults to SHA-256 and is then left out (DER omits defaults).
-  const essCertId = new asn1js.Sequence({
-    value: [
-      ...(k.hash === "SHA-384" ? [new pkijs.AlgorithmIdentifier({ algorithmId: OID.sha384 }).toSchema()] : []),
-      new asn1js.OctetString({ valueHex: buf(certHash) }),
-    ],
-  });
-  const signingCertificateV2 = new asn1js.Sequence({ value: [new asn1js.Sequence({ value: [essCertId] })] });
-  const signedData = new pkijs.SignedData({
-    version: 1,
-    encapContentInfo: new pkijs.EncapsulatedContentInfo({ eContentType: OID.data }),
-    signerInfos: [
-      new pkijs.SignerInfo({
-        version: 1,
-        sid: new pkijs.IssuerAndSerialNumber({ issuer: signer.issuer, serialNumber: signer.serialNumber }),
-        signedAttrs: new pkijs.SignedAndUnsignedAttributes({
-          type: 0,
-          attributes: [
-            new pkijs.Attribute({ type: OID.contentType, values: [new asn1js.ObjectIdentifier({ value: OID.data })] }),
-            new pkijs.Attribute({ type: OID.messageDigest, values: [new asn1js.OctetString({ valueHex: buf(digest) })] }),
-            new pkijs.Attribute({ type: OID.signingCertificateV2, values: [signingCertificateV2] }),
-          ],
-        }),
-      }),
-    ],
-    certificates: certs,
-  });
-  await signedData.sign(k.key, 0, k.hash);
-  if (timestamp) {
-    const info = signedData.signerInfos[0]!;
-    const imprint = createHash("sha256").update(info.signature.valueBlock.valueHexView).digest();
-    const token = pkijs.ContentInfo.fromBER(buf(await timestamp(imprint)));
-    info.unsignedAttrs = new pkijs.SignedAndUnsignedAttributes({
-      type: 1,
-      attributes: [new pkijs.Attribute({ type: OID.signatureTimeStampToken, values: [token.toSchema()] })],
-    });
-  }
-  const ci = new pkijs.ContentInfo({ contentType: OID.signedData, content: signedData.toSchema(true) });
-  return new Uint8Array(ci.toSchema().toBER());
+  const d = k.der;
+  // The attributes in DER's SET OF order (by their encodings; here the shorter sorts first).
+  const attributes = [attribute(OID.contentType, oid(OID.data)), attribute(OID.messageDigest, octetString(digest)), d.signingCertificate];
+  // The signature covers the attributes as a SET; the SignerInfo carries them as [0] IMPLICIT.
+  const algorithm = d.ecdsa ? { name: "ECDSA", hash: k.hash } : { name: "RSASSA-PKCS1-v1_5" };
+  const raw = new Uint8Array(await crypto.subtle.sign(algorithm, k.key, buf(set(...attributes))));
+  const signature = d.ecdsa ? ecdsaSigValue(raw) : raw;
+  // The token's bytes as the TSA sent them, over the signature value (RFC 3161 imprint).
+  const unsigned = timestamp
+    ? [tlv(TAG.context1, attribute(OID.signatureTimeStampToken, await timestamp(createHash("sha256").update(signature).digest())))]
+    : [];
+  const signerInfo = sequence(
+    smallInteger(1),
+    d.sid,
+    d.digestAlgorithm,
+    tlv(TAG.context0, ...attributes),
+    d.signatureAlgorithm,
+    octetString(signature),
+    ...unsigned,
+  );
+  const signedData = sequence(smallInteger(1), set(d.digestAlgorithm), sequence(oid(OID.data)), d.certificates, set(signerInfo));
+  return sequence(oid(OID.signedData), tlv(TAG.context0, signedData));
+}
+
+/** WebCrypto's ECDSA signature (r and s side by side) as CMS carries it: SEQUENCE { INTEGER r, INTEGER s }. */
+function ecdsaSigValue(raw: Uint8Array): Uint8Array {
+  const half = raw.byteLength / 2;
+  return sequence(unsignedInteger(raw.subarray(0, half)), unsignedInteger(raw.subarray(half)));
 }
