@@ -70,4 +70,5 @@ export const FEATURE_DOCS: FeatureDocs = {
   scopes: SCOPE_LIST,
   description: MODULES.map((m) => m.docs?.description ?? "").join(""),
   webhooks: Object.assign({}, ...MODULES.map((m) => m.docs?.webhooks ?? {})),
+  schemas: MODULES.flatMap((m) => m.docs?.schemas ?? []),
 };

@@ -5,6 +5,7 @@
 
 import type { Static, TProperties } from "@sinclair/typebox";
 import { t } from "elysia";
+import { nameOption } from "../http/openapi-names";
 import { oneOf } from "../http/schema";
 
 /**
@@ -156,8 +157,11 @@ const documentAllowanceCharge = (what: "allowance" | "charge") =>
   );
 
 const period = t.Object(
-  { start: t.Optional(date("Start date")), end: t.Optional(date("End date")) },
-  { additionalProperties: false, description: "A period: start, end or both, the end not before the start" },
+  { start: t.Optional(date("Start date (BT-73 / BT-134)")), end: t.Optional(date("End date (BT-74 / BT-135)")) },
+  {
+    additionalProperties: false,
+    description: "A period (BG-14 of the invoice, BG-26 of a line): start, end or both, the end not before the start",
+  },
 );
 
 const line = t.Object(
@@ -327,7 +331,7 @@ export const eInvoiceModelSchema = t.Object(
     ),
     totals: t.Optional(totals),
   },
-  { additionalProperties: false, description: "The invoice, as EN 16931's business terms (BT-n) and groups (BG-n)" },
+  { additionalProperties: false, description: "The invoice: EN 16931's business terms (BT-n), groups (BG-n)", ...nameOption("Invoice") },
 );
 
 /** The formats reportgen writes from the JSON model (options.e_invoice.format). */
@@ -378,7 +382,7 @@ export const eInvoiceSchema = t.Union(
       { additionalProperties: false, title: "EInvoiceFromXml", description: "The CII XML is yours, embedded as it is" },
     ),
   ],
-  { description: "An e-invoice: Factur-X / ZUGFeRD, XRechnung, Peppol BIS or UBL, written from the invoice (see docs/e-invoices.md)" },
+  { description: "An e-invoice: Factur-X / ZUGFeRD, XRechnung, Peppol BIS or UBL (docs/e-invoices.md)", ...nameOption("EInvoice") },
 );
 
 export type EInvoiceModel = Static<typeof eInvoiceModelSchema>;

@@ -12,7 +12,7 @@ import { RateLimiter } from "../lib/rate-limit";
 import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
 import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
-import { isJson, mediaType, parseJsonBody } from "./json-body";
+import { isJson, jsonObject, mediaType, parseJsonBody } from "./json-body";
 import { multipartBody } from "./multipart";
 import type { RouteTable } from "./route-access";
 
@@ -117,7 +117,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
           return { raw: await readBody(request, opts.body), type: mediaType(request) };
         if (!isJson(request)) return;
         const bytes = await readBody(request, opts.body);
-        return bytes.byteLength === 0 ? {} : parseJsonBody(bytes);
+        return bytes.byteLength === 0 ? {} : jsonObject(parseJsonBody(bytes));
       })
       // Requests Elysia parses no body for (GET, HEAD) are admitted here, once the route is known.
       .onTransform({ as: "global" }, ({ request, route }) => admit(request, route))

@@ -42,21 +42,24 @@ function validationDetails(e: ValidationError) {
     field: (i.path ?? "").replace(/^\//, "").replace(/\//g, ".") || "(body)",
     // A schema's own `error` text says what is expected better than the generic summary.
     problem: typeof i.schema?.error === "string" ? i.schema.error : (i.summary ?? i.message ?? "invalid"),
+    own: typeof i.schema?.error === "string",
   }));
   const seen = new Set<string>();
   return details.filter((d) => !seen.has(d.field + d.problem) && seen.add(d.field + d.problem)).slice(0, 20);
 }
 
-const places: Record<string, string> = { body: "request body", query: "query parameters", params: "path" };
+const places: Record<string, string> = { body: "request body", query: "query string", params: "path" };
 
 function describeValidation(e: ValidationError): AppError {
   const details = validationDetails(e);
   const where = places[e.type] ?? "request";
   const fields = [...new Set(details.map((d) => d.field))].join(", ");
+  // A schema's own text reads as a sentence after its field ("wait must be a number of seconds from 0 to 30").
+  const said = details.filter((d) => d.own).map((d) => `${d.field} ${d.problem}`);
   return new AppError(
     "validation_failed",
-    `the ${where} is invalid (${fields}); see details, and the OpenAPI document at /api/v1/openapi.json`,
-    details,
+    `the ${where} is invalid (${fields})${said.length ? `: ${said.slice(0, 3).join("; ")}` : ""}; see details, and the OpenAPI document at /api/v1/openapi.json`,
+    details.map(({ field, problem }) => ({ field, problem })),
   );
 }
 

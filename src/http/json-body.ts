@@ -10,7 +10,7 @@
 // Only a body that fails, or holds such an escape (an emoji escaped as a pair), is looked at more
 // closely to find where.
 import { isUtf8 } from "node:buffer";
-import { AppError } from "../lib/errors";
+import { AppError, validationFailed } from "../lib/errors";
 
 const decoder = new TextDecoder();
 /** A \u escape of a UTF-16 surrogate, high (D800–DBFF) or low (DC00–DFFF); or the text "u…" after an escaped backslash. */
@@ -38,6 +38,18 @@ export function parseJsonBody(bytes: Uint8Array): unknown {
     if (at !== undefined) throw loneSurrogateError(text, at, raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf);
   }
   return value;
+}
+
+/**
+ * Every JSON body of the API is an object of named fields: an array or a scalar is refused here, saying
+ * so, before a route's schema would report the first field it misses (`[]` is not "missing html_template").
+ */
+export function jsonObject(value: unknown): unknown {
+  if (typeof value === "object" && value !== null && !Array.isArray(value)) return value;
+  const sent = Array.isArray(value) ? "an array" : value === null ? "null" : `a ${typeof value}`;
+  throw validationFailed(`the body must be a JSON object ({"field": value, ...}), not ${sent}`, [
+    { field: "(body)", problem: `must be a JSON object, not ${sent}` },
+  ]);
 }
 
 /**

@@ -2,6 +2,7 @@
 // merge requests and in stored templates, and what the OpenAPI document publishes. Its fields are
 // pdf/options.ts's StoredPdfOptions and PostOptions: an option is added to both.
 import { t } from "elysia";
+import { nameOption, refOption } from "../http/openapi-names";
 import { oneOf } from "../http/schema";
 import { CHUNK_SIZE } from "./chunk-options";
 import { deliverOptionSchema } from "./deliver-schema";
@@ -290,6 +291,7 @@ export const postOptions = {
       {},
       {
         additionalProperties: true,
+        ...refOption("EInvoice"), // checked against the model by src/einvoice/check.ts, with messages of its own
         description:
           'An e-invoice: {"format": "facturx" (default) | "xrechnung" | "peppol" | "ubl", "profile"?, "syntax"?, "embed"?, "invoice": {...}}, or {"xml_base64": "..."} (your own CII, Factur-X). ' +
           "Factur-X embeds the XML in a PDF/A-3b file; the other formats keep it beside the PDF (GET /reports/{id}/e-invoice). " +
@@ -394,6 +396,7 @@ export const pdfOptionsSchema = t.Object(
   },
   {
     additionalProperties: false,
+    ...nameOption("PdfOptions"),
     description: "Optional print settings (reportgen extension). CSS @page rules in the template win over format.",
   },
 );

@@ -3,6 +3,7 @@
 // renderer: tests/api/templates-render.test.ts.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { inlined } from "../helpers/openapi-check";
 
 const TEMPLATE = "<h1>Invoice <%= number %></h1>";
 const SCHEMA = {
@@ -248,7 +249,7 @@ describe("DELETE /templates/{id}", () => {
 
 describe("OpenAPI", () => {
   test("documents every templates route with its statuses, and the request bodies with examples", async () => {
-    const spec = (await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as any;
+    const spec = inlined((await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as any);
     const op = (path: string, method: string) => spec.paths[path]?.[method];
     const routes: [string, string, string][] = [
       ["/api/v1/templates", "post", "201"],

@@ -3,6 +3,7 @@
 // that says how to fix it. (Both backends: tests/integration/repos-contract-usage.test.ts.)
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { inlined } from "../helpers/openapi-check";
 import { expectUnauthorized, expectValidation, seedUsage, submit, succeed } from "../helpers/scenario";
 
 let t: TestApp;
@@ -112,7 +113,7 @@ describe("GET /usage", () => {
   const invalid: [string, string, string, RegExp][] = [
     ["from after to", `?from=${today()}&to=${daysAgo(1)}`, "from", /is after to.*swap them/],
     ["a range of 367 days", `?from=${daysAgo(366)}&to=${today()}`, "to", /spans 367 days; ask for at most 366/],
-    ["an unknown group_by", "?group_by=month", "group_by", /query parameters is invalid/],
+    ["an unknown group_by", "?group_by=month", "group_by", /query string is invalid/],
     ["no such calendar date", "?from=2026-02-30", "from", /must be a date \(YYYY-MM-DD, UTC\) or an RFC 3339 date-time/],
     ["a word", "?to=yesterday", "to", /got "yesterday"/],
     ["a date-time without its offset", "?from=2026-11-01T10:00:00", "from", /RFC 3339/],
@@ -125,7 +126,7 @@ describe("GET /usage", () => {
   }
 
   test("the OpenAPI document describes the route with an example", async () => {
-    const doc = (await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as Record<string, any>;
+    const doc = inlined((await (await t.request("GET", "/api/v1/openapi.json", { key: null })).json()) as Record<string, any>);
     const op = doc.paths["/api/v1/usage"].get;
     expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(["from", "group_by", "to"]);
     const ok = op.responses["200"].content["application/json"].schema;

@@ -5,6 +5,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { inlined } from "../helpers/openapi-check";
 import { repoRoot } from "../helpers/process";
 import { type Receiver, startReceiver } from "../helpers/webhook-receiver";
 
@@ -14,7 +15,8 @@ let receiver: Receiver;
 const tmp = mkdtempSync(join(tmpdir(), "reportgen-snippets-"));
 beforeAll(async () => {
   t = await createTestApp({ config: { webhookAllowHosts: ["127.0.0.1"] } });
-  spec = await (await t.request("GET", "/api/v1/openapi.json")).json();
+  // Shapes are read where they are used: named schemas inlined.
+  spec = inlined(await (await t.request("GET", "/api/v1/openapi.json")).json());
   receiver = startReceiver();
 });
 afterAll(async () => {

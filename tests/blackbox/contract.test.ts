@@ -111,6 +111,11 @@ test("every endpoint answers only documented statuses, with bodies that match th
   expect((await call({ method: "GET", template: reports, url: `${reports}?limit=1` })).status).toBe(200);
   expect((await call({ method: "GET", template: reports, url: `${reports}?cursor=nonsense` })).status).toBe(400);
   expect((await call({ method: "GET", template: reports, url: `${reports}?limit=0` })).status).toBe(422);
+  // ?wait outside 0 to 30 seconds, or not a number: 422 on each route that takes it.
+  for (const q of ["?wait=abc", "/download?wait=31", "/e-invoice?wait=-1"])
+    expect((await call({ method: "GET", template: `${reports}/{reportID}${q.split("?")[0]}`, url: `${reports}/${id}${q}` })).status).toBe(
+      422,
+    );
   expect((await call({ method: "GET", template: reports, url: reports, key: null })).status).toBe(401);
 
   // Download: 200 with a link, 409 for the failed report, 404, 401; then the link itself.
@@ -378,12 +383,12 @@ async function accessControl(keysOp: { method: string; template: string; url: st
 }
 
 test("the document lists the closed error-code sets as enums", () => {
-  const errorEnum = doc.paths["/api/v1/reports/{reportID}"].get.responses["404"].content["application/json"].schema.properties.error
-    .enum as string[];
+  // The error codes are named once, in the Error schema every error answer refers to.
+  const errorEnum = doc.components.schemas.Error.properties.error.enum as string[];
   expect(errorEnum).toContain("payload_too_large");
   expect(errorEnum).toContain("internal_error");
   expect(errorEnum).not.toContain("too_many_failed_authentications");
-  const report = doc.paths["/api/v1/reports/{reportID}"].get.responses["200"].content["application/json"].schema.properties.data;
+  const report = doc.components.schemas.Report;
   const codes = report.properties.error.properties.code.enum as string[];
   for (const c of [
     "template_error",

@@ -9,6 +9,7 @@ import { bootstrap } from "../../src/app/bootstrap";
 import { loadConfig } from "../../src/config/load";
 import type { Config } from "../../src/config/settings";
 import { createLogger, type Logger } from "../../src/lib/logger";
+import { documentCheck } from "./openapi-check";
 
 export interface TestApp {
   app: App;
@@ -44,6 +45,9 @@ export async function createTestApp(
     logger: opts.logger ?? createLogger((process.env.TEST_LOG_LEVEL as "debug") ?? "error"),
     mode: { render: opts.render ?? false, listen: opts.listen ?? false },
   });
+  // Every answer of `request` is checked against the app's own OpenAPI document (tests/helpers/openapi-check.ts).
+  // Built before the app starts its threads and the test its clock: a test that measures time (rate limits) must not pay for it.
+  const check = await documentCheck(() => app.http.handle(new Request("http://localhost/api/v1/openapi.json")));
   await app.start();
   const key = (await app.services.keys.createForAccount("acme", "test")).value;
   const baseUrl = app.port ? `http://127.0.0.1:${app.port}` : "http://localhost";
@@ -57,7 +61,9 @@ export async function createTestApp(
       headers["content-type"] ??= "application/json";
     }
     const req = new Request(baseUrl + path, { method, headers, body });
-    return app.server ? fetch(req) : app.http.handle(req);
+    const res = await (app.server ? fetch(req) : app.http.handle(req));
+    await check?.check(method, req.url, res);
+    return res;
   };
   return {
     app,

@@ -74,6 +74,7 @@ export const assetsRoutes = (assets: AssetsService, guard: ReturnType<typeof api
           422: errorSchema,
         }),
         detail: {
+          operationId: "createAsset",
           requestBody: {
             required: true,
             content: {
@@ -113,7 +114,11 @@ export const assetsRoutes = (assets: AssetsService, guard: ReturnType<typeof api
       {
         query: t.Object(pageQueryFields("Assets", 20)),
         response: withAuth({ 200: pageSchema(assetSchema), 400: errorSchema, 422: errorSchema }),
-        detail: { summary: "List the account's assets", description: "Newest first, `limit` per page (default 20, at most 100)." },
+        detail: {
+          operationId: "listAssets",
+          summary: "List the account's assets",
+          description: "Newest first, `limit` per page (default 20, at most 100).",
+        },
       },
     )
     .get(
@@ -122,7 +127,11 @@ export const assetsRoutes = (assets: AssetsService, guard: ReturnType<typeof api
       {
         params: assetIdParams,
         response: withAuth({ 200: t.Object({ data: assetSchema }), 404: errorSchema }),
-        detail: { summary: "An asset", description: "Its name, type, size, sha256 and dates; another account's asset is 404." },
+        detail: {
+          operationId: "getAsset",
+          summary: "An asset",
+          description: "Its name, type, size, sha256 and dates; another account's asset is 404.",
+        },
       },
     )
     .get(
@@ -145,6 +154,7 @@ export const assetsRoutes = (assets: AssetsService, guard: ReturnType<typeof api
         params: assetIdParams,
         // No response map: the plugin would document the bytes as JSON. The detail lists the media types.
         detail: {
+          operationId: "getAssetContent",
           summary: "Download an asset",
           description: "The stored bytes, with the asset's media type, as an attachment.",
           responses: {
@@ -170,6 +180,7 @@ export const assetsRoutes = (assets: AssetsService, guard: ReturnType<typeof api
           404: errorSchema,
         }),
         detail: {
+          operationId: "deleteAsset",
           summary: "Delete an asset",
           description:
             "Removes the asset and its bytes. Reports already made keep their PDFs; a report still queued that uses it fails with asset_not_found.",

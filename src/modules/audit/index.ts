@@ -22,6 +22,7 @@ export const auditRoutes = (audit: AuditService, guard: ReturnType<typeof apiGua
         422: errorSchema,
       }),
       detail: {
+        operationId: "listAuditEvents",
         summary: "List the account's audit events",
         description:
           "Newest first, `limit` per page. Records access_key.created, access_key.updated, access_key.deleted, access_key.rotated, webhook_secret.rotated, " +

@@ -6,6 +6,7 @@ import { availableParallelism } from "node:os";
 import { Elysia } from "elysia";
 import type { FeatureModule } from "../../app/module";
 import { eInvoicesRoutes as eInvoicesPages } from "../../dashboard/routes/e-invoices";
+import { eInvoiceSchema } from "../../einvoice/model";
 import { eInvoicesRoutes, RAW_TYPES } from "./routes";
 import { eInvoiceRenderRoutes } from "./routes-render";
 import { EInvoiceChecker } from "./service";
@@ -53,4 +54,6 @@ export const eInvoicesModule: FeatureModule = {
     new Elysia({ name: "e-invoices" })
       .use(eInvoicesRoutes(s.eInvoices, guard))
       .use(eInvoiceRenderRoutes(s.eInvoices, s.reports, guard, originOf)),
+  // The e-invoice model of options.e_invoice, as the e-invoice check validates it (src/einvoice/model.ts).
+  docs: { schemas: [eInvoiceSchema] },
 };

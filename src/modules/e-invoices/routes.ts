@@ -117,6 +117,7 @@ export const eInvoicesRoutes = (checker: EInvoiceChecker, guard: ReturnType<type
       query: t.Object({ rules: t.Optional(t.String({ description: RULES_HELP })) }),
       response: withBody({ 200: t.Object({ data: validationSchema }), 422: errorSchema }),
       detail: {
+        operationId: "validateEInvoice",
         summary: "Check an incoming e-invoice",
         description:
           "Checks an e-invoice by our implementation of the official rules: EN 16931 (BR-*, BR-CO-*, BR-CL-*, the VAT category rules) always, " +

@@ -2,7 +2,7 @@
 // GET /files/{reportID}/e-invoice the report's e-invoice XML, to the holder of a link to it.
 import { Elysia, t } from "elysia";
 import { xmlFileName } from "../../einvoice/formats";
-import { errorSchema } from "../../http/openapi";
+import { errorJson } from "../../http/openapi";
 import { AppError, retryLater } from "../../lib/errors";
 import { UUID_RE } from "../../lib/ids";
 import { CONTENT_TYPES } from "../../pdf/raster";
@@ -54,6 +54,7 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
         params: t.Object({ reportID: t.String() }),
         query: t.Object({ expires: t.Optional(t.String()), signature: t.Optional(t.String()) }),
         detail: {
+          operationId: "downloadEInvoiceFile",
           summary: "Download an e-invoice's XML through a signed link",
           description:
             "The link comes from GET /api/v1/reports/{reportID}/e-invoice. Invalid, tampered (a PDF link included), expired or deleted-report links all get the same 403 `link_invalid`.",
@@ -62,7 +63,7 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
             200: { description: "The XML", content: { "application/xml": { schema: { type: "string" } } } },
             403: {
               description: "Invalid, tampered or expired link, or a deleted report",
-              content: { "application/json": { schema: errorSchema } },
+              content: errorJson,
             },
           },
         },
@@ -96,6 +97,7 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
         params: t.Object({ reportID: t.String() }),
         query: t.Object({ expires: t.Optional(t.String()), signature: t.Optional(t.String()) }),
         detail: {
+          operationId: "downloadFile",
           summary: "Download a PDF through a signed link",
           description:
             "The link comes from GET /api/v1/reports/{reportID}/download. Invalid, tampered, expired or deleted-report links all get the same 403 `link_invalid`. A valid link to a report whose PDF went missing from the store before its retention ended gets 410 `pdf_missing` (the report then carries that error too).",
@@ -112,15 +114,15 @@ export const filesRoutes = (repo: ReportsRepo, files: PdfStore, links: LinkSigne
             },
             403: {
               description: "Invalid, tampered or expired link, or a deleted report",
-              content: { "application/json": { schema: errorSchema } },
+              content: errorJson,
             },
             410: {
               description: "`pdf_missing`: the report succeeded, but its PDF is missing from the store; submit it again",
-              content: { "application/json": { schema: errorSchema } },
+              content: errorJson,
             },
             503: {
               description: "The PDF store (bucket) cannot be reached right now; retry the same link after Retry-After seconds",
-              content: { "application/json": { schema: errorSchema } },
+              content: errorJson,
             },
           },
         },

@@ -81,12 +81,18 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
       },
       {
         response: { 200: t.Any(), 503: t.Any() },
-        detail: { summary: "Health", description: "200 when the renderer is ready, 503 while Chromium is (re)starting.", security: [] },
+        detail: {
+          operationId: "getHealth",
+          summary: "Health",
+          description: "200 when the renderer is ready, 503 while Chromium is (re)starting.",
+          security: [],
+        },
       },
     )
     .get("/livez", () => ({ status: "ok", version }), {
       response: { 200: t.Any() },
       detail: {
+        operationId: "getLiveness",
         summary: "Liveness",
         description: "200 whenever the process answers HTTP. Restart the service only when this fails.",
         security: [],
@@ -125,6 +131,7 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
       {
         response: { 200: t.Any(), 503: t.Any() },
         detail: {
+          operationId: "getReadiness",
           summary: "Readiness",
           description:
             "200 when reports can be taken and rendered: a renderer is ready, the database commits a write, and the data dir has room above --min-free-space. 503 (with the failing check) otherwise, and `draining` from SIGTERM on (the instance still serves for --drain-period: take it out of the load balancer).",
@@ -150,6 +157,7 @@ export const healthRoutes = (probe: HealthProbe, version: string, checks?: Readi
       },
       {
         detail: {
+          operationId: "getMetrics",
           summary: "Prometheus metrics",
           description: "Text exposition format. Open unless --metrics-token is set (then `Authorization: Bearer <token>`).",
           security: [],

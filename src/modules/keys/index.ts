@@ -44,6 +44,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({ 201: createdKeySchema, 403: errorSchema, 409: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "createAccessKey",
           summary: "Create an access key",
           description:
             "The key belongs to the caller's account. Its value is returned once, in `data`; only an argon2id hash is stored. " +
@@ -56,6 +57,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
     .get("/access-keys", async ({ principal }) => ({ data: (await keys.list(principal.accountId)).map(toKeyJson) }), {
       response: withAuth({ 200: t.Object({ data: t.Array(keySchema) }), 403: errorSchema }),
       detail: {
+        operationId: "listAccessKeys",
         summary: "List the account's access keys",
         description: "Newest first, with each key's scopes, expiry, quota and last use. Never includes key values or hashes.",
       },
@@ -71,6 +73,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
         parse: "json",
         response: withBody({ 200: t.Object({ data: keySchema }), 403: errorSchema, 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "updateAccessKey",
           summary: "Change an access key's daily quota",
           description:
             "Sets `max_reports_per_day` (null removes the quota); it applies from the next submission, counting what the key already submitted today. " +
@@ -122,6 +125,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
           422: errorSchema,
         }),
         detail: {
+          operationId: "rotateAccessKey",
           summary: "Rotate an access key's value",
           description:
             "Returns a new value for the same key id, scopes, expiry and quota. The old value keeps working for `grace_seconds` (0, the default, " +
@@ -144,6 +148,7 @@ export const keysRoutes = (keys: KeysService, guard: ReturnType<typeof apiGuard>
           404: errorSchema,
         }),
         detail: {
+          operationId: "deleteAccessKey",
           summary: "Delete an access key",
           description:
             "Irreversible; the key is rejected (401) from the next request on. A caller may delete the key it is using. " +

@@ -1,6 +1,7 @@
 // Schemas of the access-key endpoints.
 import { t } from "elysia";
 import type { Scope, ScopeList } from "../../access/scopes";
+import { named } from "../../http/openapi-names";
 import { iso } from "../../lib/time";
 import { MAX_GRACE_SECONDS, MAX_REPORTS_PER_DAY_LIMIT } from "./options";
 import type { KeyRow } from "./repo";
@@ -53,31 +54,34 @@ export const rotateKeyBody = t.Object({
 
 export const keyIdParams = t.Object({ accessKeyID: t.String({ description: "id of the key, as listed" }) });
 
-export const keySchema = t.Object(
-  {
-    id: t.String({ description: "Public identifier; also the middle part of the key value (rg_<id>_<secret>), which rotation keeps" }),
-    name: t.String(),
-    scopes: t.Array(t.String()),
-    created_at: t.String({ format: "date-time" }),
-    expires_at: t.Nullable(t.String({ format: "date-time", description: "null: never expires" })),
-    last_used_at: t.Nullable(t.String({ format: "date-time", description: "Updated at most once a minute" })),
-    max_reports_per_day: t.Nullable(t.Integer()),
-    rotated_at: t.Nullable(t.String({ format: "date-time", description: "When its value was last rotated" })),
-  },
-  {
-    examples: [
-      {
-        id: "p9d4tn6yv2rc",
-        name: "billing-service",
-        scopes: ["reports:write", "reports:read"],
-        created_at: "2026-11-26T01:00:00.000Z",
-        expires_at: "2027-01-31T23:59:59.000Z",
-        last_used_at: "2026-11-26T01:05:00.000Z",
-        max_reports_per_day: 500,
-        rotated_at: null,
-      },
-    ],
-  },
+export const keySchema = named(
+  "AccessKey",
+  t.Object(
+    {
+      id: t.String({ description: "Public identifier; also the middle part of the key value (rg_<id>_<secret>), which rotation keeps" }),
+      name: t.String(),
+      scopes: t.Array(t.String()),
+      created_at: t.String({ format: "date-time" }),
+      expires_at: t.Nullable(t.String({ format: "date-time", description: "null: never expires" })),
+      last_used_at: t.Nullable(t.String({ format: "date-time", description: "Updated at most once a minute" })),
+      max_reports_per_day: t.Nullable(t.Integer()),
+      rotated_at: t.Nullable(t.String({ format: "date-time", description: "When its value was last rotated" })),
+    },
+    {
+      examples: [
+        {
+          id: "p9d4tn6yv2rc",
+          name: "billing-service",
+          scopes: ["reports:write", "reports:read"],
+          created_at: "2026-11-26T01:00:00.000Z",
+          expires_at: "2027-01-31T23:59:59.000Z",
+          last_used_at: "2026-11-26T01:05:00.000Z",
+          max_reports_per_day: 500,
+          rotated_at: null,
+        },
+      ],
+    },
+  ),
 );
 
 export const toKeyJson = (
@@ -93,29 +97,32 @@ export const toKeyJson = (
   rotated_at: iso(k.rotatedAt),
 });
 
-export const createdKeySchema = t.Object(
-  {
-    data: t.String({ description: "The new key value: shown only this once" }),
-    id: t.String(),
-    name: t.String(),
-    scopes: t.Array(t.String()),
-    created_at: t.String({ format: "date-time" }),
-    expires_at: t.Nullable(t.String({ format: "date-time" })),
-    max_reports_per_day: t.Nullable(t.Integer()),
-  },
-  {
-    examples: [
-      {
-        data: "rg_p9d4tn6yv2rc_8Jq3vWm2YxkP0aN7tLr5sUe1cHb9dFg4iKo6jMn2pQz",
-        id: "p9d4tn6yv2rc",
-        name: "billing-service",
-        scopes: ["reports:write", "reports:read"],
-        created_at: "2026-11-26T01:00:00.000Z",
-        expires_at: null,
-        max_reports_per_day: 500,
-      },
-    ],
-  },
+export const createdKeySchema = named(
+  "CreatedAccessKey",
+  t.Object(
+    {
+      data: t.String({ description: "The new key value: shown only this once" }),
+      id: t.String(),
+      name: t.String(),
+      scopes: t.Array(t.String()),
+      created_at: t.String({ format: "date-time" }),
+      expires_at: t.Nullable(t.String({ format: "date-time" })),
+      max_reports_per_day: t.Nullable(t.Integer()),
+    },
+    {
+      examples: [
+        {
+          data: "rg_p9d4tn6yv2rc_8Jq3vWm2YxkP0aN7tLr5sUe1cHb9dFg4iKo6jMn2pQz",
+          id: "p9d4tn6yv2rc",
+          name: "billing-service",
+          scopes: ["reports:write", "reports:read"],
+          created_at: "2026-11-26T01:00:00.000Z",
+          expires_at: null,
+          max_reports_per_day: 500,
+        },
+      ],
+    },
+  ),
 );
 
 export const toScopes = (s: Scope[]) => s as string[];

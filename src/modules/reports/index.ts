@@ -1,7 +1,8 @@
 // Routes of /api/v1/generate-pdf-async and /api/v1/reports.
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
-import { errorSchema, jsonResponses, withAuth, withBody } from "../../http/openapi";
+import { errorJson, errorSchema, jsonRef, jsonResponses, withAuth, withBody } from "../../http/openapi";
+import { named, withResponseHeaders } from "../../http/openapi-names";
 import { noteReport, requestIdOf } from "../../http/request-context";
 import { pageQuery, pageSchema, queryNumber } from "../../http/schema";
 import { iso } from "../../lib/time";
@@ -9,8 +10,17 @@ import { THUMBNAIL } from "../../pdf/raster";
 import { idempotencyHeaders } from "../idempotency/model";
 import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
 import type { WebhooksService } from "../webhooks/service";
-import type { ReportDeliveryJson } from "./model";
-import { generateBodySchema, listQuerySchema, mergeBodySchema, reportIdParams, reportSchema, toReportJson, waitQuerySchema } from "./model";
+import {
+  generateBodySchema,
+  listQuerySchema,
+  mergeBodySchema,
+  type ReportDeliveryJson,
+  reportIdParams,
+  reportSchema,
+  toReportJson,
+  WAIT,
+  waitQuerySchema,
+} from "./model";
 import type { ReportsService } from "./service";
 import type { ReportThumbnails } from "./thumbnail";
 
@@ -26,10 +36,18 @@ export interface ReportsRoutesOptions {
   thumbnails: ReportThumbnails;
 }
 
-const notReadySchema = t.Object({
-  status: t.Union([t.Literal("queued"), t.Literal("processing")]),
-  report_id: t.String(),
-  message: t.String(),
+const notReadySchema = named(
+  "NotReady",
+  t.Object({
+    status: t.Union([t.Literal("queued"), t.Literal("processing")]),
+    report_id: t.String(),
+    message: t.String(),
+  }),
+);
+
+/** A submission's answer: the new report's id, and where to read it (Location). */
+const queuedSchema = withResponseHeaders(named("Queued", t.Object({ report_id: t.String({ format: "uuid" }) })), {
+  Location: "The new report: /api/v1/reports/{report_id}",
 });
 
 /** A link answer's responses (download and e-invoice): 200 with the link, 202 not ready, 404, 409, 410. */
@@ -39,10 +57,11 @@ const linkResponses = (what: string) =>
       data: t.String({ description: `Absolute, signed link to the ${what}; usable without a key until expires_at` }),
       expires_at: t.String({ format: "date-time" }),
     }),
-    202: notReadySchema,
+    202: withResponseHeaders(notReadySchema, { "Retry-After": "" }),
     404: errorSchema,
     409: errorSchema,
     410: errorSchema,
+    422: errorSchema,
   });
 
 /** A link answer's body: the link when ready, else 202 with Retry-After and what to do. */
@@ -108,13 +127,14 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({
-          202: t.Object({ report_id: t.String({ format: "uuid" }) }),
+          202: queuedSchema,
           404: errorSchema,
           409: errorSchema,
           422: errorSchema,
           507: errorSchema,
         }),
         detail: {
+          operationId: "generatePdfAsync",
           summary: "Queue a PDF",
           description:
             "Answers 202 with `report_id` as soon as the report is durably queued. Poll `GET /reports/{reportID}` or `GET /reports/{reportID}/download`. " +
@@ -140,13 +160,14 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         headers: idempotencyHeaders,
         parse: "json",
         response: withBody({
-          202: t.Object({ report_id: t.String({ format: "uuid" }) }),
+          202: queuedSchema,
           404: errorSchema,
           409: errorSchema,
           422: errorSchema,
           507: errorSchema,
         }),
         detail: {
+          operationId: "mergeReports",
           summary: "Merge reports into one PDF",
           description:
             "Queues a new report whose PDF is the given reports' PDFs one after the other (its page count is their sum, plus the pages of a table of contents), with one bookmark per part " +
@@ -170,6 +191,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           422: errorSchema,
         }),
         detail: {
+          operationId: "listReports",
           summary: "List the account's reports",
           description:
             "Newest first, `limit` per page (default 20, at most 100), optionally only one `status`. Reports of other accounts are never listed.",
@@ -179,7 +201,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
     .get(
       "/reports/:reportID",
       async ({ principal, params, query }) => {
-        const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, 0, 30));
+        const r = await reports.getWhenFinished(principal.accountId, params.reportID, queryNumber("wait", query.wait, WAIT));
         // `webhook` and `deliveries` only for reports submitted with them: other reports keep exactly the v1 shape.
         const [webhook, deliveries] = await Promise.all([opts.webhookLog(r.id), opts.deliveryLog(r.id)]);
         return { data: { ...toReportJson(r), ...(webhook ? { webhook } : {}), ...(deliveries ? { deliveries } : {}) } };
@@ -187,8 +209,9 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       {
         params: reportIdParams,
         query: waitQuerySchema,
-        response: withAuth({ 200: t.Object({ data: reportSchema }), 404: errorSchema }),
+        response: withAuth({ 200: t.Object({ data: reportSchema }), 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "getReport",
           summary: "A report's status",
           description:
             "Status is one of queued, processing, succeeded, failed (with `error`), expired (PDF deleted after the retention period). With `wait`, answers as soon as the report is finished (long polling). " +
@@ -204,7 +227,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           principal.accountId,
           params.reportID,
           opts.originOf(request),
-          queryNumber("wait", query.wait, 0, 30),
+          queryNumber("wait", query.wait, WAIT),
         );
         return linkAnswer("PDF", params.reportID, a, set);
       },
@@ -213,6 +236,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         query: waitQuerySchema,
         response: linkResponses("PDF"),
         detail: {
+          operationId: "downloadReport",
           summary: "A download link for the PDF",
           description:
             "200 with `data` (the link) when ready. 202 with `status` and a `Retry-After` header while queued or processing (with `wait`, only after waiting that long). 409 `report_failed` with the reason when rendering failed. 410 `report_expired` after the retention period; 410 `pdf_missing` when a succeeded report's PDF is missing from the store before then (the report then carries that error too).",
@@ -226,7 +250,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
           principal.accountId,
           params.reportID,
           opts.originOf(request),
-          queryNumber("wait", query.wait, 0, 30),
+          queryNumber("wait", query.wait, WAIT),
         );
         return linkAnswer("e-invoice", params.reportID, a, set);
       },
@@ -235,6 +259,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         query: waitQuerySchema,
         response: linkResponses("e-invoice XML"),
         detail: {
+          operationId: "getReportEInvoice",
           summary: "A download link for the e-invoice XML",
           description:
             "For a report with options.e_invoice: answers like /download, with a link that serves the XML (application/xml, named after the invoice number): the XRechnung, Peppol or UBL XML, or for Factur-X the XML embedded in the PDF. 404 for a report without an e-invoice.",
@@ -261,15 +286,16 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
       {
         params: reportIdParams,
         detail: {
+          operationId: "getReportThumbnail",
           summary: "A thumbnail of the report's page 1",
           description: `A PNG at most ${THUMBNAIL.width} px wide and ${THUMBNAIL.maxBytes / 1024} KB, for a succeeded report (a PDF or pictures). Made on the first request and kept with the report until it is deleted. 202 while queued or processing; the download's 409 and 410 otherwise. See docs/images.md.`,
           responses: {
             ...jsonResponses(withAuth({ 404: errorSchema, 409: errorSchema, 410: errorSchema })),
             200: { description: "The thumbnail", content: { "image/png": { schema: { type: "string", format: "binary" } } } },
-            202: { description: "Not ready yet", content: { "application/json": { schema: notReadySchema } } },
-            404: { description: "Unknown, or another account's report", content: { "application/json": { schema: errorSchema } } },
-            409: { description: "`report_failed`", content: { "application/json": { schema: errorSchema } } },
-            410: { description: "`report_expired` or `pdf_missing`", content: { "application/json": { schema: errorSchema } } },
+            202: { description: "Not ready yet", content: jsonRef("NotReady") },
+            404: { description: "Unknown, or another account's report", content: errorJson },
+            409: { description: "`report_failed`", content: errorJson },
+            410: { description: "`report_expired` or `pdf_missing`", content: errorJson },
           },
         },
       },
@@ -284,6 +310,7 @@ export const reportsRoutes = (reports: ReportsService, guard: ReturnType<typeof 
         params: reportIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ report_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
         detail: {
+          operationId: "deleteReport",
           summary: "Delete a report",
           description:
             "Removes the record and the PDF; existing download links stop working. A report still rendering is cancelled and its PDF never appears.",

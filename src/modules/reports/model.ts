@@ -2,7 +2,8 @@
 
 import { t } from "elysia";
 import { engines, reportStatuses } from "../../db/schema";
-import { oneOf, pageQueryFields } from "../../http/schema";
+import { named } from "../../http/openapi-names";
+import { oneOf, pageQueryFields, queryNumberField } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
 import { deliverOptionSchema } from "../../pdf/deliver-schema";
@@ -41,6 +42,7 @@ export function generateBodySchema(templateMaxLength: number) {
         t.Integer({
           minimum: 1,
           maximum: 999_999_999,
+          error: "must be a whole number from 1 to 999999999: a version of template_id (GET /templates/{id} lists them)",
           description: "The version of template_id to render; default: its latest version at submission",
         }),
       ),
@@ -76,90 +78,96 @@ export const listQuerySchema = t.Object({
   status: t.Optional(oneOf(reportStatuses, { description: "Only reports in this status" })),
 });
 
+/** ?wait: long polling, in seconds (fractions too). */
+export const WAIT = { minimum: 0, maximum: 30, unit: "seconds" } as const;
+
 export const waitQuerySchema = t.Object({
   wait: t.Optional(
-    t.Numeric({ description: "Long polling: wait up to this many seconds (0 to 30) for the report to finish before answering" }),
+    queryNumberField({ ...WAIT, description: "Long polling: wait up to this many seconds for the report to finish before answering" }),
   ),
 });
 
 export const reportIdParams = t.Object({ reportID: t.String({ description: "report_id (UUID)" }) });
 
-export const reportSchema = t.Object({
-  report_id: t.String({ format: "uuid" }),
-  status: oneOf(reportStatuses),
-  engine: oneOf(engines),
-  created_at: t.String({ format: "date-time" }),
-  started_at: t.Nullable(t.String({ format: "date-time" })),
-  finished_at: t.Nullable(t.String({ format: "date-time" })),
-  expires_at: t.Nullable(t.String({ format: "date-time", description: "When the PDF is deleted (retention)" })),
-  attempts: t.Number(),
-  size_bytes: t.Nullable(t.Number()),
-  page_count: t.Nullable(t.Number()),
-  error: t.Nullable(
-    t.Object({
-      code: t.String({ enum: reportFailureCodes, description: "Why it failed: one of a closed list (see the API description)" }),
-      message: t.String({ description: "What to change" }),
-    }),
-  ),
-  template_id: t.Nullable(t.String({ format: "uuid", description: "The stored template it was made from; null for an inline template" })),
-  template_version: t.Nullable(t.Integer({ description: "The version of template_id it was made from" })),
-  pdfa: t.Nullable(
-    oneOf(pdfaLevels, { description: "The PDF/A conformance level the PDF was made to (options.pdfa); null for a plain PDF" }),
-  ),
-  e_invoice: t.Nullable(
-    t.Object(
-      {
-        format: t.String({ description: "facturx, xrechnung, peppol or ubl (options.e_invoice.format)" }),
-        profile: t.Nullable(
-          t.String({ description: "The Factur-X / ZUGFeRD profile when the XML is in the PDF as one, e.g. en16931; null otherwise" }),
-        ),
-        invoice_number: t.String({ description: "BT-1" }),
-        grand_total: t.String({ description: "BT-112, total with VAT, as a decimal string" }),
-        currency: t.String({ description: "BT-5" }),
-      },
-      {
-        description:
-          "The e-invoice (options.e_invoice): its XML is served by GET /reports/{reportID}/e-invoice, and for Factur-X is also embedded in the PDF; null when none",
-      },
+export const reportSchema = named(
+  "Report",
+  t.Object({
+    report_id: t.String({ format: "uuid" }),
+    status: oneOf(reportStatuses),
+    engine: oneOf(engines),
+    created_at: t.String({ format: "date-time" }),
+    started_at: t.Nullable(t.String({ format: "date-time" })),
+    finished_at: t.Nullable(t.String({ format: "date-time" })),
+    expires_at: t.Nullable(t.String({ format: "date-time", description: "When the PDF is deleted (retention)" })),
+    attempts: t.Integer(),
+    size_bytes: t.Nullable(t.Integer()),
+    page_count: t.Nullable(t.Integer()),
+    error: t.Nullable(
+      t.Object({
+        code: t.String({ enum: reportFailureCodes, description: "Why it failed: one of a closed list (see the API description)" }),
+        message: t.String({ description: "What to change" }),
+      }),
     ),
-  ),
-  progress: t.Optional(
-    t.Object(
-      {
-        done: t.Integer({ description: "Chunks printed so far" }),
-        total: t.Integer({ description: "Chunks in all" }),
-      },
-      { description: "While a chunked report (options.chunk) is processing: how many of its chunks are printed" },
+    template_id: t.Nullable(t.String({ format: "uuid", description: "The stored template it was made from; null for an inline template" })),
+    template_version: t.Nullable(t.Integer({ description: "The version of template_id it was made from" })),
+    pdfa: t.Nullable(
+      oneOf(pdfaLevels, { description: "The PDF/A conformance level the PDF was made to (options.pdfa); null for a plain PDF" }),
     ),
-  ),
-  signature: t.Nullable(
-    t.Object(
-      {
-        identity_id: t.String({ description: "The signing identity of options.signature" }),
-        signer: t.String({ description: "The signer's common name, as PDF readers show it" }),
-        level: t.Union([t.Literal("B-B"), t.Literal("B-T")], { description: "PAdES baseline level: B-T carries an RFC 3161 timestamp" }),
-      },
-      {
-        description:
-          "The PAdES signature the PDF carries (options.signature), signed when the report finished (finished_at); null when none",
-      },
+    e_invoice: t.Nullable(
+      t.Object(
+        {
+          format: t.String({ description: "facturx, xrechnung, peppol or ubl (options.e_invoice.format)" }),
+          profile: t.Nullable(
+            t.String({ description: "The Factur-X / ZUGFeRD profile when the XML is in the PDF as one, e.g. en16931; null otherwise" }),
+          ),
+          invoice_number: t.String({ description: "BT-1" }),
+          grand_total: t.String({ description: "BT-112, total with VAT, as a decimal string" }),
+          currency: t.String({ description: "BT-5" }),
+        },
+        {
+          description:
+            "The e-invoice (options.e_invoice): its XML is served by GET /reports/{reportID}/e-invoice, and for Factur-X is also embedded in the PDF; null when none",
+        },
+      ),
     ),
-  ),
-  image: t.Nullable(
-    t.Object(
-      {
-        format: oneOf(imageFormats),
-        dpi: t.Integer(),
-        pages: t.String({ description: "The pages asked for (options.image.pages)" }),
-        page_count: t.Nullable(t.Integer({ description: "Pictures in the file (once succeeded)" })),
-        content_type: t.String({ description: "What the download is: the picture's type for one page, application/zip for several" }),
-      },
-      { description: "The report is pictures of its printed pages (options.image); null for a PDF" },
+    progress: t.Optional(
+      t.Object(
+        {
+          done: t.Integer({ description: "Chunks printed so far" }),
+          total: t.Integer({ description: "Chunks in all" }),
+        },
+        { description: "While a chunked report (options.chunk) is processing: how many of its chunks are printed" },
+      ),
     ),
-  ),
-  webhook: t.Optional(reportWebhookSchema),
-  deliveries: t.Optional(reportDeliveriesSchema),
-});
+    signature: t.Nullable(
+      t.Object(
+        {
+          identity_id: t.String({ description: "The signing identity of options.signature" }),
+          signer: t.String({ description: "The signer's common name, as PDF readers show it" }),
+          level: t.Union([t.Literal("B-B"), t.Literal("B-T")], { description: "PAdES baseline level: B-T carries an RFC 3161 timestamp" }),
+        },
+        {
+          description:
+            "The PAdES signature the PDF carries (options.signature), signed when the report finished (finished_at); null when none",
+        },
+      ),
+    ),
+    image: t.Nullable(
+      t.Object(
+        {
+          format: oneOf(imageFormats),
+          dpi: t.Integer(),
+          pages: t.String({ description: "The pages asked for (options.image.pages)" }),
+          page_count: t.Nullable(t.Integer({ description: "Pictures in the file (once succeeded)" })),
+          content_type: t.String({ description: "What the download is: the picture's type for one page, application/zip for several" }),
+        },
+        { description: "The report is pictures of its printed pages (options.image); null for a PDF" },
+      ),
+    ),
+    webhook: t.Optional(reportWebhookSchema),
+    deliveries: t.Optional(reportDeliveriesSchema),
+  }),
+);
 
 export type ReportDeliveryJson = (typeof reportDeliveriesSchema.static)[number];
 

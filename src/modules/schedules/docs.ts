@@ -27,6 +27,7 @@ const runFailedSchema = t.Object({
 export const schedulesWebhooks = {
   scheduleRunFailed: {
     post: {
+      operationId: "scheduleRunFailed",
       summary: "A schedule's run failed",
       description:
         "Sent to the schedule's `webhook.url` when a tick could queue no report; signed and retried like report events (same headers), " +

@@ -2,6 +2,7 @@
 // a schedule and of a run.
 import { t } from "elysia";
 import { catchUpModes, scheduleRunStatuses } from "../../db/schema";
+import { named } from "../../http/openapi-names";
 import { oneOf } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { pdfOptionsSchema } from "../../pdf/options-schema";
@@ -102,26 +103,29 @@ export const patchScheduleSchema = t.Object(
 export type CreateSchedule = typeof createScheduleSchema.static;
 export type PatchSchedule = typeof patchScheduleSchema.static;
 
-export const scheduleSchema = t.Object({
-  id: t.String({ format: "uuid" }),
-  name: t.String(),
-  cron: t.String(),
-  timezone: t.String(),
-  template_id: t.String({ format: "uuid" }),
-  template_version: t.Nullable(t.Integer()),
-  data: t.Nullable(t.Record(t.String(), t.Any())),
-  data_url: t.Nullable(t.String()),
-  options: t.Nullable(t.Record(t.String(), t.Any())),
-  deliver: t.Nullable(t.Array(t.Record(t.String(), t.Any()))),
-  webhook: t.Nullable(t.Object({ url: t.String() })),
-  catch_up: oneOf(catchUpModes),
-  paused: t.Boolean(),
-  next_run_at: t.Nullable(
-    t.String({ format: "date-time", description: "The next tick; null while paused or when the expression fires no more" }),
-  ),
-  created_at: t.String({ format: "date-time" }),
-  updated_at: t.String({ format: "date-time" }),
-});
+export const scheduleSchema = named(
+  "Schedule",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    name: t.String(),
+    cron: t.String(),
+    timezone: t.String(),
+    template_id: t.String({ format: "uuid" }),
+    template_version: t.Nullable(t.Integer()),
+    data: t.Nullable(t.Record(t.String(), t.Any())),
+    data_url: t.Nullable(t.String()),
+    options: t.Nullable(t.Record(t.String(), t.Any())),
+    deliver: t.Nullable(t.Array(t.Record(t.String(), t.Any()))),
+    webhook: t.Nullable(t.Object({ url: t.String() })),
+    catch_up: oneOf(catchUpModes),
+    paused: t.Boolean(),
+    next_run_at: t.Nullable(
+      t.String({ format: "date-time", description: "The next tick; null while paused or when the expression fires no more" }),
+    ),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time" }),
+  }),
+);
 
 const json = (s: string | null) => (s === null ? null : JSON.parse(s));
 
@@ -146,26 +150,29 @@ export function toScheduleJson(s: ScheduleRow) {
   };
 }
 
-export const runSchema = t.Object({
-  id: t.String({ format: "uuid" }),
-  schedule_id: t.String({ format: "uuid" }),
-  scheduled_for: t.String({ format: "date-time", description: "The tick this run is for" }),
-  status: oneOf(scheduleRunStatuses, {
-    description: "running: being started; submitted: its report was queued (see report_status); failed: no report was made (see error)",
-  }),
-  report_id: t.Nullable(t.String({ format: "uuid", description: "The report it made: GET /reports/{id}" })),
-  report_status: t.Nullable(t.String({ description: "That report's status now (queued, processing, succeeded, failed, expired)" })),
-  error: t.Nullable(t.String({ description: "Why no report was made" })),
-  caught_up: t.Boolean({ description: "The tick was missed and ran later because catch_up is last" }),
-  event: t.Nullable(
-    t.Object(
-      { status: t.String({ description: "pending, delivered or failed" }), attempts: t.Integer() },
-      { description: "The schedule.run_failed webhook event of a failed run, when the schedule has a webhook" },
+export const runSchema = named(
+  "ScheduleRun",
+  t.Object({
+    id: t.String({ format: "uuid" }),
+    schedule_id: t.String({ format: "uuid" }),
+    scheduled_for: t.String({ format: "date-time", description: "The tick this run is for" }),
+    status: oneOf(scheduleRunStatuses, {
+      description: "running: being started; submitted: its report was queued (see report_status); failed: no report was made (see error)",
+    }),
+    report_id: t.Nullable(t.String({ format: "uuid", description: "The report it made: GET /reports/{id}" })),
+    report_status: t.Nullable(t.String({ description: "That report's status now (queued, processing, succeeded, failed, expired)" })),
+    error: t.Nullable(t.String({ description: "Why no report was made" })),
+    caught_up: t.Boolean({ description: "The tick was missed and ran later because catch_up is last" }),
+    event: t.Nullable(
+      t.Object(
+        { status: t.String({ description: "pending, delivered or failed" }), attempts: t.Integer() },
+        { description: "The schedule.run_failed webhook event of a failed run, when the schedule has a webhook" },
+      ),
     ),
-  ),
-  created_at: t.String({ format: "date-time" }),
-  finished_at: t.Nullable(t.String({ format: "date-time" })),
-});
+    created_at: t.String({ format: "date-time" }),
+    finished_at: t.Nullable(t.String({ format: "date-time" })),
+  }),
+);
 
 export function toRunJson(r: RunRow) {
   return {

@@ -25,6 +25,7 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({ 201: one, 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "createSchedule",
           summary: "Create a schedule",
           description:
             "Renders the stored template `template_id` at every tick of `cron` in `timezone`, as `POST /generate-pdf-async` with `template_id` would: " +
@@ -44,7 +45,11 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
       {
         query: t.Object(pageQueryFields("Schedules", 20)),
         response: withAuth({ 200: pageSchema(scheduleSchema), 400: errorSchema, 422: errorSchema }),
-        detail: { summary: "List the account's schedules", description: "Newest first, `limit` per page (default 20, at most 100)." },
+        detail: {
+          operationId: "listSchedules",
+          summary: "List the account's schedules",
+          description: "Newest first, `limit` per page (default 20, at most 100).",
+        },
       },
     )
     .get(
@@ -53,7 +58,11 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
       {
         params: scheduleIdParams,
         response: withAuth({ 200: one, 404: errorSchema }),
-        detail: { summary: "A schedule", description: "With `next_run_at`, its next tick. Another account's schedule is 404." },
+        detail: {
+          operationId: "getSchedule",
+          summary: "A schedule",
+          description: "With `next_run_at`, its next tick. Another account's schedule is 404.",
+        },
       },
     )
     .patch(
@@ -65,6 +74,7 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
         parse: "json",
         response: withBody({ 200: one, 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "updateSchedule",
           summary: "Change, pause or resume a schedule",
           description:
             "Changes the fields given; `null` clears an optional one. `paused: true` pauses it (schedule.paused), `paused: false` resumes it from " +
@@ -83,6 +93,7 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
         params: scheduleIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ schedule_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
         detail: {
+          operationId: "deleteSchedule",
           summary: "Delete a schedule",
           description: "Its runs go with it; the reports they made stay. Recorded as schedule.deleted.",
         },
@@ -99,6 +110,7 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
         query: t.Object(pageQueryFields("Runs", 20)),
         response: withAuth({ 200: pageSchema(runSchema), 400: errorSchema, 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "listScheduleRuns",
           summary: "A schedule's runs",
           description:
             "Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it " +

@@ -22,6 +22,7 @@ export const signingRoutes = (signing: SigningService, guard: ReturnType<typeof 
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({ 201: identitySchema, 422: errorSchema }),
         detail: {
+          operationId: "createSigningIdentity",
           summary: "Store a signing identity",
           description:
             "Checks a PKCS#12 file and stores its key and certificate chain for options.signature. 422 with a code of its own for each problem: " +
@@ -34,7 +35,11 @@ export const signingRoutes = (signing: SigningService, guard: ReturnType<typeof 
     )
     .get("/signing-identities", async ({ principal }) => ({ data: (await signing.list(principal.accountId)).map(toIdentityJson) }), {
       response: withAuth({ 200: t.Object({ data: t.Array(identitySchema) }) }),
-      detail: { summary: "List the account's signing identities", description: "Newest first. Needs signing:manage." },
+      detail: {
+        operationId: "listSigningIdentities",
+        summary: "List the account's signing identities",
+        description: "Newest first. Needs signing:manage.",
+      },
     })
     .get(
       "/signing-identities/:identityID",
@@ -42,7 +47,11 @@ export const signingRoutes = (signing: SigningService, guard: ReturnType<typeof 
       {
         params: identityIdParams,
         response: withAuth({ 200: t.Object({ data: identitySchema }), 404: errorSchema }),
-        detail: { summary: "A signing identity", description: "404 for an unknown id or another account's. Needs signing:manage." },
+        detail: {
+          operationId: "getSigningIdentity",
+          summary: "A signing identity",
+          description: "404 for an unknown id or another account's. Needs signing:manage.",
+        },
       },
     )
     .delete(
@@ -55,6 +64,7 @@ export const signingRoutes = (signing: SigningService, guard: ReturnType<typeof 
         params: identityIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ identity_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
         detail: {
+          operationId: "deleteSigningIdentity",
           summary: "Delete a signing identity",
           description:
             "Deletes the identity and its sealed key. Queued reports that name it fail with signing_identity_unavailable; signed PDFs stay valid. " +

@@ -1,24 +1,28 @@
 // The JSON of signing identities: what the API answers (never the key) and the body that creates one.
 import { t } from "elysia";
+import { named } from "../../http/openapi-names";
 import type { SigningIdentity } from "./service";
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export const identitySchema = t.Object(
-  {
-    identity_id: t.String({ format: "uuid" }),
-    name: t.String({ description: "The name given on upload" }),
-    subject: t.String({ description: "The signer's certificate subject, e.g. CN=Muster GmbH, O=Muster GmbH, C=DE" }),
-    common_name: t.String({ description: "The subject's CN: the signer's name PDF readers show" }),
-    issuer: t.String({ description: "Who issued the certificate (the subject again for a self-signed one)" }),
-    serial: t.String({ description: "The certificate's serial number, hexadecimal" }),
-    not_before: t.String({ format: "date-time" }),
-    not_after: t.String({ format: "date-time", description: "The certificate expires then: signing with it fails after that" }),
-    sha256_fingerprint: t.String({ description: "SHA-256 of the certificate, AB:CD:… as openssl x509 -fingerprint -sha256 prints it" }),
-    chain_length: t.Integer({ description: "Certificates embedded in each signature, the signer's included" }),
-    created_at: t.String({ format: "date-time" }),
-  },
-  { description: "A signing identity. Its private key is stored sealed and is never returned." },
+export const identitySchema = named(
+  "SigningIdentity",
+  t.Object(
+    {
+      identity_id: t.String({ format: "uuid" }),
+      name: t.String({ description: "The name given on upload" }),
+      subject: t.String({ description: "The signer's certificate subject, e.g. CN=Muster GmbH, O=Muster GmbH, C=DE" }),
+      common_name: t.String({ description: "The subject's CN: the signer's name PDF readers show" }),
+      issuer: t.String({ description: "Who issued the certificate (the subject again for a self-signed one)" }),
+      serial: t.String({ description: "The certificate's serial number, hexadecimal" }),
+      not_before: t.String({ format: "date-time" }),
+      not_after: t.String({ format: "date-time", description: "The certificate expires then: signing with it fails after that" }),
+      sha256_fingerprint: t.String({ description: "SHA-256 of the certificate, AB:CD:… as openssl x509 -fingerprint -sha256 prints it" }),
+      chain_length: t.Integer({ description: "Certificates embedded in each signature, the signer's included" }),
+      created_at: t.String({ format: "date-time" }),
+    },
+    { description: "A signing identity. Its private key is stored sealed and is never returned." },
+  ),
 );
 
 export const toIdentityJson = (i: SigningIdentity) => ({

@@ -3,6 +3,7 @@
 import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
+import { withResponseHeaders } from "../../http/openapi-names";
 import { pageQuery, pageSchema } from "../../http/schema";
 import { idempotencyHeaders } from "../idempotency/model";
 import { type IdempotencyService, idempotentRequest } from "../idempotency/service";
@@ -65,8 +66,13 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
         body: createTemplateBody(opts.templateMaxLength),
         headers: idempotencyHeaders,
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
-        response: withBody({ 201: createdSchema, 409: errorSchema, 422: errorSchema }),
+        response: withBody({
+          201: withResponseHeaders(createdSchema, { Location: "The new template: /api/v1/templates/{template_id}" }),
+          409: errorSchema,
+          422: errorSchema,
+        }),
         detail: {
+          operationId: "createTemplate",
           summary: "Store a template",
           description:
             "Creates a template with its version 1 and answers 201 with `template_id`, `version` and the preflight's `warnings`: characters no installed font has " +
@@ -115,6 +121,7 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
           422: errorSchema,
         }),
         detail: {
+          operationId: "createTemplateVersion",
           summary: "Save a new version",
           description:
             "Versions are immutable: every save adds the next number (n+1) with its own html_template, data_schema, sample_data and options (nothing is " +
@@ -137,7 +144,11 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
           400: errorSchema,
           422: errorSchema,
         }),
-        detail: { summary: "List the account's templates", description: "Newest first, `limit` per page (default 20, at most 100)." },
+        detail: {
+          operationId: "listTemplates",
+          summary: "List the account's templates",
+          description: "Newest first, `limit` per page (default 20, at most 100).",
+        },
       },
     )
     .get(
@@ -168,7 +179,11 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
           }),
           404: errorSchema,
         }),
-        detail: { summary: "A template", description: "The template with its latest version in full and the list of its versions." },
+        detail: {
+          operationId: "getTemplate",
+          summary: "A template",
+          description: "The template with its latest version in full and the list of its versions.",
+        },
       },
     )
     .get(
@@ -179,7 +194,11 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
       {
         params: versionParams,
         response: withAuth({ 200: t.Object({ data: versionSchema }), 404: errorSchema }),
-        detail: { summary: "One version of a template", description: "Exactly as it was saved, with the warnings of its preflight." },
+        detail: {
+          operationId: "getTemplateVersion",
+          summary: "One version of a template",
+          description: "Exactly as it was saved, with the warnings of its preflight.",
+        },
       },
     )
     .delete(
@@ -192,6 +211,7 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
         params: templateIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ template_id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
         detail: {
+          operationId: "deleteTemplate",
           summary: "Delete a template",
           description:
             "Deletes the template and all its versions; generation requests naming it get 404 from now on. Reports already made from it, queued ones " +

@@ -1,6 +1,7 @@
 // Request and response schemas of the /templates routes (validated by Elysia, published in OpenAPI).
 import { t } from "elysia";
 import { engines } from "../../db/schema";
+import { named } from "../../http/openapi-names";
 import { oneOf, pageQueryFields } from "../../http/schema";
 import { pdfOptionsSchema } from "../../pdf/options-schema";
 import { warningCodes } from "./model";
@@ -108,19 +109,23 @@ export const warningSchema = t.Object(
   },
 );
 
-export const templateSchema = t.Object({
-  template_id: t.String({ format: "uuid" }),
-  name: t.String(),
-  engine: oneOf(engines),
-  latest_version: t.Integer({ minimum: 1 }),
-  default_version: t.Integer({
-    minimum: 1,
-    description: "What generation requests without template_version render: the latest, or with require_approval the last approved version",
+export const templateSchema = named(
+  "Template",
+  t.Object({
+    template_id: t.String({ format: "uuid" }),
+    name: t.String(),
+    engine: oneOf(engines),
+    latest_version: t.Integer({ minimum: 1 }),
+    default_version: t.Integer({
+      minimum: 1,
+      description:
+        "What generation requests without template_version render: the latest, or with require_approval the last approved version",
+    }),
+    require_approval: t.Boolean(),
+    created_at: t.String({ format: "date-time" }),
+    updated_at: t.String({ format: "date-time", description: "When the template last changed" }),
   }),
-  require_approval: t.Boolean(),
-  created_at: t.String({ format: "date-time" }),
-  updated_at: t.String({ format: "date-time", description: "When the template last changed" }),
-});
+);
 
 export const patchTemplateBody = t.Object(
   {
@@ -129,16 +134,19 @@ export const patchTemplateBody = t.Object(
   { additionalProperties: false, examples: [{ require_approval: true }] },
 );
 
-export const versionSchema = t.Object({
-  template_id: t.String({ format: "uuid" }),
-  version: t.Integer({ minimum: 1 }),
-  html_template: t.String(),
-  data_schema: t.Any({ description: "The JSON Schema, or null" }),
-  sample_data: t.Any({ description: "The sample data, or null" }),
-  options: t.Any({ description: "The default options of generation requests, or null" }),
-  warnings: t.Array(warningSchema, { description: "The preflight's findings when this version was saved" }),
-  created_at: t.String({ format: "date-time" }),
-});
+export const versionSchema = named(
+  "TemplateVersion",
+  t.Object({
+    template_id: t.String({ format: "uuid" }),
+    version: t.Integer({ minimum: 1 }),
+    html_template: t.String(),
+    data_schema: t.Any({ description: "The JSON Schema, or null" }),
+    sample_data: t.Any({ description: "The sample data, or null" }),
+    options: t.Any({ description: "The default options of generation requests, or null" }),
+    warnings: t.Array(warningSchema, { description: "The preflight's findings when this version was saved" }),
+    created_at: t.String({ format: "date-time" }),
+  }),
+);
 
 export const createdSchema = t.Object({
   template_id: t.String({ format: "uuid" }),

@@ -22,6 +22,7 @@ export const usageRoutes = (usage: UsageService, guard: ReturnType<typeof apiGua
       query: usageQuerySchema,
       response: withAuth({ 200: usageSchema, 422: errorSchema }),
       detail: {
+        operationId: "getUsage",
         summary: "Usage of the account per day or per key",
         description:
           `Reports submitted, succeeded and failed, pages, bytes and render time of the account's reports, per UTC day (\`group_by=day\`, the default: every day of the range, zeros included) ` +

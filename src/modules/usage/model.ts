@@ -1,5 +1,6 @@
 // Schemas of GET /api/v1/usage, and the JSON it answers with.
 import { t } from "elysia";
+import { named } from "../../http/openapi-names";
 import { oneOf } from "../../http/schema";
 import type { UsageByDay, UsageTotals } from "./repo";
 import { isoDay, type KeyUsage, USAGE_DEFAULT_DAYS, USAGE_GROUPS, USAGE_MAX_DAYS } from "./service";
@@ -48,25 +49,32 @@ const example = {
   totals: { reports: { submitted: 12, succeeded: 11, failed: 1 }, pages: 30, bytes: 912_345, render_ms: 2_410 },
 };
 
-export const usageSchema = t.Object(
-  {
-    from: t.String({ pattern: DATE_PATTERN, description: "First day of the range (UTC)" }),
-    to: t.String({ pattern: DATE_PATTERN, description: "Last day of the range (UTC), included" }),
-    group_by: oneOf(USAGE_GROUPS),
-    data: t.Array(
-      t.Object({
-        date: t.Optional(t.String({ pattern: DATE_PATTERN, description: "group_by=day: the UTC day; every day of the range is listed" })),
-        key_id: t.Optional(
-          t.Nullable(t.String({ description: "group_by=key: the submitting key's public id; null for reports older than per-key usage" })),
-        ),
-        key_name: t.Optional(t.Nullable(t.String({ description: "group_by=key: the key's name; null once the key is deleted" }))),
-        ...totalsFields,
-      }),
-      { description: "group_by=day: every day of the range, oldest first. group_by=key: every key with reports in the range, most first" },
-    ),
-    totals: t.Object(totalsFields, { description: "The whole range" }),
-  },
-  { examples: [example] },
+export const usageSchema = named(
+  "Usage",
+  t.Object(
+    {
+      from: t.String({ pattern: DATE_PATTERN, description: "First day of the range (UTC)" }),
+      to: t.String({ pattern: DATE_PATTERN, description: "Last day of the range (UTC), included" }),
+      group_by: oneOf(USAGE_GROUPS),
+      data: t.Array(
+        t.Object({
+          date: t.Optional(t.String({ pattern: DATE_PATTERN, description: "group_by=day: the UTC day; every day of the range is listed" })),
+          key_id: t.Optional(
+            t.Nullable(
+              t.String({ description: "group_by=key: the submitting key's public id; null for reports older than per-key usage" }),
+            ),
+          ),
+          key_name: t.Optional(t.Nullable(t.String({ description: "group_by=key: the key's name; null once the key is deleted" }))),
+          ...totalsFields,
+        }),
+        {
+          description: "group_by=day: every day of the range, oldest first. group_by=key: every key with reports in the range, most first",
+        },
+      ),
+      totals: t.Object(totalsFields, { description: "The whole range" }),
+    },
+    { examples: [example] },
+  ),
 );
 
 const totalsJson = (u: UsageTotals) => ({

@@ -43,6 +43,7 @@ Idempotency-Key (stored only as a hash). **409** \`idempotency_replay_unavailabl
 export const webhooksDocumentation = {
   reportFinished: {
     post: {
+      operationId: "reportFinished",
       summary: "A report succeeded or failed; or one of its deliveries (options.deliver) ended: report.delivered, report.delivery_failed",
       description: "Sent to the report's `webhook.url`. Verify `webhook-signature` before trusting the body; deduplicate on `webhook-id`.",
       parameters: [

@@ -11,6 +11,7 @@ export const webhooksRoutes = (secrets: WebhookSecrets, guard: ReturnType<typeof
     .get("/webhook-secret", async ({ principal }) => toSecretJson(await secrets.get(principal.accountId)), {
       response: withAuth({ 200: secretSchema, 403: errorSchema }),
       detail: {
+        operationId: "getWebhookSettings",
         summary: "The account's webhook signing secret",
         description:
           "Every webhook event of the account is signed with this secret (Standard Webhooks, HMAC-SHA256). It is created on the first call. " +
@@ -22,6 +23,7 @@ export const webhooksRoutes = (secrets: WebhookSecrets, guard: ReturnType<typeof
       parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
       response: withBody({ 200: secretSchema, 403: errorSchema, 422: errorSchema }),
       detail: {
+        operationId: "rotateWebhookSecret",
         summary: "Rotate the webhook signing secret",
         description:
           "Replaces the secret. For 24 hours events carry two signatures (one per secret, space-separated in webhook-signature, as the standard allows), " +

@@ -2,6 +2,7 @@
 // event itself (published in the OpenAPI document's `webhooks` section).
 import { t } from "elysia";
 import { deliveryStatuses, type WebhookEvent, type WebhookEventType, webhookEventTypes } from "../../db/schema";
+import { named } from "../../http/openapi-names";
 import { oneOf } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { reportDeliverySchema } from "../destinations/model";
@@ -9,48 +10,57 @@ import type { AttemptRow, DeliveryRow } from "./repo";
 import type { WebhookSecretInfo } from "./secrets";
 import { WEBHOOK_URL_MAX } from "./target";
 
-export const webhookRequestSchema = t.Object(
-  {
-    url: t.String({
-      minLength: 1,
-      maxLength: WEBHOOK_URL_MAX,
-      description:
-        "Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http)",
-      examples: ["https://billing.example.com/hooks/reportgen"],
-    }),
-  },
-  {
-    additionalProperties: false,
-    description: "Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails",
-  },
+export const webhookRequestSchema = named(
+  "WebhookRequest",
+  t.Object(
+    {
+      url: t.String({
+        minLength: 1,
+        maxLength: WEBHOOK_URL_MAX,
+        description:
+          "Where to POST the event: a public https URL (hosts on the operator's --webhook-allow-hosts may also be private, loopback or plain http)",
+        examples: ["https://billing.example.com/hooks/reportgen"],
+      }),
+    },
+    {
+      additionalProperties: false,
+      description: "Optional (reportgen extension): POST a signed event (Standard Webhooks) to this URL when the report succeeds or fails",
+    },
+  ),
 );
 
 const attemptSchema = t.Object({
   at: t.String({ format: "date-time" }),
-  duration_ms: t.Number(),
-  response_status: t.Nullable(t.Number({ description: "The receiver's HTTP status; null when it did not answer" })),
+  duration_ms: t.Integer(),
+  response_status: t.Nullable(t.Integer({ description: "The receiver's HTTP status; null when it did not answer" })),
   error: t.Nullable(t.String({ description: "Connection error, timeout or network-policy refusal" })),
 });
 
-export const deliverySchema = t.Object({
-  webhook_id: t.String({ description: "The webhook-id header: the same on every attempt of this event" }),
-  event: oneOf(webhookEventTypes),
-  status: oneOf(deliveryStatuses, { description: "pending (more attempts to come), delivered (a 2xx answer), failed (given up)" }),
-  created_at: t.String({ format: "date-time" }),
-  next_attempt_at: t.Nullable(t.String({ format: "date-time" })),
-  finished_at: t.Nullable(t.String({ format: "date-time" })),
-  last_error: t.Nullable(t.String()),
-  attempts: t.Array(attemptSchema),
-});
+export const deliverySchema = named(
+  "WebhookDelivery",
+  t.Object({
+    webhook_id: t.String({ description: "The webhook-id header: the same on every attempt of this event" }),
+    event: oneOf(webhookEventTypes),
+    status: oneOf(deliveryStatuses, { description: "pending (more attempts to come), delivered (a 2xx answer), failed (given up)" }),
+    created_at: t.String({ format: "date-time" }),
+    next_attempt_at: t.Nullable(t.String({ format: "date-time" })),
+    finished_at: t.Nullable(t.String({ format: "date-time" })),
+    last_error: t.Nullable(t.String()),
+    attempts: t.Array(attemptSchema),
+  }),
+);
 
-export const reportWebhookSchema = t.Object(
-  {
-    url: t.String(),
-    deliveries: t.Array(deliverySchema, {
-      description: "Empty until the report finishes; then its event, and one per options.deliver entry once that delivery ends",
-    }),
-  },
-  { description: "Only for reports submitted with a webhook: its URL and the delivery log of its event" },
+export const reportWebhookSchema = named(
+  "ReportWebhook",
+  t.Object(
+    {
+      url: t.String(),
+      deliveries: t.Array(deliverySchema, {
+        description: "Empty until the report finishes; then its event, and one per options.deliver entry once that delivery ends",
+      }),
+    },
+    { description: "Only for reports submitted with a webhook: its URL and the delivery log of its event" },
+  ),
 );
 
 /** The type a receiver sees for a stored event (a delivery's is in its detail: see WebhooksRepo.queueDeliveryEvent). */
@@ -76,18 +86,21 @@ export function toWebhookJson(url: string | undefined, log: { deliveries: Delive
   };
 }
 
-export const secretSchema = t.Object({
-  data: t.Object({
-    secret: t.String({ description: "whsec_<base64>: pass it to any Standard Webhooks library to verify events" }),
-    created_at: t.String({ format: "date-time" }),
-    previous_secret_valid_until: t.Nullable(
-      t.String({
-        format: "date-time",
-        description: "After a rotation, events also carry a signature made with the previous secret until then",
-      }),
-    ),
+export const secretSchema = named(
+  "WebhookSettings",
+  t.Object({
+    data: t.Object({
+      secret: t.String({ description: "whsec_<base64>: pass it to any Standard Webhooks library to verify events" }),
+      created_at: t.String({ format: "date-time" }),
+      previous_secret_valid_until: t.Nullable(
+        t.String({
+          format: "date-time",
+          description: "After a rotation, events also carry a signature made with the previous secret until then",
+        }),
+      ),
+    }),
   }),
-});
+);
 
 export const toSecretJson = (s: WebhookSecretInfo) => ({
   data: { secret: s.secret, created_at: iso(s.createdAt)!, previous_secret_valid_until: iso(s.previousValidUntil) },
@@ -110,9 +123,9 @@ export const eventSchema = t.Object(
       started_at: t.Nullable(t.String({ format: "date-time" })),
       finished_at: t.Nullable(t.String({ format: "date-time" })),
       expires_at: t.Nullable(t.String({ format: "date-time" })),
-      attempts: t.Number(),
-      size_bytes: t.Nullable(t.Number()),
-      page_count: t.Nullable(t.Number()),
+      attempts: t.Integer(),
+      size_bytes: t.Nullable(t.Integer()),
+      page_count: t.Nullable(t.Integer()),
       error: reportError,
       download: t.Nullable(
         t.Object(
