@@ -31,6 +31,7 @@ export const destinationsRoutes = (destinations: DestinationsService, guard: Ret
         parse: "json", // documents the media type; apiGuard's parser (registered first) does the parsing
         response: withBody({ 201: one, 422: errorSchema }),
         detail: {
+          operationId: "createDestination",
           summary: "Create a destination",
           description:
             "A place reports are delivered to (options.deliver): `type` s3, sftp or email, with the object of that name. " +
@@ -42,7 +43,11 @@ export const destinationsRoutes = (destinations: DestinationsService, guard: Ret
     )
     .get("/destinations", async ({ principal }) => ({ data: (await destinations.list(principal.accountId)).map(json) }), {
       response: withAuth({ 200: t.Object({ data: t.Array(destinationSchema) }) }),
-      detail: { summary: "List the account's destinations", description: "Newest first, without secrets. Needs destinations:manage." },
+      detail: {
+        operationId: "listDestinations",
+        summary: "List the account's destinations",
+        description: "Newest first, without secrets. Needs destinations:manage.",
+      },
     })
     .get(
       "/destinations/:destinationID",
@@ -50,7 +55,11 @@ export const destinationsRoutes = (destinations: DestinationsService, guard: Ret
       {
         params: destinationIdParams,
         response: withAuth({ 200: one, 404: errorSchema }),
-        detail: { summary: "A destination", description: "404 for an unknown id or another account's. Needs destinations:manage." },
+        detail: {
+          operationId: "getDestination",
+          summary: "A destination",
+          description: "404 for an unknown id or another account's. Needs destinations:manage.",
+        },
       },
     )
     .patch(
@@ -62,6 +71,7 @@ export const destinationsRoutes = (destinations: DestinationsService, guard: Ret
         parse: "json",
         response: withBody({ 200: one, 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "updateDestination",
           summary: "Change a destination",
           description:
             "Changes the fields given (the type stays): a secret sent replaces the stored one, a secret left out is kept. Deliveries still pending use the new settings at their next attempt. " +
@@ -79,6 +89,7 @@ export const destinationsRoutes = (destinations: DestinationsService, guard: Ret
         params: destinationIdParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ id: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
         detail: {
+          operationId: "deleteDestination",
           summary: "Delete a destination",
           description:
             "Deletes it and its sealed secrets. Deliveries to it still pending fail with `the destination was deleted`. Recorded as destination.deleted. Needs destinations:manage.",
@@ -95,6 +106,7 @@ export const destinationsRoutes = (destinations: DestinationsService, guard: Ret
         params: destinationIdParams,
         response: withAuth({ 200: testResultSchema, 404: errorSchema }),
         detail: {
+          operationId: "testDestination",
           summary: "Send a test object to a destination",
           description:
             "Sends a small text object (reportgen-test.txt; an e-mail to the recipients) now, under the same outbound policy and deadline as a delivery, and answers 200 with " +

@@ -69,6 +69,7 @@ export const eInvoiceRenderRoutes = (
         507: errorSchema,
       }),
       detail: {
+        operationId: "renderEInvoice",
         summary: "Print an incoming e-invoice readable",
         description:
           "Takes the same documents as `POST /e-invoices/validate` (UBL, CII, or a Factur-X/ZUGFeRD PDF: raw body, multipart `file`, or JSON " +

@@ -26,7 +26,11 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
       {
         params: templateIdParams,
         response: withAuth({ 200: samplesSchema, 404: errorSchema }),
-        detail: { summary: "A template's golden samples", description: "Its named sample data sets, by name, with their data." },
+        detail: {
+          operationId: "listTemplateSamples",
+          summary: "A template's golden samples",
+          description: "Its named sample data sets, by name, with their data.",
+        },
       },
     )
     .post(
@@ -48,6 +52,7 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
           422: errorSchema,
         }),
         detail: {
+          operationId: "saveTemplateSample",
           summary: "Save a golden sample",
           description:
             "Stores `data` as a named sample of the template: every new version is compared with the default one on every sample. 201 for a new name, " +
@@ -64,7 +69,11 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
       {
         params: sampleParams,
         response: withAuth({ 200: t.Object({ data: t.Object({ name: t.String(), deleted: t.Literal(true) }) }), 404: errorSchema }),
-        detail: { summary: "Delete a golden sample", description: "404 for an unknown name or another account's template." },
+        detail: {
+          operationId: "deleteTemplateSample",
+          summary: "Delete a golden sample",
+          description: "404 for an unknown name or another account's template.",
+        },
       },
     )
     .post(
@@ -76,7 +85,11 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
         body: t.Optional(compareBody),
         parse: "json",
         response: withBody({ 200: comparisonSchema, 404: errorSchema, 422: errorSchema, 503: errorSchema }),
-        detail: { summary: "Compare a version with another on the golden samples", description: COMPARE_TEXT },
+        detail: {
+          operationId: "compareTemplateVersion",
+          summary: "Compare a version with another on the golden samples",
+          description: COMPARE_TEXT,
+        },
       },
     )
     .get(
@@ -86,6 +99,7 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
         params: versionParams,
         response: withAuth({ 200: comparisonSchema, 404: errorSchema }),
         detail: {
+          operationId: "getTemplateComparison",
           summary: "The last comparison of a version",
           description: "As its save or POST …/compare answered it; 404 when it was never compared.",
         },
@@ -100,6 +114,7 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
         params: versionParams,
         response: withAuth({ 200: t.Object({ data: templateSchema }), 404: errorSchema }),
         detail: {
+          operationId: "approveTemplateVersion",
           summary: "Approve a version",
           description:
             "Makes the version the template's default_version while require_approval is on (generation requests without template_version render it), " +
@@ -124,6 +139,7 @@ export const goldenRoutes = (golden: GoldenService, guard: ReturnType<typeof api
       {
         params: pictureParams,
         detail: {
+          operationId: "getComparisonPicture",
           summary: "A picture of a comparison",
           description: "A PNG a comparison links (diff, before, after); named by its sha256, so it never changes.",
           responses: {

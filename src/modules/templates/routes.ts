@@ -230,6 +230,7 @@ export const templatesRoutes = (templates: TemplatesService, guard: ReturnType<t
         parse: "json",
         response: withBody({ 200: t.Object({ data: templateSchema }), 404: errorSchema, 422: errorSchema }),
         detail: {
+          operationId: "updateTemplate",
           summary: "Change a template's settings",
           description:
             "`require_approval`: on, a new version whose comparison with the golden samples is `changed` becomes the default only once approved " +
