@@ -15,6 +15,7 @@ import { COPIED_TABLES } from "../../src/db/copy-repo";
 import { openBackend } from "../../src/db/open";
 import { signIn } from "../helpers/access";
 import { createTestApp, fetchLink, type TestApp, waitForReport } from "../helpers/app";
+import { createDestination, waitForDeliveries } from "../helpers/delivery";
 import { usePostgres } from "../helpers/postgres";
 import { runCli, sourceCommand } from "../helpers/process";
 import { useS3 } from "../helpers/s3";
@@ -37,7 +38,7 @@ afterAll(() => {
   hanging.stop();
 });
 /** Webhooks to loopback, retried at once, an attempt cut off after 30 s (the hanging one: by the stop). */
-const WEBHOOKS = { webhookAllowHosts: ["127.0.0.1"], webhookRetryBase: 100, webhookTimeout: 30_000 };
+const WEBHOOKS = { webhookAllowHosts: ["127.0.0.1"], destinationAllowHosts: ["127.0.0.1"], webhookRetryBase: 100, webhookTimeout: 30_000 };
 
 /** A loopback port with no listener (closed again at once): connections to it are refused. */
 const CLOSED = (() => {
@@ -140,6 +141,34 @@ async function populate(t: TestApp): Promise<void> {
   expect((await waitForReport(t, merged.report_id, 90_000)).status).toBe("succeeded");
   succeeded.push(merged.report_id);
 
+  // Destinations: a bucket (delivered) and e-mail with no SMTP server set (its delivery fails, with its error).
+  const archive = await createDestination(t, {
+    name: "archive",
+    type: "s3",
+    s3: {
+      endpoint: s3().endpoint,
+      region: "us-east-1",
+      bucket: s3().bucket,
+      prefix: "delivered/",
+      access_key_id: "k",
+      secret_access_key: "s",
+    },
+  });
+  const buyers = await createDestination(t, { name: "buyers", type: "email", email: { to: ["ap@buyer.example"] } });
+  const delivered = await render(t, {
+    engine: "raw",
+    html_template: "<p>delivered</p>",
+    // Its deliveries' webhook events (report.delivered) keep their type in the delivery's detail.
+    webhook: { url: receiver.url },
+    options: {
+      deliver: [
+        { destination_id: archive, path: "x/{report_id}.pdf" },
+        { destination_id: buyers, subject: "Report {report_id}", body: "Attached." },
+      ],
+    },
+  });
+  await waitForDeliveries(t, delivered, (d) => d[0]!.status === "delivered" && d[1]!.attempts >= 1, 60_000);
+
   // Schedules: one that ran (a report, then paused), one whose data_url fails with its run_failed event
   // still pending (to the closed port), each with every optional field.
   const schedule = async (body: Record<string, unknown>) =>
@@ -151,7 +180,7 @@ async function populate(t: TestApp): Promise<void> {
         201,
       )
     ).data.id as string;
-  const ran = await schedule({ name: "ran", data: { n: 7 }, options: { format: "A5" }, deliver: [{ destination_id: "d-1" }] });
+  const ran = await schedule({ name: "ran", data: { n: 7 }, options: { format: "A5" }, deliver: [{ destination_id: archive }] });
   const broken = await schedule({ name: "broken", data_url: `${CLOSED}/data.json`, webhook: { url: CLOSED } });
   const until = Date.now() + 60_000;
   const runsOf = async (id: string) => (await json(await t.request("GET", `/api/v1/schedules/${id}/runs`), 200)).data as any[];
@@ -211,6 +240,7 @@ beforeAll(async () => {
     );
     await b.sql.run("UPDATE reports SET not_before = $2 WHERE id = $1", [held, now + 60_000]);
     await b.sql.run("UPDATE webhook_deliveries SET claimed_by = 'w1' WHERE status = 'pending'");
+    await b.sql.run("UPDATE report_deliveries SET claimed_by = 'w1' WHERE status <> 'delivered'");
   });
 }, 300_000);
 
