@@ -5,6 +5,7 @@
 // schedule.run_failed event to a real receiver.
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { createTestApp, type TestApp } from "../helpers/app";
+import { createDestination } from "../helpers/delivery";
 import { startReceiver, verifyStandardWebhook } from "../helpers/webhook-receiver";
 
 let t: TestApp;
@@ -157,6 +158,8 @@ describe("schedules CRUD", () => {
 describe("ticks", () => {
   test("each tick queues one report from the stored template, with the schedule's data, options and deliver", async () => {
     const tpl = await template();
+    // An e-mail destination (no SMTP server here: the deliveries wait for a PDF this app does not print).
+    const buyers = await createDestination(t, { name: "buyers", type: "email", email: { to: ["ap@buyer.example"] } });
     const s = (
       await create({
         name: "every second",
@@ -164,7 +167,7 @@ describe("ticks", () => {
         template_id: tpl,
         data: { name: "Ada" },
         options: { format: "A5" },
-        deliver: [{ destination_id: "d-1", path: "x/{report_id}.pdf" }],
+        deliver: [{ destination_id: buyers, subject: "Statement {report_id}" }],
       })
     ).body.data;
     const done = await waitForRuns(s.id, 2);
@@ -173,6 +176,9 @@ describe("ticks", () => {
       expect(r).toMatchObject({ status: "submitted", error: null, caught_up: false });
       const report = ((await (await t.request("GET", `/api/v1/reports/${r.report_id}`)).json()) as any).data;
       expect(report).toMatchObject({ template_id: tpl, template_version: 1 });
+      // The run shows its report's deliveries, as the report does.
+      expect(r.deliveries).toEqual(report.deliveries);
+      expect(r.deliveries).toMatchObject([{ destination_id: buyers, status: "pending", attempts: 0 }]);
     }
     const all = await runs(s.id);
     expect(new Set(all.map((r) => r.scheduled_for)).size).toBe(all.length);
@@ -181,7 +187,7 @@ describe("ticks", () => {
     const stored = await t.app.services.backend.sql.get<{ options: string }>("SELECT options FROM reports WHERE id = $1", [
       done[0].report_id,
     ]);
-    expect(JSON.parse(stored!.options)).toMatchObject({ format: "A5", deliver: [{ destination_id: "d-1", path: "x/{report_id}.pdf" }] });
+    expect(JSON.parse(stored!.options)).toMatchObject({ format: "A5" });
   });
 
   test("data_url is fetched as JSON at each run; an oversize, non-JSON or failing answer fails the run, saying why", async () => {

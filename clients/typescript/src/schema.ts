@@ -346,7 +346,7 @@ export interface paths {
   "/api/v1/schedules/{scheduleID}/runs": {
     /**
      * A schedule's runs
-     * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), and the state of its schedule.run_failed event.
+     * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), the state of its schedule.run_failed event, and the report's `deliveries` when the schedule delivers (`deliver`).
      */
     get: operations["listScheduleRuns"];
   };
@@ -1501,6 +1501,19 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       finished_at: string | null;
+      /** @description Where options.deliver sends the PDF, in its order (absent for reports without options.deliver) */
+      deliveries?: ({
+          destination_id: string;
+          /** @enum {string} */
+          status: "pending" | "delivered" | "failed";
+          attempts: number;
+          /** @description The object key, file or recipients */
+          target: string;
+          /** Format: date-time */
+          delivered_at: string | null;
+          /** @description What the last failed attempt met */
+          error: string | null;
+        })[];
     };
   };
   responses: never;
@@ -7096,7 +7109,7 @@ export interface operations {
   };
   /**
    * A schedule's runs
-   * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), and the state of its schedule.run_failed event.
+   * @description Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it failed (`error`), the state of its schedule.run_failed event, and the report's `deliveries` when the schedule delivers (`deliver`).
    */
   listScheduleRuns: {
     parameters: {

@@ -6,6 +6,7 @@ import { named } from "../../http/openapi-names";
 import { oneOf } from "../../http/schema";
 import { iso } from "../../lib/time";
 import { pdfOptionsSchema } from "../../pdf/options-schema";
+import { reportDeliveriesSchema } from "../destinations/model";
 import { webhookRequestSchema } from "../webhooks/model";
 import type { RunRow, ScheduleRow } from "./repo";
 
@@ -171,6 +172,7 @@ export const runSchema = named(
     ),
     created_at: t.String({ format: "date-time" }),
     finished_at: t.Nullable(t.String({ format: "date-time" })),
+    deliveries: t.Optional(reportDeliveriesSchema),
   }),
 );
 

@@ -104,7 +104,7 @@ export const schedulesModule: FeatureModule = {
   },
   start: ({ services: s }) => s.scheduleTicker.start(),
   stop: (s) => s.scheduleTicker.stop(),
-  api: ({ services: s, guard }) => schedulesRoutes(s.schedules, guard),
+  api: ({ services: s, guard }) => schedulesRoutes(s.schedules, guard, (id) => s.destinations.log(id)),
   docs: { description: schedulesDescription, webhooks: schedulesWebhooks },
   dashboard: [{ nav: { id: "schedules", href: "/dashboard/schedules", label: "Schedules", order: 25 }, pages: schedulesPages }],
 };

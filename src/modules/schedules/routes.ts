@@ -4,12 +4,16 @@ import { Elysia, t } from "elysia";
 import type { apiGuard } from "../../http/auth";
 import { errorSchema, withAuth, withBody } from "../../http/openapi";
 import { pageQuery, pageQueryFields, pageSchema } from "../../http/schema";
+import type { reportDeliveriesSchema } from "../destinations/model";
 import { createScheduleSchema, patchScheduleSchema, runSchema, scheduleIdParams, scheduleSchema, toRunJson, toScheduleJson } from "./model";
 import type { SchedulesService } from "./service";
 
 const one = t.Object({ data: scheduleSchema });
 
-export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<typeof apiGuard>) =>
+/** A report's deliveries (options.deliver), as GET /reports/{id} shows them; null without any. */
+type DeliveryLog = (reportId: string) => Promise<typeof reportDeliveriesSchema.static | null>;
+
+export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<typeof apiGuard>, deliveryLog: DeliveryLog) =>
   new Elysia({ name: "schedules-routes", detail: { tags: ["Schedules"] } })
     .use(guard)
     .post(
@@ -103,7 +107,14 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
       "/schedules/:scheduleID/runs",
       async ({ principal, params, query }) => {
         const page = await schedules.runs(principal.accountId, params.scheduleID, pageQuery(query));
-        return { data: page.items.map(toRunJson), next_cursor: page.nextCursor };
+        // A run that queued a report with deliveries shows them, as its report does.
+        const data = await Promise.all(
+          page.items.map(async (r) => {
+            const deliveries = r.reportId ? await deliveryLog(r.reportId) : null;
+            return { ...toRunJson(r), ...(deliveries ? { deliveries } : {}) };
+          }),
+        );
+        return { data, next_cursor: page.nextCursor };
       },
       {
         params: scheduleIdParams,
@@ -114,7 +125,7 @@ export const schedulesRoutes = (schedules: SchedulesService, guard: ReturnType<t
           summary: "A schedule's runs",
           description:
             "Each tick that ran, newest first (pages like `GET /reports`): the report it queued (`report_id`, and `report_status` now), or why it " +
-            "failed (`error`), and the state of its schedule.run_failed event.",
+            "failed (`error`), the state of its schedule.run_failed event, and the report's `deliveries` when the schedule delivers (`deliver`).",
         },
       },
     );
