@@ -77,6 +77,7 @@ const errorDetails = t.Union(
       { size: t.Integer({ description: "asset_too_large: the upload's bytes" }), limit: t.Integer({ description: "The limit in bytes" }) },
       closed,
     ),
+    t.Object({ limit: t.Integer({ description: "sample_limit_reached: the samples a template keeps at most" }) }, closed),
     t.Object(
       {
         used: t.Integer({ description: "asset_library_full: bytes the account's other assets hold" }),

@@ -1053,6 +1053,9 @@ export interface components {
         /** @description The limit in bytes */
         limit: number;
       } | {
+        /** @description sample_limit_reached: the samples a template keeps at most */
+        limit: number;
+      } | {
         /** @description asset_library_full: bytes the account's other assets hold */
         used: number;
         /** @description The upload's bytes */
