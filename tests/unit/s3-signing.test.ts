@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import aws4 from "aws4";
 import type { S3Access } from "../../src/config/settings";
-import { s3Client } from "../../src/modules/files/s3-store";
+import { s3Client } from "../../src/modules/files/s3-client";
 
 interface Captured {
   method: string;

@@ -9,7 +9,7 @@ import type { S3Client } from "bun";
 import type { Config } from "../../config/settings";
 import { writeDurably } from "../../lib/durable-write";
 import { StoreUnavailableError } from "../files/pdf-store";
-import { parseStorageUrl, s3Client, s3Code } from "../files/s3-store";
+import { parseStorageUrl, s3Client, s3Code } from "../files/s3-client";
 import { BucketTraffic } from "../files/traffic";
 
 export interface AssetBlobs {

@@ -20,11 +20,12 @@
 // Every request, and the bytes of every object sent or read, is counted in `traffic` (traffic.ts: /metrics).
 
 import { rmSync } from "node:fs";
-import { S3Client } from "bun";
+import type { S3Client } from "bun";
 import type { S3Access } from "../../config/settings";
 import { randomSecret } from "../../lib/ids";
 import type { Logger } from "../../lib/logger";
 import { type PdfStore, type StoredPdf, StoreUnavailableError } from "./pdf-store";
+import { parseStorageUrl, s3Client, s3Code } from "./s3-client";
 import { BucketTraffic } from "./traffic";
 
 export interface S3StoreOptions {
@@ -39,27 +40,6 @@ export interface S3StoreOptions {
   probeEveryMs?: number;
   /** Where requests and bytes are counted (default: a counter of the store's own). */
   traffic?: BucketTraffic;
-}
-
-/** Splits s3://bucket/prefix/ into its bucket and key prefix ("" or ending with "/"). */
-export function parseStorageUrl(url: string): { bucket: string; prefix: string } {
-  const m = /^s3:\/\/([^/]+)\/(.*)$/.exec(url);
-  if (!m) throw new Error(`not an s3:// storage URL: ${url}`);
-  return { bucket: m[1]!, prefix: m[2]! };
-}
-
-/** The client for a bucket: explicit options only (Bun would otherwise read S3_* and AWS_* itself, during requests). */
-export function s3Client(storageUrl: string, a: S3Access): S3Client {
-  return new S3Client({
-    bucket: parseStorageUrl(storageUrl).bucket,
-    accessKeyId: a.accessKeyId,
-    secretAccessKey: a.secretAccessKey,
-    ...(a.sessionToken ? { sessionToken: a.sessionToken } : {}),
-    region: a.region,
-    // With an endpoint, path-style addressing (Bun's default: bucket in the path), which every
-    // S3-compatible store accepts. Without one, Bun addresses AWS S3 in the region.
-    ...(a.endpoint ? { endpoint: a.endpoint, virtualHostedStyle: false } : {}),
-  });
 }
 
 /** The largest PDF a download reads whole, in one request, rather than HEAD then streamed. */
@@ -392,12 +372,6 @@ async function sha256(stream: ReadableStream<Uint8Array>): Promise<string> {
   const h = new Bun.CryptoHasher("sha256");
   for await (const chunk of stream) h.update(chunk);
   return h.digest("hex");
-}
-
-/** S3's error code (Bun's S3Error carries it as `code`: NoSuchKey, AccessDenied, ConnectionRefused…). */
-export function s3Code(e: unknown): string | undefined {
-  const code = (e as { code?: unknown })?.code;
-  return typeof code === "string" ? code : undefined;
 }
 
 const describe = (e: unknown) => {

@@ -7,8 +7,9 @@ import { oneOf, pageQueryFields, queryNumberField } from "../../http/schema";
 import { reportFailureCodes } from "../../lib/error-codes";
 import { iso } from "../../lib/time";
 import { deliverOptionSchema } from "../../pdf/deliver-schema";
-import { type PdfaLevel, pdfaLevels } from "../../pdf/options";
-import { pdfOptionsSchema, postOptions } from "../../pdf/options-schema";
+import { IMAGE_DEFAULTS, type PdfaLevel, pdfaLevels, type StoredPostOptions } from "../../pdf/options";
+import { pdfOptionsSchema } from "../../pdf/options-schema";
+import { postOptions } from "../../pdf/post-options-schema";
 import { CONTENT_TYPES, type ImageFormat, imageFormats } from "../../pdf/raster";
 import { reportDeliveriesSchema } from "../destinations/model";
 import { reportWebhookSchema, webhookRequestSchema } from "../webhooks/model";
@@ -220,4 +221,19 @@ export function toReportJson(r: ReportSummary) {
     ...conformanceJson(r.conformance, r.pageCount),
     ...(r.status === "processing" && r.progressTotal !== null && { progress: { done: r.progressDone ?? 0, total: r.progressTotal } }),
   };
+}
+
+/** What a report's PDF will conform to, kept with the report (GET /reports/{id} shows it); null for a plain PDF. */
+export function conformanceOf(o: StoredPostOptions | undefined): string | null {
+  const c: ReportConformance = {};
+  if (o?.pdfa) c.pdfa = o.pdfa;
+  if (o?.e_invoice) {
+    const { number, grand_total, currency } = o.e_invoice.summary;
+    const e = o.e_invoice;
+    c.e_invoice = { format: e.format ?? "facturx", profile: e.profile ?? null, invoice_number: number, grand_total, currency };
+  }
+  if (o?.signature)
+    c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
+  if (o?.image) c.image = { format: o.image.format, dpi: o.image.dpi ?? IMAGE_DEFAULTS.dpi, pages: o.image.pages ?? IMAGE_DEFAULTS.pages };
+  return Object.keys(c).length ? JSON.stringify(c) : null;
 }

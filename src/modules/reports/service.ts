@@ -13,7 +13,6 @@ import {
   checkPdfOptions,
   type DeliverRequest,
   hasPostOptions,
-  IMAGE_DEFAULTS,
   type PostOptions,
   type StoredPdfOptions,
   type StoredPostOptions,
@@ -26,7 +25,7 @@ import type { TemplateSource } from "../templates/service";
 import type { ReportEvents } from "./events";
 import { failureAdvice } from "./failure-advice";
 import { checkData, chunkedDataJson, type DataLimits } from "./input-limits";
-import type { ReportConformance } from "./model";
+import { conformanceOf, type ReportConformance } from "./model";
 import { pdfMissing } from "./pdf-missing";
 import { preparePostOptions, throwProblems, usedReportProblem } from "./post-options";
 import { queueRefusal, quotaExceeded } from "./refusals";
@@ -384,18 +383,4 @@ export class ReportsService {
       }
     }
   }
-}
-/** What a report's PDF will conform to, kept with the report (GET /reports/{id} shows it); null for a plain PDF. */
-function conformanceOf(o: StoredPostOptions | undefined): string | null {
-  const c: ReportConformance = {};
-  if (o?.pdfa) c.pdfa = o.pdfa;
-  if (o?.e_invoice) {
-    const { number, grand_total, currency } = o.e_invoice.summary;
-    const e = o.e_invoice;
-    c.e_invoice = { format: e.format ?? "facturx", profile: e.profile ?? null, invoice_number: number, grand_total, currency };
-  }
-  if (o?.signature)
-    c.signature = { identity_id: o.signature.identity_id, signer: o.signature.signer ?? "", level: o.signature.timestamp ? "B-T" : "B-B" };
-  if (o?.image) c.image = { format: o.image.format, dpi: o.image.dpi ?? IMAGE_DEFAULTS.dpi, pages: o.image.pages ?? IMAGE_DEFAULTS.pages };
-  return Object.keys(c).length ? JSON.stringify(c) : null;
 }
