@@ -20,6 +20,7 @@ import { browserTempRoot, removeStaleBrowserTemp } from "../lib/temp";
 import { ServiceMetrics } from "../modules/health/metrics";
 import { listenForPeers } from "../modules/reports/peers";
 import { WebhookSender } from "../modules/webhooks/sender";
+import { webhookPolicy } from "../modules/webhooks/target";
 import { STEP_ORDER } from "../pdf/plan";
 import { missingRasterTools } from "../pdf/raster";
 import { writeFontconfig } from "../render/fonts";
@@ -114,10 +115,7 @@ export class App {
     }
     // Webhooks are sent with or without the renderer (deliveries left by an earlier run go out too).
     this.webhookSender = new WebhookSender(s.repos.webhooks, s.repos.reports, s.webhookSecrets, s.files, s.links, {
-      allowHosts: c.webhookAllowHosts,
-      timeoutMs: c.webhookTimeout,
-      retryWindowMs: c.webhookRetryWindow,
-      retryBaseMs: c.webhookRetryBase,
+      ...webhookPolicy(c),
       concurrency: 8,
       logger,
       sole: s.backend.kind === "sqlite",

@@ -3,6 +3,7 @@
 // the next one is due, an attempt ends, or someone says there is new work. Used by the delivery worker
 // (modules/destinations/worker.ts). On stop, attempts in flight are cut off and their rows given back.
 import { isDatabaseUnreachable } from "../db/errors";
+import type { LeasedRows } from "../db/leased-rows";
 import type { Logger } from "../lib/logger";
 
 export interface DueQueue<T extends { id: string }> {
@@ -14,6 +15,24 @@ export interface DueQueue<T extends { id: string }> {
   release(ids: string[], now: number): Promise<void>;
   /** Single machine only: gives back the claims an earlier (killed) process left. */
   releaseOthers?(now: number): Promise<number>;
+}
+
+/**
+ * The queue of a leased table: `claim` reads the claimed rows (each queue reads its own columns); the
+ * rest is the table's. `sole`: this is the only instance, so claims an earlier process left are given
+ * back at start instead of when they run out.
+ */
+export function leasedQueue<T extends { id: string }>(
+  leased: LeasedRows,
+  claim: (now: number, limit: number) => Promise<T[]>,
+  sole: boolean,
+): DueQueue<T> {
+  return {
+    claim,
+    nextDueAt: () => leased.nextDueAt(),
+    release: (ids, now) => leased.release(ids, now),
+    ...(sole ? { releaseOthers: (now: number) => leased.releaseOthers(now) } : {}),
+  };
 }
 
 export interface DueWorkerOptions {

@@ -200,11 +200,11 @@ for (const kind of BACKENDS) {
         { deliveryId: d!.id, startedAt: t0, durationMs: 12, responseStatus: 500, error: null },
         { status: "pending", nextAttemptAt: t0 + 5_000 },
       );
-      await repos.webhooks.release([d!.id], t0 + 1);
+      await repos.webhooks.leased.release([d!.id], t0 + 1);
       const log = await repos.webhooks.deliveries(r.id);
       expect(log.deliveries[0]).toMatchObject({ attempts: 1, lastError: "answered 500", nextAttemptAt: t0 + 1 });
       expect(log.attempts).toEqual([{ deliveryId: d!.id, startedAt: t0, durationMs: 12, responseStatus: 500, error: null }]);
-      expect(await repos.webhooks.nextDueAt()).toBe(t0 + 1);
+      expect(await repos.webhooks.leased.nextDueAt()).toBe(t0 + 1);
     });
 
     test("webhook secrets: the first insert wins; a rotation keeps the previous secret with its expiry", async () => {

@@ -3,6 +3,7 @@
 // 0018 makes it due (the PDF is durable), and is claimed by pushing its next attempt a lease ahead, so
 // one instance makes each attempt; if that instance dies, the row is due again when the lease ends.
 
+import { LeasedRows } from "../../db/leased-rows";
 import { newestFirst } from "../../db/newest-first";
 import type { DeliveryStatus, DestinationType } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
@@ -51,11 +52,16 @@ const columns = `id, account_id AS "accountId", name, type, settings, sealed_sec
   updated_at AS "updatedAt"`;
 
 export class DestinationsRepo {
+  /** The queue's claim, release and due time (db/leased-rows.ts, shared with the other delivery queue). */
+  readonly leased: LeasedRows;
+
   constructor(
     private readonly sql: Sql,
     /** This process's name in claims (see ReportQueue.owner). */
-    private readonly owner = "",
-  ) {}
+    owner = "",
+  ) {
+    this.leased = new LeasedRows(sql, "report_deliveries", owner);
+  }
 
   transaction<T>(fn: () => Promise<T>): Promise<T> {
     return this.sql.tx(fn);
@@ -137,47 +143,15 @@ export class DestinationsRepo {
    * on another instance) takes them.
    */
   async claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    const skipLocked = this.sql.dialect === "postgres" ? "FOR UPDATE SKIP LOCKED" : "";
     return this.sql.tx(async () => {
-      const ids = await this.sql.all<{ id: string }>(
-        `UPDATE report_deliveries SET next_attempt_at = $3, claimed_by = $4 WHERE id IN (
-           SELECT id FROM report_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 ${skipLocked})
-         RETURNING id`,
-        [now, limit, now + leaseMs, this.owner],
-      );
+      const ids = await this.leased.claim(now, limit, leaseMs);
       if (ids.length === 0) return [];
       return this.sql.all<DueDelivery>(
         `SELECT id, report_id AS "reportId", position, destination_id AS "destinationId", target, subject, body, link_origin AS "linkOrigin",
          created_at AS "createdAt", attempts FROM report_deliveries WHERE id IN ${jsonList(this.sql.dialect, "$1")} ORDER BY created_at, id`,
-        [JSON.stringify(ids.map((r) => r.id))],
+        [JSON.stringify(ids)],
       );
     });
-  }
-
-  /** Gives claimed deliveries back (their attempt was cut off by a stop): due again at `now`. */
-  async release(ids: string[], now: number): Promise<void> {
-    if (ids.length === 0) return;
-    await this.sql.run(
-      `UPDATE report_deliveries SET next_attempt_at = $2, claimed_by = NULL WHERE id IN ${jsonList(this.sql.dialect, "$1")} AND status = 'pending'`,
-      [JSON.stringify(ids), now],
-    );
-  }
-
-  /** Single machine only: at start-up, the claims of an earlier (killed) process are due at once. */
-  releaseOthers(now: number): Promise<number> {
-    return this.sql.run(
-      `UPDATE report_deliveries SET next_attempt_at = $2, claimed_by = NULL
-       WHERE status = 'pending' AND claimed_by IS NOT NULL AND claimed_by <> $1 AND next_attempt_at IS NOT NULL`,
-      [this.owner, now],
-    );
-  }
-
-  /** When the earliest due delivery is, or null when none is waiting to be attempted. */
-  async nextDueAt(): Promise<number | null> {
-    return (
-      (await this.sql.get<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM report_deliveries WHERE status = 'pending'"))
-        ?.at ?? null
-    );
   }
 
   /** Records an attempt's outcome; false when the row is gone (its report deleted) or no longer pending. */

@@ -8,7 +8,7 @@
 // the row is due again (at start-up on SQLite, when its lease ends on PostgreSQL) and the same object is
 // written again. A refusal by the outbound policy is final; every other failure is retried with
 // exponential backoff and jitter (the webhooks' retryDelay) until --delivery-retry-window is used up.
-import { DueWorker } from "../../jobs/due-worker";
+import { DueWorker, leasedQueue } from "../../jobs/due-worker";
 import type { Logger } from "../../lib/logger";
 import type { LinkSigner } from "../files/links";
 import { fenceOf, type PdfStore, StoreUnavailableError } from "../files/pdf-store";
@@ -50,12 +50,7 @@ export class DeliveryWorker {
   ) {
     const leaseMs = destinations.shipping.timeoutMs + CLAIM_MARGIN_MS;
     this.loop = new DueWorker<DueDelivery>(
-      {
-        claim: (now, limit) => repo.claimDue(now, limit, leaseMs),
-        nextDueAt: () => repo.nextDueAt(),
-        release: (ids, now) => repo.release(ids, now),
-        ...(opts.sole ? { releaseOthers: (now: number) => repo.releaseOthers(now) } : {}),
-      },
+      leasedQueue(repo.leased, (now, limit) => repo.claimDue(now, limit, leaseMs), opts.sole),
       (d, signal) => this.attempt(d, signal),
       { name: "delivery", concurrency: opts.concurrency, logger: opts.logger },
     );

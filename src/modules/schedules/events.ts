@@ -7,14 +7,10 @@ import { iso } from "../../lib/time";
 import type { WebhookSecrets } from "../webhooks/secrets";
 import { outcomeOf } from "../webhooks/sender";
 import { webhookHeaders } from "../webhooks/signature";
-import { sendWebhook } from "../webhooks/target";
+import { type OutboundPolicy, sendWebhook } from "../webhooks/target";
 import type { DueRunEvent, SchedulesRepo } from "./repo";
 
-export interface RunEventsOptions {
-  allowHosts: string[];
-  timeoutMs: number;
-  retryWindowMs: number;
-  retryBaseMs: number;
+export interface RunEventsOptions extends OutboundPolicy {
   logger: Logger;
 }
 

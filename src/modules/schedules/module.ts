@@ -3,7 +3,7 @@
 import type { FeatureModule } from "../../app/module";
 import { schedulesRoutes as schedulesPages } from "../../dashboard/routes/schedules";
 import { scheduleRuns, schedules } from "../../db/schema";
-import { checkWebhookUrl } from "../webhooks/target";
+import { checkWebhookUrl, webhookPolicy } from "../webhooks/target";
 import { fetchData } from "./data-url";
 import { schedulesDescription, schedulesWebhooks } from "./docs";
 import { RunFailedEvents } from "./events";
@@ -68,18 +68,12 @@ export const schedulesModule: FeatureModule = {
   },
   services: ({ config: c, sql, logger, services: s }) => {
     const repo = new SchedulesRepo(sql);
-    const policy = { allowHosts: c.webhookAllowHosts };
-    const events = new RunFailedEvents(repo, s.webhookSecrets, {
-      allowHosts: c.webhookAllowHosts,
-      timeoutMs: c.webhookTimeout,
-      retryWindowMs: c.webhookRetryWindow,
-      retryBaseMs: c.webhookRetryBase,
-      logger,
-    });
+    const policy = webhookPolicy(c);
+    const events = new RunFailedEvents(repo, s.webhookSecrets, { ...policy, logger });
     const ticker = new ScheduleTicker(
       repo,
       {
-        fetchData: (url) => fetchData(url, { ...policy, maxBytes: c.dataMaxSize, timeoutMs: c.webhookTimeout }),
+        fetchData: (url) => fetchData(url, { allowHosts: policy.allowHosts, maxBytes: c.dataMaxSize, timeoutMs: policy.timeoutMs }),
         submit: async (sc, data, options) =>
           s.reports.submit(
             await submitterOf(sc, s.repos.keys, Date.now()),
@@ -97,7 +91,7 @@ export const schedulesModule: FeatureModule = {
       logger,
     );
     const service = new SchedulesService(repo, s.templates, s.audit, {
-      checkUrl: (url, field) => checkWebhookUrl(url, { ...policy, field }),
+      checkUrl: (url, field) => checkWebhookUrl(url, { allowHosts: policy.allowHosts, field }),
       changed: ticker.wake,
     });
     return { schedules: service, scheduleTicker: ticker };

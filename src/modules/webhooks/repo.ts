@@ -5,6 +5,7 @@
 // the delivery is due again when the lease runs out.
 
 import { randomBytes } from "node:crypto";
+import { LeasedRows } from "../../db/leased-rows";
 import type { DeliveryStatus, WebhookEvent } from "../../db/schema";
 import { jsonList, type Sql } from "../../db/sql";
 
@@ -52,11 +53,16 @@ export interface AttemptRow {
 export type AttemptOutcome = { status: "delivered" } | { status: "pending"; nextAttemptAt: number } | { status: "failed" };
 
 export class WebhooksRepo {
+  /** The queue's claim, release and due time (db/leased-rows.ts, shared with the other delivery queue). */
+  readonly leased: LeasedRows;
+
   constructor(
     private readonly sql: Sql,
     /** This process's name in claims (see ReportQueue.owner). */
-    private readonly owner = "",
-  ) {}
+    owner = "",
+  ) {
+    this.leased = new LeasedRows(sql, "webhook_deliveries", owner);
+  }
 
   secret(accountId: string): Promise<SecretRow | undefined> {
     return this.sql.get<SecretRow>(
@@ -120,51 +126,17 @@ export class WebhooksRepo {
    * then no other sender (here or on another instance) takes them.
    */
   async claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    const skipLocked = this.sql.dialect === "postgres" ? "FOR UPDATE SKIP LOCKED" : "";
     return this.sql.tx(async () => {
-      const ids = await this.sql.all<{ id: string }>(
-        `UPDATE webhook_deliveries SET next_attempt_at = $3, claimed_by = $4 WHERE id IN (
-           SELECT id FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 ${skipLocked})
-         RETURNING id`,
-        [now, limit, now + leaseMs, this.owner],
-      );
+      const ids = await this.leased.claim(now, limit, leaseMs);
       if (ids.length === 0) return [];
       return this.sql.all<DueDelivery>(
         `SELECT d.id, d.report_id AS "reportId", r.account_id AS "accountId", d.event, w.url, w.link_origin AS "linkOrigin", d.attempts,
          d.created_at AS "createdAt", d.detail
          FROM webhook_deliveries d JOIN reports r ON r.id = d.report_id JOIN report_webhooks w ON w.report_id = d.report_id
          WHERE d.id IN ${jsonList(this.sql.dialect, "$1")} ORDER BY d.created_at, d.id`,
-        [JSON.stringify(ids.map((r) => r.id))],
+        [JSON.stringify(ids)],
       );
     });
-  }
-
-  /** Gives claimed deliveries back (their attempt was cut off by a shutdown): due again at `now`. */
-  async release(ids: string[], now: number): Promise<void> {
-    if (ids.length === 0) return;
-    await this.sql.run(
-      `UPDATE webhook_deliveries SET next_attempt_at = $2, claimed_by = NULL WHERE id IN ${jsonList(this.sql.dialect, "$1")} AND status = 'pending'`,
-      [JSON.stringify(ids), now],
-    );
-  }
-
-  /**
-   * Single machine only: at start-up, the claims of an earlier (crashed) process are given back at once
-   * rather than when they run out. Not for PostgreSQL, where the other claimers are alive.
-   */
-  releaseOthers(now: number): Promise<number> {
-    return this.sql.run(
-      "UPDATE webhook_deliveries SET next_attempt_at = $2, claimed_by = NULL WHERE status = 'pending' AND claimed_by IS NOT NULL AND claimed_by <> $1",
-      [this.owner, now],
-    );
-  }
-
-  /** When the earliest pending delivery is due, or null when none is pending. */
-  async nextDueAt(): Promise<number | null> {
-    return (
-      (await this.sql.get<{ at: number | null }>("SELECT min(next_attempt_at) AS at FROM webhook_deliveries WHERE status = 'pending'"))
-        ?.at ?? null
-    );
   }
 
   async deliveries(reportId: string): Promise<{ deliveries: DeliveryRow[]; attempts: AttemptRow[] }> {

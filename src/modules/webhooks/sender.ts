@@ -7,7 +7,7 @@
 // recorded only after it ends, so if reportgen stops or crashes while an attempt is in flight, the
 // event is sent again after the restart (with the same webhook-id): a receiver that keeps the ids it
 // has processed (as Standard Webhooks asks) acts on each event exactly once.
-import { DueWorker } from "../../jobs/due-worker";
+import { DueWorker, leasedQueue } from "../../jobs/due-worker";
 import type { Logger } from "../../lib/logger";
 import type { LinkSigner } from "../files/links";
 import type { PdfStore } from "../files/pdf-store";
@@ -16,7 +16,7 @@ import { buildEvent, freshDownload } from "./event";
 import type { AttemptOutcome, DueDelivery, WebhooksRepo } from "./repo";
 import type { WebhookSecrets } from "./secrets";
 import { webhookHeaders } from "./signature";
-import { type SendResult, sendWebhook } from "./target";
+import { type OutboundPolicy, type SendResult, sendWebhook } from "./target";
 
 /** The longest wait between two attempts. */
 export const MAX_RETRY_DELAY_MS = 3_600_000;
@@ -25,11 +25,7 @@ const IDLE_POLL_MS = 5_000;
 /** A claimed delivery is due again this long after its attempt's timeout, should its instance die mid-attempt. */
 const CLAIM_MARGIN_MS = 30_000;
 
-export interface WebhookSenderOptions {
-  allowHosts: string[];
-  timeoutMs: number;
-  retryWindowMs: number;
-  retryBaseMs: number;
+export interface WebhookSenderOptions extends OutboundPolicy {
   /** Attempts in flight at once. */
   concurrency: number;
   logger: Logger;
@@ -82,13 +78,7 @@ export class WebhookSender {
     // Claimed for longer than an attempt can take: no other sender (here or on another instance) takes them meanwhile.
     const leaseMs = opts.timeoutMs + CLAIM_MARGIN_MS;
     this.loop = new DueWorker<DueDelivery>(
-      {
-        claim: (now, limit) => repo.claimDue(now, limit, leaseMs),
-        nextDueAt: () => repo.nextDueAt(),
-        release: (ids, now) => repo.release(ids, now),
-        // Claims left by an earlier, crashed process are given back at start, not when they run out.
-        ...(opts.sole ? { releaseOthers: (now: number) => repo.releaseOthers(now) } : {}),
-      },
+      leasedQueue(repo.leased, (now, limit) => repo.claimDue(now, limit, leaseMs), opts.sole ?? false),
       (d, signal) => this.attempt(d, signal),
       { name: "webhook", concurrency: opts.concurrency, logger: opts.logger, idlePollMs: IDLE_POLL_MS },
     );

@@ -8,6 +8,7 @@ import { lookup as dnsLookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import type { Config } from "../../config/settings";
 import { validationFailed } from "../../lib/errors";
 import { isIpLiteral, isPublicAddress, parseIPv4, parseIPv6 } from "../../render/address-policy";
 import { hostAllowed } from "../../render/network-policy";
@@ -45,6 +46,22 @@ export interface TargetPolicy {
   /** The field named in refusals of the URL itself. */
   field?: string;
 }
+
+/** How webhook-style calls go out: the webhook sender's and the schedules' run_failed events alike. */
+export interface OutboundPolicy {
+  allowHosts: string[];
+  timeoutMs: number;
+  retryWindowMs: number;
+  retryBaseMs: number;
+}
+
+/** The webhook settings (--webhook-allow-hosts, --webhook-timeout, --webhook-retry-*), read in one place. */
+export const webhookPolicy = (c: Config): OutboundPolicy => ({
+  allowHosts: c.webhookAllowHosts,
+  timeoutMs: c.webhookTimeout,
+  retryWindowMs: c.webhookRetryWindow,
+  retryBaseMs: c.webhookRetryBase,
+});
 
 const allowSetting = (p: TargetPolicy) => p.allowSetting ?? "--webhook-allow-hosts";
 
