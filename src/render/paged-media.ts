@@ -104,6 +104,33 @@ const TOC_CSS =
   [2, 3, 4, 5, 6].map((l) => `nav.reportgen-toc .l${l}{padding-left:${(l - 1) * 6}mm}`).join("");
 
 /**
+ * Paged.js reads page breaks and named pages from stylesheets only, so `style="break-before: page"` or
+ * `style="page-break-after: always"` on an element was silently ignored: the content ran on. And an
+ * element on a named page that had any `style` attribute turned the page before it to that named page
+ * too. So these declarations of an element's `style` become a rule keyed by a class (which also survives
+ * the table of contents' second layout) in a <style> of the document's; an element on a named page
+ * gives up its whole `style` that way, the other declarations `!important` so that they still win as
+ * inline ones do.
+ */
+const INLINE_RULES = `(() => {
+    const paging = new Set(["break-before", "break-after", "break-inside", "page-break-before", "page-break-after", "page-break-inside", "page"]);
+    const rules = [];
+    for (const e of document.body.querySelectorAll("[style]")) {
+      const named = getComputedStyle(e).page !== "auto";
+      const moved = Array.from(e.style).filter((p) => named || paging.has(p));
+      if (moved.length === 0) continue;
+      const decls = moved.map((p) => p + ":" + e.style.getPropertyValue(p) + (paging.has(p) ? "" : " !important"));
+      for (const p of moved) e.style.removeProperty(p);
+      if (e.style.length === 0) e.removeAttribute("style");
+      e.classList.add("reportgen-inline-" + rules.length);
+      rules.push(".reportgen-inline-" + rules.length + "{" + decls.join(";") + "}");
+    }
+    const inline = document.createElement("style");
+    inline.textContent = rules.join("");
+    document.head.append(inline);
+  })()`;
+
+/**
  * The script run in the isolated world: checks, adds the default @page, lays out; answers the page
  * count. With a table of contents, the document is laid out twice: once to learn which element is the
  * first to start after page 1, then again with the TOC (a <nav> of links whose numbers are
@@ -118,6 +145,7 @@ function layoutScript(o: PdfOptions): string {
   const style = document.createElement("style");
   style.textContent = ${JSON.stringify(defaultPageCss(o))};
   document.head.prepend(style);
+  ${INLINE_RULES};
   const sheets = [...new PagedModule.Previewer().removeStyles(), { "reportgen-sheets": ${JSON.stringify(SHEET_CSS)} }];
   let entries = [];
   if (toc) {

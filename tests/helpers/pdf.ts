@@ -58,9 +58,9 @@ export function pageText(pdf: Uint8Array, first: number, last = first): string {
   return withFile(pdf, (f) => run(["pdftotext", "-f", String(first), "-l", String(last), f, "-"]).toString());
 }
 
-/** Page 1 rendered at `dpi` as RGB pixels (pdftoppm's PPM). */
-export function renderPage(pdf: Uint8Array, dpi = 36): { width: number; height: number; rgb: Uint8Array } {
-  const ppm = withFile(pdf, (f) => run(["pdftoppm", "-r", String(dpi), "-f", "1", "-l", "1", f]));
+/** Page `page` (1 by default) rendered at `dpi` as RGB pixels (pdftoppm's PPM). */
+export function renderPage(pdf: Uint8Array, dpi = 36, page = 1): { width: number; height: number; rgb: Uint8Array } {
+  const ppm = withFile(pdf, (f) => run(["pdftoppm", "-r", String(dpi), "-f", String(page), "-l", String(page), f]));
   const m = /^P6\s+(\d+)\s+(\d+)\s+255\s/.exec(ppm.subarray(0, 50).toString("latin1"));
   if (!m) throw new Error("pdftoppm did not write a PPM");
   return { width: Number(m[1]), height: Number(m[2]), rgb: ppm.subarray(m[0].length) };

@@ -2,7 +2,7 @@
 // pdftotext -f N -l N, with tagged PDFs, outlines, the render deadline and the template's scripts policy.
 import { describe, expect, setDefaultTimeout, test } from "bun:test";
 import { generate, pdfInfo, type TestApp, useRenderApp } from "../helpers/app";
-import { pageText } from "../helpers/pdf";
+import { colourfulPixels, pageSizes, pageText, renderPage } from "../helpers/pdf";
 
 setDefaultTimeout(60_000);
 
@@ -144,6 +144,22 @@ describe("guarantees", () => {
       expect(r.report.error.code).toBe("paged_media_failed");
       expect(r.report.error.message).toContain("<style>");
     }
+  });
+
+  test("inline break and page styles count as their rules would (Paged.js reads stylesheets only)", async () => {
+    const r = await paged(
+      `<style>@page{size:A5;margin:15mm} @page wide{size:A5 landscape} .wide{page:wide}</style>
+       <p>ONE</p><p style="break-before: page">TWO</p><p style="page-break-before: always">THREE</p>
+       <p style="page-break-after: always">FOUR</p><p>FIVE</p><div style="page: wide">SIX</div><p>SEVEN</p>
+       <p style="break-before: page">EIGHT</p><div class="wide" style="color: #c00; margin-left: 10mm">NINE</div>`,
+    );
+    expect(r.report.status).toBe("succeeded");
+    const pages = pageSizes(r.pdf!).map((_, i) => text(r.pdf!, i + 1));
+    expect(pages).toEqual(["ONE", "TWO", "THREE FOUR", "FIVE", "SIX", "SEVEN", "EIGHT", "NINE"]);
+    const sizes = pageSizes(r.pdf!).map((p) => (p.width > p.height ? "landscape" : "portrait"));
+    // A named page's element with a style of its own keeps the page before it portrait (and its colour).
+    expect(sizes).toEqual(["portrait", "portrait", "portrait", "portrait", "landscape", "portrait", "portrait", "landscape"]);
+    expect(colourfulPixels(renderPage(r.pdf!, 36, 8))).toBeGreaterThan(0);
   });
 
   test("header_template and footer_template are refused with paged_media, naming the field", async () => {
