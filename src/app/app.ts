@@ -129,6 +129,10 @@ export class App {
   /** Starts what the mode asks for: the steps run in this order, and stop() undoes them in reverse. */
   async start(): Promise<void> {
     checkCronPattern(this.config.cleanupSchedule);
+    // Chromium and the EJS sandbox take the longest to come up: they start first, while the rest does
+    // (/readyz waits for them, not for the steps below). A failure is thrown where it is awaited.
+    const launching = this.renderer ? this.launchRenderer(this.renderer) : undefined;
+    launching?.catch(() => {});
     await this.services.files.init();
     this.services.spool.init();
     await this.checkpointer?.start();
@@ -138,7 +142,8 @@ export class App {
     // Listen before Chromium is up: reports are accepted (durably queued) at once, and /readyz
     // answers 503 "starting" until the renderer is ready.
     if (this.mode.listen) await this.listen();
-    if (this.renderer) await this.startRenderer(this.renderer);
+    await launching;
+    this.renderer?.processor.start();
     this.webhookSender.start();
     this.reaper?.start();
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
@@ -194,7 +199,8 @@ export class App {
     });
   }
 
-  private async startRenderer(r: Renderer): Promise<void> {
+  /** Checks the renderer's tools and starts Chromium and the EJS sandbox; the processor starts later. */
+  private async launchRenderer(r: Renderer): Promise<void> {
     const c = this.config;
     const log = this.logger;
     if (!existsSync(c.chromiumPath)) {
@@ -223,7 +229,6 @@ export class App {
     r.post.init();
     await r.egress?.start();
     await Promise.all([r.templating.start(), r.pool.start()]);
-    r.processor.start();
   }
 
   /** The HTTP server, once listening. */
