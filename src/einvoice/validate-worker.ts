@@ -23,26 +23,29 @@ type Answer =
 declare const self: Worker;
 const inWorker = typeof Bun !== "undefined" && !Bun.isMainThread;
 
-/**
- * The checker threads' niceness: a check is batch work, the event loop answers everyone. On a busy
- * 2-core machine a checker thread at the main thread's priority took turns with it, and /livez waited
- * hundreds of ms; at 10 the kernel runs the main thread first whenever it has work.
- */
-const CHECKER_NICENESS = 10;
+/** What the pool tells a thread once, before any job: its niceness (--render-nice). */
+interface Setup {
+  nice: number;
+}
 
-/** Lowers this thread's own priority (Linux: per thread, by its id); elsewhere, or if refused, nothing. */
-function yieldToEventLoop() {
+/**
+ * Lowers this thread's own priority (Linux: per thread, by its id) to `nice`, as the data_schema thread
+ * does: a check is batch work, the event loop answers everyone. On a busy 2-core machine a checker thread
+ * at the main thread's priority took turns with it, and /livez waited hundreds of ms; niced, the kernel
+ * runs the main thread first whenever it has work. Elsewhere, or if refused, nothing.
+ */
+function yieldToEventLoop(nice: number) {
   try {
     const tid = Number(readFileSync("/proc/thread-self/stat", "utf8").split(" ")[0]);
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, CHECKER_NICENESS);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
   } catch {
     // Not Linux, or not allowed: the thread keeps its priority, which is only slower under load.
   }
 }
 
 if (inWorker) {
-  yieldToEventLoop();
-  self.onmessage = (e: MessageEvent<Job>) => {
+  self.onmessage = (e: MessageEvent<Job | Setup>) => {
+    if ("nice" in e.data) return yieldToEventLoop(e.data.nice);
     const { id, bytes, rules, read } = e.data;
     let answer: Answer;
     try {
@@ -71,7 +74,11 @@ export class EInvoiceValidatorPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(size = 2) {
+  /** `nice`: the threads' niceness, the service's --render-nice (0 leaves them at the event loop's priority). */
+  constructor(
+    size = 2,
+    private readonly nice = 10,
+  ) {
     for (let i = 0; i < size; i++) this.idle.push(this.spawn());
   }
 
@@ -86,6 +93,7 @@ export class EInvoiceValidatorPool {
       this.pump();
     };
     w.addEventListener("close", () => this.lost(w));
+    if (this.nice > 0) w.postMessage({ nice: this.nice } satisfies Setup);
     this.workers.add(w);
     return w;
   }

@@ -27,6 +27,8 @@ export interface EInvoiceCheckerOptions {
   timeoutMs: number;
   /** Worker threads that run the check. */
   threads?: number;
+  /** Their niceness (--render-nice): below the event loop's, so that it wins the cores. */
+  nice?: number;
 }
 
 const PDF_MAGIC = "%PDF-";
@@ -42,7 +44,7 @@ export class EInvoiceChecker {
 
   /** Starts the worker threads (App.start); a check before start starts them itself. */
   start() {
-    this.pool ??= new EInvoiceValidatorPool(this.opts.threads ?? 2);
+    this.pool ??= new EInvoiceValidatorPool(this.opts.threads ?? 2, this.opts.nice);
   }
 
   stop() {
