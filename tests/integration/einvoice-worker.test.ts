@@ -87,3 +87,16 @@ test("the caller's bytes stay whole after a check (a copy is transferred to the 
   expect(bytes.byteLength).toBe(4);
   expect(bytes.toString()).toBe("<r/>");
 });
+
+test("handed over, a document that fills its buffer is moved to the thread, not copied; a view into a larger one is copied", async () => {
+  const xml = readFileSync(join(import.meta.dir, "../../docs/examples/xrechnung-invoice.xml"));
+  const expected = validateEInvoice(xml);
+  // What the body reader hands on: a Buffer of its own, as large as the body.
+  const body = Buffer.concat([xml], xml.byteLength);
+  expect(await pool.validate(body, { handOver: true })).toEqual(expected);
+  expect(body.byteLength).toBe(0); // moved: the event loop copied nothing
+  // A view into a larger buffer (the Buffer pool's, or a body's part) cannot be moved without taking the rest.
+  const part = Buffer.concat([Buffer.from("xx"), xml]).subarray(2);
+  expect(await pool.validate(part, { handOver: true })).toEqual(expected);
+  expect(part.byteLength).toBe(xml.byteLength);
+});

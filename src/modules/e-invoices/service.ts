@@ -52,12 +52,15 @@ export class EInvoiceChecker {
     this.pool = undefined;
   }
 
-  /** Checks the e-invoice; `rules` replaces the rule sets the document names. */
+  /**
+   * Checks the e-invoice; `rules` replaces the rule sets the document names. The input's bytes are handed
+   * over to the checking thread (no copy on the event loop): the caller must not use them afterwards.
+   */
   async validate(input: EInvoiceInput, rules?: RuleSetId[]): Promise<EInvoiceValidation> {
     const xml = input.kind === "pdf" ? await this.embeddedXml(input.bytes) : input.bytes;
     this.start();
     try {
-      return await this.pool!.validate(xml, { rules });
+      return await this.pool!.validate(xml, { rules, handOver: true });
     } catch (e) {
       throw refusal(e);
     }
