@@ -30,7 +30,7 @@ import { ticksOf } from "./bench-cpu-pss";
 import { fmt, log } from "./bench-report";
 import { CONCURRENCY, countFor, EXTRA_SERVE_ARGS, flags, quick, ROUNDS, TEMPLATES, TOP_C } from "./bench-settings";
 import { now, onCleanup, type Printed, type Service, servicePdf, startService } from "./bench-sides";
-import type { BenchTemplate } from "./bench-templates";
+import { type Submission, submissionOf } from "./bench-templates";
 import { STATEMENT_SETTINGS, type StatementCounter, statementCounter } from "./lib/pg-statements";
 
 interface Sides {
@@ -128,7 +128,7 @@ async function bucketTraffic(instances: Service[]): Promise<Traffic> {
 }
 
 /** c clients print n PDFs between them on one side, each client starting its next PDF when its last one is done. */
-async function measure(side: ClusterSide, c: number, n: number, body: string, s: Sides): Promise<Measurement> {
+async function measure(side: ClusterSide, c: number, n: number, body: Submission, s: Sides): Promise<Measurement> {
   const target = side === "cluster" ? s.cluster : s.single;
   const latencies: number[] = [];
   let pages = -1;
@@ -186,7 +186,7 @@ export async function runCluster(): Promise<number> {
     `up: one instance on SQLite at ${s.single.base}; two on PostgreSQL + moto_server at ${s.cluster.map((i) => i.base).join(" and ")}` +
       `${flags.binary ? " (compiled binary)" : ""}${EXTRA_SERVE_ARGS.length ? `, serve ${EXTRA_SERVE_ARGS.join(" ")}` : ""}`,
   );
-  const tpls = TEMPLATES.map((t) => ({ t, body: requestBody(t) }));
+  const tpls = TEMPLATES.map((t) => ({ t, body: submissionOf(t) }));
 
   // Warm-up: every page of every instance (fonts, caches, the database's connections) and a full cell's
   // reports per side, so that JIT compilation is mostly done before the rounds: each cluster instance
@@ -250,14 +250,4 @@ export async function runCluster(): Promise<number> {
 async function renderedBy(i: Service): Promise<number> {
   const text = await (await fetch(`${i.base}/metrics`)).text();
   return Number(/^reportgen_reports_succeeded_total (\d+)/m.exec(text)?.[1] ?? Number.NaN);
-}
-
-/** What a client sends for a template (the same body as the main bench's service side). */
-function requestBody(t: BenchTemplate): string {
-  return JSON.stringify({
-    html_template: t.html_template,
-    engine: t.engine,
-    ...(t.engine === "ejs" ? { data: t.data } : {}),
-    ...(t.options ? { options: t.options } : {}),
-  });
 }

@@ -21,7 +21,7 @@ import {
   TEMPLATES,
   TOP_C,
 } from "./bench-settings";
-import { fmt, goals, judge, tally, type Verdict, verdictLine } from "./bench-targets";
+import { eInvoiceGoals, fmt, goals, judge, type RunFigures, tally, type Verdict, verdictLine } from "./bench-targets";
 import type { BenchTemplate } from "./bench-templates";
 
 export { fmt };
@@ -82,6 +82,7 @@ export function report(
   loadAtStart: number[],
   idlePss: { service: number; floor: number },
   stopSampler: () => void,
+  validate?: { file: string; bytes: number; latencies: number[]; treeCpuMs: number[] },
 ): number {
   // -------------------------------------------------------------------------------------------
   // Report
@@ -209,19 +210,41 @@ export function report(
       .join(" ")})`,
   );
   // Issue 48's table: the figures this run measured, judged; the others named as not measured.
-  const goalVerdicts = goals({
+  const figures: RunFigures = {
     concurrencies: [...CONCURRENCY].sort((a, b) => a - b),
     serviceOverFloor: (t, c) => (measured(t, c, "wait") ? median(cell(t, c, "wait").rates) / fasterFloorRate(t, c) : undefined),
     treeCpuRatio: (t, base, c) =>
       measured(t, c, "wait") && measured(base, c, "wait")
         ? medianOwn(cell(t, c, "wait"), "tree") / medianOwn(cell(base, c, "wait"), "tree")
         : undefined,
-  });
+    validateP50: validate && median(validate.latencies),
+  };
+  const goalVerdicts = goals(figures);
   out.push("", "Goals (issue 48):");
   for (const g of goalVerdicts) out.push(verdictLine(g));
   out.push(`goals: ${tally(goalVerdicts)}`);
+  // Issue 43's: the e-invoice check's latency (its own line first: p50, p99, CPU) and the readable print's cost.
+  const eInvoice = eInvoiceGoals(figures);
+  out.push("", "Goals (issue 43, e-invoices):");
+  if (validate) {
+    const v = {
+      file: validate.file,
+      bytes: validate.bytes,
+      checks: validate.latencies.length,
+      p50_ms: median(validate.latencies),
+      p99_ms: percentile(validate.latencies, 0.99),
+      tree_cpu_ms_per_check: median(validate.treeCpuMs),
+    };
+    out.push(
+      `einvoice-validate c=1: ${v.checks} checks of ${v.file} (${Math.round(v.bytes / 1024)} KB): p50 ${fmt(v.p50_ms)} ms, ` +
+        `p99 ${fmt(v.p99_ms)} ms, service tree CPU ${fmt(v.tree_cpu_ms_per_check)} ms per check`,
+    );
+    json.einvoice_validate = v;
+  }
+  for (const g of eInvoice) out.push(verdictLine(g));
+  out.push(`goals: ${tally(eInvoice)}`);
   json.targets = targets;
-  json.goals = goalVerdicts;
+  json.goals = [...goalVerdicts, ...eInvoice];
   console.log(out.join("\n"));
   if (flags.json) {
     writeFileSync(flags.json, `${JSON.stringify(json, null, 2)}\n`);

@@ -95,7 +95,7 @@ export function renderResults(r: ResultsFile): string {
     `${tally(r.targets)}.${r.targets.some((t) => t.pass === false) ? " The failed ones, by template and c (every line is in the results file):" : ""}`,
     ...failedByCell(r.targets),
     "",
-    "### Goals of issue 48",
+    "### Goals of issues 48 and 43 (e-invoices)",
     "",
     `${tally(r.goals)}:`,
     "",

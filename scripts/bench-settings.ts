@@ -6,7 +6,7 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { settings } from "../src/config/settings";
 import { launchArgs } from "../src/render/browser";
-import { type BenchTemplate, benchTemplates } from "./bench-templates";
+import { type BenchTemplate, benchTemplates, VALIDATE_NAME } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -80,12 +80,16 @@ for (const [name, v, min] of [
 const allTemplates = benchTemplates();
 /** report-100k is a run of its own (scripts/bench-big.ts), not a template of the interleaved rounds. */
 export const BIG = flags.templates?.split(",").includes("report-100k") ?? false;
+/** The e-invoice check's latency (scripts/bench-einvoice.ts): a measurement of each round, not a template. */
+export const EINVOICE_VALIDATE = flags.templates?.split(",").includes(VALIDATE_NAME) ?? false;
 export const TEMPLATES = flags.templates
   ? flags.templates
       .split(",")
-      .filter((n) => n !== "report-100k")
+      .filter((n) => n !== "report-100k" && n !== VALIDATE_NAME)
       .map(
-        (n) => allTemplates.find((t) => t.name === n) ?? usage(`unknown template ${n}; use ${allTemplates.map((t) => t.name).join(", ")}`),
+        (n) =>
+          allTemplates.find((t) => t.name === n) ??
+          usage(`unknown template ${n}; use ${[...allTemplates.map((t) => t.name), VALIDATE_NAME].join(", ")}`),
       )
   : allTemplates.filter((t) => t.byDefault);
 /** PDFs per measurement (--count, else the template's): at least 2 per client, so every client starts a PDF while the others print. */

@@ -30,6 +30,7 @@ import {
   usage,
   WAIT_S,
 } from "./bench-settings";
+import type { Submission } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
 // Small helpers
@@ -156,20 +157,20 @@ let nextInstance = 0;
 const pick = (svc: Service | Service[]): Service => (Array.isArray(svc) ? svc[nextInstance++ % svc.length]! : svc);
 
 /**
- * One PDF through the service: POST, then the long poll (or polling), then the PDF through its link, each
+ * One PDF through the service: POST (generate-pdf-async, or the template's own request), then the long poll (or polling), then the PDF through its link, each
  * request to the next instance when `svc` is a cluster (so the report is mostly waited for and downloaded
  * on another instance than the one it was submitted to, and rendered by whichever claimed it).
  */
-export async function servicePdf(svc: Service | Service[], body: string, poll: boolean): Promise<Printed> {
+export async function servicePdf(svc: Service | Service[], submit: Submission, poll: boolean): Promise<Printed> {
   const t0 = now();
   const first = pick(svc);
-  const r = await fetch(`${first.base}/api/v1/generate-pdf-async`, {
+  const r = await fetch(`${first.base}${submit.path}`, {
     method: "POST",
-    headers: { "x-api-key": first.key, "content-type": "application/json" },
-    body,
+    headers: { "x-api-key": first.key, "content-type": submit.contentType },
+    body: submit.body,
   });
   const answer = (await r.json()) as { report_id?: string };
-  if (r.status !== 202 || !answer.report_id) throw new Error(`POST generate-pdf-async answered ${r.status}: ${JSON.stringify(answer)}`);
+  if (r.status !== 202 || !answer.report_id) throw new Error(`POST ${submit.path} answered ${r.status}: ${JSON.stringify(answer)}`);
   const path = `/api/v1/reports/${answer.report_id}/download${poll ? "" : `?wait=${WAIT_S}`}`;
   let link: URL;
   for (;;) {
@@ -289,7 +290,7 @@ export async function measure(
   side: Side,
   c: number,
   n: number,
-  tpl: { html: string; tunedHtml: string; body: string },
+  tpl: { html: string; tunedHtml: string; body: Submission },
   svc: Service,
   floors: Floors,
 ): Promise<Measurement> {

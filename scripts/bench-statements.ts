@@ -41,6 +41,7 @@ process.argv = [
 ];
 const { countFor, TEMPLATES, CONCURRENCY } = await import("./bench-settings");
 const { onCleanup, servicePdf, startService } = await import("./bench-sides");
+const { submissionOf } = await import("./bench-templates");
 const { ticksOf } = await import("./bench-cpu-pss");
 const { startPostgres } = await import("../tests/support/postgres-server");
 
@@ -73,12 +74,7 @@ async function main(): Promise<number> {
 
   const results: unknown[] = [];
   for (const t of TEMPLATES) {
-    const body = JSON.stringify({
-      html_template: t.html_template,
-      engine: t.engine,
-      ...(t.engine === "ejs" ? { data: t.data } : {}),
-      ...(t.options ? { options: t.options } : {}),
-    });
+    const body = submissionOf(t);
     // Warm-up: connections, prepared statements, Chromium.
     await Promise.all(Array.from({ length: 4 }, () => servicePdf(cluster, body, false)));
     for (const c of CONCURRENCY) {

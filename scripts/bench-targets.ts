@@ -40,6 +40,8 @@ export interface RunFigures {
   treeCpuRatio(template: string, base: string, c: number): number | undefined;
   /** The concurrencies of the run, lowest first. */
   concurrencies: readonly number[];
+  /** The e-invoice check's p50 latency in ms (einvoice-validate, c = 1), or undefined when not measured. */
+  validateP50?: number;
 }
 
 const MEMORY = "bun scripts/memory.ts measures it";
@@ -73,4 +75,22 @@ export function goals(run: RunFigures): Verdict[] {
     );
   }
   return out;
+}
+
+const RENDER = "einvoice-render";
+
+/** Issue 43's goals: the e-invoice check's speed, and what printing an incoming invoice readable costs. */
+export function eInvoiceGoals(run: RunFigures): Verdict[] {
+  const speed = "e-invoice check of the test suite's largest invoice (einvoice-validate) c=1: p50 (ms)";
+  const c = run.concurrencies[0] ?? 1;
+  const cost = `readable print of an incoming XRechnung (${RENDER}) c=${c}: service tree CPU per PDF ÷ the plain invoice's`;
+  const ratio = run.treeCpuRatio(RENDER, PLAIN, c);
+  return [
+    run.validateP50 === undefined
+      ? { name: speed, value: null, op: "<=", limit: 100, pass: null, note: "--templates einvoice-validate measures it" }
+      : judge(speed, run.validateP50, "<=", 100),
+    ratio === undefined
+      ? { name: cost, value: null, op: "<=", limit: 1.25, pass: null, note: `--templates ${PLAIN},${RENDER} measures it` }
+      : judge(cost, ratio, "<=", 1.25),
+  ];
 }

@@ -7,7 +7,8 @@
 //   --rounds N         rounds (default 5; --quick: 2)
 //   --concurrency LIST client concurrencies (default 1,2,4,8)
 //   --templates LIST   comma list of invoice-ejs, invoice-raw, invoice-protected, invoice-pdfa, invoice-png, invoice-xrechnung, invoice-peppol,
-//                      invoice-facturx, invoice-40, invoice-40-intl, report-1000 (default invoice-ejs,report-1000),
+//                      invoice-facturx, invoice-40, invoice-40-intl, einvoice-render, report-1000 (default invoice-ejs,report-1000),
+//                      and einvoice-validate (the e-invoice check's latency, below),
 //                      or report-100k alone: the big-report run below (its own flags: --rows LIST, default 100000;
 //                      --chunk-size N, default 2500; --no-chunk sends the report whole)
 //   --poll-ms N        interval of the polling client (default 50)
@@ -70,6 +71,13 @@
 // and the service tree's: server, sandboxes, Chromium). Then issue 48's goals (scripts/bench-targets.ts), each
 // PASS/FAIL, or "not measured by this run" for a figure this run cannot give (memory and start: scripts/memory.ts).
 //
+// einvoice-validate (scripts/bench-einvoice.ts): not a template. In each round, before the templates, the
+// test suite's largest invoice (the shared corpus) is checked by POST /api/v1/e-invoices/validate 50 times
+// (--quick: 20) one after another; p50 and p99 over the pooled latencies, and the service tree's CPU per
+// check. einvoice-render: an incoming XRechnung printed readable (POST /api/v1/e-invoices/render), held
+// against invoice-ejs's CPU. Issue 43's goals (bench-targets.ts): the check's p50 <= 100 ms, the readable
+// print's service tree CPU <= 1.25 x the plain invoice's.
+//
 // report-100k (scripts/bench-big.ts): no floors. One service on its defaults prints the 1000-row report
 // 7 times (--quick: 3) one after another, then the bench template 100 times longer (--rows) as a chunked
 // report (options.chunk of --chunk-size rows, its title on the first chunk and its total after the last).
@@ -106,12 +114,14 @@ import { withPrintDefaults } from "../src/render/print-page";
 import { runBig } from "./bench-big";
 import { runCluster } from "./bench-cluster";
 import { floorBrowser, startPssSampler, treePss } from "./bench-cpu-pss";
+import { largestSuiteInvoice, measureValidate } from "./bench-einvoice";
 import { cell, fmt, log, report } from "./bench-report";
 import {
   BIG,
   CHROMIUM,
   CONCURRENCY,
   countFor,
+  EINVOICE_VALIDATE,
   EXTRA_SERVE_ARGS,
   flags,
   LAUNCH_ARGS,
@@ -126,6 +136,7 @@ import {
 } from "./bench-settings";
 import { cleanup, measure, startFloors, startService } from "./bench-sides";
 import { withSigningIdentity } from "./bench-signing";
+import { submissionOf } from "./bench-templates";
 
 // The run: the service and the floors started, the warm-up, the fairness check, then the interleaved rounds
 // (the method above); scripts/bench-report.ts prints the figures.
@@ -152,12 +163,7 @@ async function main(): Promise<number> {
       html: withPrintDefaults(rendered),
       // What the service's script-less page receives: the same, kept off the screen.
       tunedHtml: withPrintDefaults(rendered, true),
-      body: JSON.stringify({
-        html_template: t.html_template,
-        engine: t.engine,
-        ...(t.engine === "ejs" ? { data: t.data } : {}),
-        ...(t.options ? { options: t.options } : {}),
-      }),
+      body: submissionOf(t),
       t,
     };
   });
@@ -182,9 +188,19 @@ async function main(): Promise<number> {
   if (missing.length)
     log(`WARNING: the service's Chromium runs without ${missing.join(" ")}: the floor's flags no longer match src/render/browser.ts`);
 
+  // The e-invoice check (einvoice-validate): warmed up like the templates, then measured once per round.
+  const checked = EINVOICE_VALIDATE ? largestSuiteInvoice() : undefined;
+  const validate = checked && { file: checked.file, bytes: checked.bytes.byteLength, latencies: [] as number[], treeCpuMs: [] as number[] };
+  if (checked) await measureValidate(svc, checked, 5);
+
   let turn = 0;
   for (let round = 1; round <= ROUNDS; round++) {
     log(`-- round ${round}/${ROUNDS} (${Math.round((Date.now() - startedAt) / 1000)} s, load ${loadavg()[0]!.toFixed(2)})`);
+    if (checked && validate) {
+      const m = await measureValidate(svc, checked, quick ? 20 : 50);
+      validate.latencies.push(...m.latencies);
+      validate.treeCpuMs.push(m.treeCpuMs);
+    }
     for (const tpl of tpls) {
       for (const c of CONCURRENCY) {
         // Rotate the order so that no side always runs first, or right after the same other side.
@@ -208,7 +224,7 @@ async function main(): Promise<number> {
     }
   }
 
-  return report(tpls, startedAt, loadAtStart, idlePss, stopSampler);
+  return report(tpls, startedAt, loadAtStart, idlePss, stopSampler, validate);
 }
 
 let code = 1;

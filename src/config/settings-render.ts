@@ -132,7 +132,7 @@ export const renderSettings = {
     env: "REPORTGEN_RENDER_NICE",
     default: 10,
     parse: int(0, 19),
-    help: "CPU priority (nice) of Chromium, the EJS sandboxes and the data_schema thread; above 0 keeps the API responsive while they saturate the CPU",
+    help: "CPU priority (nice) of Chromium, the EJS sandboxes, the data_schema thread and the e-invoice checker threads; above 0 keeps the API responsive while they saturate the CPU",
   }),
   maxAttempts: spec({
     group: "Rendering",

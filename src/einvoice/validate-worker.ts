@@ -14,6 +14,8 @@ interface Job {
   rules?: RuleSetId[];
   /** Also read the invoice for the readable copy (readIncoming), not only check it. */
   read?: boolean;
+  /** The caller no longer needs `bytes`: their buffer may be transferred as it is (then detached). */
+  handOver?: boolean;
 }
 type Answer =
   | { id: number; ok: EInvoiceValidation | IncomingReading }
@@ -23,26 +25,29 @@ type Answer =
 declare const self: Worker;
 const inWorker = typeof Bun !== "undefined" && !Bun.isMainThread;
 
-/**
- * The checker threads' niceness: a check is batch work, the event loop answers everyone. On a busy
- * 2-core machine a checker thread at the main thread's priority took turns with it, and /livez waited
- * hundreds of ms; at 10 the kernel runs the main thread first whenever it has work.
- */
-const CHECKER_NICENESS = 10;
+/** What the pool tells a thread once, before any job: its niceness (--render-nice). */
+interface Setup {
+  nice: number;
+}
 
-/** Lowers this thread's own priority (Linux: per thread, by its id); elsewhere, or if refused, nothing. */
-function yieldToEventLoop() {
+/**
+ * Lowers this thread's own priority (Linux: per thread, by its id) to `nice`, as the data_schema thread
+ * does: a check is batch work, the event loop answers everyone. On a busy 2-core machine a checker thread
+ * at the main thread's priority took turns with it, and /livez waited hundreds of ms; niced, the kernel
+ * runs the main thread first whenever it has work. Elsewhere, or if refused, nothing.
+ */
+function yieldToEventLoop(nice: number) {
   try {
     const tid = Number(readFileSync("/proc/thread-self/stat", "utf8").split(" ")[0]);
-    if (Number.isInteger(tid) && tid > 0) setPriority(tid, CHECKER_NICENESS);
+    if (Number.isInteger(tid) && tid > 0) setPriority(tid, nice);
   } catch {
     // Not Linux, or not allowed: the thread keeps its priority, which is only slower under load.
   }
 }
 
 if (inWorker) {
-  yieldToEventLoop();
-  self.onmessage = (e: MessageEvent<Job>) => {
+  self.onmessage = (e: MessageEvent<Job | Setup>) => {
+    if ("nice" in e.data) return yieldToEventLoop(e.data.nice);
     const { id, bytes, rules, read } = e.data;
     let answer: Answer;
     try {
@@ -71,7 +76,11 @@ export class EInvoiceValidatorPool {
   private nextId = 1;
   private closed = false;
 
-  constructor(size = 2) {
+  /** `nice`: the threads' niceness, the service's --render-nice (0 leaves them at the event loop's priority). */
+  constructor(
+    size = 2,
+    private readonly nice = 10,
+  ) {
     for (let i = 0; i < size; i++) this.idle.push(this.spawn());
   }
 
@@ -86,6 +95,7 @@ export class EInvoiceValidatorPool {
       this.pump();
     };
     w.addEventListener("close", () => this.lost(w));
+    if (this.nice > 0) w.postMessage({ nice: this.nice } satisfies Setup);
     this.workers.add(w);
     return w;
   }
@@ -110,18 +120,26 @@ export class EInvoiceValidatorPool {
       const { job, resolve } = this.queue.shift()!;
       this.pending.set(job.id, resolve);
       this.busy.set(w, job.id);
-      // The document goes as a transferred buffer of its own, never cloned: Bun's structured clone of a
-      // Buffer (what the body reader hands on) cost the event loop 0.8 ms median and 46 ms p90 for a
-      // 435 kB invoice, a plain copy transferred 0.02 ms (measured side by side). The copy keeps the
-      // caller's bytes usable (render's archive embeds them).
-      const bytes = new Uint8Array(job.bytes);
+      // The document goes as a transferred buffer, never cloned: Bun's structured clone of a Buffer (what
+      // the body reader hands on) cost the event loop 0.8 ms median and 46 ms p90 for a 435 kB invoice, a
+      // transfer 0.02 ms (measured side by side). A caller that hands its bytes over (handOver) gives up
+      // their buffer, when the document fills it: no copy, and no 435 kB more for the event loop's
+      // collector to count (0.6-0.9 ms of main-thread CPU per large check with the copy, measured
+      // in-process). Otherwise a copy keeps the caller's bytes usable (render's archive embeds them).
+      // Either way a plain Uint8Array goes, never the Buffer itself (the slow clone above).
+      const { buffer, byteOffset, byteLength } = job.bytes;
+      const whole = job.handOver && buffer instanceof ArrayBuffer && byteOffset === 0 && byteLength === buffer.byteLength;
+      const bytes = whole ? new Uint8Array(buffer) : new Uint8Array(job.bytes);
       w.postMessage({ ...job, bytes }, [bytes.buffer]);
     }
   }
 
-  /** Checks one e-invoice in a worker. Rejects with XmlRejected or NotAnEInvoice like validateEInvoice. */
-  async validate(bytes: Uint8Array, options: { rules?: RuleSetId[] } = {}): Promise<EInvoiceValidation> {
-    return (await this.run({ id: this.nextId++, bytes, rules: options.rules })) as EInvoiceValidation;
+  /**
+   * Checks one e-invoice in a worker. Rejects with XmlRejected or NotAnEInvoice like validateEInvoice.
+   * With `handOver`, the caller gives `bytes` up: their buffer may be moved to the thread (left empty here).
+   */
+  async validate(bytes: Uint8Array, options: { rules?: RuleSetId[]; handOver?: boolean } = {}): Promise<EInvoiceValidation> {
+    return (await this.run({ id: this.nextId++, bytes, rules: options.rules, handOver: options.handOver })) as EInvoiceValidation;
   }
 
   /** Checks one e-invoice and reads it for the readable copy, in a worker (readIncoming). */

@@ -7,7 +7,9 @@ import { validateEInvoice, XmlRejected } from "../../src/einvoice/validate";
 import { EInvoiceValidatorPool } from "../../src/einvoice/validate-worker";
 import { corpusAbsent, EINVOICE_SHARED } from "../helpers/einvoice-corpus";
 
-const pool = new EInvoiceValidatorPool(2);
+/** Not the default 10: the test sees the niceness given (the service gives --render-nice). */
+const NICE = 13;
+const pool = new EInvoiceValidatorPool(2, NICE);
 afterAll(() => pool.close());
 
 /** The longest gap between ticks of a 5 ms timer while `work` runs. */
@@ -72,10 +74,10 @@ function threadNiceness(): number[] {
   );
 }
 
-test.skipIf(!existsSync("/proc/self/task"))("the checker threads run at a lower priority than the event loop (Linux)", async () => {
+test.skipIf(!existsSync("/proc/self/task"))("the checker threads run at the niceness given, below the event loop (Linux)", async () => {
   await pool.validate(new TextEncoder().encode("<r/>")).catch(() => {}); // the threads have started
   const nice = threadNiceness();
-  expect(nice.filter((n) => n === 10).length).toBeGreaterThanOrEqual(2);
+  expect(nice.filter((n) => n === NICE).length).toBeGreaterThanOrEqual(2);
   expect(nice.filter((n) => n === 0).length).toBeGreaterThanOrEqual(1); // the main thread keeps its own
 });
 
@@ -84,4 +86,17 @@ test("the caller's bytes stay whole after a check (a copy is transferred to the 
   await pool.validate(bytes).catch(() => {});
   expect(bytes.byteLength).toBe(4);
   expect(bytes.toString()).toBe("<r/>");
+});
+
+test("handed over, a document that fills its buffer is moved to the thread, not copied; a view into a larger one is copied", async () => {
+  const xml = readFileSync(join(import.meta.dir, "../../docs/examples/xrechnung-invoice.xml"));
+  const expected = validateEInvoice(xml);
+  // What the body reader hands on: a Buffer of its own, as large as the body.
+  const body = Buffer.concat([xml], xml.byteLength);
+  expect(await pool.validate(body, { handOver: true })).toEqual(expected);
+  expect(body.byteLength).toBe(0); // moved: the event loop copied nothing
+  // A view into a larger buffer (the Buffer pool's, or a body's part) cannot be moved without taking the rest.
+  const part = Buffer.concat([Buffer.from("xx"), xml]).subarray(2);
+  expect(await pool.validate(part, { handOver: true })).toEqual(expected);
+  expect(part.byteLength).toBe(xml.byteLength);
 });

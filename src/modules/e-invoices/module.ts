@@ -46,7 +46,12 @@ export const eInvoicesModule: FeatureModule = {
   // invoices at once on 2 cores, tests/process/e-invoice-event-loop.test.ts); a queue holds the rest.
   dashboard: [{ nav: { id: "e-invoices", href: "/dashboard/e-invoices", label: "E-invoices", order: 45 }, pages: eInvoicesPages }],
   services: ({ config: c }) => ({
-    eInvoices: new EInvoiceChecker({ qpdfPath: c.qpdfPath, timeoutMs: c.renderTimeout, threads: Math.max(1, availableParallelism() - 1) }),
+    eInvoices: new EInvoiceChecker({
+      qpdfPath: c.qpdfPath,
+      timeoutMs: c.renderTimeout,
+      threads: Math.max(1, availableParallelism() - 1),
+      nice: c.renderNice,
+    }),
   }),
   start: ({ services: s }) => s.eInvoices.start(),
   stop: (s) => s.eInvoices.stop(),

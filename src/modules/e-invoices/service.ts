@@ -27,6 +27,8 @@ export interface EInvoiceCheckerOptions {
   timeoutMs: number;
   /** Worker threads that run the check. */
   threads?: number;
+  /** Their niceness (--render-nice): below the event loop's, so that it wins the cores. */
+  nice?: number;
 }
 
 const PDF_MAGIC = "%PDF-";
@@ -42,7 +44,7 @@ export class EInvoiceChecker {
 
   /** Starts the worker threads (App.start); a check before start starts them itself. */
   start() {
-    this.pool ??= new EInvoiceValidatorPool(this.opts.threads ?? 2);
+    this.pool ??= new EInvoiceValidatorPool(this.opts.threads ?? 2, this.opts.nice);
   }
 
   stop() {
@@ -50,12 +52,15 @@ export class EInvoiceChecker {
     this.pool = undefined;
   }
 
-  /** Checks the e-invoice; `rules` replaces the rule sets the document names. */
+  /**
+   * Checks the e-invoice; `rules` replaces the rule sets the document names. The input's bytes are handed
+   * over to the checking thread (no copy on the event loop): the caller must not use them afterwards.
+   */
   async validate(input: EInvoiceInput, rules?: RuleSetId[]): Promise<EInvoiceValidation> {
     const xml = input.kind === "pdf" ? await this.embeddedXml(input.bytes) : input.bytes;
     this.start();
     try {
-      return await this.pool!.validate(xml, { rules });
+      return await this.pool!.validate(xml, { rules, handOver: true });
     } catch (e) {
       throw refusal(e);
     }
