@@ -2,9 +2,9 @@
 // One module for every picture reportgen makes: a report's image output (steps/image.ts), its
 // thumbnail and the golden samples' compare. The picture is the printed page: pdftoppm reads the same
 // PDF a client would download, so an image report and `pdftoppm` on its PDF agree pixel for pixel.
-// Measured alternatives (Chromium screenshots) cost a second layout and drift from the PDF, and what a
-// picture costs is where (docs/images.md has the figures): pdftoppm writes PPM and the PNG is encoded
-// here, with zlib in the thread pool.
+// The measured alternative, Chromium screenshots, costs a second layout, drifts from the PDF and costs
+// more CPU (docs/images.md has the figures, and where a picture's CPU goes). pdftoppm writes PPM and the
+// PNG is encoded here, with zlib in the thread pool.
 
 import { readdirSync, readFileSync } from "node:fs";
 import { open, readFile, writeFile } from "node:fs/promises";
