@@ -35,8 +35,8 @@ export async function diff(config: Config, a: DiffArgs): Promise<number> {
       console.error(`reportgen: ${f}: no such file`);
       return 2;
     }
-  const run: ToolRunner = async (cmd) => {
-    const r = await runTool(cmd, { timeoutMs: config.renderTimeout });
+  const run: ToolRunner = async (cmd, env) => {
+    const r = await runTool(cmd, { timeoutMs: config.renderTimeout, env });
     if (r.code !== 0) throw new Unreadable(`${cmd.at(-2)} cannot be read as a PDF: ${r.stderr.trim().split("\n").at(-1) ?? r.code}`);
   };
   let result: Awaited<ReturnType<typeof comparePdfFiles>>;

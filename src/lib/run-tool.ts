@@ -2,6 +2,9 @@
 // (supervisor.ts); a tool run is one task, so its owner only needs the bound and the kill.
 import { setPriority } from "node:os";
 
+/** Variables a tool runs with on top of the service's own environment (the rasteriser's malloc settings). */
+export type ToolEnv = Record<string, string>;
+
 export interface ToolRun {
   /** The exit code, or null when the process was killed (by a signal, or at the deadline). */
   code: number | null;
@@ -17,16 +20,17 @@ export interface ToolRun {
 /**
  * Runs a short-lived tool (qpdf) to completion under a deadline: in its own process group, which is
  * SIGKILLed whole at the deadline (or when `signal` aborts), at `nice` priority like Chromium, with
- * `stdin` (if given) as its standard input. The
+ * `stdin` (if given) as its standard input and `env` over the service's environment. The
  * long-lived children above are supervised; a tool run is one task, so its owner only needs the bound.
  */
 export async function runTool(
   cmd: string[],
-  o: { timeoutMs: number; nice?: number; signal?: AbortSignal; stdin?: string; stdout?: boolean },
+  o: { timeoutMs: number; nice?: number; signal?: AbortSignal; stdin?: string; stdout?: boolean; env?: ToolEnv },
 ): Promise<ToolRun> {
   const started = performance.now();
   const stdin = o.stdin === undefined ? "ignore" : new Blob([o.stdin]);
-  const p = Bun.spawn({ cmd, detached: true, stdin, stdout: o.stdout ? "pipe" : "ignore", stderr: "pipe" });
+  const env = o.env ? { ...process.env, ...o.env } : undefined;
+  const p = Bun.spawn({ cmd, env, detached: true, stdin, stdout: o.stdout ? "pipe" : "ignore", stderr: "pipe" });
   if (o.nice) {
     try {
       setPriority(p.pid, o.nice);

@@ -17,6 +17,7 @@ import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../lib/logger";
+import type { ToolEnv } from "../lib/run-tool";
 import { flush, readPageSize } from "./inspect";
 import { joinParts, type MergePart } from "./merge";
 import type { PageSize } from "./overlay-pdf";
@@ -154,7 +155,7 @@ export class PdfPipeline {
       pageSize: () => (size ??= readPageSize(input)),
       stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
-      tool: (cmd) => this.tool(cmd, reportId),
+      tool: (cmd, env) => this.tool(cmd, reportId, env),
       qpdf: (args) => this.qpdf.run(args, reportId),
       json: (file, keys, objects) => this.qpdf.json(file, reportId, keys, objects),
       print: this.opts.print,
@@ -163,8 +164,8 @@ export class PdfPipeline {
   }
 
   /** Runs a step's own tool (the rasteriser's) as qpdf runs: niced, under the deadline, its failure a service fault. */
-  tool(cmd: string[], reportId: string): Promise<void> {
-    return runServiceTool(this.opts, cmd, reportId);
+  tool(cmd: string[], reportId: string, env?: ToolEnv): Promise<void> {
+    return runServiceTool(this.opts, cmd, reportId, { env });
   }
 
   /**

@@ -4,7 +4,7 @@
 import { readFile, rm } from "node:fs/promises";
 import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import { runTool } from "../lib/run-tool";
+import { runTool, type ToolEnv } from "../lib/run-tool";
 import { type PostPlan, stepNamed } from "./plan";
 import type { QpdfLayout } from "./qpdf-layout";
 
@@ -91,7 +91,7 @@ export class Qpdf {
 
   run(args: string[], reportId: string, stdin?: string): Promise<void> {
     // The arguments are not logged: a job on standard input holds the PDF passwords, and nothing else does.
-    return runServiceTool(this.opts, [this.opts.qpdfPath, ...args], reportId, stdin);
+    return runServiceTool(this.opts, [this.opts.qpdfPath, ...args], reportId, { stdin });
   }
 }
 
@@ -100,9 +100,14 @@ export class Qpdf {
  * start, its crash or its overrun is a service fault (postprocess_failed, retried), logged with its
  * exit and the end of its stderr; the arguments and standard input are never logged.
  */
-export async function runServiceTool(opts: Omit<QpdfOptions, "qpdfPath">, cmd: string[], reportId: string, stdin?: string): Promise<void> {
+export async function runServiceTool(
+  opts: Omit<QpdfOptions, "qpdfPath">,
+  cmd: string[],
+  reportId: string,
+  io: { stdin?: string; env?: ToolEnv } = {},
+): Promise<void> {
   const tool = cmd[0]!.split("/").pop()!;
-  const run = await runTool(cmd, { timeoutMs: opts.timeoutMs, nice: opts.nice, stdin }).catch((e) => {
+  const run = await runTool(cmd, { timeoutMs: opts.timeoutMs, nice: opts.nice, ...io }).catch((e) => {
     opts.logger.error("a post-processing tool could not be started", { report_id: reportId, tool, path: cmd[0], error: e });
     throw new RenderError(
       "postprocess_failed",

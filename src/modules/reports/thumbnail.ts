@@ -69,8 +69,8 @@ export class ReportThumbnails {
   }
 
   private runner(id: string): ToolRunner {
-    return async (cmd) => {
-      const run = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice });
+    return async (cmd, env) => {
+      const run = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, env });
       if (run.code === 0) return;
       this.opts.logger.warn("a thumbnail could not be made", {
         report_id: id,

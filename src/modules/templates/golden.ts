@@ -255,8 +255,8 @@ export class GoldenService {
   }
 
   private runner(): ToolRunner {
-    return async (cmd) => {
-      const r = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice });
+    return async (cmd, env) => {
+      const r = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, env });
       if (r.code !== 0)
         throw new AppError(
           "internal_error",
