@@ -61,7 +61,7 @@ async function startSides(): Promise<Sides> {
 }
 
 /** A process of an instance's tree: the server itself (with the children it reaped), its Chromium, an EJS sandbox, or another (qpdf). */
-function kindOf(pid: number, root: number): ProcKind {
+export function kindOf(pid: number, root: number): ProcKind {
   if (pid === root) return "server";
   let kind = kinds.get(pid);
   if (!kind) {

@@ -33,6 +33,7 @@ export const { values: flags } = parseArgs({
     "serve-args": { type: "string" },
     json: { type: "string" },
     cluster: { type: "boolean", default: false },
+    delivery: { type: "boolean", default: false },
     count: { type: "string" },
     check: { type: "boolean", default: false },
     verbose: { type: "boolean", default: false },

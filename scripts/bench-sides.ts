@@ -60,6 +60,8 @@ export interface Service {
   proc: Subprocess;
   base: string;
   key: string;
+  /** Its --data-dir (the delivery mode reads its SQLite file). */
+  dataDir: string;
 }
 
 const cleanupTasks: (() => unknown)[] = [];
@@ -122,7 +124,7 @@ export async function startService(opts: { args?: string[]; env?: Record<string,
     if (Date.now() > deadline) throw new Error(`the service did not become healthy within 60 s:\n${lastLog()}`);
     await sleep(100);
   }
-  return { proc, base, key };
+  return { proc, base, key, dataDir };
 }
 
 async function stopService(proc: Subprocess): Promise<void> {

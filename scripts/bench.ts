@@ -19,6 +19,7 @@
 //   --count N          PDFs per measurement (default: the template's, 64 invoices or 16 reports; --quick 24/8),
 //                      at least 2 per client
 //   --cluster          the cluster mode instead (below): 2 instances on PostgreSQL + S3 against 1 on SQLite
+//   --delivery         the delivery mode instead (below): invoices with and without options.deliver to a bucket
 //   --json FILE        also write every figure as JSON, with the command, the commit and the load; written to
 //                      docs/benchmark-results.json, it is the results file the docs show (bun scripts/gen-docs.ts)
 //   --check            exit 1 when a target fails (otherwise exit 0: it is a measurement)
@@ -106,6 +107,13 @@
 // instance's, and <= 8 PostgreSQL statements per PDF; throughput is shown, not targeted. --json adds
 // every round's figures and the statements by text. Needs PostgreSQL's binaries (scripts/setup) and
 // moto_server (pip install 'moto[server]==5.2.1'), as the cluster tests do.
+//
+// Delivery mode (--delivery; scripts/bench-delivery.ts): no floors. ONE instance, two sides interleaved:
+// plain (the long-poll client) and deliver (the same invoice with options.deliver to an S3 destination on
+// a second moto_server, run at nice 19 because the customer's bucket is another machine in real life; a
+// measurement ends when its last delivery is recorded). Throughput, and the service tree's CPU per invoice
+// by process, with their ratios to plain; targets: >= 0.95 x the throughput and <= 1.05 x the CPU.
+// c = 4 and 250 invoices per measurement unless --concurrency or --count say otherwise.
 
 import { availableParallelism, loadavg } from "node:os";
 import ejs from "ejs";
@@ -114,6 +122,7 @@ import { withPrintDefaults } from "../src/render/print-page";
 import { runBig } from "./bench-big";
 import { runCluster } from "./bench-cluster";
 import { floorBrowser, startPssSampler, treePss } from "./bench-cpu-pss";
+import { runDelivery } from "./bench-delivery";
 import { largestSuiteInvoice, measureValidate } from "./bench-einvoice";
 import { cell, fmt, log, report } from "./bench-report";
 import {
@@ -229,7 +238,7 @@ async function main(): Promise<number> {
 
 let code = 1;
 try {
-  code = await (flags.cluster ? runCluster() : BIG ? runBig() : main());
+  code = await (flags.cluster ? runCluster() : flags.delivery ? runDelivery() : BIG ? runBig() : main());
 } catch (e) {
   console.error(`bench: ${(e as Error).stack ?? e}`);
 } finally {

@@ -21,15 +21,32 @@ export class LeasedRows {
    * also reads the rows, so a claim and its read are one.
    */
   async claim(now: number, limit: number, leaseMs: number): Promise<string[]> {
+    const rows = await this.sql.all<{ id: string }>(this.claimStatement("id"), [now, limit, now + leaseMs, this.owner]);
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * The same claim as one statement that gives the rows' `returning` columns, oldest created first,
+   * without waiting for its fsync on SQLite (as the report queue's claim): a claim lost in a power cut
+   * leaves the rows due, and they are attempted again (at least once, as promised).
+   */
+  async claimRows<T extends { id: string; createdAt: number }>(
+    now: number,
+    limit: number,
+    leaseMs: number,
+    returning: string,
+  ): Promise<T[]> {
+    const rows = await this.sql.all<T>(this.claimStatement(returning), [now, limit, now + leaseMs, this.owner], { durable: false });
+    // RETURNING keeps no order.
+    return rows.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  }
+
+  private claimStatement(returning: string): string {
     // PostgreSQL: two instances claiming at once skip each other's rows instead of waiting on them.
     const skipLocked = this.sql.dialect === "postgres" ? "FOR UPDATE SKIP LOCKED" : "";
-    const rows = await this.sql.all<{ id: string }>(
-      `UPDATE ${this.table} SET next_attempt_at = $3, claimed_by = $4 WHERE id IN (
+    return `UPDATE ${this.table} SET next_attempt_at = $3, claimed_by = $4 WHERE id IN (
          SELECT id FROM ${this.table} WHERE status = 'pending' AND next_attempt_at <= $1 ORDER BY next_attempt_at LIMIT $2 ${skipLocked})
-       RETURNING id`,
-      [now, limit, now + leaseMs, this.owner],
-    );
-    return rows.map((r) => r.id);
+       RETURNING ${returning}`;
   }
 
   /** Gives claimed rows back (their attempt was cut off by a stop): due again at `now`. */

@@ -5,7 +5,9 @@
 // writes with an S3 error, up() restores service. Clients are given the proxy's address as the endpoint
 // (env); the bench, which injects no fault, gives its instances moto's own (directEnv), so that no
 // proxy in its own process sits on the way. Tests use it through tests/helpers/s3.ts (one per file).
-import { existsSync } from "node:fs";
+// With `tls`, moto speaks https with a certificate the caller made (the delivery bench: a bucket as real
+// ones are, whose clients must trust the caller's CA).
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../src/lib/ports";
@@ -55,11 +57,11 @@ const CREDENTIALS = { AWS_ACCESS_KEY_ID: "test-access-key", AWS_SECRET_ACCESS_KE
 const errorXml = (code: string, message: string) =>
   `<?xml version="1.0" encoding="UTF-8"?>\n<Error><Code>${code}</Code><Message>${message}</Message></Error>`;
 
-async function waitForHttp(url: string, proc: ReturnType<typeof Bun.spawn>, log: () => string): Promise<void> {
+async function waitForHttp(url: string, proc: ReturnType<typeof Bun.spawn>, log: () => string, init: RequestInit): Promise<void> {
   const until = Date.now() + 30_000;
   for (;;) {
     try {
-      await fetch(url);
+      await fetch(url, init);
       return;
     } catch {}
     if (proc.exitCode !== null || Date.now() > until) throw new Error(`moto_server did not start:\n${log()}`);
@@ -67,30 +69,40 @@ async function waitForHttp(url: string, proc: ReturnType<typeof Bun.spawn>, log:
   }
 }
 
-/** Starts moto and the proxy, and creates the bucket. Call stop() when done. */
-export async function startS3(bucket = "reportgen-test"): Promise<S3Server> {
+/** moto over https: its certificate and key, and the CA that issued it (PEM files), which its clients must trust. */
+export interface MotoTls {
+  cert: string;
+  key: string;
+  ca: string;
+}
+
+/** Starts moto (over https with `tls`) and the proxy, and creates the bucket. Call stop() when done. */
+export async function startS3(bucket = "reportgen-test", tls?: MotoTls): Promise<S3Server> {
+  // This process's own requests to moto trust the CA that issued its certificate.
+  const trust = (tls ? { tls: { ca: readFileSync(tls.ca, "utf8") } } : {}) as RequestInit;
   let motoPort = 0;
   let moto: ReturnType<typeof Bun.spawn> | undefined;
   let log = "";
   for (let i = 0; ; i++) {
     motoPort = await freePort();
     log = "";
-    moto = Bun.spawn([MOTO_SERVER, "-H", "127.0.0.1", "-p", String(motoPort)], { stdout: "ignore", stderr: "pipe" });
+    const certs = tls ? ["-c", tls.cert, "-k", tls.key] : [];
+    moto = Bun.spawn([MOTO_SERVER, "-H", "127.0.0.1", "-p", String(motoPort), ...certs], { stdout: "ignore", stderr: "pipe" });
     const proc = moto;
     void (async () => {
       const dec = new TextDecoder();
       for await (const c of proc.stderr as ReadableStream<Uint8Array>) log += dec.decode(c);
     })();
     try {
-      await waitForHttp(`http://127.0.0.1:${motoPort}/`, moto, () => log);
+      await waitForHttp(`${tls ? "https" : "http"}://127.0.0.1:${motoPort}/`, moto, () => log, trust);
       break;
     } catch (e) {
       moto.kill("SIGKILL");
       if (i >= 3) throw e;
     }
   }
-  const direct = `http://127.0.0.1:${motoPort}`;
-  const made = await fetch(`${direct}/${bucket}`, { method: "PUT" });
+  const direct = `${tls ? "https" : "http"}://127.0.0.1:${motoPort}`;
+  const made = await fetch(`${direct}/${bucket}`, { method: "PUT", ...trust });
   if (!made.ok) throw new Error(`creating bucket ${bucket} failed: ${made.status} ${await made.text()}`);
 
   let mode: "up" | "refuse" | "hang" = "up";
@@ -127,6 +139,7 @@ export async function startS3(bucket = "reportgen-test"): Promise<S3Server> {
           body: req.body,
           redirect: "manual",
           decompress: false,
+          ...trust,
         } as RequestInit);
         return new Response(res.body, { status: res.status, headers: res.headers });
       },

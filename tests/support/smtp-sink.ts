@@ -1,7 +1,9 @@
 // A throwaway SMTP sink for the delivery tests: Debian's python3-aiosmtpd (`python3 -m aiosmtpd`) on a
 // loopback port, keeping what it receives in a Maildir. messages() parses them with Python's own email
 // package (not reportgen's MIME code): headers decoded, text parts, and each attachment's name, type,
-// size and sha256.
+// size and sha256. With `tls`, it offers STARTTLS (and requires it before MAIL: aiosmtpd's default) or
+// speaks TLS from the first byte (smtps), with the given certificate; commands() lists the command lines
+// it received (aiosmtpd's -d log), to show what a client did or did not send.
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -44,17 +46,37 @@ export interface SmtpSink {
   port: number;
   url: string;
   messages: () => SinkMessage[];
+  /** The command lines received so far, in order ("EHLO reportgen", "STARTTLS", "MAIL FROM:<…>"…). */
+  commands: () => string[];
   stop: () => Promise<void>;
 }
 
-export async function startSmtpSink(): Promise<SmtpSink> {
+export interface SinkTls {
+  mode: "starttls" | "smtps";
+  /** PEM files. */
+  cert: string;
+  key: string;
+}
+
+export async function startSmtpSink(opts: { tls?: SinkTls } = {}): Promise<SmtpSink> {
   const dir = mkdtempSync(join(tmpdir(), "reportgen-smtp-"));
   const box = join(dir, "maildir");
   const port = await freePort();
-  const proc = Bun.spawn([PYTHON, "-m", "aiosmtpd", "-n", "-l", `127.0.0.1:${port}`, "-c", "aiosmtpd.handlers.Mailbox", box], {
-    stdout: "ignore",
-    stderr: "ignore",
-  });
+  const tls = opts.tls
+    ? opts.tls.mode === "smtps"
+      ? ["--smtpscert", opts.tls.cert, "--smtpskey", opts.tls.key]
+      : ["--tlscert", opts.tls.cert, "--tlskey", opts.tls.key]
+    : [];
+  // -d: every command line received is logged ("('127.0.0.1', 40000) >> b'EHLO reportgen'").
+  const proc = Bun.spawn(
+    [PYTHON, "-m", "aiosmtpd", "-n", "-d", "-l", `127.0.0.1:${port}`, ...tls, "-c", "aiosmtpd.handlers.Mailbox", box],
+    { stdout: "ignore", stderr: "pipe" },
+  );
+  let log = "";
+  void (async () => {
+    const dec = new TextDecoder();
+    for await (const c of proc.stderr as ReadableStream<Uint8Array>) log += dec.decode(c);
+  })();
   process.once("exit", () => proc.kill("SIGKILL"));
   const until = Date.now() + 20_000;
   for (;;) {
@@ -63,12 +85,13 @@ export async function startSmtpSink(): Promise<SmtpSink> {
       () => false,
     );
     if (open) break;
-    if (proc.exitCode !== null || Date.now() > until) throw new Error("aiosmtpd did not start");
+    if (proc.exitCode !== null || Date.now() > until) throw new Error(`aiosmtpd did not start:\n${log}`);
     await Bun.sleep(50);
   }
   return {
     port,
-    url: `smtp://127.0.0.1:${port}`,
+    url: `${opts.tls?.mode === "smtps" ? "smtps" : opts.tls ? "smtp+starttls" : "smtp"}://127.0.0.1:${port}`,
+    commands: () => [...log.matchAll(/\) >> b(['"])(.*)\1$/gm)].map((m) => m[2]!),
     messages: () => {
       if (!existsSync(box)) return [];
       const p = Bun.spawnSync([PYTHON, "-c", PARSE, box]);

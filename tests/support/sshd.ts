@@ -1,8 +1,9 @@
 // A throwaway SFTP server for the delivery tests: Debian's sshd (openssh-server) on a loopback port
 // with its own config, host key and authorized key, serving the internal SFTP subsystem to the user
-// running the tests. Keys come from ssh-keygen. stop() kills it.
+// running the tests. Keys come from ssh-keygen. stop() kills it. With `passwords`, it also takes
+// password sign-in, for a local user made by localUser() (useradd + chpasswd, so root only).
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "../../src/lib/ports";
@@ -33,7 +34,56 @@ export interface SftpServer {
   stop: () => Promise<void>;
 }
 
-export async function startSftp(): Promise<SftpServer> {
+/** Why a local user with a password cannot be made here, or undefined when it can. */
+export const localUserMissing = (): string | undefined =>
+  process.getuid?.() !== 0
+    ? "creating a local user with a password (useradd, chpasswd) needs root"
+    : !Bun.which("useradd") || !Bun.which("chpasswd")
+      ? "useradd and chpasswd (Debian's passwd package) are not installed"
+      : undefined;
+
+export interface LocalUser {
+  user: string;
+  password: string;
+  /** A folder the user owns and may write, on a path it can reach. */
+  root: string;
+  remove: () => void;
+}
+
+/**
+ * A local user with a random name and password (no home folder made; its shell /bin/sh, so sshd lets it
+ * in) and a folder it owns. remove() deletes both. Root only (localUserMissing()).
+ */
+export function localUser(): LocalUser {
+  const user = `rgsftp${Math.random().toString(36).slice(2, 10)}`;
+  const password = `pw-${crypto.randomUUID()}`;
+  const dir = mkdtempSync(join(tmpdir(), "reportgen-sftpuser-"));
+  // mkdtemp makes it 0700 and root's: the user must be able to walk into it.
+  chmodSync(dir, 0o755);
+  execFileSync("useradd", ["-M", "-d", dir, "-s", "/bin/sh", user]);
+  const remove = () => {
+    execFileSync("userdel", [user], { stdio: "ignore" });
+    rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    execFileSync("chpasswd", { input: `${user}:${password}\n` });
+    const root = join(dir, "files");
+    mkdirSync(root);
+    const { uid, gid } = userIds(user);
+    chownSync(root, uid, gid);
+    return { user, password, root, remove };
+  } catch (e) {
+    remove();
+    throw e;
+  }
+}
+
+function userIds(user: string): { uid: number; gid: number } {
+  const id = (flag: string) => Number(execFileSync("id", [flag, user], { encoding: "utf8" }).trim());
+  return { uid: id("-u"), gid: id("-g") };
+}
+
+export async function startSftp(opts: { passwords?: boolean } = {}): Promise<SftpServer> {
   const dir = mkdtempSync(join(tmpdir(), "reportgen-sshd-"));
   execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "", "-f", join(dir, "host")]);
   const clientKey = sshKey(dir);
@@ -54,7 +104,8 @@ export async function startSftp(): Promise<SftpServer> {
       "StrictModes no",
       "UsePAM no",
       "PermitRootLogin prohibit-password",
-      "PasswordAuthentication no",
+      // sshd checks a password against /etc/shadow itself (UsePAM no).
+      `PasswordAuthentication ${opts.passwords ? "yes" : "no"}`,
       "KbdInteractiveAuthentication no",
       "Subsystem sftp internal-sftp",
       "",

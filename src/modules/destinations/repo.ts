@@ -140,18 +140,17 @@ export class DestinationsRepo {
 
   /**
    * Takes up to `limit` due deliveries, oldest first, for `leaseMs`: until then no other worker (here or
-   * on another instance) takes them.
+   * on another instance) takes them. One statement that does not wait for its fsync (LeasedRows.claimRows):
+   * that saves the main thread one sync of the log per delivery.
    */
   async claimDue(now: number, limit: number, leaseMs: number): Promise<DueDelivery[]> {
-    return this.sql.tx(async () => {
-      const ids = await this.leased.claim(now, limit, leaseMs);
-      if (ids.length === 0) return [];
-      return this.sql.all<DueDelivery>(
-        `SELECT id, report_id AS "reportId", position, destination_id AS "destinationId", target, subject, body, link_origin AS "linkOrigin",
-         created_at AS "createdAt", attempts FROM report_deliveries WHERE id IN ${jsonList(this.sql.dialect, "$1")} ORDER BY created_at, id`,
-        [JSON.stringify(ids)],
-      );
-    });
+    return this.leased.claimRows<DueDelivery>(
+      now,
+      limit,
+      leaseMs,
+      `id, report_id AS "reportId", position, destination_id AS "destinationId", target, subject, body,
+       link_origin AS "linkOrigin", created_at AS "createdAt", attempts`,
+    );
   }
 
   /** Records an attempt's outcome; false when the row is gone (its report deleted) or no longer pending. */

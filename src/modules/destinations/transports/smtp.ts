@@ -101,15 +101,41 @@ class Conversation {
   }
 }
 
-function connect(s: SmtpServer, timeoutMs: number): Promise<net.Socket> {
+/**
+ * A failed TLS handshake (an untrusted or expired certificate, another host name, no common protocol), said
+ * as such: the operator reads "TLS with the SMTP server failed" and the reason, not a bare OpenSSL code.
+ * Errors of the TCP connection itself (refused, reset before TLS began) pass unchanged.
+ */
+function tlsFailure(e: Error & { code?: string; syscall?: string }): Error {
+  if (e instanceof SmtpError || e.syscall) return e;
+  const code = e.code && !e.message.includes(e.code) ? ` (${e.code})` : "";
+  return new SmtpError(`TLS with the SMTP server failed: ${e.message.replace(/[\s:]+$/, "")}${code}`);
+}
+
+/** TLS over `socket` (STARTTLS) or a new connection (smtps); certificates are verified against the host. */
+function startTls(s: SmtpServer, timeoutMs: number, socket?: net.Socket): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
-    const socket =
-      s.mode === "tls"
-        ? tls.connect({ host: s.host, port: s.port, servername: net.isIP(s.host) ? undefined : s.host }, () => resolve(socket))
-        : net.connect({ host: s.host, port: s.port }, () => resolve(socket));
-    socket.setTimeout(timeoutMs, () => socket.destroy(new SmtpError(`no answer within ${timeoutMs} ms`)));
+    const t = tls.connect(
+      { ...(socket ? { socket } : { host: s.host, port: s.port }), servername: net.isIP(s.host) ? undefined : s.host },
+      () => resolve(t),
+    );
+    timed(t, timeoutMs);
+    t.once("error", (e) => reject(tlsFailure(e)));
+  });
+}
+
+function connect(s: SmtpServer, timeoutMs: number): Promise<net.Socket> {
+  if (s.mode === "tls") return startTls(s, timeoutMs);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: s.host, port: s.port }, () => resolve(socket));
+    timed(socket, timeoutMs);
     socket.once("error", reject);
   });
+}
+
+function timed<T extends net.Socket>(socket: T, timeoutMs: number): T {
+  socket.setTimeout(timeoutMs, () => socket.destroy(new SmtpError(`no answer within ${timeoutMs} ms`)));
+  return socket;
 }
 
 /** Sends one message. Throws an Error saying what failed (connection, TLS, a refused command). */
@@ -125,10 +151,7 @@ export async function sendMail(s: SmtpServer, from: string, to: string[], messag
       if (!ehlo.lines.some((l) => /^STARTTLS\b/i.test(l))) throw new SmtpError("the SMTP server does not offer STARTTLS");
       await c.command("STARTTLS", [220], "STARTTLS");
       c.detach();
-      socket = await new Promise<tls.TLSSocket>((resolve, reject) => {
-        const t = tls.connect({ socket, servername: net.isIP(s.host) ? undefined : s.host }, () => resolve(t));
-        t.once("error", reject);
-      });
+      socket = await startTls(s, timeoutMs, socket);
       c.attach(socket);
       ehlo = await c.command("EHLO reportgen", [250], "EHLO after STARTTLS");
     }
