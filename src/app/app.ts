@@ -143,7 +143,10 @@ export class App {
     // answers 503 "starting" until the renderer is ready.
     if (this.mode.listen) await this.listen();
     await launching;
-    this.renderer?.processor.start();
+    if (this.renderer) {
+      this.warnAboutRenderer();
+      this.renderer.processor.start();
+    }
     this.webhookSender.start();
     this.reaper?.start();
     this.scheduler.add("cleanup", this.config.cleanupSchedule, () => this.cleanup());
@@ -199,7 +202,30 @@ export class App {
     });
   }
 
-  /** Checks the renderer's tools and starts Chromium and the EJS sandbox; the processor starts later. */
+  /**
+   * What the renderer will run without, said once the instance is up: a start that fails (on a port
+   * another program holds) prints only why, in one line.
+   */
+  private warnAboutRenderer(): void {
+    const c = this.config;
+    if (process.getuid?.() === 0) {
+      this.logger.warn(
+        "running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.",
+      );
+    }
+    if (!existsSync(c.qpdfPath)) {
+      this.logger.warn(
+        `qpdf was not found at ${c.qpdfPath}: every report with a post-processing step (${STEP_ORDER.map((s) => s.name).join(", ")}: PDF/A and Factur-X, signatures, page numbers included) and every merge will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
+      );
+    }
+    const pictureTools = missingRasterTools();
+    if (pictureTools.length)
+      this.logger.warn(
+        `${pictureTools.join(" and ")} not found: every report with options.image will fail (postprocess_failed). Install Debian's packages (apt-get install poppler-utils webp)`,
+      );
+  }
+
+  /** Checks that Chromium is there and starts it with the EJS sandbox; the processor starts later. */
   private async launchRenderer(r: Renderer): Promise<void> {
     const c = this.config;
     const log = this.logger;
@@ -208,24 +234,9 @@ export class App {
         `Chromium was not found at ${c.chromiumPath}: install Debian's package (apt-get install chromium-headless-shell) or set --chromium-path / REPORTGEN_CHROMIUM_PATH`,
       );
     }
-    if (process.getuid?.() === 0) {
-      log.warn(
-        "running as root: Chromium's sandbox is off. Run reportgen as an unprivileged user (see the README's systemd unit) to keep it on.",
-      );
-    }
     const removed = removeStaleBrowserTemp(browserTempRoot(c.dataDir));
     if (removed) log.info("removed Chromium temp folders an earlier run left behind", { removed });
     writeFontconfig(c.dataDir, c.fontsDir || undefined);
-    if (!existsSync(c.qpdfPath)) {
-      log.warn(
-        `qpdf was not found at ${c.qpdfPath}: every report with a post-processing step (${STEP_ORDER.map((s) => s.name).join(", ")}: PDF/A and Factur-X, signatures, page numbers included) and every merge will fail (postprocess_failed). Install Debian's package (apt-get install qpdf) or set --qpdf-path / REPORTGEN_QPDF_PATH`,
-      );
-    }
-    const pictureTools = missingRasterTools();
-    if (pictureTools.length)
-      log.warn(
-        `${pictureTools.join(" and ")} not found: every report with options.image will fail (postprocess_failed). Install Debian's packages (apt-get install poppler-utils webp)`,
-      );
     r.post.init();
     await r.egress?.start();
     await Promise.all([r.templating.start(), r.pool.start()]);
