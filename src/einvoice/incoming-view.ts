@@ -54,13 +54,14 @@ function party(p: SemParty | undefined) {
     legal_info: v(p.legalInfo),
     vat_id: v(p.vatId),
     tax_registration_id: v(p.taxRegId),
+    tax_registration_scheme: v(p.taxRegScheme),
     electronic_address: p.endpoint && v(p.endpoint) ? compact({ scheme: p.endpoint.attrs.schemeID, value: p.endpoint.v }) : undefined,
     address: address(p.address),
     contact: p.contact && compact({ name: v(p.contact.name), phone: v(p.contact.phone), email: v(p.contact.email) }),
   });
 }
 
-const vat = (t: SemTax | undefined) => t && compact({ category: v(t.category), rate: v(t.rate) });
+const vat = (t: SemTax | undefined) => t && compact({ category: v(t.category), rate: v(t.rate), exemption_reason: v(t.reason) });
 
 function allowanceCharge(a: SemAllowanceCharge) {
   return compact({
@@ -133,7 +134,9 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
     }
     return compact({
       id: v(d.id),
+      scheme: v(d.scheme),
       type_code: v(d.typeCode),
+      uri: v(d.uri),
       description: v(d.description),
       filename: v(d.filename),
       attached_as: attached,
@@ -160,6 +163,10 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
     sales_order_reference: v(inv.salesOrderReference),
     contract_reference: v(inv.contractReference),
     project_reference: v(inv.projectReference),
+    project_name: v(inv.projectName),
+    despatch_advice: v(inv.despatchAdvice),
+    receiving_advice: v(inv.receivingAdvice),
+    tender_reference: v(inv.tenderReference),
     accounting_reference: v(inv.accountingReference),
     preceding_invoices: inv.preceding.map((p) => compact({ number: v(p.number), issue_date: v(p.date) })),
     documents,
@@ -186,9 +193,12 @@ export function incomingTemplateData(inv: SemInvoice): { e_invoice: Json; attach
       account_name: v(transfer?.name),
       bic: v(transfer?.bic),
       card: v(pm?.card),
+      card_holder: v(pm?.cardHolder),
+      card_network: v(pm?.cardNetwork),
       mandate_reference: v(pm?.mandate),
       creditor_id: v(inv.creditorId),
       debited_account: v(pm?.debitedAccount),
+      third_party: inv.thirdPartyPayments.map((p) => compact({ type: v(p.type), amount: v(p.amount), description: v(p.description) })),
       // Every account of every payment means group, where there are more than the first.
       accounts: inv.paymentMeans.flatMap((m) =>
         m.transfers.map((a) => compact({ iban: v(a.account), account_name: v(a.name), bic: v(a.bic) })),

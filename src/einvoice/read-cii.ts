@@ -2,7 +2,7 @@
 // following the EN 16931 CII binding. Each value keeps its XPath. Dates in format 102 (YYYYMMDD) are
 // normalised to YYYY-MM-DD; one that is not YYYYMMDD is a CII-DT-097 finding.
 
-import { field, isCalendarDate } from "./read-field";
+import { attrField, field, isCalendarDate } from "./read-field";
 import type { Field, SemAddress, SemAllowanceCharge, SemInvoice, SemParty, SemPeriod, SemTax } from "./semantic";
 import { emptyInvoice } from "./semantic";
 import { child, children, path, type XmlElement } from "./xml";
@@ -88,6 +88,7 @@ class CiiReader {
         category: field(child(el, "CategoryCode")),
         rate: field(child(el, "RateApplicablePercent")),
         scheme: field(child(el, "TypeCode")),
+        reason: field(child(el, "ExemptionReason")),
       }
     );
   }
@@ -130,19 +131,23 @@ class CiiReader {
     inv.orderReference = field(path(agreement, "BuyerOrderReferencedDocument", "IssuerAssignedID"));
     inv.documents = children(agreement, "AdditionalReferencedDocument").map((d) => {
       const bin = child(d, "AttachmentBinaryObject");
-      const filename = bin?.attrs.filename;
       return {
         at: d.xpath,
         id: field(child(d, "IssuerAssignedID")),
+        scheme: field(child(d, "ReferenceTypeCode")),
         typeCode: field(child(d, "TypeCode")),
-        filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+        uri: field(child(d, "URIID")),
+        filename: attrField(bin, "filename"),
         description: field(child(d, "Name")),
         mime: bin?.attrs.mimeCode,
         content: bin?.text,
       };
     });
     inv.contractReference = field(path(agreement, "ContractReferencedDocument", "IssuerAssignedID"));
+    inv.despatchAdvice = field(path(delivery, "DespatchAdviceReferencedDocument", "IssuerAssignedID"));
+    inv.receivingAdvice = field(path(delivery, "ReceivingAdviceReferencedDocument", "IssuerAssignedID"));
     inv.projectReference = field(path(agreement, "SpecifiedProcuringProject", "ID"));
+    inv.projectName = field(path(agreement, "SpecifiedProcuringProject", "Name"));
     inv.accountingReference = field(path(settlement, "ReceivableSpecifiedTradeAccountingAccount", "ID"));
     inv.salesOrderReference = field(path(agreement, "SellerOrderReferencedDocument", "IssuerAssignedID"));
     inv.seller = this.party(child(agreement, "SellerTradeParty"));
@@ -182,6 +187,7 @@ class CiiReader {
         bic: field(path(pm, "PayeeSpecifiedCreditorFinancialInstitution", "BICID")),
       })),
       card: field(path(pm, "ApplicableTradeSettlementFinancialCard", "ID")),
+      cardHolder: field(path(pm, "ApplicableTradeSettlementFinancialCard", "CardholderName")),
       mandate,
       debitedAccount: field(path(pm, "PayerPartyDebtorFinancialAccount", "IBANID")),
     }));

@@ -8,6 +8,12 @@ export function field(el: XmlElement | undefined): Field | undefined {
   return el ? { v: el.text.trim(), at: el.xpath, attrs: el.attrs } : undefined;
 }
 
+/** The field of an element's attribute, or undefined when either is absent. */
+export function attrField(el: XmlElement | undefined, name: string): Field | undefined {
+  const v = el?.attrs[name];
+  return v === undefined ? undefined : { v, at: `${el!.xpath}/@${name}`, attrs: {} };
+}
+
 /** A valid calendar date? (the XML Schema's xs:date, without caring for the time zone). */
 export function isCalendarDate(y: number, m: number, d: number): boolean {
   if (m < 1 || m > 12 || d < 1) return false;

@@ -2,7 +2,7 @@
 // EN 16931 UBL binding: which element carries which business term. Each value keeps its XPath.
 // Dates are checked as the XML Schema would (xs:date); what else the schema refuses is out of scope.
 
-import { field, isCalendarDate } from "./read-field";
+import { attrField, field, isCalendarDate } from "./read-field";
 import {
   emptyInvoice,
   type Field,
@@ -78,6 +78,7 @@ class UblReader {
       legalInfo: field(child(legal, "CompanyLegalForm")),
       vatId: field(child(vat, "CompanyID")),
       taxRegId: field(child(other, "CompanyID")),
+      taxRegScheme: field(path(other, "TaxScheme", "ID")),
       endpoint: field(child(el, "EndpointID")),
       address: this.address(child(el, "PostalAddress")),
       contact: contact && {
@@ -188,18 +189,28 @@ class UblReader {
     });
     inv.documents = children(r, "AdditionalDocumentReference").map((d) => {
       const bin = path(d, "Attachment", "EmbeddedDocumentBinaryObject");
-      const filename = bin?.attrs.filename;
       return {
         at: d.xpath,
         id: field(child(d, "ID")),
+        scheme: attrField(child(d, "ID"), "schemeID"),
         typeCode: field(child(d, "DocumentTypeCode")),
-        filename: filename === undefined ? undefined : { v: filename, at: `${bin!.xpath}/@filename`, attrs: {} },
+        uri: field(path(d, "Attachment", "ExternalReference", "URI")),
+        filename: attrField(bin, "filename"),
         description: field(child(d, "DocumentDescription")),
         mime: bin?.attrs.mimeCode,
         content: bin?.text,
       };
     });
     inv.contractReference = field(path(r, "ContractDocumentReference", "ID"));
+    inv.despatchAdvice = field(path(r, "DespatchDocumentReference", "ID"));
+    inv.receivingAdvice = field(path(r, "ReceiptDocumentReference", "ID"));
+    inv.tenderReference = field(path(r, "OriginatorDocumentReference", "ID"));
+    inv.thirdPartyPayments = children(r, "PrepaidPayment").map((p) => ({
+      at: p.xpath,
+      type: field(child(p, "ID")),
+      amount: field(child(p, "PaidAmount")),
+      description: field(child(p, "InstructionID")),
+    }));
     inv.projectReference = field(path(r, "ProjectReference", "ID"));
     inv.accountingReference = field(child(r, "AccountingCost"));
     inv.salesOrderReference = field(path(r, "OrderReference", "SalesOrderID"));
@@ -252,6 +263,8 @@ class UblReader {
         bic: field(path(a, "FinancialInstitutionBranch", "ID")),
       })),
       card: field(path(pm, "CardAccount", "PrimaryAccountNumberID")),
+      cardHolder: field(path(pm, "CardAccount", "HolderName")),
+      cardNetwork: field(path(pm, "CardAccount", "NetworkID")),
       mandate: field(path(pm, "PaymentMandate", "ID")),
       debitedAccount: field(path(pm, "PaymentMandate", "PayerFinancialAccount", "ID")),
     }));

@@ -20,6 +20,8 @@ export interface SemTax {
   rate?: Field;
   /** The tax scheme (VAT), where the syntax carries one. */
   scheme?: Field;
+  /** CII: an exemption reason on a line's or a charge's tax (no business term; read for the readable copy). */
+  reason?: Field;
 }
 
 /** A document level or line allowance or charge (BG-20/21, BG-27/28). */
@@ -56,6 +58,8 @@ export interface SemParty {
   legalId?: Field;
   vatId?: Field;
   taxRegId?: Field;
+  /** UBL: the TaxScheme ID beside the tax registration (BT-32), "FC" by convention (read for the readable copy). */
+  taxRegScheme?: Field;
   endpoint?: Field;
   /** CII: where the electronic address group is, present even when its URIID is not. */
   endpointGroup?: string;
@@ -126,6 +130,9 @@ export interface SemPaymentMeans {
   /** BG-17: the credit transfer accounts (BT-84 in each; absent when the group has no identifier). */
   transfers: { at: string; account?: Field; name?: Field; bic?: Field }[];
   card?: Field;
+  /** BT-88 the card holder, and UBL's card network (read for the readable copy). */
+  cardHolder?: Field;
+  cardNetwork?: Field;
   mandate?: Field;
   debitedAccount?: Field;
 }
@@ -173,10 +180,30 @@ export interface SemInvoice {
    * BG-24: supporting documents, with the file name of an attached one; `content` is the attached
    * file's base64 text and `mime` its media type (BT-125), for the readable copy's attachments.
    */
-  documents: { at: string; id?: Field; filename?: Field; typeCode?: Field; description?: Field; mime?: string; content?: string }[];
+  documents: {
+    at: string;
+    id?: Field;
+    /** BT-18-1: the scheme of an invoiced object identifier (UBL schemeID, CII ReferenceTypeCode). */
+    scheme?: Field;
+    filename?: Field;
+    typeCode?: Field;
+    description?: Field;
+    /** BT-124: where an external document is. */
+    uri?: Field;
+    mime?: string;
+    content?: string;
+  }[];
+  /** BT-15 receiving advice, BT-16 despatch advice, BT-17 tender or lot (UBL): read for the readable copy. */
+  receivingAdvice?: Field;
+  despatchAdvice?: Field;
+  tenderReference?: Field;
+  /** BG-DEX-09 (XRechnung's extension, UBL): third party payments, each BT-DEX-001..003. */
+  thirdPartyPayments: { at: string; type?: Field; amount?: Field; description?: Field }[];
   /** BT-12, BT-11, BT-14, BT-83: read for the readable copy; no rule needs them. */
   contractReference?: Field;
   projectReference?: Field;
+  /** CII: the project's name beside its reference (read for the readable copy). */
+  projectName?: Field;
   /** BT-19: the buyer's accounting reference. */
   accountingReference?: Field;
   salesOrderReference?: Field;
@@ -221,6 +248,7 @@ export function emptyInvoice(syntax: SemInvoice["syntax"], document: SemInvoice[
     notes: [],
     preceding: [],
     documents: [],
+    thirdPartyPayments: [],
     paymentMeans: [],
     allowances: [],
     charges: [],
