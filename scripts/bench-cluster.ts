@@ -29,7 +29,7 @@ import {
 import { ticksOf } from "./bench-cpu-pss";
 import { fmt, log } from "./bench-report";
 import { CONCURRENCY, countFor, EXTRA_SERVE_ARGS, flags, quick, ROUNDS, TEMPLATES, TOP_C } from "./bench-settings";
-import { now, onCleanup, type Printed, type Service, servicePdf, startService } from "./bench-sides";
+import { driveClients, now, onCleanup, type Printed, type Service, servicePdf, startService } from "./bench-sides";
 import { type Submission, submissionOf } from "./bench-templates";
 import { STATEMENT_SETTINGS, type StatementCounter, statementCounter } from "./lib/pg-statements";
 
@@ -132,7 +132,6 @@ async function measure(side: ClusterSide, c: number, n: number, body: Submission
   const target = side === "cluster" ? s.cluster : s.single;
   const latencies: number[] = [];
   let pages = -1;
-  let started = 0;
   // The counters are read outside the CPU window: reading them costs PostgreSQL and the instances a little.
   const cluster = side === "cluster";
   if (cluster) await s.statements.reset();
@@ -140,17 +139,12 @@ async function measure(side: ClusterSide, c: number, n: number, body: Submission
   const own0 = partsCpu(side, s);
   const m0 = machineCpuMs();
   const t0 = now();
-  await Promise.all(
-    Array.from({ length: c }, async () => {
-      while (started < n) {
-        started++;
-        const p: Printed = await servicePdf(target, body, false);
-        latencies.push(p.ms);
-        if (pages >= 0 && p.pages !== pages) throw new Error(`${side}: a PDF of ${p.pages} pages after one of ${pages}`);
-        pages = p.pages;
-      }
-    }),
-  );
+  await driveClients(c, n, async () => {
+    const p: Printed = await servicePdf(target, body, false);
+    latencies.push(p.ms);
+    if (pages >= 0 && p.pages !== pages) throw new Error(`${side}: a PDF of ${p.pages} pages after one of ${pages}`);
+    pages = p.pages;
+  });
   const wall = now() - t0;
   const m1 = machineCpuMs();
   const own1 = partsCpu(side, s);

@@ -29,7 +29,7 @@ import { PROC_KINDS, type ProcKind } from "./bench-cluster-report";
 import { renice, ticksOf } from "./bench-cpu-pss";
 import { fmt, log } from "./bench-report";
 import { COUNT, EXTRA_SERVE_ARGS, flags, quick, ROUNDS, TEMPLATES } from "./bench-settings";
-import { now, onCleanup, type Service, servicePdf, startService } from "./bench-sides";
+import { driveClients, now, onCleanup, type Service, servicePdf, startService } from "./bench-sides";
 import { type Submission, submissionOf } from "./bench-templates";
 
 type DeliverySide = "plain" | "deliver";
@@ -131,19 +131,13 @@ async function measureOnce(
   s: Setup,
 ): Promise<Measurement> {
   const latencies: number[] = [];
-  let started = 0;
   const delivered0 = deliveriesIn(s.db, "delivered");
   const own0 = partsCpu(s);
   const m0 = machineCpuMs();
   const t0 = now();
-  await Promise.all(
-    Array.from({ length: c }, async () => {
-      while (started < n) {
-        started++;
-        latencies.push((await servicePdf(s.svc, bodies[side], false)).ms);
-      }
-    }),
-  );
+  await driveClients(c, n, async () => {
+    latencies.push((await servicePdf(s.svc, bodies[side], false)).ms);
+  });
   if (side === "deliver") {
     // The window closes when the last upload is recorded: its CPU is the measurement's.
     const until = Date.now() + 120_000;

@@ -288,6 +288,19 @@ interface Measurement {
   pages: number;
 }
 
+/** c clients make n calls of `one` between them, each client starting its next when its last is done. */
+export async function driveClients(c: number, n: number, one: (client: number) => Promise<void>): Promise<void> {
+  let started = 0;
+  await Promise.all(
+    Array.from({ length: c }, async (_, client) => {
+      while (started < n) {
+        started++;
+        await one(client);
+      }
+    }),
+  );
+}
+
 export async function measure(
   side: Side,
   c: number,
@@ -313,21 +326,15 @@ export async function measure(
   };
   const latencies: number[] = [];
   let pages = -1;
-  let started = 0;
   const own0 = ownCpu(side, svc.proc.pid);
   const m0 = machineCpuMs();
   const t0 = now();
-  await Promise.all(
-    Array.from({ length: c }, async (_, client) => {
-      while (started < n) {
-        started++;
-        const p = await one(client);
-        latencies.push(p.ms);
-        if (pages >= 0 && p.pages !== pages) throw new Error(`${side}: a PDF of ${p.pages} pages after one of ${pages}`);
-        pages = p.pages;
-      }
-    }),
-  );
+  await driveClients(c, n, async (client) => {
+    const p = await one(client);
+    latencies.push(p.ms);
+    if (pages >= 0 && p.pages !== pages) throw new Error(`${side}: a PDF of ${p.pages} pages after one of ${pages}`);
+    pages = p.pages;
+  });
   const wall = now() - t0;
   const m1 = machineCpuMs();
   const own1 = ownCpu(side, svc.proc.pid);

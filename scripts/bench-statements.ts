@@ -40,7 +40,7 @@ process.argv = [
   "1",
 ];
 const { countFor, TEMPLATES, CONCURRENCY } = await import("./bench-settings");
-const { onCleanup, servicePdf, startService } = await import("./bench-sides");
+const { driveClients, onCleanup, servicePdf, startService } = await import("./bench-sides");
 const { submissionOf } = await import("./bench-templates");
 const { ticksOf } = await import("./bench-cpu-pss");
 const { startPostgres } = await import("../tests/support/postgres-server");
@@ -82,15 +82,9 @@ async function main(): Promise<number> {
       await stats.reset();
       const cpu0 = cpu();
       const t0 = performance.now();
-      let started = 0;
-      await Promise.all(
-        Array.from({ length: c }, async () => {
-          while (started < n) {
-            started++;
-            await servicePdf(cluster, body, false);
-          }
-        }),
-      );
+      await driveClients(c, n, async () => {
+        await servicePdf(cluster, body, false);
+      });
       const wall = performance.now() - t0;
       const cpuPer = (cpu() - cpu0) / n;
       const { rows, roundTrips: total, statements } = await stats.read();

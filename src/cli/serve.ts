@@ -3,11 +3,14 @@ import { serveMode } from "../app/app";
 import { bootstrap } from "../app/bootstrap";
 import type { Config } from "../config/settings";
 import { reexecWithAllocatorSettings } from "../lib/allocator";
+import { prestartRenderThread } from "../render/pool";
 
 export async function serve(config: Config): Promise<void> {
   // Before anything starts: on success this process is replaced and begins again (src/lib/allocator.ts).
   const allocatorNotice = reexecWithAllocatorSettings();
-  const app = await bootstrap(config, { mode: serveMode(config.role) });
+  const mode = serveMode(config.role);
+  if (mode.render) prestartRenderThread();
+  const app = await bootstrap(config, { mode });
   try {
     await app.start();
   } catch (e) {

@@ -67,6 +67,14 @@ export function launchArgs(proxyUrl?: string): string[] {
     // The headless shell has no popup blocker (that lives in desktop Chromium's browser UI): this makes
     // window.open and target=_blank create no window and return null. Desktop Chromium ignores it.
     "--block-new-web-contents",
+    // The GPU process (with --disable-gpu it only composites in software) and the network service (every
+    // request of a report is intercepted anyway: network-policy.ts) run inside the browser process: two
+    // processes fewer, 13 MiB less PSS idle (353 -> 340), and 4 % less service CPU per invoice in the
+    // same bench run. A crash of either is then the browser's: the pool replaces the whole Chromium.
+    // (Chromium keeps the last --enable-features: Playwright's two, for screenshots and a Google sign-in
+    // request, are dropped; the service takes no screenshots and its Chromium has no network of its own.)
+    "--in-process-gpu",
+    "--enable-features=NetworkServiceInProcess2",
   ];
 }
 
@@ -108,6 +116,7 @@ export class BrowserHost {
       allowHosts: opts.allowHosts,
       gone: () => !!this.lost || this.closed,
       onWornOut: (reason) => this.onWornOut?.(reason),
+      onBroken: (reason) => this.onFatal?.(reason),
     });
   }
 

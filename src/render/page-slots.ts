@@ -57,6 +57,8 @@ export interface PageSlotsOptions {
   gone: () => boolean;
   /** This Chromium works on with fewer pages than it should: its owner replaces it as planned. */
   onWornOut: (reason: string) => void;
+  /** This Chromium never opened a page: it has not really started (its owner treats it as failed). */
+  onBroken: (reason: string) => void;
 }
 
 export class PageSlots {
@@ -69,21 +71,22 @@ export class PageSlots {
   private waiters: ((s: Slot) => void)[] = [];
   /** Pages open or opening (handed out, idle, or being replaced). */
   private count = 0;
+  /** Whether a page ever opened here. */
+  private opened = false;
+  /** Pages grow() is opening now, not yet handed out. */
+  private opening = 0;
   private trimTimer?: Timer;
 
   constructor(private readonly opts: PageSlotsOptions) {}
 
   /**
-   * Opens the context and the first page, then returns: the other pages (a renderer process each) open
-   * meanwhile and are handed out as they come, so a start does not wait for all of them.
+   * Opens the context, then returns: the pages (a renderer process each, ~350 ms for the first) open
+   * meanwhile and are handed out as they come, so /readyz does not wait for them.
    */
   async open(browser: Browser): Promise<void> {
     this.context = await this.newContext(browser);
-    // The first page is awaited: a Chromium that cannot open one has not started.
-    const first = await this.newSlot();
-    this.count = 1;
-    this.handOut(first);
-    for (let i = 1; i < this.warmCount; i++) this.grow();
+    // A report that comes before the first page waits for it (acquire).
+    for (let i = 0; i < this.warmCount; i++) this.grow();
   }
 
   /** Pages open or opening right now. */
@@ -105,19 +108,30 @@ export class PageSlots {
     this.scheduleTrim();
     const slot = this.idle.pop();
     if (slot) return Promise.resolve(slot);
-    // Every page is busy: open one more if allowed; the report takes whichever page is free first.
-    if (this.count < this.opts.pages) this.grow();
+    // Every page is busy: open one more if allowed (unless one opening now is not spoken for yet: at the
+    // start the idle pages are still opening); the report takes whichever page is free first.
+    if (this.waiters.length >= this.opening && this.count < this.opts.pages) this.grow();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
 
   /** Opens one more page in the background and hands it out once ready. */
   private grow(): void {
     this.count++;
+    this.opening++;
     void this.newSlot().then(
-      (s) => this.handOut(s),
+      (s) => {
+        this.opening--;
+        this.opened = true;
+        this.handOut(s);
+      },
       () => {
+        this.opening--;
         this.count--;
-        if (!this.opts.gone()) this.opts.onWornOut("a page could not be opened");
+        if (this.opts.gone()) return;
+        // A Chromium that never opened a page has not started: a failure (with the supervisor's backoff),
+        // not a planned replacement.
+        if (this.opened) this.opts.onWornOut("a page could not be opened");
+        else this.opts.onBroken("Chromium could not open a page");
       },
     );
   }

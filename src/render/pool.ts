@@ -54,6 +54,31 @@ const JOB_GRACE_MS = 20_000;
  */
 export const CHROMIUM_PROBE = { intervalMs: 1_000, timeoutMs: 2_500, failures: 2, answerGraceMs: 10_000 };
 
+/** A new render worker thread; it waits for its settings (the "init" message). */
+function renderThread(): Worker {
+  // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
+  return new Worker(entrypointUrl("render/worker.ts"));
+}
+
+let prestarted: Worker | undefined;
+
+/**
+ * Starts the first render worker thread now, before the service knows its settings: loading
+ * playwright-core takes the thread ~300 ms, which then overlaps the rest of serve's start (opening the
+ * database, migrations, the modules) instead of coming after it. The pool's first worker takes it.
+ */
+export function prestartRenderThread(): void {
+  prestarted ??= renderThread();
+  // Until the pool takes it, it keeps nothing alive (a start that fails before then exits as it would).
+  prestarted.unref();
+}
+
+function takePrestartedThread(): Worker | undefined {
+  const w = prestarted;
+  prestarted = undefined;
+  return w;
+}
+
 /** One render worker thread and its Chromium: one generation of a supervised child. */
 class RenderWorker implements Child {
   readonly worker: Worker;
@@ -76,10 +101,10 @@ class RenderWorker implements Child {
     const browser = { ...rest, proxyUrl: proxy?.url };
     mkdirSync(tmpRoot, { recursive: true, mode: 0o700 });
     this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
-    // scripts/build.ts lists render/worker.ts as an entrypoint of the executable.
-    this.worker = new Worker(entrypointUrl("render/worker.ts"), {
-      workerData: { ...browser, tmpDir: this.tmpDir, chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()) } satisfies WorkerData,
-    });
+    this.worker = takePrestartedThread() ?? renderThread();
+    this.worker.ref();
+    const data: WorkerData = { ...browser, tmpDir: this.tmpDir, chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()) };
+    this.worker.postMessage({ type: "init", data } satisfies ToWorker);
     this.worker.on("message", (m: FromWorker) => this.onMessage(m));
     this.worker.on("error", (e: Error) => this.gone(`worker error: ${e.message}`));
     this.worker.on("exit", () => this.gone("the worker thread exited"));

@@ -4,6 +4,8 @@ import type { ReportFailureCode } from "../lib/error-codes";
 import type { BrowserOptions, RenderJob } from "./browser";
 
 export type ToWorker =
+  /** The first message: the thread's settings (sent, not given as workerData, so the thread can start before they are known). */
+  | { type: "init"; data: WorkerData }
   | { type: "render"; id: number; job: RenderJob }
   | { type: "probe"; id: number; timeoutMs: number }
   /** A full garbage collection of the thread's heap: the service has been quiet (lib/memory-trim.ts). */
