@@ -45,6 +45,12 @@ export interface BrowserOptions {
   allowHosts: string[];
   /** The checking egress proxy, when allowHosts is not empty. */
   proxyUrl?: string;
+  /**
+   * Ready once Chromium is up, while its pages open (~350 ms for the first): the service's start, where
+   * /readyz should not wait for them. Otherwise ready once a page is open: a replacement (a recycle, a
+   * crash) takes reports at once, and they must not wait for its first page.
+   */
+  readyBeforePages?: boolean;
   /** fonts.conf for Chromium (FONTCONFIG_FILE; see fonts.ts). */
   fontconfigFile?: string;
   /** Written into every PDF's Creator and Producer. */
@@ -254,6 +260,6 @@ export class BrowserHost {
       onLost(new Error(this.lost));
       this.onFatal?.(this.lost);
     });
-    await this.slots.open(browser);
+    await this.slots.open(browser, !this.opts.readyBeforePages);
   }
 }

@@ -80,13 +80,20 @@ export class PageSlots {
   constructor(private readonly opts: PageSlotsOptions) {}
 
   /**
-   * Opens the context, then returns: the pages (a renderer process each, ~350 ms for the first) open
-   * meanwhile and are handed out as they come, so /readyz does not wait for them.
+   * Opens the context and, with `firstPage`, the first page, then returns: the other pages (a renderer
+   * process each, ~350 ms for the first) open meanwhile and are handed out as they come. A report that
+   * comes before any page is open waits for one (acquire).
    */
-  async open(browser: Browser): Promise<void> {
+  async open(browser: Browser, firstPage: boolean): Promise<void> {
     this.context = await this.newContext(browser);
-    // A report that comes before the first page waits for it (acquire).
-    for (let i = 0; i < this.warmCount; i++) this.grow();
+    if (firstPage) {
+      // Awaited: a Chromium that cannot open a page has not started.
+      const first = await this.newSlot();
+      this.count = 1;
+      this.opened = true;
+      this.handOut(first);
+    }
+    for (let i = this.count; i < this.warmCount; i++) this.grow();
   }
 
   /** Pages open or opening right now. */

@@ -103,7 +103,13 @@ class RenderWorker implements Child {
     this.tmpDir = mkdtempSync(join(tmpRoot, "worker-"));
     this.worker = takePrestartedThread() ?? renderThread();
     this.worker.ref();
-    const data: WorkerData = { ...browser, tmpDir: this.tmpDir, chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()) };
+    const data: WorkerData = {
+      ...browser,
+      // The first generation is the service's start: ready without waiting for a page (BrowserOptions).
+      readyBeforePages: !pool.readyOnce.has(sup()),
+      tmpDir: this.tmpDir,
+      chromiumTmpDir: chromiumTmpDir(this.tmpDir, tmpdir()),
+    };
     this.worker.postMessage({ type: "init", data } satisfies ToWorker);
     this.worker.on("message", (m: FromWorker) => this.onMessage(m));
     this.worker.on("error", (e: Error) => this.gone(`worker error: ${e.message}`));
@@ -214,6 +220,8 @@ type RenderTask = Pending & { job: RenderJob };
 
 export class RenderPool extends SupervisorGroup<RenderWorker, RenderTask> {
   private nextId = 1;
+  /** The members whose worker was ready once: their next generations are replacements. */
+  readonly readyOnce = new Set<Supervisor<RenderWorker>>();
   constructor(readonly opts: PoolOptions) {
     super();
   }
@@ -235,7 +243,10 @@ export class RenderPool extends SupervisorGroup<RenderWorker, RenderTask> {
         probe: CHROMIUM_PROBE,
         logger: this.opts.logger,
         registry: this.opts.registry,
-        onReady: () => this.dispatch(),
+        onReady: () => {
+          this.readyOnce.add(sup);
+          this.dispatch();
+        },
         onDown: (w, f) => this.onWorkerDown(w, f),
         drained: (w) => w.drained(),
         retireTimeoutMs: this.opts.renderTimeoutMs + JOB_GRACE_MS,
