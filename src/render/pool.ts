@@ -60,7 +60,7 @@ function renderThread(): Worker {
   return new Worker(entrypointUrl("render/worker.ts"));
 }
 
-let prestarted: Worker | undefined;
+let prestarted: { worker: Worker; failed: boolean } | undefined;
 
 /**
  * Starts the first render worker thread now, before the service knows its settings: loading
@@ -68,15 +68,25 @@ let prestarted: Worker | undefined;
  * database, migrations, the modules) instead of coming after it. The pool's first worker takes it.
  */
 export function prestartRenderThread(): void {
-  prestarted ??= renderThread();
+  if (prestarted) return;
+  const p = { worker: renderThread(), failed: false };
+  // A thread that fails before the pool listens is noted (an unheard "error" would end the process), and
+  // the pool starts a fresh one instead.
+  const failed = () => (p.failed = true);
+  p.worker.once("error", failed).once("exit", failed);
   // Until the pool takes it, it keeps nothing alive (a start that fails before then exits as it would).
-  prestarted.unref();
+  p.worker.unref();
+  prestarted = p;
 }
 
 function takePrestartedThread(): Worker | undefined {
-  const w = prestarted;
+  const p = prestarted;
   prestarted = undefined;
-  return w;
+  if (!p) return undefined;
+  p.worker.removeAllListeners();
+  if (!p.failed) return p.worker;
+  void p.worker.terminate().catch(() => {});
+  return undefined;
 }
 
 /** One render worker thread and its Chromium: one generation of a supervised child. */
