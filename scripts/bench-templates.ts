@@ -18,7 +18,7 @@
 //   einvoice-render  the same invoice received as an XRechnung (UBL, written by our writer) and sent to
 //                POST /api/v1/e-invoices/render: checked, read and printed with the built-in readable layout;
 //                the floors print that layout's HTML. At most 25% above the plain invoice's CPU (issue 43).
-//   invoice-png  the invoice as a PNG of its page at 150 dpi (options.image), rasterised by pdftoppm.
+//   invoice-png  the invoice as a PNG of its page at 150 dpi (options.image), drawn by the rasteriser's thread.
 //   invoice-signed   the invoice signed (options.signature, PAdES B-B, RSA 2048) with an identity the bench
 //                uploads first (bench-signing.ts); no timestamp.
 //   report-1000  a styled 1000-row table (engine "ejs", data.rows = [{n, name, qty, price}]): ~19 A4 pages.
@@ -377,7 +377,7 @@ function invoiceTemplates(fixture: string): BenchTemplate[] {
       byDefault: false,
       baseline: { name: "invoice-40", maxRatio: 1.03 },
     },
-    // Issue 44: the same invoice as a PNG of its page at 150 dpi (pdftoppm after the print): at most 20% above the plain invoice.
+    // Issue 44: the same invoice as a PNG of its page at 150 dpi (drawn after the print): at most 20% above the plain invoice.
     invoiceVariant("invoice-png", 1.2, { options: { image: { format: "png" } } }),
     // Issue 32: the same invoice signed (PAdES B-B, RSA 2048, no timestamp): at most 20% above the plain invoice.
     invoiceVariant("invoice-signed", 1.2, { signs: true }),

@@ -83,6 +83,7 @@ export async function compile(o: CompileOptions): Promise<number> {
       join(root, "src/db/checkpoint-worker.ts"),
       join(root, "src/modules/templates/schema-worker.ts"),
       join(root, "src/einvoice/validate-worker.ts"),
+      join(root, "src/pdf/raster-worker.ts"),
     ],
     compile: {
       outfile: o.outfile,

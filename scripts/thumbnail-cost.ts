@@ -13,7 +13,7 @@
 // otherwise), driven through its HTTP handler one request at a time. Each block prints BLOCK reports of a
 // kind, then asks for their thumbnails; the kinds alternate in rotating order. CPU is this process
 // tree's (/proc, user + system: the service, its Chromium and sandboxes, and the tools it ran and
-// reaped, pdftoppm included), which other load on the machine disturbs less than the machine's.
+// reaped), which other load on the machine disturbs less than the machine's.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";

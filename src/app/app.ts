@@ -221,7 +221,7 @@ export class App {
     const pictureTools = missingRasterTools();
     if (pictureTools.length)
       this.logger.warn(
-        `${pictureTools.join(" and ")} not found: every report with options.image will fail (postprocess_failed). Install Debian's packages (apt-get install poppler-utils webp)`,
+        `${pictureTools.join(" and ")} not found: every report with options.image as JPEG or WebP will fail (postprocess_failed). Install Debian's packages (apt-get install libjpeg-turbo-progs webp)`,
       );
   }
 

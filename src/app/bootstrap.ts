@@ -36,6 +36,7 @@ import { SchemaValidator } from "../modules/templates/schema-validator";
 import { TemplatesService } from "../modules/templates/service";
 import { UsageService } from "../modules/usage/service";
 import { WebhooksService } from "../modules/webhooks/service";
+import { Rasteriser } from "../pdf/raster-thread";
 import { fontconfigPath } from "../render/fonts";
 import { App, type AppMode } from "./app";
 import { MODULES, SCOPE_LIST } from "./modules";
@@ -82,6 +83,7 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
     const webhooks = new WebhooksService(repos.webhooks, { allowHosts: config.webhookAllowHosts });
     const dataLimits = { maxBytes: config.dataMaxSize, maxDepth: config.dataMaxDepth, maxKeys: config.dataMaxKeys };
     const schemas = new SchemaValidator({ timeoutMs: config.schemaTimeout, nice: config.renderNice, logger });
+    const rasteriser = new Rasteriser({ timeoutMs: config.renderTimeout, nice: config.renderNice, logger });
     const assetBlobs = openAssetBlobs(config, files.traffic);
     const assetResolver = new AssetResolver(repos.assets, assetBlobs);
     const templates = new TemplatesService(repos.templates, audit, {
@@ -119,7 +121,9 @@ async function openServices(config: Config, logger: Logger, servesRequests: bool
       keys,
       keyAuth,
       reports,
+      rasteriser,
       thumbnails: new ReportThumbnails(reports, repos.reports, files, {
+        rasteriser,
         timeoutMs: config.renderTimeout,
         nice: config.renderNice,
         logger,

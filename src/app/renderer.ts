@@ -52,6 +52,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     logger: log,
     // A table of contents is printed like any report: the same Chromium, network policy and deadline.
     print: (html, options) => pool.render({ html, options }),
+    rasteriser: s.rasteriser,
     signer: {
       key: (id) => s.signing.key(id),
       timestamp: c.tsaUrl ? tsaClient({ url: c.tsaUrl, allowHosts: c.tsaAllowHosts, timeoutMs: c.tsaTimeout, logger: log }) : undefined,

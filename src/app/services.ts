@@ -23,6 +23,7 @@ import type { SchemaValidator } from "../modules/templates/schema-validator";
 import type { TemplatesService } from "../modules/templates/service";
 import type { UsageService } from "../modules/usage/service";
 import type { WebhooksService } from "../modules/webhooks/service";
+import type { Rasteriser } from "../pdf/raster-thread";
 import type { Repos } from "./repos";
 
 /**
@@ -50,6 +51,8 @@ export interface Services extends ModuleServices {
   reports: ReportsService;
   /** Page 1 of succeeded reports as small PNGs, made on first request and kept with them. */
   thumbnails: ReportThumbnails;
+  /** Draws PDF pages in its own thread, started by the first picture (src/pdf/raster-thread.ts). */
+  rasteriser: Rasteriser;
   links: LinkSigner;
   seal: PasswordSeal;
   idempotency: IdempotencyService;

@@ -3,12 +3,14 @@
 // Exit codes: 0 the same; 1 pages differ (one line per changed page on stdout, its diff PNG in DIR);
 // 2 bad input (a file that is missing or no PDF, or the command line).
 import { mkdirSync } from "node:fs";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { ratio } from "../config/parsers";
 import type { Config } from "../config/settings";
-import { runTool } from "../lib/run-tool";
-import { comparePdfFiles } from "../pdf/compare";
-import { framePng, type ToolRunner } from "../pdf/raster";
+import { createLogger } from "../lib/logger";
+import { comparePdfs } from "../pdf/compare";
+import { framePng } from "../pdf/raster";
+import { Rasteriser } from "../pdf/raster-thread";
 import { UsageError } from "./args";
 
 export interface DiffArgs {
@@ -17,7 +19,7 @@ export interface DiffArgs {
   out?: string;
 }
 
-/** A file pdftoppm could not read: the input's fault (exit 2). */
+/** A file the rasteriser could not read: the input's fault (exit 2). */
 class Unreadable extends Error {}
 
 export async function diff(config: Config, a: DiffArgs): Promise<number> {
@@ -35,17 +37,25 @@ export async function diff(config: Config, a: DiffArgs): Promise<number> {
       console.error(`reportgen: ${f}: no such file`);
       return 2;
     }
-  const run: ToolRunner = async (cmd, env) => {
-    const r = await runTool(cmd, { timeoutMs: config.renderTimeout, env });
-    if (r.code !== 0) throw new Unreadable(`${cmd.at(-2)} cannot be read as a PDF: ${r.stderr.trim().split("\n").at(-1) ?? r.code}`);
-  };
-  let result: Awaited<ReturnType<typeof comparePdfFiles>>;
+  const rasteriser = new Rasteriser({ timeoutMs: config.renderTimeout, nice: 0, logger: createLogger("error") });
+  let result: Awaited<ReturnType<typeof comparePdfs>>;
   try {
-    result = await comparePdfFiles(run, a.files[0]!, a.files[1]!, tolerance);
+    const [before, after] = await Promise.all(a.files.map((f) => readFile(f)));
+    // Each file opened first (no page drawn), so that the one that cannot be read is named.
+    for (const [f, bytes] of [
+      [a.files[0]!, before!],
+      [a.files[1]!, after!],
+    ] as const)
+      await rasteriser.draw({ pdf: new Uint8Array(bytes), first: 1, last: 0, size: { dpi: 1 }, encode: "rgb" }).catch((e) => {
+        throw new Unreadable(`${f} cannot be read as a PDF: ${(e as Error).message}`);
+      });
+    result = await comparePdfs((t) => rasteriser.draw(t), before!, after!, tolerance);
   } catch (e) {
     if (!(e instanceof Unreadable)) throw e;
     console.error(`reportgen: ${e.message}`);
     return 2;
+  } finally {
+    await rasteriser.stop();
   }
   if (result.same) return 0;
   if (a.out) mkdirSync(a.out, { recursive: true });

@@ -360,8 +360,8 @@ const checks: Check[] = [
       if (!missing.length) return { status: "ok", detail: `${Object.values(RASTER_TOOLS).join(", ")} found (options.image)` };
       return {
         status: "warn",
-        detail: `${missing.join(" and ")} not found: reports with options.image will fail (postprocess_failed)`,
-        fix: "apt-get install poppler-utils webp",
+        detail: `${missing.join(" and ")} not found: reports with options.image as JPEG or WebP will fail (postprocess_failed); PNG needs none`,
+        fix: "apt-get install libjpeg-turbo-progs webp",
       };
     },
   },

@@ -32,7 +32,7 @@ export class ChildRegistry {
   /** Per kind: children, healthy, restarts, recycles. Every kind is present, with zeros if unused. */
   stats(): Record<ChildKind, KindStats> {
     const out = {} as Record<ChildKind, KindStats>;
-    for (const kind of ["chromium", "sandbox", "checkpointer", "validator"] as ChildKind[]) {
+    for (const kind of ["chromium", "sandbox", "checkpointer", "validator", "rasteriser"] as ChildKind[]) {
       const r = this.retired.get(kind);
       out[kind] = { children: 0, healthy: 0, restarts: r?.restarts ?? 0, recycles: r?.recycles ?? 0 };
     }

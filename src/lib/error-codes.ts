@@ -167,7 +167,7 @@ export const REPORT_FAILURES = {
   sandbox_crashed:
     "The EJS sandbox process died while rendering this report, repeatedly (a service fault, not the template's): submit it again later.",
   postprocess_failed:
-    "The PDF post-processing tool (qpdf: watermark, stamp, attachments, encryption, linearization, merge; pdftoppm and cwebp: options.image) failed or overran the render deadline, repeatedly (a service fault, not the template's): submit it again later.",
+    "The PDF post-processing tool (qpdf: watermark, stamp, attachments, encryption, linearization, merge; the rasteriser, cjpeg and cwebp: options.image) failed or overran the render deadline, repeatedly (a service fault, not the template's): submit it again later.",
   part_unavailable:
     "A report this one needs (a part of the merge, or the stamp's report) was deleted or expired before it was processed: submit it again with reports that exist.",
   passwords_unavailable:

@@ -1,6 +1,6 @@
-// The PNG container (RFC 2083) for 8-bit RGB and grey pictures made in code: the rasteriser's pages (a PPM from
-// pdftoppm) and the tests' and benches' generated images share it. Compression is the caller's, so
-// the service deflates in libuv's thread pool and a test synchronously.
+// The PNG container (RFC 2083) for 8-bit RGB and grey pictures made in code: the rasteriser's pages and the
+// tests' and benches' generated images share it. Compression is the caller's (zlib in the rasteriser's
+// thread, in libuv's thread pool, or synchronously in a test).
 
 const SIGNATURE = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

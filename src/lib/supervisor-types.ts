@@ -2,7 +2,7 @@
 // one was taken down, and what the registry reads of a supervisor. Kept apart so that supervisor.ts,
 // child-registry.ts and supervisor-group.ts import each other in one direction only.
 
-export type ChildKind = "chromium" | "sandbox" | "checkpointer" | "validator";
+export type ChildKind = "chromium" | "sandbox" | "checkpointer" | "validator" | "rasteriser";
 
 /** One generation of a supervised child. A new one is created for every (re)start. */
 export interface Child {

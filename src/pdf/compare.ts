@@ -1,11 +1,8 @@
 // Two PDFs compared page by page as pictures: the golden samples of stored templates (a version against
 // the one it replaces) and `reportgen diff A.pdf B.pdf`. Both PDFs go through the rasteriser of image
-// reports (raster.ts, pdftoppm), so a page compares as it prints; the pixels are compared here, in one
+// reports (raster.ts), so a page compares as it prints; the pixels are compared here, in one
 // pass over the two pages' RGB samples, and the changed ones painted over the new page as the diff picture.
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type Frame, rasteriseFrames, type ToolRunner } from "./raster";
+import { type Frame, type RasterTools, rasteriseFrames } from "./raster";
 
 /**
  * Pages are compared at 96 dpi: a moved line or a recoloured word covers hundreds of pixels there, and
@@ -120,16 +117,8 @@ export function compareFrames(before: Frame[], after: Frame[], tolerance: number
   return { pagesBefore: before.length, pagesAfter: after.length, pages, same: pages.every((p) => !p.diff) };
 }
 
-/** Rasterises two PDF files at COMPARE_DPI (in a temporary folder, removed after) and compares them. */
-export async function comparePdfFiles(run: ToolRunner, a: string, b: string, tolerance: number): Promise<PdfComparison> {
-  const dir = await mkdtemp(join(tmpdir(), "reportgen-compare-"));
-  try {
-    const [before, after] = await Promise.all([
-      (async () => rasteriseFrames(run, a, await mkdtemp(join(dir, "a-")), COMPARE_DPI))(),
-      (async () => rasteriseFrames(run, b, await mkdtemp(join(dir, "b-")), COMPARE_DPI))(),
-    ]);
-    return compareFrames(before, after, tolerance);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+/** Rasterises two PDFs at COMPARE_DPI and compares them. */
+export async function comparePdfs(draw: RasterTools["draw"], a: Uint8Array, b: Uint8Array, tolerance: number): Promise<PdfComparison> {
+  const [before, after] = await Promise.all([rasteriseFrames(draw, a, COMPARE_DPI), rasteriseFrames(draw, b, COMPARE_DPI)]);
+  return compareFrames(before, after, tolerance);
 }

@@ -16,13 +16,15 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, rmSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { RenderError } from "../lib/errors";
 import type { Logger } from "../lib/logger";
-import type { ToolEnv } from "../lib/run-tool";
 import { flush, readPageSize } from "./inspect";
 import { joinParts, type MergePart } from "./merge";
 import type { PageSize } from "./overlay-pdf";
 import { type PlannedStep, type PostPlan, stepNamed } from "./plan";
 import { Qpdf, qpdfJob, runServiceTool } from "./qpdf";
+import type { RasterTools } from "./raster";
+import type { Rasteriser } from "./raster-thread";
 import type { PdfSigner } from "./signature/signer";
 import type { FileStep, StepContext } from "./step";
 
@@ -39,6 +41,8 @@ export interface PdfPipelineOptions {
   print?: StepContext["print"];
   /** The signing identities and the TSA (options.signature). */
   signer?: PdfSigner;
+  /** Draws pages (options.image, an encrypted report's thumbnail). */
+  rasteriser: Rasteriser;
 }
 
 /** What one apply() reads and writes. */
@@ -155,7 +159,7 @@ export class PdfPipeline {
       pageSize: () => (size ??= readPageSize(input)),
       stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
-      tool: (cmd, env) => this.tool(cmd, reportId, env),
+      raster: this.rasterTools(reportId),
       qpdf: (args) => this.qpdf.run(args, reportId),
       json: (file, keys, objects) => this.qpdf.json(file, reportId, keys, objects),
       print: this.opts.print,
@@ -163,9 +167,19 @@ export class PdfPipeline {
     };
   }
 
-  /** Runs a step's own tool (the rasteriser's) as qpdf runs: niced, under the deadline, its failure a service fault. */
-  tool(cmd: string[], reportId: string, env?: ToolEnv): Promise<void> {
-    return runServiceTool(this.opts, cmd, reportId, { env });
+  /**
+   * The rasteriser for a report's pictures, and their encoders run as qpdf runs (niced, under the
+   * deadline): a failure of either is a service fault (postprocess_failed, retried), logged.
+   */
+  rasterTools(reportId: string): RasterTools {
+    return {
+      run: (cmd, env) => runServiceTool(this.opts, cmd, reportId, { env }),
+      draw: (task) =>
+        this.opts.rasteriser.draw(task).catch((e: Error) => {
+          this.opts.logger.warn("the rasteriser failed", { report_id: reportId, error: e.message });
+          throw new RenderError("postprocess_failed", `the pages could not be drawn (${e.message}): a service fault, not the template's`);
+        }),
+    };
   }
 
   /**

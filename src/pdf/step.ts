@@ -3,9 +3,9 @@
 // password is read and written once; a step that needs another tool (or code) runs on its own, from
 // one file to the next.
 
-import type { ToolEnv } from "../lib/run-tool";
 import type { PdfOptions, PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
+import type { RasterTools } from "./raster";
 import type { PdfSigner } from "./signature/signer";
 
 /** What a step plans from: the stored options, their passwords opened (the row holds only their seal). */
@@ -30,8 +30,8 @@ export interface StepContext {
   stampPath?: string;
   /** The file of `key` (a watermark's page), written once into the work folder and shared by every report. */
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
-  /** Runs another tool (the rasteriser's) under the render deadline and priority; a failure is a service fault. */
-  tool(cmd: string[], env?: ToolEnv): Promise<void>;
+  /** The rasteriser and its encoders, under the render deadline and priority; a failure is a service fault. */
+  raster: RasterTools;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
   /** qpdf's JSON of a PDF: only `keys`, and with "qpdf" only `objects` (see Qpdf.json). */

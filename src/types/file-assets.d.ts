@@ -8,3 +8,7 @@ declare module "*.ttf" {
   const path: string;
   export default path;
 }
+declare module "*.wasm" {
+  const path: string;
+  export default path;
+}

@@ -27,6 +27,7 @@ export function standInProcessor(
     nice: c.renderNice,
     workDir: join(t.dir, "stand-in-post"),
     logger,
+    rasteriser: s.rasteriser,
   });
   const processor = new ReportProcessor(s.repos.queue, s.files, s.spool, templating, pool, s.reports.events, {
     lanes: 1,

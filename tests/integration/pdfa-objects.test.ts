@@ -12,6 +12,7 @@ import { lastXrefTable, readForPdfa } from "../../src/pdf/objects";
 import { pdfaUpdate, type QpdfObjects } from "../../src/pdf/pdfa";
 import { PdfPipeline } from "../../src/pdf/pipeline";
 import { plan } from "../../src/pdf/plan";
+import { Rasteriser } from "../../src/pdf/raster-thread";
 
 const work = mkdtempSync(join(tmpdir(), "rg-pdfa-objects-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -46,7 +47,15 @@ test("a file with a cross-reference stream: qpdf shows the objects, and the resu
   const streams = join(work, "xref-stream.pdf");
   qpdf(["--object-streams=generate", statement, streams]);
   expect(lastXrefTable(readFileSync(streams))).toBeUndefined();
-  const p = new PdfPipeline({ qpdfPath: "qpdf", timeoutMs: 20_000, nice: 0, workDir: join(work, "post"), logger: createLogger("error") });
+  const logger = createLogger("error");
+  const p = new PdfPipeline({
+    qpdfPath: "qpdf",
+    timeoutMs: 20_000,
+    nice: 0,
+    workDir: join(work, "post"),
+    logger,
+    rasteriser: new Rasteriser({ timeoutMs: 20_000, nice: 0, logger }),
+  });
   p.init();
   const out = join(work, "pdfa.pdf");
   await p.apply("r1", plan({ pdfa: "2b" }), { input: streams, output: out });

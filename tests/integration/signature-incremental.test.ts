@@ -11,6 +11,7 @@ import { createLogger } from "../../src/lib/logger";
 import { lastXrefTable, readForSigning } from "../../src/pdf/objects";
 import { PdfPipeline } from "../../src/pdf/pipeline";
 import { plan } from "../../src/pdf/plan";
+import { Rasteriser } from "../../src/pdf/raster-thread";
 import { signingKey } from "../../src/pdf/signature/cms";
 import { pdfSyntax } from "../../src/pdf/signature/incremental";
 import { readPkcs12 } from "../../src/pdf/signature/pkcs12";
@@ -30,6 +31,7 @@ async function pipeline() {
     nice: 0,
     workDir: join(work, "post"),
     logger: createLogger("error"),
+    rasteriser: new Rasteriser({ timeoutMs: 20_000, nice: 0, logger: createLogger("error") }),
     signer: { key: async () => ({ key, name: "Muster GmbH Signer" }) },
   });
   p.init();

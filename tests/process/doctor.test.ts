@@ -110,9 +110,9 @@ test("no Chromium: its line fails with the fix, the print is skipped, exit 1", (
 test("without the webp tools on the PATH, the image tools line warns, names them and says what to install", () => {
   const bin = join(work, "bin-no-cwebp");
   mkdirSync(bin, { recursive: true });
-  symlinkSync(Bun.which("pdftoppm")!, join(bin, "pdftoppm"));
+  symlinkSync(Bun.which("cjpeg")!, join(bin, "cjpeg"));
   const r = doctorJson(["--data-dir", join(work, "data-noimage"), "--port", "0"], [], { PATH: bin });
-  expect(r.check("image tools")).toMatchObject({ status: "warn", fix: "apt-get install poppler-utils webp" });
+  expect(r.check("image tools")).toMatchObject({ status: "warn", fix: "apt-get install libjpeg-turbo-progs webp" });
   expect(r.check("image tools").detail).toStartWith("cwebp and dwebp not found");
 });
 

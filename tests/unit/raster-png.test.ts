@@ -1,5 +1,4 @@
-// The rasteriser's own PNG writing (src/pdf/raster.ts) on made-up pages: a PPM file as a PNG (its rows
-// moved in place in one buffer), a grey PNG, and an image report's page shrunk to its thumbnail without a
+// The rasteriser's own PNG writing (src/pdf/raster.ts) on made-up pages: a grey PNG, and an image report's page shrunk to its thumbnail without a
 // process. Every PNG passes Debian's pngcheck and is decoded by the tests' own decoder (tests/helpers).
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -7,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { deflateSync } from "node:zlib";
 import { rgbPng } from "../../src/lib/png";
-import { framePng, greyPng, pngThumbnail, ppmFilePng, THUMBNAIL } from "../../src/pdf/raster";
+import { framePng, greyPng, pngThumbnail, THUMBNAIL } from "../../src/pdf/raster";
 import { pngPixels } from "../helpers/png-pixels";
 
 const dir = mkdtempSync(join(tmpdir(), "rg-raster-png-"));
@@ -33,21 +32,6 @@ function page(width: number, height: number, busy = true): Uint8Array {
     }
   return rgb;
 }
-
-test("a PPM file becomes a PNG of the same pixels, whatever the head's spacing", async () => {
-  const [width, height] = [37, 23];
-  const rgb = page(width, height);
-  const file = join(dir, "p-1.ppm");
-  writeFileSync(file, Buffer.concat([Buffer.from(`P6\n${width} ${height}\n255\n`), rgb]));
-  const png = pngchecked(await ppmFilePng(file));
-  expect(pngPixels(png)).toEqual({ width, height, channels: 3, data: rgb });
-});
-
-test("a PPM file shorter than its head says is refused", async () => {
-  const file = join(dir, "short.ppm");
-  writeFileSync(file, Buffer.concat([Buffer.from("P6 10 10 255\n"), new Uint8Array(10 * 9 * 3)]));
-  await expect(ppmFilePng(file)).rejects.toThrow("shorter");
-});
 
 test("a grey PNG holds each pixel's luma with poppler's weights", async () => {
   const rgb = Uint8Array.from([255, 0, 0, 0, 255, 0, 0, 0, 255, 200, 200, 200]);

@@ -42,6 +42,9 @@ export const reportsModule: FeatureModule = {
     "POST /dashboard/playground": "dashboard",
     "GET /dashboard/playground/result/:id": "dashboard",
   },
+  // The rasteriser's thread (pictures, thumbnails): started by its first picture, counted among the App's children.
+  start: ({ services: s, children }) => s.rasteriser.start(children),
+  stop: (s) => s.rasteriser.stop(),
   api: ({ services: s, guard, config: c, originOf }) =>
     reportsRoutes(s.reports, guard, {
       templateMaxLength: c.templateMaxLength,

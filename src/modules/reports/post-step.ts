@@ -85,7 +85,7 @@ export class PostStep {
     const pipeline = this.deps.pipeline;
     const input = io.input ?? io.merge?.parts[0]?.path;
     if (!input) return;
-    const png = await pdfThumbnail((cmd, env) => pipeline.tool(cmd, job.id, env), input, pipeline.workPath(job.id));
+    const png = await pdfThumbnail(pipeline.rasterTools(job.id), input);
     await this.files.putThumbnail(job.id, fenceOf(job), png);
   }
 

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import type { Logger } from "../../lib/logger";
 import { runTool } from "../../lib/run-tool";
 import { firstStoredEntry } from "../../lib/zip";
-import { pdfThumbnail, pictureThumbnail, type ToolRunner } from "../../pdf/raster";
+import { pdfThumbnail, pictureThumbnail, type RasterTools, type ToolRunner } from "../../pdf/raster";
+import type { Rasteriser } from "../../pdf/raster-thread";
 import { fenceOf, type PdfStore } from "../files/pdf-store";
 import type { ReportConformance } from "./model";
 import { pdfMissing } from "./pdf-missing";
@@ -16,6 +17,7 @@ import type { ReportsRepo } from "./repo";
 import type { DownloadAnswer, ReportsService } from "./service";
 
 export interface ThumbnailOptions {
+  rasteriser: Rasteriser;
   /** Bound on each tool run (the render deadline). */
   timeoutMs: number;
   nice?: number;
@@ -55,6 +57,14 @@ export class ReportThumbnails {
 
   private async make(id: string, file: string, conformance: string | null, pages: number | null, dir: string): Promise<Uint8Array> {
     const run = this.runner(id);
+    const tools: RasterTools = {
+      run,
+      draw: (task) =>
+        this.opts.rasteriser.draw(task).catch((e: Error) => {
+          this.opts.logger.warn("a thumbnail could not be made", { report_id: id, error: e.message });
+          throw e;
+        }),
+    };
     const image = conformance ? (JSON.parse(conformance) as ReportConformance).image : undefined;
     if (image) {
       let picture = file;
@@ -65,7 +75,7 @@ export class ReportThumbnails {
       return pictureThumbnail(run, picture, dir);
     }
     // An encrypted PDF's thumbnail was made at print time (post-step.ts): its passwords are gone since.
-    return pdfThumbnail(run, file, dir);
+    return pdfThumbnail(tools, file);
   }
 
   private runner(id: string): ToolRunner {

@@ -12,7 +12,7 @@ import { templateIdParams, templateSchema, versionParams } from "./schemas";
 
 const COMPARE_TEXT =
   "Renders every sample of the template with the version and with `base` (default: the template's default version), through the same sandbox and Chromium as " +
-  "reports, and compares them page by page on pictures drawn by pdftoppm at 96 dpi: `changed_ratio` is the share of a page's pixels whose colour differs by " +
+  "reports, and compares them page by page on pictures drawn at 96 dpi: `changed_ratio` is the share of a page's pixels whose colour differs by " +
   "more than --golden-tolerance (0.1 of 255 by default, above anti-aliasing noise); a page added or removed is changed (ratio 1). Changed pages link " +
   "a diff PNG (the new page faded, its changed pixels in red) and the two pages. Synchronous: each sample costs two renders (about a second) while the " +
   "request waits, at most 20 samples. 503 preview_unavailable on an instance that renders nothing. Saving a version runs the same comparison.";

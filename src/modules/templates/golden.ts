@@ -1,19 +1,16 @@
 // Golden samples: a template's named sample data sets, rendered with two of its versions and compared
-// page by page on pdftoppm's pictures (src/pdf/compare.ts), so that a change to a template is seen
+// page by page on the rasteriser's pictures (src/pdf/compare.ts), so that a change to a template is seen
 // before it is used. On a version's save the new version is compared with the default before it; with
 // require_approval a changed version becomes the default only once approved (POST …/approve).
 // Comparisons run while the request waits (each sample is two renders of a second or so, through the
 // same Chromium pool as reports; at most 20 samples): the answer is the comparison, with no job to poll.
 import { createHash } from "node:crypto";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AppError, notFound, RenderError } from "../../lib/errors";
 import { newUuid } from "../../lib/ids";
 import type { Logger } from "../../lib/logger";
-import { runTool } from "../../lib/run-tool";
-import { comparePdfFiles, type PdfComparison } from "../../pdf/compare";
-import { framePng, type ToolRunner } from "../../pdf/raster";
+import { comparePdfs, type PdfComparison } from "../../pdf/compare";
+import { framePng, type RasterTools } from "../../pdf/raster";
+import type { Rasteriser } from "../../pdf/raster-thread";
 import type { AssetBlobs } from "../assets/blobs";
 import type { AuditService } from "../audit/service";
 import { checkData, type DataLimits } from "../reports/input-limits";
@@ -27,9 +24,8 @@ export const SAMPLES_MAX = 20;
 export interface GoldenOptions {
   /** --golden-tolerance: a pixel differs when a channel differs by more than this share of 255. */
   tolerance: number;
-  /** Bound on each pdftoppm run (the render deadline). */
-  timeoutMs: number;
-  nice?: number;
+  /** Draws the samples' pages. */
+  rasteriser: Rasteriser;
   dataLimits: DataLimits;
   logger: Logger;
 }
@@ -224,14 +220,12 @@ export class GoldenService {
   }
 
   /** Two PDFs compared on pictures: what a comparison costs beyond its renders (tests measure it). */
-  async comparePdfs(before: Uint8Array, after: Uint8Array): Promise<PdfComparison> {
-    const dir = await mkdtemp(join(tmpdir(), "reportgen-golden-"));
-    try {
-      await Promise.all([writeFile(join(dir, "before.pdf"), before), writeFile(join(dir, "after.pdf"), after)]);
-      return await comparePdfFiles(this.runner(), join(dir, "before.pdf"), join(dir, "after.pdf"), this.opts.tolerance);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+  comparePdfs(before: Uint8Array, after: Uint8Array): Promise<PdfComparison> {
+    const draw: RasterTools["draw"] = (task) =>
+      this.opts.rasteriser.draw(task).catch((e: Error) => {
+        throw new AppError("internal_error", `a rendered sample's pages could not be drawn: ${e.message}`);
+      });
+    return comparePdfs(draw, before, after, this.opts.tolerance);
   }
 
   /** The changed pages' pictures, stored by sha256 under the account, as links; unchanged pages get none. */
@@ -252,16 +246,5 @@ export class GoldenService {
         after: await link(p.after),
       })),
     );
-  }
-
-  private runner(): ToolRunner {
-    return async (cmd, env) => {
-      const r = await runTool(cmd, { timeoutMs: this.opts.timeoutMs, nice: this.opts.nice, env });
-      if (r.code !== 0)
-        throw new AppError(
-          "internal_error",
-          `${cmd[0]} could not draw a rendered sample's pages: ${r.stderr.trim().split("\n").at(-1) ?? r.code}`,
-        );
-    };
   }
 }

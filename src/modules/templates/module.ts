@@ -80,8 +80,7 @@ export const templatesModule: FeatureModule = {
   services: ({ config: c, sql, logger, services: s }) => {
     const golden = new GoldenService(s.templates, new GoldenRepo(sql), openAssetBlobs(c, s.files.traffic, "golden"), s.audit, {
       tolerance: c.goldenTolerance,
-      timeoutMs: c.renderTimeout,
-      nice: c.renderNice,
+      rasteriser: s.rasteriser,
       dataLimits: { maxBytes: c.dataMaxSize, maxDepth: c.dataMaxDepth, maxKeys: c.dataMaxKeys },
       logger,
     });

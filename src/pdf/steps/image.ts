@@ -49,7 +49,7 @@ export const image: FileStep<ImageParams> = {
         "image_pages_missing",
         `options.image.pages is "${p.pages}", but the document has ${total} page${total === 1 ? "" : "s"}. ${REPORT_FAILURES.image_pages_missing}`,
       );
-    const files = await rasterise(ctx.tool, input, ctx.dir(), { ...p, ...range, page: await ctx.pageSize() });
+    const files = await rasterise(ctx.raster, input, ctx.dir(), { ...p, ...range });
     if (files.length === 1) await writeFile(output, await readFile(files[0]!));
     else {
       const entries = await Promise.all(
