@@ -186,11 +186,13 @@ export class TaskThread<In, Out> {
     return this.sup;
   }
 
-  /** Fails what waits and ends the thread. */
+  /** Fails what waits and what runs, and ends the thread. */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.idleTimer);
-    for (const t of this.waiting.splice(0)) t.reject(this.opts.errors.busy("the service is shutting down", 5));
+    const shuttingDown = () => this.opts.errors.busy("the service is shutting down", 5);
+    for (const t of this.waiting.splice(0)) t.reject(shuttingDown());
+    this.sup?.child?.take()?.reject(shuttingDown());
     await this.sup?.stop();
   }
 
