@@ -1,0 +1,52 @@
+// Pictures of many pages (src/pdf/raster.ts): PNG pages go to the rasteriser's thread in batches, JPEG and
+// WebP one at a time; either way every page comes back once, in order, named for its page. A 24-page PDF
+// (docs/examples/statement.pdf, 8 pages, three times over: qpdf) at a low dpi; pages are told apart by
+// their pixels (page 9 is page 1 again, page 2 is not).
+import { afterAll, expect, test } from "bun:test";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join } from "node:path";
+import { createLogger } from "../../src/lib/logger";
+import { type RasterTools, rasterise } from "../../src/pdf/raster";
+import { Rasteriser } from "../../src/pdf/raster-thread";
+import { pngPixels } from "../helpers/png-pixels";
+
+const work = mkdtempSync(join(tmpdir(), "rg-raster-pages-"));
+const rasteriser = new Rasteriser({ timeoutMs: 60_000, nice: 0, logger: createLogger("error") });
+afterAll(async () => {
+  await rasteriser.stop();
+  rmSync(work, { recursive: true, force: true });
+});
+const tools: RasterTools = {
+  run: async (cmd) => {
+    const p = Bun.spawnSync(cmd);
+    if (p.exitCode !== 0) throw new Error(`${cmd[0]} failed: ${p.stderr}`);
+  },
+  draw: (t) => rasteriser.draw(t),
+};
+
+const statement = join(import.meta.dir, "../../docs/examples/statement.pdf");
+const pdf = join(work, "24.pdf");
+expect(Bun.spawnSync(["qpdf", "--empty", "--pages", statement, statement, statement, "--", pdf]).exitCode).toBe(0);
+
+test("PNG: 24 pages in batches, each once and in order; a range past the end stops at the last page", async () => {
+  const files = await rasterise(tools, pdf, mkdtempSync(join(work, "png-")), { format: "png", first: 1, last: 30, dpi: 24 });
+  expect(files.map((f) => basename(f))).toEqual(Array.from({ length: 24 }, (_, i) => `p-${i + 1}.png`));
+  const px = files.map((f) => pngPixels(readFileSync(f)).data);
+  expect(px[8]).toEqual(px[0]!);
+  expect(px[17]).toEqual(px[1]!);
+  expect(px[1]).not.toEqual(px[0]!);
+  const middle = await rasterise(tools, pdf, mkdtempSync(join(work, "png-")), { format: "png", first: 17, last: 19, dpi: 24 });
+  expect(middle.map((f) => pngPixels(readFileSync(f)).data)).toEqual([px[16]!, px[17]!, px[18]!]);
+});
+
+test("JPEG: page by page, decoded by djpeg at the page's size", async () => {
+  const files = await rasterise(tools, pdf, mkdtempSync(join(work, "jpeg-")), { format: "jpeg", first: 7, last: 10, dpi: 24, quality: 70 });
+  expect(files.map((f) => basename(f))).toEqual(["p-7.jpg", "p-8.jpg", "p-9.jpg", "p-10.jpg"]);
+  for (const f of files) {
+    const d = Bun.spawnSync(["djpeg", "-pnm", f]);
+    expect(d.exitCode).toBe(0);
+    // A4 at 24 dpi, the paper's own size: 595.28 x 841.89 pt.
+    expect(d.stdout.subarray(0, 16).toString()).toMatch(/^P6\s+198\s+281\s/);
+  }
+});
