@@ -2,7 +2,7 @@
 // (supervisor.ts); a tool run is one task, so its owner only needs the bound and the kill.
 import { setPriority } from "node:os";
 
-/** Variables a tool runs with on top of the service's own environment (the rasteriser's malloc settings). */
+/** Variables a tool runs with on top of the service's own environment. */
 export type ToolEnv = Record<string, string>;
 
 export interface ToolRun {
