@@ -9,6 +9,7 @@ import wasmPath from "@embedpdf/pdfium/pdfium.wasm" with { type: "file" };
 import { png8 } from "../lib/png";
 import { serveTasks } from "../lib/task-thread-worker";
 import { pixelSize } from "./page-pixels";
+import { greyPng } from "./raster";
 import type { RasterPage, RasterResult, RasterTask } from "./raster-thread";
 
 let pdfium: WrappedPdfiumModule;
@@ -71,17 +72,7 @@ function png(at: number, width: number, height: number, stride: number, level: n
   return png8(width, height, 3, deflateSync(h.subarray(at, at + stride * height), { level }));
 }
 
-/** The same bitmap in grey, with poppler's weights (0.3, 0.59, 0.11: what `pdftoppm -gray` draws): a third of the samples. */
-function greyPng(at: number, width: number, height: number, stride: number): Uint8Array<ArrayBuffer> {
-  const h = heap();
-  const raw = new Uint8Array((width + 1) * height);
-  for (let y = 0; y < height; y++)
-    for (let x = 0, i = at + y * stride + 1, o = y * (width + 1) + 1; x < width; x++, i += 3, o++)
-      raw[o] = Math.round(0.3 * h[i]! + 0.59 * h[i + 1]! + 0.11 * h[i + 2]!);
-  return png8(width, height, 1, deflateSync(raw));
-}
-
-function rasterise(t: RasterTask): RasterResult {
+async function rasterise(t: RasterTask): Promise<RasterResult> {
   const src = malloc(t.pdf.length);
   heap().set(t.pdf, src);
   try {
@@ -102,7 +93,9 @@ function rasterise(t: RasterTask): RasterResult {
             if (t.encode === "rgb") bytes = heap().slice(at, at + stride * height);
             else {
               bytes = png(at, width, height, stride, t.level ?? 6);
-              if (t.maxBytes !== undefined && bytes.length > t.maxBytes) bytes = greyPng(at, width, height, stride);
+              // In grey from the same pixels (raster.ts's greyPng: rows after their filter byte's room).
+              if (t.maxBytes !== undefined && bytes.length > t.maxBytes)
+                bytes = await greyPng({ width, height, rgb: heap().subarray(at + lead), stride });
             }
             pages.push({ width, height, bytes });
           } finally {

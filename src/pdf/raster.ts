@@ -185,13 +185,12 @@ export interface RasterRequest {
 }
 
 /**
- * Pictures of pages `first`..`last` of `pdf`, written into `dir` (an empty folder of the caller's);
+ * Pictures of pages `first`..`last` of the PDF `bytes`, written into `dir` (an empty folder of the caller's);
  * resolves with the files, in page order. PNG pages are drawn and encoded PNG_BATCH to a task (each task
  * reads the PDF again, ~1-3 ms, and has the deadline to itself); JPEG and WebP pages one at a time
  * (their samples are 6.5 MB a page at 150 dpi), each written by cjpeg or cwebp.
  */
-export async function rasterise(tools: RasterTools, pdf: string, dir: string, r: RasterRequest): Promise<string[]> {
-  const bytes = await readFile(pdf);
+export async function rasterise(tools: RasterTools, bytes: Uint8Array, dir: string, r: RasterRequest): Promise<string[]> {
   const size = { dpi: r.dpi };
   const out: string[] = [];
   if (r.format === "png") {
@@ -239,6 +238,8 @@ export interface Frame {
   width: number;
   height: number;
   rgb: Uint8Array;
+  /** Bytes from one row's start to the next's (default width x 3: rows packed). */
+  stride?: number;
 }
 
 /** Every page of the PDF `bytes` at `dpi` as Frames, in page order, drawn one at a time. */
@@ -272,12 +273,12 @@ export async function framePng({ width, height, rgb }: Frame, level?: number): P
  * A Frame as an 8-bit grey PNG, rows unfiltered: each pixel's luma with poppler's own weights (0.3, 0.59,
  * 0.11: what `pdftoppm -gray` draws), a third of the samples to compress.
  */
-export async function greyPng({ width, height, rgb }: Frame): Promise<Uint8Array> {
+export async function greyPng({ width, height, rgb, stride = width * 3 }: Frame): Promise<Uint8Array<ArrayBuffer>> {
   const raw = rows.take((width + 1) * height);
   try {
     for (let y = 0; y < height; y++) {
       raw[y * (width + 1)] = 0;
-      for (let x = 0, i = y * width * 3, o = y * (width + 1) + 1; x < width; x++, i += 3, o++)
+      for (let x = 0, i = y * stride, o = y * (width + 1) + 1; x < width; x++, i += 3, o++)
         raw[o] = Math.round(0.3 * rgb[i]! + 0.59 * rgb[i + 1]! + 0.11 * rgb[i + 2]!);
     }
     return png8(width, height, 1, await deflateAsync(raw));

@@ -16,6 +16,7 @@ import { pngPixels } from "../helpers/png-pixels";
 setDefaultTimeout(120_000);
 
 const PDF = join(import.meta.dir, "../../docs/examples/invoice-de.pdf");
+const PDF_BYTES = readFileSync(PDF);
 const root = mkdtempSync(join(tmpdir(), "rg-raster-cost-"));
 const rasteriser = new Rasteriser({ timeoutMs: 60_000, nice: 0, logger: createLogger("error") });
 afterAll(async () => {
@@ -34,7 +35,7 @@ const raster: RasterTools = { run, draw: (t) => rasteriser.draw(t) };
 const page150 = { format: "png" as const, first: 1, last: 1, dpi: 150 };
 
 beforeAll(async () => {
-  for (let i = 0; i < 20; i++) await rasterise(raster, PDF, mkdtempSync(join(root, "warm-")), page150);
+  for (let i = 0; i < 20; i++) await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "warm-")), page150);
 });
 
 /** The least CPU (ms) of seven runs of `work`, each in a fresh folder: tools and this process together. */
@@ -59,9 +60,9 @@ function checked(png: Uint8Array): { width: number; height: number } {
 }
 
 test("a page as a PNG at 150 dpi costs under half of pdftoppm's drawing of it alone, and is the printed page", async () => {
-  const ours = await cpuMs((dir) => rasterise(raster, PDF, dir, page150));
+  const ours = await cpuMs((dir) => rasterise(raster, PDF_BYTES, dir, page150));
   const poppler = await cpuMs((dir) => run(["pdftoppm", "-scale-to-x", "1240", "-scale-to-y", "1754", "-singlefile", PDF, join(dir, "p")]));
-  const made = checked(readFileSync((await rasterise(raster, PDF, mkdtempSync(join(root, "size-")), page150))[0]!));
+  const made = checked(readFileSync((await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "size-")), page150))[0]!));
   expect(made).toMatchObject({ width: 1240, height: 1754 });
   console.log(`PNG page: ${ours.toFixed(1)} ms of CPU, pdftoppm's PPM ${poppler.toFixed(1)} ms (ratio ${(ours / poppler).toFixed(2)})`);
   expect(ours / poppler).toBeLessThan(0.5);
@@ -79,7 +80,7 @@ test("a PDF's thumbnail costs under half of pdftoppm's drawing of it alone", asy
 });
 
 test("an image report's thumbnail is made from its PNG without a process, for a fraction of cwebp's", async () => {
-  const page = (await rasterise(raster, PDF, mkdtempSync(join(root, "page-")), page150))[0]!;
+  const page = (await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "page-")), page150))[0]!;
   const before = tools;
   const thumb = await pictureThumbnail(run, page, mkdtempSync(join(root, "thumb-")));
   expect(tools).toBe(before);

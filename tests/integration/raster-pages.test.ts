@@ -28,20 +28,27 @@ const tools: RasterTools = {
 const statement = join(import.meta.dir, "../../docs/examples/statement.pdf");
 const pdf = join(work, "24.pdf");
 expect(Bun.spawnSync(["qpdf", "--empty", "--pages", statement, statement, statement, "--", pdf]).exitCode).toBe(0);
+const pdfBytes = readFileSync(pdf);
 
 test("PNG: 24 pages in batches, each once and in order; a range past the end stops at the last page", async () => {
-  const files = await rasterise(tools, pdf, mkdtempSync(join(work, "png-")), { format: "png", first: 1, last: 30, dpi: 24 });
+  const files = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "png-")), { format: "png", first: 1, last: 30, dpi: 24 });
   expect(files.map((f) => basename(f))).toEqual(Array.from({ length: 24 }, (_, i) => `p-${i + 1}.png`));
   const px = files.map((f) => pngPixels(readFileSync(f)).data);
   expect(px[8]).toEqual(px[0]!);
   expect(px[17]).toEqual(px[1]!);
   expect(px[1]).not.toEqual(px[0]!);
-  const middle = await rasterise(tools, pdf, mkdtempSync(join(work, "png-")), { format: "png", first: 17, last: 19, dpi: 24 });
+  const middle = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "png-")), { format: "png", first: 17, last: 19, dpi: 24 });
   expect(middle.map((f) => pngPixels(readFileSync(f)).data)).toEqual([px[16]!, px[17]!, px[18]!]);
 });
 
 test("JPEG: page by page, decoded by djpeg at the page's size", async () => {
-  const files = await rasterise(tools, pdf, mkdtempSync(join(work, "jpeg-")), { format: "jpeg", first: 7, last: 10, dpi: 24, quality: 70 });
+  const files = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "jpeg-")), {
+    format: "jpeg",
+    first: 7,
+    last: 10,
+    dpi: 24,
+    quality: 70,
+  });
   expect(files.map((f) => basename(f))).toEqual(["p-7.jpg", "p-8.jpg", "p-9.jpg", "p-10.jpg"]);
   for (const f of files) {
     const d = Bun.spawnSync(["djpeg", "-pnm", f]);
@@ -49,4 +56,16 @@ test("JPEG: page by page, decoded by djpeg at the page's size", async () => {
     // A4 at 24 dpi, the paper's own size: 595.28 x 841.89 pt.
     expect(d.stdout.subarray(0, 16).toString()).toMatch(/^P6\s+198\s+281\s/);
   }
+});
+
+test("a page whose PNG is over maxBytes comes in grey, each pixel the luma of the colour one's", async () => {
+  const task = { first: 1, last: 1, size: { width: 120 }, encode: "png" as const };
+  const colour = pngPixels((await rasteriser.draw({ ...task, pdf: new Uint8Array(pdfBytes) })).pages[0]!.bytes);
+  const grey = pngPixels((await rasteriser.draw({ ...task, pdf: new Uint8Array(pdfBytes), maxBytes: 100 })).pages[0]!.bytes);
+  expect([grey.width, grey.height, grey.channels]).toEqual([colour.width, colour.height, 1]);
+  const c = colour.data;
+  const luma = Uint8Array.from({ length: grey.data.length }, (_, i) =>
+    Math.round(0.3 * c[i * 3]! + 0.59 * c[i * 3 + 1]! + 0.11 * c[i * 3 + 2]!),
+  );
+  expect(grey.data).toEqual(luma);
 });

@@ -42,14 +42,15 @@ export const image: FileStep<ImageParams> = {
         }
       : undefined,
   run: async (p, ctx, input, output) => {
-    const total = countPdfPages(await readFile(input));
+    const pdf = await readFile(input);
+    const total = countPdfPages(pdf);
     const range = imagePages(p.pages, total);
     if (!range)
       throw new RenderError(
         "image_pages_missing",
         `options.image.pages is "${p.pages}", but the document has ${total} page${total === 1 ? "" : "s"}. ${REPORT_FAILURES.image_pages_missing}`,
       );
-    const files = await rasterise(ctx.raster, input, ctx.dir(), { ...p, ...range });
+    const files = await rasterise(ctx.raster, pdf, ctx.dir(), { ...p, ...range });
     if (files.length === 1) await writeFile(output, await readFile(files[0]!));
     else {
       const entries = await Promise.all(
