@@ -30,11 +30,14 @@ describe.skipIf(corpusAbsent !== undefined)(`official verdicts${corpusAbsent ? `
     expect(a.precision).toBeGreaterThanOrEqual(0.95);
   });
 
-  const examples = [
-    ...readdirSync(join(EINVOICE_SHARED, "examples")).filter((f) => f.endsWith(".xml")),
-    ...readdirSync(join(EINVOICE_SHARED, "examples", "ubl")).map((f) => `ubl/${f}`),
-    ...readdirSync(join(EINVOICE_SHARED, "examples", "xrechnung")).map((f) => `xrechnung/${f}`),
-  ];
+  // The describe's body runs (to collect its tests) even when it is skipped: without ../shared, no examples.
+  const examples = corpusAbsent
+    ? []
+    : [
+        ...readdirSync(join(EINVOICE_SHARED, "examples")).filter((f) => f.endsWith(".xml")),
+        ...readdirSync(join(EINVOICE_SHARED, "examples", "ubl")).map((f) => `ubl/${f}`),
+        ...readdirSync(join(EINVOICE_SHARED, "examples", "xrechnung")).map((f) => `xrechnung/${f}`),
+      ];
   test.each(examples)("the official example %s is valid", (file) => {
     const res = validateEInvoice(readFileSync(join(EINVOICE_SHARED, "examples", file)));
     expect(res.errors).toEqual([]);
