@@ -40,6 +40,7 @@ export const { values: flags } = parseArgs({
     rows: { type: "string" },
     "chunk-size": { type: "string" },
     "no-chunk": { type: "boolean", default: false },
+    ledger: { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
   },
   strict: true,

@@ -203,6 +203,57 @@ export function reportData(rows: number): Record<string, unknown> {
 }
 
 /**
+ * The outside benchmark's ledger (issue 48): seven columns, one a description with "&" and "<" to escape,
+ * a header repeated on every page, ~148 bytes of JSON a row. Not tuned for reportgen: the same template
+ * serves the 1000-row report and each chunk of the 100,000-row one.
+ */
+export const LEDGER_TEMPLATE = `<!DOCTYPE html>
+<html>
+<head>
+<meta charset="utf-8" />
+<style>
+  body { font-family: sans-serif; font-size: 10px; margin: 0; }
+  h1 { font-size: 16px; }
+  table { width: 100%; border-collapse: collapse; }
+  thead { display: table-header-group; }
+  th, td { border: 1px solid #ccc; padding: 2px 4px; }
+  th { background: #eee; text-align: left; }
+  td.n { text-align: right; }
+</style>
+</head>
+<body>
+<h1>Ledger</h1>
+<table>
+<thead><tr><th>Date</th><th>Region</th><th>SKU</th><th>Description</th><th>Qty</th><th>Unit price</th><th>Amount</th></tr></thead>
+<tbody>
+<% rows.forEach(function (r) { %><tr><td><%= r.date %></td><td><%= r.region %></td><td><%= r.sku %></td><td><%= r.description %></td><td class="n"><%= r.qty %></td><td class="n"><%= r.unit_price.toFixed(2) %></td><td class="n"><%= r.amount.toFixed(2) %></td></tr>
+<% }) %>
+</tbody>
+</table>
+</body>
+</html>`;
+
+export function ledgerData(rows: number): Record<string, unknown> {
+  const regions = ["EMEA-North", "EMEA-South", "Americas-East", "Americas-West", "APAC"];
+  const things = ["Bolts & nuts <M8>", "Cable ties & clips", "Hinge <steel> pair", "Paint & primer set", "Fuse <10A> pack"];
+  const lines = Array.from({ length: rows }, (_, i) => {
+    const qty = 1 + ((i * 37) % 120);
+    const unit = Math.round((((i * 7919) % 50000) / 100 + 0.5) * 100) / 100;
+    const day = 1 + (i % 28);
+    return {
+      date: `2026-${String(1 + (i % 12)).padStart(2, "0")}-${String(day).padStart(2, "0")}`,
+      region: regions[i % regions.length],
+      sku: `SKU-${String(100000 + ((i * 7919) % 900000)).padStart(6, "0")}`,
+      description: `${things[i % things.length]} ${1 + (i % 97)}`,
+      qty,
+      unit_price: unit,
+      amount: Math.round(qty * unit * 100) / 100,
+    };
+  });
+  return { rows: lines };
+}
+
+/**
  * The fixture's invoice as an EN 16931 invoice (options.e_invoice.invoice): the same parties and items,
  * zero-rated (Z), so its grand total is the fixture's $385.00.
  */

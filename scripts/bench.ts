@@ -10,7 +10,8 @@
 //                      invoice-facturx, invoice-40, invoice-40-intl, einvoice-render, report-1000 (default invoice-ejs,report-1000),
 //                      and einvoice-validate (the e-invoice check's latency, below),
 //                      or report-100k alone: the big-report run below (its own flags: --rows LIST, default 100000;
-//                      --chunk-size N, default 2500; --no-chunk sends the report whole)
+//                      --chunk-size N, default 2500; --no-chunk sends the report whole; --ledger prints the outside
+//                      benchmark's seven-column ledger instead of the report-1000 template)
 //   --poll-ms N        interval of the polling client (default 50)
 //   --floor-nice N     nice value of the floor's Chromium (default 10, the service's --render-nice default)
 //   --binary           run the compiled dist/reportgen instead of `bun src/main.ts`

@@ -68,6 +68,7 @@ export function wireRenderer(c: Config, s: Services, d: { logger: Logger; childr
     reportTimeoutMs: c.reportTimeout,
     chunkParallel: c.chunkParallel,
     chunkHtmlInFlight: c.chunkHtmlInFlight,
+    chunkPartHtml: c.chunkPartHtml,
     retentionMs: c.retention,
     logger: log,
     storage: s.storage,

@@ -105,6 +105,17 @@ export const renderSettings = {
     parse: size,
     help: "Most HTML of one chunked report's parts being printed at once (one part always prints, however big)",
   }),
+  // Chromium lays out a long table in more than linear time: the outside benchmark's ledger printed at
+  // 0.6 s per 1,000 rows in parts of 175 KB of HTML and 1.0 s in parts of 437 KB, two at a time.
+  chunkPartHtml: spec({
+    group: "Rendering",
+    flag: "chunk-part-html",
+    env: "REPORTGEN_CHUNK_PART_HTML",
+    default: 192 * 1024,
+    defaultText: "192KB",
+    parse: size,
+    help: "HTML of one printed part of a chunked report: a chunk whose rows would make more is printed as several smaller parts",
+  }),
   maxPages: spec({
     group: "Rendering",
     flag: "max-pages",

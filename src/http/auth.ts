@@ -70,7 +70,8 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
     if (access !== "public" && access !== "dashboard" && !a.principal.scopes.includes(access))
       throw missingScope(access, `${request.method} ${route}`);
     if (quota && opts.routes.countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
-    checkBody(request, opts.body.limit, opts.routes.acceptsMultipart(request.method, route), opts.routes.rawTypes(request.method, route));
+    const limit = opts.routes.takesChunked(request.method, route) ? Math.max(opts.body.limit, opts.body.chunkedLimit) : opts.body.limit;
+    checkBody(request, limit, opts.routes.acceptsMultipart(request.method, route), opts.routes.rawTypes(request.method, route));
   }
 
   return (
@@ -116,6 +117,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
         if (opts.routes.rawTypes(request.method, route).includes(mediaType(request)))
           return { raw: await readBody(request, opts.body), type: mediaType(request) };
         if (!isJson(request)) return;
+        if (opts.routes.takesChunked(request.method, route)) return chunkedBody(request, opts.body);
         const bytes = await readBody(request, opts.body);
         return bytes.byteLength === 0 ? {} : jsonObject(parseJsonBody(bytes));
       })
@@ -136,6 +138,27 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
 }
 
 const isMultipart = (request: Request) => mediaType(request) === "multipart/form-data";
+
+/**
+ * The JSON body of a route that takes chunked reports: up to the chunked body limit, but past the body
+ * limit only when it asks for options.chunk (whose data limits hold per chunk: a 100,000-row ledger is
+ * ~15 MB). Anything else that big is refused as it would be on any route.
+ */
+async function chunkedBody(request: Request, limits: BodyLimits): Promise<Record<string, unknown>> {
+  const chunkedLimit = Math.max(limits.limit, limits.chunkedLimit);
+  const bytes = await readBody(request, { ...limits, limit: chunkedLimit });
+  if (bytes.byteLength === 0) return {};
+  const body = jsonObject(parseJsonBody(bytes)) as Record<string, unknown>;
+  const options = body.options;
+  const chunked = typeof options === "object" && options !== null && "chunk" in options;
+  if (bytes.byteLength > limits.limit && !chunked)
+    throw tooLarge(
+      limits.limit,
+      bytes.byteLength,
+      `, or print it as a chunked report (options.chunk), whose body may be up to ${chunkedLimit} bytes`,
+    );
+  return body;
+}
 
 /**
  * Whether the request may carry a body: a non-zero Content-Length, or without one a body stream (chunks).

@@ -11,6 +11,8 @@ import { AppError } from "../lib/errors";
 export interface BodyLimits {
   /** Largest body accepted (413 beyond). */
   limit: number;
+  /** Largest body of a chunked report (options.chunk) on a route that takes one (RouteRule.chunked). */
+  chunkedLimit: number;
   /** How much of an over-limit body is read and discarded so the client can read the 413. */
   discardLimit: number;
   /** Time from the request's arrival until its body must be complete (408 beyond). */
@@ -34,10 +36,10 @@ export const markArrival = (request: Request, now = performance.now()) => {
   if (!arrivals.has(request)) arrivals.set(request, now);
 };
 
-export const tooLarge = (limit: number, size?: number) =>
+export const tooLarge = (limit: number, size?: number, hint = "") =>
   new AppError(
     "payload_too_large",
-    `the request body is ${size === undefined ? "larger than" : `${size} bytes;`} the limit ${size === undefined ? "of" : "is"} ${limit} bytes. Send a smaller template or less data.`,
+    `the request body is ${size === undefined ? "larger than" : `${size} bytes;`} the limit ${size === undefined ? "of" : "is"} ${limit} bytes. Send a smaller template or less data${hint}.`,
     undefined,
     { connection: "close" },
   );

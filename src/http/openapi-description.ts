@@ -65,7 +65,7 @@ newest first. \`GET /api/v1/access-keys\` → \`{"data": [{"id","name","scopes",
 \`GET /api/v1/audit-events?limit=50&cursor=...\` pages the same way.
 
 ## Limits (defaults; the operator can change each)
-Request body 10 MB (413) · \`html_template\` 5 MB · \`data\` 5 MB as JSON, 32 levels deep, 200 000 keys and items ·
+Request body 10 MB (413; a chunked report's, \`options.chunk\`, 64 MB) · \`html_template\` 5 MB · \`data\` 5 MB as JSON, 32 levels deep, 200 000 keys and items ·
 no per-key request limit (an operator may set separate submission and read limits) · 5 000 unfinished reports per
 account · 20 000 in all · request bodies must arrive within 60 s · EJS: 5 s CPU, 128 MB memory, 20 MB output ·
 page load and print: 30 s · 2 000 pages · 200 MB per PDF · PDFs kept 7 days.

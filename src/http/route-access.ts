@@ -13,9 +13,10 @@ export type RouteAccess = Scope | "public" | "dashboard";
  * A route's rule: its access alone, or with what apiGuard checks before the body is read besides:
  * `quota`, the route is a submission the key's daily quota (max_reports_per_day) counts; `multipart`,
  * it takes a multipart/form-data upload besides JSON; `raw`, the media types it takes as the body itself
- * (an XML or PDF document), handed to the route as `{ raw: bytes, type }` within the body limit.
+ * (an XML or PDF document), handed to the route as `{ raw: bytes, type }` within the body limit;
+ * `chunked`, it takes a chunked report (options.chunk), whose body may reach the chunked body limit.
  */
-export type RouteRule = RouteAccess | { access: RouteAccess; quota?: true; multipart?: true; raw?: readonly string[] };
+export type RouteRule = RouteAccess | { access: RouteAccess; quota?: true; multipart?: true; raw?: readonly string[]; chunked?: true };
 
 /** Rules by "METHOD /path/:pattern" (the full path, /api/v1 included). */
 export type RouteRules = Readonly<Record<string, RouteRule>>;
@@ -38,12 +39,14 @@ export class RouteTable {
   private readonly quota: ReadonlySet<string>;
   private readonly multipart: ReadonlySet<string>;
   private readonly raw: ReadonlyMap<string, readonly string[]>;
+  private readonly chunked: ReadonlySet<string>;
 
   constructor(rules: RouteRules) {
     const entries = Object.entries(rules);
     this.access = Object.fromEntries(entries.map(([route, rule]) => [route, typeof rule === "string" ? rule : rule.access]));
     this.quota = new Set(entries.filter(([, rule]) => typeof rule !== "string" && rule.quota).map(([route]) => route));
     this.multipart = new Set(entries.filter(([, rule]) => typeof rule !== "string" && rule.multipart).map(([route]) => route));
+    this.chunked = new Set(entries.filter(([, rule]) => typeof rule !== "string" && rule.chunked).map(([route]) => route));
     this.raw = new Map(entries.flatMap(([route, rule]) => (typeof rule !== "string" && rule.raw ? [[route, rule.raw] as const] : [])));
   }
 
@@ -59,6 +62,10 @@ export class RouteTable {
 
   acceptsMultipart(method: string, pattern: string): boolean {
     return this.multipart.has(`${method} ${pattern}`);
+  }
+
+  takesChunked(method: string, pattern: string): boolean {
+    return this.chunked.has(`${method} ${pattern}`);
   }
 
   /** The media types a route takes as the raw body (none: JSON and, if declared, multipart only). */

@@ -23,6 +23,43 @@ describe("size limits", () => {
     });
   });
 
+  test("a chunked report's body may pass bodyLimit up to chunkedBodyLimit; no other body may", async () => {
+    await withApp({ bodyLimit: 1000, chunkedBodyLimit: 4000 }, async (a) => {
+      const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ n: i, text: "row text" }));
+      const ledger = (n: number, options: Record<string, unknown>) =>
+        JSON.stringify({ engine: "ejs", html_template: "<p><%= rows.length %></p>", data: { rows: rows(n) }, options });
+      const chunked = ledger(100, { chunk: { array: "rows", size: 100 } });
+      expect(chunked.length).toBeGreaterThan(2000);
+      expect(chunked.length).toBeLessThan(4000);
+      expect((await a.request("POST", "/api/v1/generate-pdf-async", { body: chunked })).status).toBe(202);
+
+      const whole = await expectError(
+        await a.request("POST", "/api/v1/generate-pdf-async", { body: ledger(100, {}) }),
+        413,
+        "payload_too_large",
+      );
+      expect(whole.message).toContain("the limit is 1000 bytes");
+      expect(whole.message).toContain("options.chunk");
+      expect(whole.message).toContain("4000");
+
+      const tooBig = ledger(200, { chunk: { array: "rows", size: 100 } });
+      const over = await expectError(
+        await a.request("POST", "/api/v1/generate-pdf-async", { body: tooBig, headers: { "content-length": String(tooBig.length) } }),
+        413,
+        "payload_too_large",
+      );
+      expect(over.message).toContain("the limit is 4000 bytes");
+      // Only the submission of reports takes the larger body.
+      const template = await expectError(
+        await a.request("POST", "/api/v1/templates", { body: { name: "big", html_template: "x".repeat(2000) } }),
+        413,
+        "payload_too_large",
+      );
+      expect(template.message).toContain("the limit is 1000 bytes");
+      expect(await a.app.services.repos.reports.countUnfinished()).toBe(1);
+    });
+  });
+
   test("over a real socket, an oversized body with Content-Length → 413", async () => {
     await withApp(
       { bodyLimit: 1000 },

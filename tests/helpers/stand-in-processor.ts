@@ -38,6 +38,7 @@ export function standInProcessor(
     reportTimeoutMs: settings.reportTimeout.default,
     chunkParallel: settings.chunkParallel.default,
     chunkHtmlInFlight: settings.chunkHtmlInFlight.default,
+    chunkPartHtml: settings.chunkPartHtml.default,
     logger,
     storage: s.storage,
     metrics: t.app.metrics,

@@ -1,6 +1,9 @@
 // A chunked report (options.chunk): the template renders once per slice of one data array, each part is
 // printed on the render pool's pages, written to the work folder, then joined (src/pdf/chunk-join.ts)
-// with one outline (options.page_numbers then numbers the whole, like any report's). Chromium's memory
+// with one outline (options.page_numbers then numbers the whole, like any report's). A slice is at most
+// chunk.size rows, and fewer when that many would make a part of more than `partHtml` of HTML: Chromium
+// lays out a long table in more than linear time (the outside benchmark's ledger: 0.6 s per 1,000 rows in
+// parts of 1,000, 1.0 s in parts of 2,500, two at a time), so the user's size only bounds the parts. Chromium's memory
 // grows with the document it lays out, so a 100,000-row report printed as parts of a few thousand rows
 // stays within a few hundred MiB where one print took gigabytes. Parts print `parallel` at a time (one
 // print keeps about one core busy), but those beyond the first only while the HTML being printed stays
@@ -12,7 +15,7 @@ import { join } from "node:path";
 import { ByteBudget } from "../../lib/byte-budget";
 import { RenderError } from "../../lib/errors";
 import { type ChunkPart, joinChunks, readOutline } from "../../pdf/chunk-join";
-import { type ChunkRequest, chunkCount, chunkData, valueAt } from "../../pdf/chunk-options";
+import { CHUNK_SIZE, type ChunkRequest, chunkCount, chunkData, valueAt } from "../../pdf/chunk-options";
 import { resolvePdfOptions, type StoredPdfOptions } from "../../pdf/options";
 import type { PdfPipeline } from "../../pdf/pipeline";
 import type { RenderPool } from "../../render/pool";
@@ -29,7 +32,12 @@ export interface ChunkedOptions {
   parallel: number;
   /** Most HTML (bytes) of the parts being printed at once; one part always prints. */
   htmlInFlight: number;
+  /** HTML (bytes) one part is cut to: its rows are chosen from a first template run of a few rows. */
+  partHtml: number;
 }
+
+/** Rows of the first template run that sizes the parts: enough to make the page's fixed HTML negligible. */
+const PROBE_ROWS = 200;
 
 /** The joined parts of a chunked report, before its post-processing plan. */
 export interface JoinedReport {
@@ -61,7 +69,9 @@ export class ChunkedRenderer {
     const data = JSON.parse(job.data ?? "{}") as Record<string, unknown>;
     const rows = valueAt(data, chunk.array);
     if (!Array.isArray(rows)) throw new RenderError("template_error", `data.${chunk.array} is not an array (options.chunk.array)`);
-    const count = chunkCount(rows.length, chunk.size);
+    const template = job.template ?? "";
+    const size = await this.partRows(template, data, chunk, rows, fields);
+    const count = chunkCount(rows.length, size);
     // Chromium builds an outline only with the structure tree of a tagged print; the join keeps the outline.
     const resolved = resolvePdfOptions(job.options);
     const options = { ...resolved, tagged: resolved.tagged || resolved.outline };
@@ -73,9 +83,9 @@ export class ChunkedRenderer {
     let wanted = await this.queue.progress(job.id, job.attempts, 0, count);
     const printing = new ByteBudget(this.opts.htmlInFlight);
     const part = async (i: number): Promise<void> => {
-      const first = i * chunk.size;
-      const slice = chunkData(data, chunk.array, rows.slice(first, first + chunk.size), { index: i, count, first_row: first });
-      const html = await this.templating.render(job.template ?? "", JSON.stringify(slice), fields);
+      const first = i * size;
+      const slice = chunkData(data, chunk.array, rows.slice(first, first + size), { index: i, count, first_row: first });
+      const html = await this.templating.render(template, JSON.stringify(slice), fields);
       const release = await printing.take(Buffer.byteLength(html));
       const pdf = await this.pool.render({ html, options }, { ...fields, chunk: i }).finally(release);
       const pages = countPdfPages(pdf);
@@ -111,6 +121,25 @@ export class ChunkedRenderer {
     const qpdf = pipeline.qpdfWithin(this.opts.reportTimeoutMs - (Date.now() - started));
     const update = await joinChunks(qpdf, job.id, parts, { joined: path, dir });
     return { path, update, pages: total.pages };
+  }
+
+  /**
+   * Rows per part: chunk.size, or fewer when its first PROBE_ROWS rows show that chunk.size rows would
+   * make more than partHtml of HTML (never under the smallest chunk size).
+   */
+  private async partRows(
+    template: string,
+    data: Record<string, unknown>,
+    chunk: ChunkRequest,
+    rows: unknown[],
+    fields: Record<string, unknown>,
+  ): Promise<number> {
+    const probe = Math.min(chunk.size, rows.length, PROBE_ROWS);
+    if (chunk.size <= CHUNK_SIZE.min || probe === 0) return chunk.size;
+    const info = { index: 0, count: chunkCount(rows.length, chunk.size), first_row: 0 };
+    const html = await this.templating.render(template, JSON.stringify(chunkData(data, chunk.array, rows.slice(0, probe), info)), fields);
+    const perRow = Buffer.byteLength(html) / probe;
+    return Math.max(CHUNK_SIZE.min, Math.min(chunk.size, Math.floor(this.opts.partHtml / perRow)));
   }
 
   /** The whole report is held to the limits as its parts come in: no point printing on past them. */

@@ -22,7 +22,7 @@ export const reportsModule: FeatureModule = {
   scopes: SCOPES,
   routes: {
     // Merge counts as a submission.
-    "POST /api/v1/generate-pdf-async": { access: "reports:write", quota: true },
+    "POST /api/v1/generate-pdf-async": { access: "reports:write", quota: true, chunked: true },
     "POST /api/v1/reports/merge": { access: "reports:write", quota: true },
     "DELETE /api/v1/reports/:reportID": "reports:write",
     "GET /api/v1/reports": "reports:read",

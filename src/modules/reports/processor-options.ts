@@ -21,6 +21,7 @@ export interface ProcessorOptions {
   /** Chunks of one report printed at once (bounded by the pool's pages), and the most HTML they may hold together. */
   chunkParallel: number;
   chunkHtmlInFlight: number;
+  chunkPartHtml: number;
   retentionMs: number;
   logger: Logger;
   /** Told of a disk fault (full, read-only): the lanes pause until the disk takes writes again. */

@@ -69,6 +69,7 @@ export class ReportProcessor {
       ...opts,
       parallel: Math.min(opts.chunkParallel, pool.capacity),
       htmlInFlight: opts.chunkHtmlInFlight,
+      partHtml: opts.chunkPartHtml,
     });
     this.producers = {
       print: new PrintProducer(templating, pool, post, opts),
