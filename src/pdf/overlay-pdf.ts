@@ -144,11 +144,6 @@ const NUMBER_SIZE = 9;
  * Texts are WinAnsi (checked by postOptionProblems).
  */
 export function pageNumbersPdf(texts: string[], sizes: PageSize[], position: PageNumberPosition, font?: EmbeddedFont): Uint8Array {
-  const width = (c: string) => {
-    const code = winAnsiBytes(c)?.[0];
-    return font && code !== undefined && code >= FIRST_CHAR ? font.widths[code - FIRST_CHAR]! : glyphWidth(c);
-  };
-  const [v, h] = position.split("-") as ["top" | "bottom", "left" | "center" | "right"];
   const fontObjects = font
     ? [
         `<< /Type /Font /Subtype /TrueType /BaseFont /${font.baseFont} /FirstChar ${FIRST_CHAR} /LastChar ${LAST_CHAR} /Widths [${font.widths.join(" ")}] /Encoding /WinAnsiEncoding /FontDescriptor 4 0 R >>`,
@@ -160,12 +155,9 @@ export function pageNumbersPdf(texts: string[], sizes: PageSize[], position: Pag
   const pages: (string | Uint8Array)[] = [];
   texts.forEach((text, i) => {
     const size = sizes[i] ?? sizes[sizes.length - 1] ?? A4;
-    const w = ([...text].reduce((s, c) => s + width(c), 0) / 1000) * NUMBER_SIZE;
-    const x = h === "left" ? EDGE_X : h === "right" ? size.width - EDGE_X - w : (size.width - w) / 2;
-    const y = v === "top" ? size.height - EDGE_Y - NUMBER_SIZE * 0.7 : EDGE_Y;
     pages.push(
       `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 ${num(size.width)} ${num(size.height)}] /Resources << /Font << /F1 3 0 R >> >> /Contents ${first + 2 * i + 1} 0 R >>`,
-      stream("", `q 0.25 0.25 0.25 rg BT /F1 ${NUMBER_SIZE} Tf ${num(x)} ${num(y)} Td ${winAnsiHex(text)} Tj ET Q`),
+      stream("", pageNumberContent(text, size, position, "F1", font)),
     );
   });
   const kids = texts.map((_, i) => `${first + 2 * i} 0 R`).join(" ");
@@ -175,6 +167,28 @@ export function pageNumbersPdf(texts: string[], sizes: PageSize[], position: Pag
     ...fontObjects,
     ...pages,
   ]);
+}
+
+/**
+ * The content that draws `text` as a page number on a page of `size` at `position`, in the font the
+ * page's resources name `fontName` (Helvetica-Bold, or `font` embedded): a balanced q ... Q.
+ */
+export function pageNumberContent(
+  text: string,
+  size: PageSize,
+  position: PageNumberPosition,
+  fontName: string,
+  font?: EmbeddedFont,
+): string {
+  const width = (c: string) => {
+    const code = winAnsiBytes(c)?.[0];
+    return font && code !== undefined && code >= FIRST_CHAR ? font.widths[code - FIRST_CHAR]! : glyphWidth(c);
+  };
+  const [v, h] = position.split("-") as ["top" | "bottom", "left" | "center" | "right"];
+  const w = ([...text].reduce((s, c) => s + width(c), 0) / 1000) * NUMBER_SIZE;
+  const x = h === "left" ? EDGE_X : h === "right" ? size.width - EDGE_X - w : (size.width - w) / 2;
+  const y = v === "top" ? size.height - EDGE_Y - NUMBER_SIZE * 0.7 : EDGE_Y;
+  return `q 0.25 0.25 0.25 rg BT /${fontName} ${NUMBER_SIZE} Tf ${num(x)} ${num(y)} Td ${winAnsiHex(text)} Tj ET Q`;
 }
 
 /** The size of the first page of a PDF as Chromium writes it (its first /MediaBox), or undefined. */

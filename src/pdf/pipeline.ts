@@ -134,7 +134,7 @@ export class PdfPipeline {
       if (outline && runs[0]?.tool !== "qpdf") runs.unshift({ tool: "qpdf", steps: [] });
       for (const [i, run] of runs.entries()) {
         const output = i === runs.length - 1 ? io.output : join(ownDir(), `step-${i}.pdf`);
-        const ctx = this.context(reportId, input, ownDir, io.stampPath);
+        const ctx = this.context(reportId, input, ownDir, io);
         if (run.tool === "qpdf") {
           const files: Record<string, unknown> = {};
           for (const s of run.steps) {
@@ -151,13 +151,14 @@ export class PdfPipeline {
     }
   }
 
-  private context(reportId: string, input: string, dir: () => string, stampPath?: string): StepContext {
+  private context(reportId: string, input: string, dir: () => string, io: PipelineInput): StepContext {
     let size: Promise<PageSize> | undefined;
     return {
       reportId,
       dir,
+      balancedContent: !io.merge,
       pageSize: () => (size ??= readPageSize(input)),
-      stampPath,
+      stampPath: io.stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
       raster: this.rasterTools(reportId),
       qpdf: (args) => this.qpdf.run(args, reportId),

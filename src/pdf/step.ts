@@ -24,6 +24,11 @@ export interface StepContext {
   reportId: string;
   /** The report's own folder in the work folder, created on first use and removed after the run. */
   dir(): string;
+  /**
+   * Whether every page's content is the service's own (Chromium's print, a table of contents), whose q
+   * and Q are balanced, so a step may wrap it without having qpdf parse it. False for a merge of PDFs.
+   */
+  balancedContent: boolean;
   /** The size of the first page of the step's input (A4 when it cannot be read). */
   pageSize(): Promise<PageSize>;
   /** The stamp report's stored PDF as a local file, when the plan stamps with a report. */

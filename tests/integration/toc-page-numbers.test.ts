@@ -150,6 +150,30 @@ describe("options.toc", () => {
   });
 });
 
+describe("page_numbers on a printed report", () => {
+  test("written into each page's own content (no overlay): real text on every page, the page's own text kept", async () => {
+    const html = Array.from(
+      { length: 3 },
+      (_, i) => `<section style="${i ? "break-before:page" : ""}"><p>Body ${i + 1}</p></section>`,
+    ).join("");
+    const { report, pdf } = await generate(t, { engine: "raw", html_template: html, options: { page_numbers: { position: "top-right" } } });
+    expect(report.page_count).toBe(3);
+    const { pages, qpdf } = qpdfJson(pdf!);
+    for (const [i, p] of pages.entries()) {
+      const text = flat(pageText(pdf!, i + 1));
+      expect(text).toContain(`Page ${i + 1} of 3`);
+      expect(text).toContain(`Body ${i + 1}`);
+      const page = qpdf[1][`obj:${p.object}`]!.value;
+      expect(Object.keys((page["/Resources"] as Record<string, Record<string, unknown>>)["/Font"]!)).toContain("/RGpn");
+      // A "q" before the page's own content, then "Q" and the number after it.
+      expect((page["/Contents"] as string[]).length).toBe(3);
+    }
+    // top-right: the number is printed above the body's text.
+    const [first] = flat(pageText(pdf!, 1)).split(" Body");
+    expect(first).toContain("Page 1 of 3");
+  });
+});
+
 describe("merges", () => {
   const part = (n: number, mark: string) =>
     `<title>${mark} part</title>${Array.from({ length: n }, (_, i) => `<section style="${i ? "break-before:page" : ""}"><p>${mark} page ${i + 1}</p></section>`).join("")}`;
@@ -184,6 +208,11 @@ describe("merges", () => {
       expect(text.split("Page ").length - 1).toBe(1);
     }
     expect(flat(pageText(pdf, 3))).toContain("Beta page 1");
+    // Merged PDFs are not all Chromium's own content: the numbers come as an overlay (a form XObject), not written into the pages.
+    const { pages, qpdf } = qpdfJson(pdf);
+    const resources = qpdf[1][`obj:${pages[0]!.object}`]!.value["/Resources"] as Record<string, Record<string, unknown>>;
+    expect(Object.keys(resources["/Font"] ?? {})).not.toContain("/RGpn");
+    expect(Object.keys(resources["/XObject"] ?? {}).length).toBeGreaterThan(0);
   });
 
   test("toc: true lists each part by its title and first page, and the page numbers count the TOC", async () => {

@@ -1,11 +1,14 @@
 // options.page_numbers: "Page X of Y" stamped on every page as real text, counted across the whole
 // document as it finally reads (a merge's parts continuously, a table of contents' pages included).
-// One overlay page per page, each with its own number, laid over page for page by qpdf.
+// Chromium's pages get the numbers written into their content (page-numbers-update.ts: one qpdf run
+// that does not parse the content); other pages (a merge of uploaded PDFs, or PDF/A's embedded font)
+// one overlay page per page, each with its own number, laid over page for page by qpdf.
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pageSizes, readPages } from "../layout-read";
 import { PAGE_NUMBER_DEFAULTS, type PageNumberPosition } from "../options";
 import { pageNumbersPdf } from "../overlay-pdf";
+import { pageNumbersUpdate } from "../page-numbers-update";
 import type { FileStep } from "../step";
 import { watermarkFont } from "../watermark-font";
 
@@ -33,6 +36,13 @@ export const pageNumbers: FileStep<PageNumbersParams> = {
     const layout = await readPages(ctx.json, input);
     const sizes = pageSizes(layout, await ctx.pageSize());
     const texts = sizes.map((_, i) => pageNumberText(p.template, i + 1, sizes.length));
+    const update = ctx.balancedContent && !p.embedFont ? pageNumbersUpdate(layout, texts, sizes, p.position) : undefined;
+    if (update) {
+      const path = join(ctx.dir(), "page-numbers.json");
+      await writeFile(path, JSON.stringify(update));
+      await ctx.qpdf(["--warning-exit-0", "--no-warn", `--update-from-json=${path}`, input, output]);
+      return undefined;
+    }
     const font = p.embedFont ? await watermarkFont() : undefined;
     const numbers = join(ctx.dir(), "page-numbers.pdf");
     await writeFile(numbers, pageNumbersPdf(texts, sizes, p.position, font));
