@@ -9,6 +9,8 @@ import { type PageSize, pageNumberContent } from "./overlay-pdf";
 import type { QpdfLayout } from "./qpdf-layout";
 
 type Dict = Record<string, unknown>;
+/** A qpdf JSON (version 2) update: its header, and the objects it writes by "obj:N 0 R". */
+export type QpdfUpdate = { qpdf: [{ maxobjectid: number } & Dict, Dict] };
 const isDict = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
 const base64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
 
@@ -22,10 +24,18 @@ function contentsOf(page: Dict): string[] | undefined {
 
 /**
  * The update that numbers every page of `layout` (readPages with every page's object) with `texts`,
- * in Helvetica-Bold; undefined when a page's resources or fonts are not its own dictionaries (shared or
- * inherited: changing them would change other pages), so the caller lays an overlay instead.
+ * in Helvetica-Bold, together with `pending` (an update that writes no page: a chunked report's outline),
+ * its new objects numbered after those of `pending`; undefined when a page's resources or fonts are not
+ * its own dictionaries (shared or inherited: changing them would change other pages), so the caller
+ * lays an overlay instead.
  */
-export function pageNumbersUpdate(layout: QpdfLayout, texts: string[], sizes: PageSize[], position: PageNumberPosition): Dict | undefined {
+export function pageNumbersUpdate(
+  layout: QpdfLayout,
+  texts: string[],
+  sizes: PageSize[],
+  position: PageNumberPosition,
+  pending?: QpdfUpdate,
+): QpdfUpdate | undefined {
   const objects = layout.qpdf[1];
   const pages = layout.pages.map((p) => ({ ref: p.object, value: objects[`obj:${p.object}`]?.value }));
   const fontsOf = (page: Dict) => ((page["/Resources"] as Dict)["/Font"] ?? {}) as Dict;
@@ -35,11 +45,14 @@ export function pageNumbersUpdate(layout: QpdfLayout, texts: string[], sizes: Pa
   // A font name none of the pages uses already.
   let fontName = "RGpn";
   while (pages.some((p) => Object.hasOwn(fontsOf(p.value!), `/${fontName}`))) fontName += "x";
-  let next = layout.qpdf[0].maxobjectid;
+  const numberOf = (key: string) => Number(/^obj:(\d+) /.exec(key)?.[1] ?? 0);
+  const pendingObjects = pending?.qpdf[1] ?? {};
+  let next = Math.max(layout.qpdf[0].maxobjectid, pending?.qpdf[0].maxobjectid ?? 0, ...Object.keys(pendingObjects).map(numberOf));
   const newRef = () => `${++next} 0 R`;
   const font = newRef();
   const open = newRef();
   const update: Dict = {
+    ...pendingObjects,
     [`obj:${font}`]: { value: { "/Type": "/Font", "/Subtype": "/Type1", "/BaseFont": "/Helvetica-Bold", "/Encoding": "/WinAnsiEncoding" } },
     [`obj:${open}`]: { stream: { dict: {}, data: base64("q\n") } },
   };
@@ -56,5 +69,10 @@ export function pageNumbersUpdate(layout: QpdfLayout, texts: string[], sizes: Pa
       },
     };
   });
-  return { qpdf: [{ jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: next }, update] };
+  return {
+    qpdf: [
+      { ...pending?.qpdf[0], jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: next },
+      update,
+    ],
+  };
 }

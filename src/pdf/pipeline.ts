@@ -130,11 +130,14 @@ export class PdfPipeline {
       else throw new Error("a pipeline run needs a printed PDF or parts to merge");
       const runs = runsOf(plan);
       let addedPages = 0;
-      // A merge's outline rides in a qpdf run, even when the plan has no qpdf step first.
-      if (outline && runs[0]?.tool !== "qpdf") runs.unshift({ tool: "qpdf", steps: [] });
+      // A merge's outline rides in the first qpdf run, or in the first step's when it applies an update
+      // itself; otherwise in a qpdf run of its own.
+      const first = runs[0]?.tool === "file" ? stepNamed(runs[0].step.name) : undefined;
+      const folded = outline !== undefined && first?.tool === "file" && first.appliesUpdate === true;
+      if (outline && runs[0]?.tool !== "qpdf" && !folded) runs.unshift({ tool: "qpdf", steps: [] });
       for (const [i, run] of runs.entries()) {
         const output = i === runs.length - 1 ? io.output : join(ownDir(), `step-${i}.pdf`);
-        const ctx = this.context(reportId, input, ownDir, io);
+        const ctx = this.context(reportId, input, ownDir, io, i === 0 && folded ? outline : undefined);
         if (run.tool === "qpdf") {
           const files: Record<string, unknown> = {};
           for (const s of run.steps) {
@@ -151,11 +154,12 @@ export class PdfPipeline {
     }
   }
 
-  private context(reportId: string, input: string, dir: () => string, io: PipelineInput): StepContext {
+  private context(reportId: string, input: string, dir: () => string, io: PipelineInput, update?: string): StepContext {
     let size: Promise<PageSize> | undefined;
     return {
       reportId,
       dir,
+      update,
       balancedContent: !io.merge,
       pageSize: () => (size ??= readPageSize(input)),
       stampPath: io.stampPath,

@@ -29,6 +29,11 @@ export interface StepContext {
    * and Q are balanced, so a step may wrap it without having qpdf parse it. False for a merge of PDFs.
    */
   balancedContent: boolean;
+  /**
+   * A qpdf JSON update the step applies to its input in its own qpdf run (a chunked report's outline),
+   * given only to the first step, and only when it appliesUpdate.
+   */
+  update?: string;
   /** The size of the first page of the step's input (A4 when it cannot be read). */
   pageSize(): Promise<PageSize>;
   /** The stamp report's stored PDF as a local file, when the plan stamps with a report. */
@@ -66,6 +71,8 @@ export interface QpdfStep<P, F = undefined> {
 export interface FileStep<P> {
   readonly name: string;
   readonly tool: "file";
+  /** It applies the pipeline's pending update itself (StepContext.update), sparing a qpdf run of its own. */
+  readonly appliesUpdate?: true;
   plan(o: PlanInput): P | undefined;
   /** Resolves with the number of pages it added (a table of contents), if any. */
   run(p: P, ctx: StepContext, input: string, output: string): Promise<number | undefined>;

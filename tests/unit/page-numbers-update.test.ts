@@ -38,6 +38,25 @@ describe("pageNumbersUpdate", () => {
     expect(data(u, "44 0 R")).toContain("<322f32> Tj");
   });
 
+  test("with a pending update (a chunked report's outline): its objects kept, the new ones numbered after its own", () => {
+    const pending = {
+      qpdf: [
+        { maxobjectid: 40, jsonversion: 2 },
+        {
+          "obj:1 0 R": { value: { "/Type": "/Catalog", "/Outlines": "41 0 R" } },
+          "obj:41 0 R": { value: { "/Type": "/Outlines" } },
+          "obj:43 0 R": { value: {} },
+        },
+      ],
+    } as Update & { qpdf: [{ maxobjectid: number; jsonversion: number }, Record<string, unknown>] };
+    const u = pageNumbersUpdate(layout([page()]), ["1"], [size], "bottom-center", pending as never) as Update;
+    expect(u.qpdf[1]["obj:1 0 R"]).toEqual(pending.qpdf[1]["obj:1 0 R"] as never);
+    expect(u.qpdf[1]["obj:41 0 R"]).toEqual({ value: { "/Type": "/Outlines" } });
+    expect(u.qpdf[1]["obj:44 0 R"]!.value).toMatchObject({ "/BaseFont": "/Helvetica-Bold" });
+    expect(u.qpdf[1]["obj:10 0 R"]!.value!["/Contents"]).toEqual(["45 0 R", "20 0 R", "46 0 R"]);
+    expect(u.qpdf[0].maxobjectid).toBe(46);
+  });
+
   test("a font name a page already uses is not taken", () => {
     const u = pageNumbersUpdate(layout([page({ "/Resources": { "/Font": { "/RGpn": "21 0 R" } } })]), ["1"], [size], "top-left") as Update;
     expect(Object.keys(u.qpdf[1]["obj:10 0 R"]!.value!["/Resources"] as object)).toEqual(["/Font"]);

@@ -3,12 +3,12 @@
 // Chromium's pages get the numbers written into their content (page-numbers-update.ts: one qpdf run
 // that does not parse the content); other pages (a merge of uploaded PDFs, or PDF/A's embedded font)
 // one overlay page per page, each with its own number, laid over page for page by qpdf.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pageSizes, readPages } from "../layout-read";
 import { PAGE_NUMBER_DEFAULTS, type PageNumberPosition } from "../options";
 import { pageNumbersPdf } from "../overlay-pdf";
-import { pageNumbersUpdate } from "../page-numbers-update";
+import { pageNumbersUpdate, type QpdfUpdate } from "../page-numbers-update";
 import type { FileStep } from "../step";
 import { watermarkFont } from "../watermark-font";
 
@@ -26,6 +26,7 @@ export const pageNumberText = (template: string, page: number, pages: number) =>
 export const pageNumbers: FileStep<PageNumbersParams> = {
   name: "page_numbers",
   tool: "file",
+  appliesUpdate: true,
   plan: ({ options: o }) =>
     o.page_numbers && {
       template: o.page_numbers.template ?? PAGE_NUMBER_DEFAULTS.template,
@@ -36,7 +37,9 @@ export const pageNumbers: FileStep<PageNumbersParams> = {
     const layout = await readPages(ctx.json, input);
     const sizes = pageSizes(layout, await ctx.pageSize());
     const texts = sizes.map((_, i) => pageNumberText(p.template, i + 1, sizes.length));
-    const update = ctx.balancedContent && !p.embedFont ? pageNumbersUpdate(layout, texts, sizes, p.position) : undefined;
+    // The pipeline's pending update (a chunked report's outline) rides in this step's one qpdf run.
+    const pending = ctx.update ? (JSON.parse(await readFile(ctx.update, "utf8")) as QpdfUpdate) : undefined;
+    const update = ctx.balancedContent && !p.embedFont ? pageNumbersUpdate(layout, texts, sizes, p.position, pending) : undefined;
     if (update) {
       const path = join(ctx.dir(), "page-numbers.json");
       await writeFile(path, JSON.stringify(update));
@@ -46,8 +49,10 @@ export const pageNumbers: FileStep<PageNumbersParams> = {
     const font = p.embedFont ? await watermarkFont() : undefined;
     const numbers = join(ctx.dir(), "page-numbers.pdf");
     await writeFile(numbers, pageNumbersPdf(texts, sizes, p.position, font));
-    // Page i of the overlay over page i. Paths are ours (the work folder): nothing in them reads as an option.
-    await ctx.qpdf(["--warning-exit-0", "--no-warn", input, "--overlay", numbers, "--from=1-z", "--", output]);
+    // Page i of the overlay over page i (qpdf applies an update to the input first). Paths are ours (the
+    // work folder): nothing in them reads as an option.
+    const applied = ctx.update ? [`--update-from-json=${ctx.update}`] : [];
+    await ctx.qpdf(["--warning-exit-0", "--no-warn", ...applied, input, "--overlay", numbers, "--from=1-z", "--", output]);
     return undefined;
   },
 };
