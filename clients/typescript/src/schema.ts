@@ -814,11 +814,11 @@ export interface components {
        * @default false
        */
       paged_media?: boolean;
-      /** @description Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). Each chunk has --render-timeout; the whole report --report-timeout. See docs/big-reports.md */
+      /** @description Big reports: render the template once per slice of data[array] (each run gets the data with that array replaced by its slice, plus a variable chunk = {index, count, first_row}), print the parts (two at a time by default) and join them into one PDF with one outline (options.page_numbers numbers the whole). Each chunk has --render-timeout; the whole report --report-timeout. Its request body may be up to --chunked-body-limit (64 MB) instead of --body-limit (10 MB). See docs/big-reports.md */
       chunk?: {
         /** @description The data array to slice: a key of data, or a dotted path of keys, e.g. "rows" or "ledger.rows" */
         array: string;
-        /** @description Rows per chunk; 2,000-3,000 for a table of short rows (two such chunks print at once, within --chunk-html-in-flight) */
+        /** @description The most rows per chunk: a chunk whose HTML would pass --chunk-part-html (192 KB, ~1,100 rows of a seven-column table) is cut into smaller ones, so any size from 1,000 up prints about as fast */
         size: number;
       };
       /** @description Print only once this holds (after the load event and web fonts), within the render deadline; otherwise the report fails with readiness_timeout */
