@@ -9,7 +9,7 @@ import type { Authenticate, KeyActor, Principal } from "../access/principal";
 import { missingScope } from "../access/scopes";
 import { AppError, retryLater, unauthorized } from "../lib/errors";
 import { RateLimiter } from "../lib/rate-limit";
-import { type BodyLimits, discardBody, readBody, tooLarge } from "./body";
+import { type BodyLimits, discardBody, type Oversize, readBody, readOversizeBody, tooLarge } from "./body";
 import { peerOf } from "./connection-gate";
 import { errorResponse } from "./errors";
 import { isJson, jsonObject, mediaType, parseJsonBody } from "./json-body";
@@ -50,6 +50,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
   // Separate budgets: polling one's reports must never use up the budget for submitting them.
   const submits = limiter(opts.submitRateLimit);
   const reads = limiter(opts.readRateLimit);
+  const oversize = oversizePlaces(Math.max(opts.body.limit, opts.body.chunkedLimit));
 
   /**
    * The checks that need the route: its scope (a route of /api/v1 without an access rule is
@@ -117,7 +118,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
         if (opts.routes.rawTypes(request.method, route).includes(mediaType(request)))
           return { raw: await readBody(request, opts.body), type: mediaType(request) };
         if (!isJson(request)) return;
-        if (opts.routes.takesChunked(request.method, route)) return chunkedBody(request, opts.body);
+        if (opts.routes.takesChunked(request.method, route)) return chunkedBody(request, opts.body, oversize);
         const bytes = await readBody(request, opts.body);
         return bytes.byteLength === 0 ? {} : jsonObject(parseJsonBody(bytes));
       })
@@ -139,25 +140,51 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
 
 const isMultipart = (request: Request) => mediaType(request) === "multipart/form-data";
 
+/** Bodies past the body limit held at once (each up to the chunked body limit): what bounds their memory. */
+const OVERSIZE_PLACES = 2;
+
+/** The places of OVERSIZE_PLACES bodies, shared by the routes that take chunked reports. */
+function oversizePlaces(limit: number): Oversize {
+  let held = 0;
+  return {
+    limit,
+    take: () => {
+      if (held >= OVERSIZE_PLACES) return undefined;
+      held++;
+      let given = false;
+      return () => {
+        if (!given) held--;
+        given = true;
+      };
+    },
+  };
+}
+
 /**
  * The JSON body of a route that takes chunked reports: up to the chunked body limit, but past the body
  * limit only when it asks for options.chunk (whose data limits hold per chunk: a 100,000-row ledger is
- * ~15 MB). Anything else that big is refused as it would be on any route.
+ * ~15 MB). Anything else that big, JSON or not, is refused with 413 as on any route.
  */
-async function chunkedBody(request: Request, limits: BodyLimits): Promise<Record<string, unknown>> {
-  const chunkedLimit = Math.max(limits.limit, limits.chunkedLimit);
-  const bytes = await readBody(request, { ...limits, limit: chunkedLimit });
-  if (bytes.byteLength === 0) return {};
-  const body = jsonObject(parseJsonBody(bytes)) as Record<string, unknown>;
-  const options = body.options;
-  const chunked = typeof options === "object" && options !== null && "chunk" in options;
-  if (bytes.byteLength > limits.limit && !chunked)
-    throw tooLarge(
-      limits.limit,
-      bytes.byteLength,
-      `, or print it as a chunked report (options.chunk), whose body may be up to ${chunkedLimit} bytes`,
-    );
-  return body;
+async function chunkedBody(request: Request, limits: BodyLimits, oversize: Oversize): Promise<Record<string, unknown>> {
+  const { bytes, release } = await readOversizeBody(request, limits, oversize);
+  try {
+    if (bytes.byteLength === 0) return {};
+    if (bytes.byteLength <= limits.limit) return jsonObject(parseJsonBody(bytes)) as Record<string, unknown>;
+    let body: unknown;
+    try {
+      body = parseJsonBody(bytes);
+    } catch {}
+    const options = (body as { options?: unknown } | undefined)?.options;
+    if (typeof options !== "object" || options === null || !("chunk" in options))
+      throw tooLarge(
+        limits.limit,
+        bytes.byteLength,
+        `, or print it as a chunked report (options.chunk), whose body may be up to ${oversize.limit} bytes`,
+      );
+    return body as Record<string, unknown>;
+  } finally {
+    release();
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 // the limit nothing more is kept, the rest is read and thrown away (up to the discard limit), and
 // only then is the 413 sent, with Connection: close. A client whose body is larger than even the
 // discard limit is cut off by Bun, as before. Slow senders are bounded by a total body deadline.
-import { AppError } from "../lib/errors";
+import { AppError, retryLater } from "../lib/errors";
 
 export interface BodyLimits {
   /** Largest body accepted (413 beyond). */
@@ -58,6 +58,57 @@ export async function readBody(request: Request, limits: BodyLimits): Promise<Ui
   });
   if (total > limits.limit) throw tooLarge(limits.limit, total);
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * A larger limit for some bodies (a chunked report's), asked for once, when the body passes the usual
+ * limit: `take` gives a place among the few such bodies the server holds at once (its release), or
+ * undefined when they are all taken.
+ */
+export interface Oversize {
+  limit: number;
+  take(): (() => void) | undefined;
+}
+
+/** Seconds a client waits before sending an oversized body again when the server holds enough of them. */
+const OVERSIZE_RETRY_S = 5;
+
+/**
+ * Reads a body like readBody, but one that passes the limit goes on being kept up to `oversize.limit`
+ * when it gets a place; without one it is read away and refused with 503 server_busy. The caller calls
+ * `release` once it has let go of the bytes.
+ */
+export async function readOversizeBody(
+  request: Request,
+  limits: BodyLimits,
+  oversize: Oversize,
+): Promise<{ bytes: Uint8Array; release: () => void }> {
+  let keep = limits.limit;
+  let release = () => {};
+  let busy = false;
+  let chunks: Uint8Array[] = [];
+  try {
+    const total = await consume(request, limits, (chunk, seen) => {
+      if (seen > keep && keep === limits.limit && !busy) {
+        const place = oversize.take();
+        if (place) [release, keep] = [place, oversize.limit];
+        else busy = true;
+      }
+      if (seen <= keep) chunks.push(chunk);
+      else if (chunks.length) chunks = [];
+    });
+    if (busy)
+      throw retryLater(
+        "server_busy",
+        `the request body is larger than ${limits.limit} bytes, and the server is reading as many such bodies as it holds at once; retry after Retry-After seconds`,
+        OVERSIZE_RETRY_S,
+      );
+    if (total > keep) throw tooLarge(keep, total);
+    return { bytes: Buffer.concat(chunks, total), release };
+  } catch (e) {
+    release();
+    throw e;
+  }
 }
 
 /**
