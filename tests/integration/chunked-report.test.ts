@@ -122,6 +122,10 @@ describe("a chunked report", () => {
     expect(last).toContain("DRAFT");
     expect(pdfFonts(pdf!).every((f) => f.embedded)).toBe(true);
     expect(pdfFonts(pdf!).some((f) => f.name.includes("LiberationSans-Bold"))).toBe(true);
+    // The joined outline rode in the page numbers' overlay run (PDF/A embeds their font): each chunk's section opens its first row's page.
+    const o = outline(pdf!);
+    expect(o.map((e) => e.title)).toEqual(["Ledger", "Rows 1 to 200", "Rows 201 to 400", "Rows 401 to 600"]);
+    for (const [i, e] of o.slice(1).entries()) expect(pageText(pdf!, e.page)).toContain(`R${i * 200 + 1}R`);
   });
 
   test("a nested array and a custom page number at the top right", async () => {
