@@ -5,6 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Qpdf } from "./qpdf";
+import { qpdfUpdate } from "./qpdf-layout";
 
 /** An outline entry of a part: its title, its page in the part (from 0), where on it, and its entries. */
 export interface OutlineNode {
@@ -115,8 +116,7 @@ export function chunkOutlineUpdate(doc: JoinedLayout, parts: ChunkPart[]) {
     Object.assign(catalog, { "/Outlines": ref(outlinesId), "/PageMode": "/UseOutlines" });
   }
   update[`obj:${doc.rootRef}`] = { value: catalog };
-  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: doc.maxobjectid };
-  return { qpdf: [header, update] };
+  return qpdfUpdate(doc.maxobjectid, update);
 }
 
 /** The named objects of a PDF (and, with `pages`, its page objects in order), from qpdf's JSON. */

@@ -4,6 +4,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { readPdfTitle } from "../render/pdf-metadata";
 import type { Qpdf, QpdfLayout } from "./qpdf";
+import { qpdfUpdate } from "./qpdf-layout";
 
 /** A report to merge: its id (its bookmark's title when its PDF has none) and its stored PDF. */
 export interface MergePart {
@@ -61,8 +62,7 @@ export function outlineUpdate(layout: QpdfLayout, titles: string[], pageCounts: 
     update[`obj:${ref(item(i))}`] = { value: v };
     firstPage += pageCounts[i]!;
   });
-  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: head.maxobjectid };
-  return { qpdf: [header, update] };
+  return qpdfUpdate(head.maxobjectid, update);
 }
 
 /** The bookmark of a part: the title Chromium wrote (the document's <title> or metadata.title), else its id. */

@@ -6,11 +6,9 @@
 // what Chromium prints; the step keeps the overlay for anything else. Pure.
 import type { PageNumberPosition } from "./options";
 import { type PageSize, pageNumberContent } from "./overlay-pdf";
-import type { QpdfLayout } from "./qpdf-layout";
+import { type QpdfLayout, type QpdfUpdate, qpdfUpdate } from "./qpdf-layout";
 
 type Dict = Record<string, unknown>;
-/** A qpdf JSON (version 2) update: its header, and the objects it writes by "obj:N 0 R". */
-export type QpdfUpdate = { qpdf: [{ maxobjectid: number } & Dict, Dict] };
 const isDict = (v: unknown): v is Dict => typeof v === "object" && v !== null && !Array.isArray(v);
 const base64 = (text: string) => Buffer.from(text, "latin1").toString("base64");
 
@@ -69,10 +67,5 @@ export function pageNumbersUpdate(
       },
     };
   });
-  return {
-    qpdf: [
-      { ...pending?.qpdf[0], jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: next },
-      update,
-    ],
-  };
+  return qpdfUpdate(next, update);
 }

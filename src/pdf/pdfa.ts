@@ -15,6 +15,7 @@
 // The trailer's /ID is written by qpdf on every write; encryption is refused before a report is queued.
 
 import type { PdfaLevel } from "./options";
+import { type QpdfUpdate, qpdfUpdate } from "./qpdf-layout";
 import { qpdfJsonName } from "./qpdf-name";
 
 /** One object as qpdf's JSON v2 shows it (stream data left out). */
@@ -87,7 +88,7 @@ const ANNOT_FORBIDDEN = 1 | 2 | 32;
 const ANNOT_PRINT = 4;
 
 /** The qpdf JSON update that makes the PDF of `objects` PDF/A, and the document information it wrote. */
-export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unknown; info: DocInfo } {
+export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: QpdfUpdate<QpdfObject>; info: DocInfo } {
   const [head, objects] = qpdf;
   const value = (ref: unknown): unknown => {
     if (typeof ref !== "string" || !/^\d+ \d+ R$/.test(ref)) return ref;
@@ -215,8 +216,7 @@ export function pdfaUpdate(qpdf: QpdfObjects, input: PdfaInput): { update: unkno
     if (fixed !== flags) update[key] = { value: { ...v, "/F": fixed } };
   }
 
-  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: head.maxobjectid };
-  return { update: { qpdf: [header, update] }, info };
+  return { update: qpdfUpdate(head.maxobjectid, update), info };
 }
 
 /** The (key, file specification) pairs of an /EmbeddedFiles name tree (references, as PDF writers make them). */

@@ -5,3 +5,13 @@ export interface QpdfLayout {
   pages: { object: string }[];
   qpdf: [{ maxobjectid: number }, Record<string, { value: Record<string, unknown> }>];
 }
+
+/** A qpdf JSON (version 2) update: its header, and the objects it writes by "obj:N 0 R". */
+export type QpdfUpdate<O = unknown> = {
+  qpdf: [{ jsonversion: 2; pushedinheritedpageresources: false; calledgetallpages: false; maxobjectid: number }, Record<string, O>];
+};
+
+/** The update that writes `objects`, whose new objects are numbered up to `maxobjectid`. */
+export function qpdfUpdate<O>(maxobjectid: number, objects: Record<string, O>): QpdfUpdate<O> {
+  return { qpdf: [{ jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid }, objects] };
+}

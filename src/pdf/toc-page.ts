@@ -1,7 +1,7 @@
 // The table of contents' pages (options.toc): the HTML Chromium prints for them, and the qpdf JSON
 // update that turns their links into links to the pages of the document they were inserted into.
 import { jsonString, type OutlineEntry } from "./layout-read";
-import type { QpdfLayout } from "./qpdf-layout";
+import { type QpdfLayout, qpdfUpdate } from "./qpdf-layout";
 
 /**
  * Each entry links to this address and its number: Chromium writes an <a href> as a link annotation
@@ -60,6 +60,5 @@ export function linkUpdate(layout: QpdfLayout, tocPages: number[], targets: { pa
     }
   }
   if (!Object.keys(update).length) return undefined;
-  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: head.maxobjectid };
-  return { qpdf: [header, update] };
+  return qpdfUpdate(head.maxobjectid, update);
 }

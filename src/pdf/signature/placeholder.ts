@@ -7,6 +7,7 @@
 
 import { winAnsiBytes } from "../option-problems";
 import type { QpdfObject, QpdfObjects } from "../pdfa";
+import { type QpdfUpdate, qpdfUpdate } from "../qpdf-layout";
 import { qpdfJsonName } from "../qpdf-name";
 import { type EmbeddedFont, FIRST_CHAR, LAST_CHAR } from "../watermark-font";
 
@@ -61,12 +62,7 @@ export function appearanceLines(f: SignatureFields): [string, string] {
  * The qpdf JSON update adding a signature to the PDF of `objects`, and the page the widget is on.
  * Throws when the PDF has no such page (the request's page was checked against the page count).
  */
-export function signatureUpdate(
-  qpdf: QpdfObjects,
-  pages: QpdfPages,
-  f: SignatureFields,
-  font?: EmbeddedFont,
-): { qpdf: [Record<string, unknown>, Record<string, QpdfObject>] } {
+export function signatureUpdate(qpdf: QpdfObjects, pages: QpdfPages, f: SignatureFields, font?: EmbeddedFont): QpdfUpdate<QpdfObject> {
   const [head, objects] = qpdf;
   let next = head.maxobjectid;
   const ref = () => `${++next} 0 R`;
@@ -144,8 +140,7 @@ export function signatureUpdate(
     update[`obj:${pageRef}`] = { value: page };
   }
 
-  const header = { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: next };
-  return { qpdf: [header, update] };
+  return qpdfUpdate(next, update);
 }
 
 /** The appearance stream of a visible signature; adds its objects to `update` and returns its reference. */

@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { pageSizes, readPages } from "../layout-read";
 import { PAGE_NUMBER_DEFAULTS, type PageNumberPosition } from "../options";
 import { pageNumbersPdf } from "../overlay-pdf";
-import { pageNumbersUpdate, type QpdfUpdate } from "../page-numbers-update";
+import { pageNumbersUpdate } from "../page-numbers-update";
+import type { QpdfUpdate } from "../qpdf-layout";
 import type { FileStep } from "../step";
 import { watermarkFont } from "../watermark-font";
 

@@ -13,6 +13,7 @@ import srgbPath from "../icc/sRGB.icc" with { type: "file" };
 import { lastXrefTable, readForPdfa } from "../objects";
 import type { PdfaLevel } from "../options";
 import { type NewEmbeddedFile, pdfaUpdate, type QpdfObject, type QpdfObjects, type XmpExtension } from "../pdfa";
+import type { QpdfUpdate } from "../qpdf-layout";
 import { appendUpdate } from "../signature/incremental";
 import type { FileStep, StepContext } from "../step";
 
@@ -106,7 +107,7 @@ export const pdfa: FileStep<PdfaParams> = {
       extensions: p.extensions,
       embed: p.embed,
     });
-    const appended = xrefAt !== undefined ? appendPdfa(bytes, objects, update as PdfaUpdate) : undefined;
+    const appended = xrefAt !== undefined ? appendPdfa(bytes, objects, update) : undefined;
     if (appended) {
       await writeFile(output, appended);
       return undefined;
@@ -119,8 +120,6 @@ export const pdfa: FileStep<PdfaParams> = {
   },
 };
 
-type PdfaUpdate = { qpdf: [unknown, Record<string, QpdfObject>] };
-
 /** Streams this big or bigger are compressed when appended (qpdf compressed them on its write). */
 const COMPRESS_FROM = 512;
 
@@ -129,7 +128,7 @@ const COMPRESS_FROM = 512;
  * giving its data (qpdf keeps the old data; the file's own bytes are not parsed here). The trailer keeps
  * the file's /ID, or gets one: PDF/A requires it, and Chromium writes none.
  */
-function appendPdfa(pdf: Uint8Array, objects: QpdfObjects, update: PdfaUpdate): Uint8Array | undefined {
+function appendPdfa(pdf: Uint8Array, objects: QpdfObjects, update: QpdfUpdate<QpdfObject>): Uint8Array | undefined {
   const entries = update.qpdf[1];
   const appended: Record<string, QpdfObject> = {};
   for (const [key, o] of Object.entries(entries)) {
