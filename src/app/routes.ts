@@ -66,11 +66,11 @@ export function httpApp(c: Config, s: Services, w: HttpWiring): HttpApp {
 
 /** An over-limit body is read and discarded up to 4x the limit (at least 1 MB more than a chunked report's), then cut off. */
 export function bodyLimits(c: Config): BodyLimits {
-  const largest = Math.max(c.bodyLimit, c.chunkedBodyLimit);
+  const chunkedLimit = Math.max(c.bodyLimit, c.chunkedBodyLimit);
   return {
     limit: c.bodyLimit,
-    chunkedLimit: c.chunkedBodyLimit,
-    discardLimit: Math.max(c.bodyLimit * 4, largest + 1024 ** 2),
+    chunkedLimit,
+    discardLimit: Math.max(c.bodyLimit * 4, chunkedLimit + 1024 ** 2),
     timeoutMs: c.bodyTimeout,
   };
 }

@@ -50,7 +50,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
   // Separate budgets: polling one's reports must never use up the budget for submitting them.
   const submits = limiter(opts.submitRateLimit);
   const reads = limiter(opts.readRateLimit);
-  const oversize = oversizePlaces(Math.max(opts.body.limit, opts.body.chunkedLimit));
+  const oversize = oversizePlaces(opts.body.chunkedLimit);
 
   /**
    * The checks that need the route: its scope (a route of /api/v1 without an access rule is
@@ -71,7 +71,7 @@ export function apiGuard(authenticate: Authenticate, opts: GuardOptions, quota?:
     if (access !== "public" && access !== "dashboard" && !a.principal.scopes.includes(access))
       throw missingScope(access, `${request.method} ${route}`);
     if (quota && opts.routes.countsAgainstQuota(request.method, route) && !request.headers.has("idempotency-key")) await quota(a.principal);
-    const limit = opts.routes.takesChunked(request.method, route) ? Math.max(opts.body.limit, opts.body.chunkedLimit) : opts.body.limit;
+    const limit = opts.routes.takesChunked(request.method, route) ? opts.body.chunkedLimit : opts.body.limit;
     checkBody(request, limit, opts.routes.acceptsMultipart(request.method, route), opts.routes.rawTypes(request.method, route));
   }
 

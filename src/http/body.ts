@@ -11,7 +11,7 @@ import { AppError, retryLater } from "../lib/errors";
 export interface BodyLimits {
   /** Largest body accepted (413 beyond). */
   limit: number;
-  /** Largest body of a chunked report (options.chunk) on a route that takes one (RouteRule.chunked). */
+  /** Largest body of a chunked report (options.chunk) on a route that takes one (RouteRule.chunked); never below `limit`. */
   chunkedLimit: number;
   /** How much of an over-limit body is read and discarded so the client can read the 413. */
   discardLimit: number;
@@ -51,13 +51,7 @@ const tooSlow = (timeoutMs: number) =>
 
 /** Reads the whole body, keeping at most `limit` bytes; throws 413 (after discarding the rest) or 408. */
 export async function readBody(request: Request, limits: BodyLimits): Promise<Uint8Array> {
-  let chunks: Uint8Array[] = [];
-  const total = await consume(request, limits, (chunk, seen) => {
-    if (seen <= limits.limit) chunks.push(chunk);
-    else if (chunks.length) chunks = []; // over the limit: let go of what was kept, only count from here
-  });
-  if (total > limits.limit) throw tooLarge(limits.limit, total);
-  return Buffer.concat(chunks, total);
+  return (await readOversizeBody(request, limits)).bytes;
 }
 
 /**
@@ -74,14 +68,14 @@ export interface Oversize {
 const OVERSIZE_RETRY_S = 5;
 
 /**
- * Reads a body like readBody, but one that passes the limit goes on being kept up to `oversize.limit`
- * when it gets a place; without one it is read away and refused with 503 server_busy. The caller calls
- * `release` once it has let go of the bytes.
+ * Reads the whole body, keeping at most `limit` bytes, or, given `oversize`, a body that passes the limit
+ * goes on being kept up to `oversize.limit` when it gets a place; without one it is read away and refused
+ * with 503 server_busy. The caller calls `release` once it has let go of the bytes.
  */
 export async function readOversizeBody(
   request: Request,
   limits: BodyLimits,
-  oversize: Oversize,
+  oversize?: Oversize,
 ): Promise<{ bytes: Uint8Array; release: () => void }> {
   let keep = limits.limit;
   let release = () => {};
@@ -89,13 +83,13 @@ export async function readOversizeBody(
   let chunks: Uint8Array[] = [];
   try {
     const total = await consume(request, limits, (chunk, seen) => {
-      if (seen > keep && keep === limits.limit && !busy) {
+      if (oversize && seen > keep && keep === limits.limit && !busy) {
         const place = oversize.take();
         if (place) [release, keep] = [place, oversize.limit];
         else busy = true;
       }
       if (seen <= keep) chunks.push(chunk);
-      else if (chunks.length) chunks = [];
+      else if (chunks.length) chunks = []; // over the limit: let go of what was kept, only count from here
     });
     if (busy)
       throw retryLater(
