@@ -2,10 +2,9 @@
 // order, and the parts' outlines as one outline whose entries open the right page of the joined document. The first
 // part is qpdf's primary input, so the document information Chromium and reportgen wrote into it stays.
 // The outline rides in the next qpdf run, as for a merge (merge.ts), through a JSON update.
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import type { Qpdf } from "./qpdf";
-import { qpdfUpdate } from "./qpdf-layout";
+import { type QpdfUpdate, qpdfUpdate } from "./qpdf-layout";
 
 /** An outline entry of a part: its title, its page in the part (from 0), where on it, and its entries. */
 export interface OutlineNode {
@@ -45,20 +44,18 @@ export async function readOutline(qpdf: Qpdf, file: string, reportId: string): P
 }
 
 /**
- * Joins `parts` into `joined` (in `dir`); page numbers across the whole are the pipeline's page_numbers
- * step, which runs on the joined document like on any other. Returns the path of a qpdf JSON update that gives the joined document the
- * parts' outlines as one (or none) and drops what described the first part alone (its structure tree).
+ * Joins `parts` into `joined`; page numbers across the whole are the pipeline's page_numbers step, which
+ * runs on the joined document like on any other. Returns the qpdf JSON update that gives the joined document
+ * the parts' outlines as one (or none) and drops what described the first part alone (its structure tree).
  */
-export async function joinChunks(qpdf: Qpdf, reportId: string, parts: ChunkPart[], o: { joined: string; dir: string }): Promise<string> {
+export async function joinChunks(qpdf: Qpdf, reportId: string, parts: ChunkPart[], joined: string): Promise<QpdfUpdate> {
   const paths = parts.map((p) => p.path);
   // Part paths are ours (the work folder): nothing in them can read as an option.
-  await qpdf.run(["--warning-exit-0", "--no-warn", paths[0]!, "--pages", ...paths, "--", o.joined], reportId);
-  const layout = await objectsOf(qpdf, o.joined, reportId, ["trailer"], true);
+  await qpdf.run(["--warning-exit-0", "--no-warn", paths[0]!, "--pages", ...paths, "--", joined], reportId);
+  const layout = await objectsOf(qpdf, joined, reportId, ["trailer"], true);
   const rootRef = (layout.objects.trailer as { "/Root": string })["/Root"];
-  const root = (await objectsOf(qpdf, o.joined, reportId, [rootRef], false)).objects[`obj:${rootRef}`] as Record<string, unknown>;
-  const update = join(o.dir, "chunk-outline.json");
-  await writeFile(update, JSON.stringify(chunkOutlineUpdate({ ...layout, rootRef, root }, parts)));
-  return update;
+  const root = (await objectsOf(qpdf, joined, reportId, [rootRef], false)).objects[`obj:${rootRef}`] as Record<string, unknown>;
+  return chunkOutlineUpdate({ ...layout, rootRef, root }, parts);
 }
 
 /** What chunkOutlineUpdate needs of the joined document. */

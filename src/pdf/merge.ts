@@ -1,10 +1,9 @@
 // Merging reports into one PDF: the parts joined in order, with one bookmark per part. The join is
 // the pipeline's input for a merge; the outline rides in the first qpdf run of the plan.
-import { readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { readFile } from "node:fs/promises";
 import { readPdfTitle } from "../render/pdf-metadata";
 import type { Qpdf, QpdfLayout } from "./qpdf";
-import { qpdfUpdate } from "./qpdf-layout";
+import { type QpdfUpdate, qpdfUpdate } from "./qpdf-layout";
 
 /** A report to merge: its id (its bookmark's title when its PDF has none) and its stored PDF. */
 export interface MergePart {
@@ -22,16 +21,13 @@ export async function joinParts(
   reportId: string,
   merge: { parts: MergePart[]; pageCounts: number[] },
   joined: string,
-  dir: string,
-): Promise<string> {
+): Promise<QpdfUpdate> {
   // Part paths are ours (reports/<uuid>.pdf, or copies in the work folder): nothing in them can read as an option.
   const paths = merge.parts.map((p) => p.path);
   await qpdf.run(["--warning-exit-0", "--no-warn", "--empty", "--pages", ...paths, "--", joined], reportId);
   const titles = await Promise.all(merge.parts.map((p) => partTitle(p)));
   const layout = await qpdf.layout(joined, reportId);
-  const outline = join(dir, "outline.json");
-  await writeFile(outline, JSON.stringify(outlineUpdate(layout, titles, merge.pageCounts)));
-  return outline;
+  return outlineUpdate(layout, titles, merge.pageCounts);
 }
 
 /**

@@ -23,6 +23,7 @@ import { joinParts, type MergePart } from "./merge";
 import type { PageSize } from "./overlay-pdf";
 import { type PlannedStep, type PostPlan, stepNamed } from "./plan";
 import { Qpdf, qpdfJob, runServiceTool } from "./qpdf";
+import { type QpdfUpdate, writeUpdate } from "./qpdf-layout";
 import type { RasterTools } from "./raster";
 import type { Rasteriser } from "./raster-thread";
 import type { PdfSigner } from "./signature/signer";
@@ -56,7 +57,7 @@ export interface PipelineInput {
   /** Joins these parts, with one bookmark each, before the steps. */
   merge?: { parts: MergePart[]; pageCounts: number[] };
   /** A qpdf JSON update applied to the input before the steps (a chunked report's outline: chunk-join.ts). */
-  update?: string;
+  update?: QpdfUpdate;
 }
 
 /** Shared files (watermark pages) kept in the work folder for reuse. */
@@ -125,7 +126,7 @@ export class PdfPipeline {
       let outline = io.update;
       if (io.merge) {
         input = join(ownDir(), "joined.pdf");
-        outline = await joinParts(this.qpdf, reportId, io.merge, input, dir);
+        outline = await joinParts(this.qpdf, reportId, io.merge, input);
       } else if (io.input) input = io.input;
       else throw new Error("a pipeline run needs a printed PDF or parts to merge");
       const runs = runsOf(plan);
@@ -144,7 +145,8 @@ export class PdfPipeline {
             const step = stepNamed(s.name);
             if (step.tool === "qpdf" && step.prepare) files[s.name] = await step.prepare(s.params, ctx);
           }
-          await this.qpdf.job(qpdfJob({ steps: run.steps }, { input, output, ...files }, i === 0 ? outline : undefined), reportId);
+          const update = i === 0 && outline ? await writeUpdate(ownDir(), "outline.json", outline) : undefined;
+          await this.qpdf.job(qpdfJob({ steps: run.steps }, { input, output, ...files }, update), reportId);
         } else addedPages += (await (stepNamed(run.step.name) as FileStep<unknown>).run(run.step.params, ctx, input, output)) ?? 0;
         input = output;
       }
@@ -154,7 +156,7 @@ export class PdfPipeline {
     }
   }
 
-  private context(reportId: string, input: string, dir: () => string, io: PipelineInput, update?: string): StepContext {
+  private context(reportId: string, input: string, dir: () => string, io: PipelineInput, update?: QpdfUpdate): StepContext {
     let size: Promise<PageSize> | undefined;
     return {
       reportId,

@@ -1,6 +1,9 @@
 // The parts of qpdf's JSON (version 2) that the steps read: a merge's outline, the table of contents,
 // the page numbers. A file of its own: the steps' context names it, and qpdf.ts imports the plan.
 
+import { writeFile } from "node:fs/promises";
+import { join } from "node:path";
+
 export interface QpdfLayout {
   pages: { object: string }[];
   qpdf: [{ maxobjectid: number }, Record<string, { value: Record<string, unknown> }>];
@@ -14,4 +17,11 @@ export type QpdfUpdate<O = unknown> = {
 /** The update that writes `objects`, whose new objects are numbered up to `maxobjectid`. */
 export function qpdfUpdate<O>(maxobjectid: number, objects: Record<string, O>): QpdfUpdate<O> {
   return { qpdf: [{ jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid }, objects] };
+}
+
+/** Writes `update` as `dir`/`name` for qpdf's --update-from-json; returns its path. */
+export async function writeUpdate(dir: string, name: string, update: QpdfUpdate): Promise<string> {
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(update));
+  return path;
 }

@@ -5,6 +5,7 @@
 
 import type { PdfOptions, PdfPermission, PostOptions, StoredEInvoice } from "./options";
 import type { PageSize } from "./overlay-pdf";
+import type { QpdfUpdate } from "./qpdf-layout";
 import type { RasterTools } from "./raster";
 import type { PdfSigner } from "./signature/signer";
 
@@ -33,7 +34,7 @@ export interface StepContext {
    * A qpdf JSON update the step applies to its input in its own qpdf run (a chunked report's outline),
    * given only to the first step, and only when it appliesUpdate.
    */
-  update?: string;
+  update?: QpdfUpdate;
   /** The size of the first page of the step's input (A4 when it cannot be read). */
   pageSize(): Promise<PageSize>;
   /** The stamp report's stored PDF as a local file, when the plan stamps with a report. */

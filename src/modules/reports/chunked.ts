@@ -18,6 +18,7 @@ import { type ChunkPart, joinChunks, readOutline } from "../../pdf/chunk-join";
 import { CHUNK_SIZE, type ChunkRequest, chunkCount, chunkData, valueAt } from "../../pdf/chunk-options";
 import { resolvePdfOptions, type StoredPdfOptions } from "../../pdf/options";
 import type { PdfPipeline } from "../../pdf/pipeline";
+import type { QpdfUpdate } from "../../pdf/qpdf-layout";
 import type { RenderPool } from "../../render/pool";
 import { countPdfPages } from "../../render/print-pipeline";
 import type { TemplatingPool } from "../../render/templating";
@@ -44,7 +45,7 @@ export interface JoinedReport {
   /** The joined PDF, in the report's work folder. */
   path: string;
   /** The qpdf JSON update giving it its outline (pipeline.ts's PipelineInput.update). */
-  update: string;
+  update: QpdfUpdate;
   pages: number;
 }
 
@@ -119,7 +120,7 @@ export class ChunkedRenderer {
     // The join reads and writes every page at once: bounded by what is left of the report's deadline
     // (at least the render deadline).
     const qpdf = pipeline.qpdfWithin(this.opts.reportTimeoutMs - (Date.now() - started));
-    const update = await joinChunks(qpdf, job.id, parts, { joined: path, dir });
+    const update = await joinChunks(qpdf, job.id, parts, path);
     return { path, update, pages: total.pages };
   }
 

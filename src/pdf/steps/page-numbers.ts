@@ -3,13 +3,13 @@
 // Chromium's pages get the numbers written into their content (page-numbers-update.ts: one qpdf run
 // that does not parse the content); other pages (a merge of uploaded PDFs, or PDF/A's embedded font)
 // one overlay page per page, each with its own number, laid over page for page by qpdf.
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pageSizes, readPages } from "../layout-read";
 import { PAGE_NUMBER_DEFAULTS, type PageNumberPosition } from "../options";
 import { pageNumbersPdf } from "../overlay-pdf";
 import { pageNumbersUpdate } from "../page-numbers-update";
-import type { QpdfUpdate } from "../qpdf-layout";
+import { writeUpdate } from "../qpdf-layout";
 import type { FileStep } from "../step";
 import { watermarkFont } from "../watermark-font";
 
@@ -39,12 +39,15 @@ export const pageNumbers: FileStep<PageNumbersParams> = {
     const sizes = pageSizes(layout, await ctx.pageSize());
     const texts = sizes.map((_, i) => pageNumberText(p.template, i + 1, sizes.length));
     // The pipeline's pending update (a chunked report's outline) rides in this step's one qpdf run.
-    const pending = ctx.update ? (JSON.parse(await readFile(ctx.update, "utf8")) as QpdfUpdate) : undefined;
-    const update = ctx.balancedContent && !p.embedFont ? pageNumbersUpdate(layout, texts, sizes, p.position, pending) : undefined;
+    const update = ctx.balancedContent && !p.embedFont ? pageNumbersUpdate(layout, texts, sizes, p.position, ctx.update) : undefined;
     if (update) {
-      const path = join(ctx.dir(), "page-numbers.json");
-      await writeFile(path, JSON.stringify(update));
-      await ctx.qpdf(["--warning-exit-0", "--no-warn", `--update-from-json=${path}`, input, output]);
+      await ctx.qpdf([
+        "--warning-exit-0",
+        "--no-warn",
+        `--update-from-json=${await writeUpdate(ctx.dir(), "page-numbers.json", update)}`,
+        input,
+        output,
+      ]);
       return undefined;
     }
     const font = p.embedFont ? await watermarkFont() : undefined;
@@ -52,7 +55,7 @@ export const pageNumbers: FileStep<PageNumbersParams> = {
     await writeFile(numbers, pageNumbersPdf(texts, sizes, p.position, font));
     // Page i of the overlay over page i (qpdf applies an update to the input first). Paths are ours (the
     // work folder): nothing in them reads as an option.
-    const applied = ctx.update ? [`--update-from-json=${ctx.update}`] : [];
+    const applied = ctx.update ? [`--update-from-json=${await writeUpdate(ctx.dir(), "outline.json", ctx.update)}`] : [];
     await ctx.qpdf(["--warning-exit-0", "--no-warn", ...applied, input, "--overlay", numbers, "--from=1-z", "--", output]);
     return undefined;
   },
