@@ -3,7 +3,7 @@
 // GET /reports/{id}/e-invoice answers like /download with a signed link serving the XML, named after the
 // invoice number; embed: true makes the PDF a PDF/A-3b carrying xrechnung.xml (ZUGFeRD's XRECHNUNG);
 // a broken XRechnung rule is a 422 naming rule and path with nothing queued; deleting the report
-// deletes its XML.
+// deletes its XML, and a report that fails keeps none.
 import { afterAll, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -123,6 +123,16 @@ test("a broken XRechnung rule is a 422 naming the rule and the JSON path; nothin
     "BR-DE-6 options.e_invoice.invoice.seller.contact.phone",
   ]);
   expect(((await (await t.request("GET", "/api/v1/reports")).json()) as { data: unknown[] }).data.length).toBe(before);
+});
+
+test("an e-invoice report that fails keeps no XML: the XML written while it printed goes with the attempt", async () => {
+  // The XML is stored while Chromium prints (processor.ts, storeXml): a template that fails must not leave it.
+  const failing = `${template}<% throw new Error("no invoice today") %>`;
+  const { report } = await generate(t, { engine: "ejs", html_template: failing, data: {}, options: { e_invoice: xrechnung } });
+  expect(report.status).toBe("failed");
+  expect(existsSync(join(t.dir, "reports", `${report.report_id}.xml`))).toBe(false);
+  // As for /download: the report did not succeed.
+  expect((await t.request("GET", `/api/v1/reports/${report.report_id}/e-invoice`)).status).toBe(409);
 });
 
 test("a report without an e-invoice: /e-invoice is 404 at once", async () => {

@@ -78,7 +78,7 @@ export async function preparePostOptions(
   // Problems of the request itself first: the stamp's report is looked up only for a request that is right.
   throwProblems(postOptionProblems(o, prefix));
   // The invoice's own rules first (422 e_invoice_invalid naming each EN 16931 rule), then how it combines.
-  if (o.e_invoice !== undefined) checkEInvoice(o.e_invoice, `${prefix}.e_invoice`);
+  const checkedEInvoice = o.e_invoice === undefined ? undefined : checkEInvoice(o.e_invoice, `${prefix}.e_invoice`);
   const pictures = imageConflicts(o, prefix);
   if (pictures.length) throw new AppError("image_conflict", pictures.map((c) => `${c.field}: ${c.problem}`).join("; "), pictures);
   const conflicts = pdfaConflicts(o, prefix);
@@ -101,7 +101,11 @@ export async function preparePostOptions(
   const rest: StoredPostOptions =
     e_invoice === undefined
       ? others
-      : { ...others, ...(eInvoiceInPdf(e_invoice) && { pdfa: "3b" as const }), e_invoice: storedEInvoice(e_invoice, prefix) };
+      : {
+          ...others,
+          ...(eInvoiceInPdf(e_invoice) && { pdfa: "3b" as const }),
+          e_invoice: storedEInvoice(e_invoice, prefix, checkedEInvoice),
+        };
   if (!encryption) return rest;
   const sealed = ctx.seal.seal(ctx.reportId, { user: encryption.user_password ?? "", owner: encryption.owner_password });
   return { ...rest, encryption: { sealed, ...(encryption.permissions ? { permissions: encryption.permissions } : {}) } };
@@ -110,10 +114,9 @@ export async function preparePostOptions(
 /**
  * options.e_invoice as stored: the XML (reportgen's, in the format asked for, or the client's CII bytes
  * unchanged), its format, profile and summary, and for a JSON invoice the template's `e_invoice`
- * variable, made from the same check. Throws 422 e_invoice_invalid.
+ * variable, made from the same check (`checked`, when the caller has made it already). Throws 422 e_invoice_invalid.
  */
-export function storedEInvoice(input: unknown, prefix = "options"): StoredEInvoice {
-  const checked = checkEInvoice(input, `${prefix}.e_invoice`);
+export function storedEInvoice(input: unknown, prefix = "options", checked = checkEInvoice(input, `${prefix}.e_invoice`)): StoredEInvoice {
   const xml_base64 =
     checked.source === "xml"
       ? String((input as { xml_base64: string }).xml_base64).replace(/\s+/g, "")

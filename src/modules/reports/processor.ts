@@ -252,15 +252,18 @@ export class ReportProcessor {
    */
   private async process(job: ClaimedReport, log: Logger): Promise<void> {
     const a = new Attempt(job, log, this.spool, this.repo);
+    const xml = this.storeXml(a);
     try {
       const plan = this.postStep.planOf(job);
       const out = await this.producerOf(job, plan).produce(a, plan);
-      if (out && (await this.store(a))) await this.record(a, out);
+      if (out && (await this.store(a, xml))) await this.record(a, out);
     } catch (e) {
       await this.settle(a, outcomeOf(e, { attempts: job.attempts, maxAttempts: this.opts.maxAttempts, running: this.running }));
     } finally {
       // No file without its success: whatever else happened, the reserved (maybe half-written) file goes,
-      // and so does an upload whose success was not recorded (an attempt that lost its claim).
+      // and so does an upload whose success was not recorded (an attempt that lost its claim). The XML's
+      // write is waited for first: one still under way would land after the discard.
+      await xml?.catch(() => {});
       if (!a.succeeded) await this.discard(a);
       if (a.postProcessed) this.safely(() => this.postStep.cleanUp(job.id));
     }
@@ -272,16 +275,29 @@ export class ReportProcessor {
     return chunkOf(job) ? this.producers.chunked : this.producers.print;
   }
 
-  /** The spool file made durable where every instance reads it, unless the report is no longer wanted. */
-  private async store(a: Attempt): Promise<boolean> {
+  /**
+   * An e-invoice's XML, stored beside its PDF (GET /reports/{id}/e-invoice) while Chromium prints: it is
+   * known from the report's options, so its fsyncs (the file's and the folder's, or a bucket's upload) need
+   * not wait for the print. store() waits for it: durable before the success, as the PDF.
+   */
+  private storeXml(a: Attempt): Promise<void> | undefined {
+    const xml = eInvoiceXmlOf(a.job.options);
+    if (!xml) return undefined;
+    // Begun once produce() has handed the template to a sandbox: the data dir's write and fsync are
+    // synchronous, and then block this thread while the sandbox and Chromium work, not before.
+    const stored = new Promise((handed) => setImmediate(handed)).then(() => this.files.putXml(a.job.id, a.fence, xml));
+    stored.catch(() => {}); // handled where it is awaited (store(), process()), not unhandled meanwhile
+    return stored;
+  }
+
+  /** The spool file (and the XML) made durable where every instance reads it, unless the report is no longer wanted. */
+  private async store(a: Attempt, xml: Promise<void> | undefined): Promise<boolean> {
     // Deleted (or re-queued) while it rendered: process() drops the file. Otherwise, from the check to
     // the commit only the folder's fsync (and, with a bucket, the upload) is awaited: a DELETE
     // meanwhile removes the row and the file, and the fenced success then finds no row.
     if (!(await a.stillWanted())) return false;
     await this.files.commit(a.job.id, a.fence, await a.file());
-    // An e-invoice's XML beside its PDF, durable before the success too (GET /reports/{id}/e-invoice).
-    const xml = eInvoiceXmlOf(a.job.options);
-    if (xml) await this.files.putXml(a.job.id, a.fence, xml);
+    await xml;
     return true;
   }
 
