@@ -1,5 +1,6 @@
-// The parts of qpdf's JSON (version 2) that the steps read: a merge's outline, the table of contents,
-// the page numbers. A file of its own: the steps' context names it, and qpdf.ts imports the plan.
+// The parts of qpdf's JSON (version 2) that the steps read (a merge's outline, the table of contents,
+// the page numbers), and the updates (--update-from-json) they write. A file of its own: the steps'
+// context names it, and qpdf.ts imports the plan.
 
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
