@@ -5,6 +5,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { settings } from "../src/config/settings";
+import { launchArgs } from "../src/render/browser";
 import { type BenchTemplate, benchTemplates, VALIDATE_NAME } from "./bench-templates";
 
 // ---------------------------------------------------------------------------------------------
@@ -15,6 +16,8 @@ const USAGE_FILE = join(import.meta.dir, "bench.ts");
 export const ROOT = resolve(import.meta.dir, "..");
 export const CHROMIUM = process.env.REPORTGEN_CHROMIUM_PATH || settings.chromiumPath.default;
 export const DESKTOP_CHROMIUM = process.env.BENCH_DESKTOP_CHROMIUM || "/usr/lib/chromium/chromium";
+/** Exactly the service's launch flags (src/render/browser.ts). */
+export const LAUNCH_ARGS = launchArgs();
 
 export const { values: flags } = parseArgs({
   args: process.argv.slice(2),

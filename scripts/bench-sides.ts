@@ -9,7 +9,7 @@ import { type Browser, type BrowserContext, type CDPSession, chromium, type Page
 import { freePort } from "../src/lib/ports";
 import { machineCpuMs, treeOf } from "../src/lib/process-tree";
 import { defaultPdfOptions } from "../src/pdf/options";
-import { chromiumSandbox, IGNORED_DEFAULT_ARGS, launchArgs } from "../src/render/browser";
+import { IGNORED_DEFAULT_ARGS } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { PRINT_ONLY_VIEWPORT } from "../src/render/page-slots";
 import { userAgentFor } from "../src/render/print-page";
@@ -22,6 +22,7 @@ import {
   EXTRA_SERVE_ARGS,
   FLOOR_NICE,
   flags,
+  LAUNCH_ARGS,
   POLL_MS,
   ROOT,
   SERVICE_ROOT,
@@ -240,11 +241,10 @@ export async function startFloors(n: number, servicePid: number): Promise<Floors
   const launch = async (executablePath: string) => {
     const b = await chromium.launch({
       executablePath,
-      // Exactly the service's launch flags for this binary.
-      args: launchArgs(executablePath),
+      args: LAUNCH_ARGS,
       ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       env,
-      chromiumSandbox: chromiumSandbox(),
+      chromiumSandbox: process.getuid?.() !== 0,
       timeout: 30_000,
     });
     cleanupTasks.push(() => b.close());

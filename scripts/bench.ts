@@ -119,7 +119,6 @@
 import { availableParallelism, loadavg } from "node:os";
 import ejs from "ejs";
 import { commandLine, treeOf } from "../src/lib/process-tree";
-import { launchArgs } from "../src/render/browser";
 import { withPrintDefaults } from "../src/render/print-page";
 import { runBig } from "./bench-big";
 import { runCluster } from "./bench-cluster";
@@ -135,6 +134,7 @@ import {
   EINVOICE_VALIDATE,
   EXTRA_SERVE_ARGS,
   flags,
+  LAUNCH_ARGS,
   POLL_MS,
   quick,
   ROOT,
@@ -194,9 +194,7 @@ async function main(): Promise<number> {
   const serviceChromium = treeOf(svc.proc.pid)
     .map(commandLine)
     .find((cmd) => /chrom/i.test(cmd) && !cmd.includes("--type="));
-  const missing = serviceChromium
-    ? launchArgs(CHROMIUM).filter((a) => !serviceChromium.includes(a))
-    : ["(no Chromium found in the service's tree)"];
+  const missing = serviceChromium ? LAUNCH_ARGS.filter((a) => !serviceChromium.includes(a)) : ["(no Chromium found in the service's tree)"];
   if (missing.length)
     log(`WARNING: the service's Chromium runs without ${missing.join(" ")}: the floor's flags no longer match src/render/browser.ts`);
 

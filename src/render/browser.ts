@@ -12,7 +12,6 @@
 // no state either: they may load subresources only (no frame or navigation of that origin, so no
 // document of a real origin ever runs), and third-party cookies (all of them, here) are refused.
 // tests/integration/isolation.test.ts renders reports that try every one of these channels at once.
-import { basename } from "node:path";
 import { type Browser, type CDPSession, chromium } from "playwright-core";
 import { RenderError } from "../lib/errors";
 import { commandLine, findProcesses, processActivity, seemsFrozen } from "../lib/process-tree";
@@ -65,21 +64,16 @@ export interface BrowserOptions {
 /** Whether Chromium runs in its own sandbox: whenever it can, and it refuses to run as root with it. */
 export const chromiumSandbox = () => process.getuid?.() !== 0;
 
-/** Debian's headless shell, which prints in the renderer; desktop Chromium starts a PrintCompositor process per print. */
-const isHeadlessShell = (executablePath: string) => basename(executablePath).includes("headless");
-
-/** Chromium's switches for the binary at `executablePath` (scripts/bench.ts launches its floors with the same ones). */
-export function launchArgs(executablePath: string, proxyUrl?: string, sandbox = chromiumSandbox()): string[] {
+/** Chromium's switches (scripts/bench.ts launches its floor with the same ones). */
+export function launchArgs(proxyUrl?: string, sandbox = chromiumSandbox()): string[] {
   return [
     ...closedNetworkArgs(proxyUrl),
-    // The zygote forks Chromium's child processes from one that has loaded Chromium, and sets up the
-    // sandbox for them. For the headless shell without the sandbox (as root) it only saves a new page
-    // ~20 ms (46 -> 65 ms), which the pool's pages pay once, not per report, while its two processes hold
-    // 12-13 MiB of the idle tree: idle PSS 326-333 -> 313-314 MiB, peak (240 invoices at c = 16) 599-612 ->
-    // 601-605 (scripts/memory.ts, two runs each). Desktop Chromium keeps it: without it, the PrintCompositor
-    // process it starts for every print is exec'ed, not forked (bench --quick: 115-120 -> 152-159 ms of CPU
-    // per invoice).
-    ...(sandbox || !isHeadlessShell(executablePath) ? [] : ["--no-zygote"]),
+    // The zygote forks renderers from a process that has loaded Chromium, and sets up the sandbox for them.
+    // Without the sandbox (as root) it only saves a new page ~20 ms (46 -> 65 ms), which the pool's pages
+    // pay once, not per report, while its two processes hold 12-13 MiB of the idle tree: idle PSS 326-333
+    // -> 313-314 MiB, peak (240 invoices at c = 16) 599-612 -> 601-605 (scripts/memory.ts, two runs each).
+    // The headless shell prints in the renderer (no PrintCompositor process per print to fork).
+    ...(sandbox ? [] : ["--no-zygote"]),
     "--disable-gpu",
     "--disable-dev-shm-usage",
     "--hide-scrollbars",
@@ -253,7 +247,7 @@ export class BrowserHost {
   private async launch(): Promise<void> {
     const browser = await chromium.launch({
       executablePath: this.opts.executablePath,
-      args: launchArgs(this.opts.executablePath, this.opts.proxyUrl),
+      args: launchArgs(this.opts.proxyUrl),
       // Chromium's fonts come from our fontconfig file: no CFF face, TrueType CJK (fonts.ts).
       env: { ...(this.opts.env ?? process.env), ...(this.opts.fontconfigFile ? { FONTCONFIG_FILE: this.opts.fontconfigFile } : {}) },
       chromiumSandbox: chromiumSandbox(),
