@@ -61,19 +61,10 @@ export interface BrowserOptions {
   processTag?: string;
 }
 
-/** Whether Chromium runs in its own sandbox: whenever it can, and it refuses to run as root with it. */
-export const chromiumSandbox = () => process.getuid?.() !== 0;
-
 /** Chromium's switches (scripts/bench.ts launches its floor with the same ones). */
-export function launchArgs(proxyUrl?: string, sandbox = chromiumSandbox()): string[] {
+export function launchArgs(proxyUrl?: string): string[] {
   return [
     ...closedNetworkArgs(proxyUrl),
-    // The zygote forks renderers from a process that has loaded Chromium, and sets up the sandbox for them.
-    // Without the sandbox (as root) it only saves a new page ~20 ms (46 -> 65 ms), which the pool's pages
-    // pay once, not per report, while its two processes hold 12-13 MiB of the idle tree: idle PSS 326-333
-    // -> 313-314 MiB, peak (240 invoices at c = 16) 599-612 -> 601-605 (scripts/memory.ts, two runs each).
-    // The headless shell prints in the renderer (no PrintCompositor process per print to fork).
-    ...(sandbox ? [] : ["--no-zygote"]),
     "--disable-gpu",
     "--disable-dev-shm-usage",
     "--hide-scrollbars",
@@ -250,7 +241,8 @@ export class BrowserHost {
       args: launchArgs(this.opts.proxyUrl),
       // Chromium's fonts come from our fontconfig file: no CFF face, TrueType CJK (fonts.ts).
       env: { ...(this.opts.env ?? process.env), ...(this.opts.fontconfigFile ? { FONTCONFIG_FILE: this.opts.fontconfigFile } : {}) },
-      chromiumSandbox: chromiumSandbox(),
+      // Chromium's own sandbox whenever it can work: it refuses to run as root with it.
+      chromiumSandbox: process.getuid?.() !== 0,
       ignoreDefaultArgs: IGNORED_DEFAULT_ARGS,
       timeout: 30_000,
     });

@@ -45,17 +45,6 @@ test("the default Chromium is the headless shell: no WebUI renderer, and no Prin
   expect([...seen]).toEqual([]);
 });
 
-// Chromium refuses its sandbox as root, and then its zygote only holds memory (src/render/browser.ts).
-test.if(process.getuid?.() === 0)("without Chromium's sandbox (as root), renderers start without a zygote", async () => {
-  const id = await submit("<p>no zygote</p>");
-  expect((await waitForReport(t, id)).status).toBe("succeeded");
-  const types = descendants(process.pid)
-    .map((pid) => /--type=(\S+)/.exec(commandLine(pid))?.[1])
-    .filter(Boolean);
-  expect(types).toContain("renderer");
-  expect(types).not.toContain("zygote");
-});
-
 test("a report submitted to an idle service starts rendering within a few milliseconds", async () => {
   const waits: number[] = [];
   for (let i = 0; i < 5; i++) {
