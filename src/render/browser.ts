@@ -61,7 +61,14 @@ export interface BrowserOptions {
   processTag?: string;
 }
 
-/** Chromium's switches (scripts/bench.ts launches its floor with the same ones). */
+/**
+ * Chromium's switches (scripts/bench.ts launches its floor with the same ones). Its zygote stays even as
+ * root, where there is no sandbox for it to set up: --no-zygote took 11-13 MiB off the idle tree (325-333 ->
+ * 313-316 MiB) but renderers not forked from it hold ~10 MiB more each (peak of 240 invoices at c = 16:
+ * 594-612 -> 601-634 MiB), and desktop Chromium, which starts a PrintCompositor process per print, then
+ * exec'ed it instead of forking it (bench --quick: 115-120 -> 152-159 ms of CPU per invoice). Measured
+ * 2026-12-07 with scripts/memory.ts, back to back.
+ */
 export function launchArgs(proxyUrl?: string): string[] {
   return [
     ...closedNetworkArgs(proxyUrl),
