@@ -17,11 +17,11 @@ import type { PdfStore } from "../files/pdf-store";
 import type { PdfSpool } from "../files/spool";
 import { Attempt, logFields, type PdfSize } from "./attempt";
 import { ChunkedRenderer, chunkOf } from "./chunked";
+import { storeEInvoiceXml } from "./e-invoice-xml";
 import type { FinishedState, ReportEvents } from "./events";
 import { type Handed, LaneWakeups } from "./lane-wakeups";
 import { LeaseKeeper } from "./lease-keeper";
 import { type Outcome, outcomeOf } from "./outcome";
-import { eInvoiceXmlOf } from "./post-options";
 import { PostStep } from "./post-step";
 import type { ProcessorOptions } from "./processor-options";
 import { ChunkedProducer, MergeProducer, type PdfProducer, PrintProducer } from "./producers";
@@ -252,7 +252,7 @@ export class ReportProcessor {
    */
   private async process(job: ClaimedReport, log: Logger): Promise<void> {
     const a = new Attempt(job, log, this.spool, this.repo);
-    const xml = this.storeXml(a);
+    const xml = storeEInvoiceXml(this.files, a);
     try {
       const plan = this.postStep.planOf(job);
       const out = await this.producerOf(job, plan).produce(a, plan);
@@ -273,21 +273,6 @@ export class ReportProcessor {
   private producerOf(job: ClaimedReport, plan: PostPlan | undefined): PdfProducer {
     if (job.mergeParts && plan) return this.producers.merge;
     return chunkOf(job) ? this.producers.chunked : this.producers.print;
-  }
-
-  /**
-   * An e-invoice's XML, stored beside its PDF (GET /reports/{id}/e-invoice) while Chromium prints: it is
-   * known from the report's options, so its fsyncs (the file's and the folder's, or a bucket's upload) need
-   * not wait for the print. store() waits for it: durable before the success, as the PDF.
-   */
-  private storeXml(a: Attempt): Promise<void> | undefined {
-    const xml = eInvoiceXmlOf(a.job.options);
-    if (!xml) return undefined;
-    // Begun once produce() has handed the template to a sandbox: the data dir's write and fsync are
-    // synchronous, and then block this thread while the sandbox and Chromium work, not before.
-    const stored = new Promise((handed) => setImmediate(handed)).then(() => this.files.putXml(a.job.id, a.fence, xml));
-    stored.catch(() => {}); // handled where it is awaited (store(), process()), not unhandled meanwhile
-    return stored;
   }
 
   /** The spool file (and the XML) made durable where every instance reads it, unless the report is no longer wanted. */
