@@ -126,7 +126,7 @@ test("a broken XRechnung rule is a 422 naming the rule and the JSON path; nothin
 });
 
 test("an e-invoice report that fails keeps no XML: the XML written while it printed goes with the attempt", async () => {
-  // The XML is stored while Chromium prints (processor.ts, storeXml): a template that fails must not leave it.
+  // The XML is stored while Chromium prints (e-invoice-xml.ts): a template that fails must not leave it.
   const failing = `${template}<% throw new Error("no invoice today") %>`;
   const { report } = await generate(t, { engine: "ejs", html_template: failing, data: {}, options: { e_invoice: xrechnung } });
   expect(report.status).toBe("failed");
