@@ -100,6 +100,7 @@ export class App {
       recycles: () => Object.fromEntries(Object.entries(this.children.stats()).map(([kind, st]) => [kind, st.recycles])),
       connections: () => ({ open: this.gate?.connections ?? 0, refused: this.gate?.refused ?? 0 }),
       memoryTrims: () => this.memoryTrim.count,
+      memoryBurstCollections: () => this.memoryTrim.burstCollections,
       keyTouchFailures: () => s.keyAuth.touchFailures,
     });
     // With a connection cap, the HTTP server listens on loopback only and the gate takes the public

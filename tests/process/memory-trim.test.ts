@@ -1,7 +1,7 @@
 // `serve` gives memory a burst raised back once it has been quiet for --memory-trim-after
 // (src/lib/memory-trim.ts): once after its start, once after a burst of work that raised its memory,
 // never again and again while idle (scrapes and health probes); each trim is counted in /metrics and
-// logged.
+// logged. During the burst itself the garbage is collected as the memory grows, not left for the quiet.
 import { afterAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,10 +20,12 @@ test("the server trims after its start and after a burst, once each, and counts 
   const key = created.stdout.toString().trim();
   expect(key.length).toBeGreaterThan(10);
   const server = await startServer(sourceCommand, dataDir, { extraArgs: ["--memory-trim-after", `${QUIET_MS}ms`] });
-  const trims = async () => {
+  const counter = async (name: string) => {
     const text = await (await fetch(`${server.baseUrl}/metrics`)).text();
-    return Number(/^reportgen_memory_trims_total (\d+)$/m.exec(text)?.[1] ?? Number.NaN);
+    return Number(new RegExp(`^${name} (\\d+)$`, "m").exec(text)?.[1] ?? Number.NaN);
   };
+  const trims = () => counter("reportgen_memory_trims_total");
+  const burstCollections = () => counter("reportgen_memory_burst_collections_total");
   const until = async (what: string, ok: () => Promise<boolean>, ms: number) => {
     const end = Date.now() + ms;
     while (!(await ok())) {
@@ -36,13 +38,14 @@ test("the server trims after its start and after a burst, once each, and counts 
     await until("the first trim", async () => (await trims()) === 1, QUIET_MS + 30_000);
     await Bun.sleep(3 * QUIET_MS);
     expect(await trims()).toBe(1);
+    const collectedBefore = await burstCollections();
 
     // A burst of reports (a few MB of PDFs through the server), then quiet again: exactly one more.
     const headers = { "x-api-key": key, "content-type": "application/json" };
     const template =
       "<h1><%= title %></h1><table><% for (const r of rows) { %><tr><td><%= r %></td><td><%= r * 7 %></td></tr><% } %></table>";
-    const rows = Array.from({ length: 600 }, (_, i) => i);
-    let left = 48;
+    const rows = Array.from({ length: 2_000 }, (_, i) => i);
+    let left = 64;
     await Promise.all(
       Array.from({ length: 4 }, async () => {
         while (left-- > 0) {
@@ -61,9 +64,14 @@ test("the server trims after its start and after a burst, once each, and counts 
       }),
     );
     expect(await trims()).toBe(1);
+    // It raised the server's memory by more than 16 MiB (~25 MiB from source): collected meanwhile.
+    const collectedDuring = (await burstCollections()) - collectedBefore;
+    expect(collectedDuring).toBeGreaterThanOrEqual(1);
     await until("the trim after the burst", async () => (await trims()) === 2, QUIET_MS + 30_000);
     await Bun.sleep(3 * QUIET_MS);
     expect(await trims()).toBe(2);
+    // Idle, nothing grows: no collection beyond the trim.
+    expect(await burstCollections()).toBe(collectedBefore + collectedDuring);
     const lines = server
       .stderr()
       .split("\n")

@@ -19,6 +19,8 @@ export interface MetricSources {
   recycles: () => Record<string, number>;
   /** Quiet-period memory trims since start (lib/memory-trim.ts). */
   memoryTrims?: () => number;
+  /** Collections during work since start, after the memory grew by 16 MiB (lib/memory-trim.ts). */
+  memoryBurstCollections?: () => number;
   /** Last-used writes of access keys that failed since start, by cause (modules/keys/authenticator.ts). */
   keyTouchFailures: () => Record<string, number>;
   /** The connection gate's counts (absent with --max-connections 0). */
@@ -130,6 +132,11 @@ export class ServiceMetrics {
       "reportgen_memory_trims_total",
       "Times the server gave freed memory back after --memory-trim-after without work",
       () => src().memoryTrims?.() ?? 0,
+    );
+    r.counterFrom(
+      "reportgen_memory_burst_collections_total",
+      "Times the server collected its garbage during work, its memory having grown by 16 MiB since the last collection",
+      () => src().memoryBurstCollections?.() ?? 0,
     );
     r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () =>
       process.memoryUsage.rss(),
