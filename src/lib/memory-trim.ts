@@ -59,8 +59,8 @@ export class MemoryTrim {
   private floor = 0;
   private lastCpu = process.cpuUsage();
   private lastAt = performance.now();
-  /** The lowest resident memory since the last collection (or the start): what a burst's growth counts from. */
-  private collectedRss = process.memoryUsage.rss();
+  /** The lowest resident memory since the last collection (or start()): what a burst's growth counts from. */
+  private collectedRss = 0;
   private collectedAt = 0;
 
   constructor(private readonly opts: MemoryTrimOptions) {}
@@ -70,6 +70,8 @@ export class MemoryTrim {
     const every = this.opts.checkEveryMs ?? Math.min(5_000, Math.max(250, this.opts.quietMs / 6));
     this.timer = setInterval(() => this.check(), every);
     this.timer.unref?.();
+    // What the start itself raised is the first quiet period's to trim.
+    this.collectedRss = process.memoryUsage.rss();
     this.burstTimer = setInterval(() => this.checkBurst(), BURST_CHECK_MS);
     this.burstTimer.unref?.();
   }
