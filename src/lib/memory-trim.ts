@@ -12,15 +12,16 @@
 //
 // During a burst it does not wait for the quiet: every time the resident memory has grown by
 // BURST_GROWTH_BYTES since the last collection (at most once a second), the same full collection runs
-// at once (reportgen_memory_burst_collections_total). The JavaScript heaps otherwise let garbage grow to
-// about twice what they held before collecting it (the heap of a big machine), and a burst's garbage is
-// mostly the PDFs and the protocol messages that carried them. Measured on the compiled executable with
-// `bun scripts/memory.ts` (16 clients, 240 invoices): the server's peak 180-189 -> 145 MiB PSS, the
-// tree's 596-615 -> 562 MiB; its CPU per invoice unchanged (200 invoices at c = 4, three alternating
-// runs, medians: 6.5 -> 6.4 ms); a 20,000-row chunked report 3.8 -> 3.6 s, 6.6 -> 6.5 s of CPU, peak
-// 932 -> 747 MiB. Telling JavaScriptCore the machine is small (BUN_JSC_forceRAMSize=128 MiB) bounded the
-// peak as well (132 MiB) but cost 2.2 ms of server CPU per invoice, and capping the heap's growth
-// (BUN_JSC_gcMaxHeapSize, largeHeapSize) did nothing measurable.
+// at once (reportgen_memory_burst_collections_total; --memory-trim-after 0 turns this off too). The
+// JavaScript heaps otherwise let garbage grow to about twice what they held before collecting it (the
+// heap of a big machine), and a burst's garbage is mostly the PDFs and the protocol messages that
+// carried them. Measured on the compiled executable with `bun scripts/memory.ts` (16 clients, 240
+// invoices): the server's peak 187-192 -> 144-147 MiB PSS, the tree's 602-615 -> 558-560 MiB; its CPU
+// per invoice unchanged (200 invoices at c = 4, three alternating runs, medians: 6.5 -> 6.4 ms); a
+// 20,000-row chunked report 3.8 -> 3.6 s, 6.6 -> 6.5 s of CPU, peak 932 -> 747 MiB. Telling
+// JavaScriptCore the machine is small (BUN_JSC_forceRAMSize=128 MiB) bounded the peak as well (132 MiB)
+// but cost 2.2 ms of server CPU per invoice, and capping the heap's growth (BUN_JSC_gcMaxHeapSize,
+// largeHeapSize) did nothing measurable.
 import type { Logger } from "./logger";
 
 export interface MemoryTrimOptions {
