@@ -41,7 +41,7 @@ export interface MemoryTrimOptions {
  */
 const QUIET_CPU_SHARE = 0.05;
 /** During work: growth of the resident memory since the last collection that is collected at once. */
-const BURST_GROWTH_BYTES = 16 * 1024 * 1024;
+export const BURST_GROWTH_BYTES = 16 * 1024 * 1024;
 /** Least time between two collections during work, and how often the growth is looked at. */
 const BURST_COLLECT_EVERY_MS = 1_000;
 const BURST_CHECK_MS = 500;

@@ -1,5 +1,7 @@
 // The service's metrics: what the processor and the HTTP layer record, and what is read at scrape
 // time (reports by status, queue depth, disk, child-process restarts). Served at GET /metrics.
+
+import { BURST_GROWTH_BYTES } from "../../lib/memory-trim";
 import { Registry } from "../../lib/metrics";
 import type { StorageMonitor } from "../../lib/storage";
 import type { BucketTraffic, TrafficKind } from "../files/traffic";
@@ -19,7 +21,7 @@ export interface MetricSources {
   recycles: () => Record<string, number>;
   /** Quiet-period memory trims since start (lib/memory-trim.ts). */
   memoryTrims?: () => number;
-  /** Collections during work since start, after the memory grew by 16 MiB (lib/memory-trim.ts). */
+  /** Collections during work since start, each after the memory grew by BURST_GROWTH_BYTES (lib/memory-trim.ts). */
   memoryBurstCollections?: () => number;
   /** Last-used writes of access keys that failed since start, by cause (modules/keys/authenticator.ts). */
   keyTouchFailures: () => Record<string, number>;
@@ -135,7 +137,7 @@ export class ServiceMetrics {
     );
     r.counterFrom(
       "reportgen_memory_burst_collections_total",
-      "Times the server collected its garbage during work, its memory having grown by 16 MiB since the last collection",
+      `Times the server collected its garbage during work, its memory having grown by ${BURST_GROWTH_BYTES / 1024 ** 2} MiB since the last collection`,
       () => src().memoryBurstCollections?.() ?? 0,
     );
     r.gauge("process_resident_memory_bytes", "Resident memory of the server process (children not included)", () =>
