@@ -8,7 +8,7 @@
 // service <= 1.5 GiB (issue 33).
 import { availableParallelism, loadavg } from "node:os";
 import { memoryOf, processTable, TICK_MS, treeOf } from "../src/lib/process-tree";
-import { countPdfPages } from "../src/render/print-pipeline";
+import { countPdfPages } from "../src/render/pdf-page-count";
 import { ticksOf } from "./bench-cpu-pss";
 import { fmt, log } from "./bench-report";
 import { flags, usage } from "./bench-settings";

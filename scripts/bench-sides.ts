@@ -12,8 +12,8 @@ import { defaultPdfOptions } from "../src/pdf/options";
 import { IGNORED_DEFAULT_ARGS } from "../src/render/browser";
 import { writeFontconfig } from "../src/render/fonts";
 import { PRINT_ONLY_VIEWPORT } from "../src/render/page-slots";
+import { countPdfPages } from "../src/render/pdf-page-count";
 import { userAgentFor } from "../src/render/print-page";
-import { countPdfPages } from "../src/render/print-pipeline";
 import { printParameters, printToPdf } from "../src/render/print-to-pdf";
 import { type Kind, ownCpu, renice } from "./bench-cpu-pss";
 import {

@@ -23,7 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { openFileLimit } from "../lib/process-tree";
 import { missingRasterTools, RASTER_TOOLS } from "../pdf/raster";
 import { writeFontconfig } from "../render/fonts";
-import { countPdfPages } from "../render/print-pipeline";
+import { countPdfPages } from "../render/pdf-page-count";
 import { StandaloneRenderer } from "../render/standalone";
 import { databaseCheck, storageCheck } from "./doctor-backends";
 import type { Check } from "./doctor-types";

@@ -1,6 +1,6 @@
 // The limits every printed PDF is held to (--max-pdf-size, --max-pages), for the service and `reportgen render`.
 import { RenderError } from "../lib/errors";
-import { countPdfPages } from "./print-pipeline";
+import { countPdfPages } from "./pdf-page-count";
 
 /** The PDF's pages and bytes; a template fault (not retried) past either limit. */
 export function checkPdfLimits(pdf: Uint8Array, limits: { maxPdfSize: number; maxPages: number }): { pages: number; bytes: number } {

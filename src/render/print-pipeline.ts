@@ -110,18 +110,3 @@ async function setContent(slot: Slot, html: string): Promise<void> {
     slot.page.off("crash", onCrash);
   }
 }
-
-/**
- * Counts page objects in a PDF written by Chromium (Skia writes them uncompressed). Stream bodies
- * (binary) and then literal strings are removed first: a title or link is written as text and could
- * otherwise spell "/Type /Page". (Skia escapes parentheses inside strings.)
- */
-export function countPdfPages(pdf: Uint8Array): number {
-  const text = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength).toString("latin1");
-  return (
-    text
-      .replace(/\bstream\r?\n[\s\S]*?\bendstream\b/g, "")
-      .replace(/\((?:\\[\s\S]|[^\\)])*\)/g, "()")
-      .match(/\/Type\s*\/Page(?![a-zA-Z])/g)?.length ?? 0
-  );
-}

@@ -3,8 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { defaultPdfOptions, PAGE_RANGES_RE, pageRangesProblem } from "../../src/pdf/options";
 import { fontconfigXml } from "../../src/render/fonts";
 import { pdfTextString, readPdfTitle, rewritePdfInfo } from "../../src/render/pdf-metadata";
+import { countPdfPages } from "../../src/render/pdf-page-count";
 import { needsReadinessCheck, userAgentFor, withPrintDefaults } from "../../src/render/print-page";
-import { countPdfPages } from "../../src/render/print-pipeline";
 import { INLINE_PDF_MAX_HTML, inches, printParameters, printToPdf } from "../../src/render/print-to-pdf";
 
 /** A minimal PDF laid out as Skia writes one: Info first, a classic xref table, trailer with /Info. */

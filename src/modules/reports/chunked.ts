@@ -19,8 +19,8 @@ import { CHUNK_SIZE, type ChunkRequest, chunkCount, chunkData, valueAt } from ".
 import { resolvePdfOptions, type StoredPdfOptions } from "../../pdf/options";
 import type { PdfPipeline } from "../../pdf/pipeline";
 import type { QpdfUpdate } from "../../pdf/qpdf-layout";
+import { countPdfPages } from "../../render/pdf-page-count";
 import type { RenderPool } from "../../render/pool";
-import { countPdfPages } from "../../render/print-pipeline";
 import type { TemplatingPool } from "../../render/templating";
 import type { ClaimedReport, ReportQueue } from "./queue";
 

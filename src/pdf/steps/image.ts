@@ -7,7 +7,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { REPORT_FAILURES } from "../../lib/error-codes";
 import { RenderError } from "../../lib/errors";
 import { storedZip } from "../../lib/zip";
-import { countPdfPages } from "../../render/print-pipeline";
+import { countPdfPages } from "../../render/pdf-page-count";
 import { IMAGE_DEFAULTS, type ImageRequest } from "../options";
 import { type ImageFormat, rasterise } from "../raster";
 import type { FileStep } from "../step";

@@ -5,7 +5,7 @@
 // until that count holds (a long TOC that grows a page as numbers widen).
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { countPdfPages } from "../../render/print-pipeline";
+import { countPdfPages } from "../../render/pdf-page-count";
 import { readOutline, readPages } from "../layout-read";
 import { defaultPdfOptions, tocSettings } from "../options";
 import type { FileStep } from "../step";
