@@ -8,7 +8,7 @@ import { withTimeout } from "../lib/supervisor";
 import { type Db, openDatabase } from "./client";
 import { type MigrateResult, migrate } from "./migrate";
 import { migratePostgres } from "./migrate-postgres";
-import { PostgresSql } from "./postgres";
+import type { PostgresSql } from "./postgres";
 import { SharedSecretsRepo } from "./secrets-repo";
 import { type Sql, SqliteSql } from "./sql";
 
@@ -40,6 +40,8 @@ export async function openBackend(c: BackendConfig, o: { migrate?: boolean; serv
   const owner = `${process.pid}-${randomUUID().slice(0, 8)}`;
   if (c.databaseUrl) {
     // Only an instance that answers requests guards its commits: the CLI's transactions have no deadline.
+    // The driver loads only for a cluster instance: a single machine on SQLite never pays its ~5 MiB.
+    const { PostgresSql } = await import("./postgres");
     const pg = new PostgresSql(c.databaseUrl, { requestTimeout: c.databaseTimeout, guardCommits: o.servesRequests });
     try {
       await firstContact(pg, c.databaseUrl);

@@ -4,7 +4,6 @@
 // fails with timestamp_unavailable. A signature is never made without the timestamp it asked for.
 import { RenderError } from "../../lib/errors";
 import type { Logger } from "../../lib/logger";
-import { timestampRequest, timestampToken } from "../../pdf/signature/timestamp";
 import { postChecked } from "../webhooks/target";
 
 export interface TsaOptions {
@@ -21,6 +20,8 @@ const MAX_ANSWER = 256 * 1024;
 
 export function tsaClient(o: TsaOptions): (imprint: Uint8Array) => Promise<Uint8Array> {
   return async (imprint) => {
+    // pkijs and asn1js load with the first timestamp (or signing identity), not at start.
+    const { timestampRequest, timestampToken } = await import("../../pdf/signature/timestamp");
     const { der, nonce } = timestampRequest(imprint);
     const r = await postChecked(o.url, { accept: "application/timestamp-reply" }, der, {
       allowHosts: o.allowHosts,

@@ -4,7 +4,7 @@
 // checks the key (type, size, curve) and that it belongs to the certificate. Nothing here touches the
 // disk: the clear key only lives in memory, and leaves this module only to be sealed.
 import { createPrivateKey, X509Certificate } from "node:crypto";
-import * as pkijs from "pkijs";
+import type * as pkijs from "pkijs";
 import { certificateChain } from "./chain";
 
 /** The largest PKCS#12 upload accepted, in bytes. */
@@ -48,10 +48,12 @@ export async function readPkcs12(bytes: Uint8Array, password: string, now = Date
       "pkcs12_too_large",
       `the PKCS#12 file is ${bytes.byteLength} bytes; at most ${PKCS12_MAX_BYTES} are accepted`,
     );
+  // pkijs (~1 MB of code) loads with the first identity read, not at every start.
+  const { PFX, Certificate } = await import("pkijs");
   const pw = buf(new TextEncoder().encode(password));
   let pfx: pkijs.PFX;
   try {
-    pfx = pkijs.PFX.fromBER(buf(bytes));
+    pfx = PFX.fromBER(buf(bytes));
   } catch {
     throw new IdentityProblem(
       "pkcs12_unreadable",
@@ -85,7 +87,7 @@ export async function readPkcs12(bytes: Uint8Array, password: string, now = Date
         } else if (bag.bagId === BAG_KEY) keys.push(new Uint8Array((bag.bagValue as pkijs.PrivateKeyInfo).toSchema().toBER()));
         else if (bag.bagId === BAG_CERT) {
           const parsed = (bag.bagValue as pkijs.CertBag).parsedValue;
-          if (parsed instanceof pkijs.Certificate) certs.push(new Uint8Array(parsed.toSchema().toBER()));
+          if (parsed instanceof Certificate) certs.push(new Uint8Array(parsed.toSchema().toBER()));
         }
       }
     }

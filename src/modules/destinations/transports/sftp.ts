@@ -5,7 +5,7 @@
 // under a temporary name beside its target and renamed over it (posix-rename where the server offers it),
 // so a reader never sees half a PDF and a retry writes the same name again.
 import { posix } from "node:path";
-import { Client, type SFTPWrapper } from "ssh2";
+import type { SFTPWrapper } from "ssh2";
 import { checkedHostAddress, WebhookRefused } from "../../webhooks/target";
 import { destinationPolicy, type Secrets, type SftpSettings } from "../settings";
 import type { ShipContext, Shipment, ShipResult } from "./transport";
@@ -24,6 +24,8 @@ export async function shipSftp(s: SftpSettings, secrets: Secrets, p: Shipment, c
     return { ok: false, error: `lookup failed: ${(e as Error).message}` };
   }
   const pinned = s.host_key.split(" ")[1]!;
+  // Loaded on the first SFTP delivery, not at start: ssh2 and its crypto add ~18 MiB to a process.
+  const { Client } = await import("ssh2");
   const client = new Client();
   let shownKey: string | undefined;
   const deadline = AbortSignal.timeout(ctx.timeoutMs);
