@@ -78,7 +78,12 @@ export class App {
     if (sqlite) this.checkpointer = new WalCheckpointer(sqlite, logger, this.children);
     this.renderer = mode.render ? wireRenderer(c, s, { logger, children: this.children, metrics: this.metrics }) : undefined;
     const quietMs = mode.listen || mode.render ? c.memoryTrimAfter : 0;
-    this.memoryTrim = new MemoryTrim({ quietMs, logger, collectOthers: () => this.renderer?.pool.collectGarbage() });
+    this.memoryTrim = new MemoryTrim({
+      quietMs,
+      logger,
+      collectOthers: () => this.renderer?.pool.collectGarbage(),
+      releaseWhenQuiet: sqlite ? () => sqlite.exec("PRAGMA shrink_memory") : undefined,
+    });
     const probe = {
       // An api instance renders nothing by design: readiness is about its database and disk only.
       rendererReady: () => (mode.role === "api" ? true : this.rendererReady()),

@@ -19,6 +19,14 @@ export function openDatabase(file: string): Db {
   sqlite.exec("PRAGMA synchronous = FULL");
   sqlite.exec("PRAGMA foreign_keys = ON");
   sqlite.exec("PRAGMA busy_timeout = 5000");
+  // A report's input (template, data, options) sits in its row until it finishes, ahead of the columns a
+  // status read and every UPDATE of the row touch: SQLite walks the row's overflow pages to reach them. With
+  // the default 2 MB cache a chunked report's 14 MB of data was read again from the file at every status
+  // read (5 ms each) and progress update; cached, a read takes 0.1 ms. Measured on a 100,000-row ledger
+  // (13.9 MB of data), two builds in turns: the server's own CPU 8.6-10.1 -> 5.4-5.7 s per report. The
+  // cache grows only as pages are read (an idle service is unchanged) and is handed back after a quiet
+  // period (app.ts: PRAGMA shrink_memory with the memory trim).
+  sqlite.exec("PRAGMA cache_size = -65536");
   return drizzle({ client: sqlite, schema }) as Db;
 }
 

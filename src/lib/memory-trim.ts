@@ -30,6 +30,8 @@ export interface MemoryTrimOptions {
   logger: Logger;
   /** Asks other JavaScript threads (the render workers) to collect their own heap too. */
   collectOthers?: () => void;
+  /** Gives back what only a quiet period may (SQLite's page cache: during work it holds the rows in use). */
+  releaseWhenQuiet?: () => void;
   /** How often the CPU use is sampled (tests shorten it). */
   checkEveryMs?: number;
 }
@@ -119,6 +121,7 @@ export class MemoryTrim {
   /** One full collection here and in the worker threads; logged with the resident memory around it. */
   trim(): void {
     const before = process.memoryUsage.rss();
+    this.opts.releaseWhenQuiet?.();
     this.collect();
     this.count++;
     this.floor = this.collectedRss;
