@@ -58,6 +58,8 @@ export interface PipelineInput {
   merge?: { parts: MergePart[]; pageCounts: number[] };
   /** A qpdf JSON update applied to the input before the steps (a chunked report's outline: chunk-join.ts). */
   update?: QpdfUpdate;
+  /** Keeps the report's thumbnail, when a step makes one (StepContext.keepThumbnail). */
+  keepThumbnail?: StepContext["keepThumbnail"];
 }
 
 /** Shared files (watermark pages) kept in the work folder for reuse. */
@@ -167,6 +169,7 @@ export class PdfPipeline {
       stampPath: io.stampPath,
       sharedFile: (key, bytes) => this.sharedFile(key, bytes),
       raster: this.rasterTools(reportId),
+      keepThumbnail: io.keepThumbnail,
       qpdf: (args) => this.qpdf.run(args, reportId),
       json: (file, keys, objects) => this.qpdf.json(file, reportId, keys, objects),
       print: this.opts.print,

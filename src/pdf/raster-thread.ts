@@ -23,6 +23,8 @@ export interface RasterTask {
   level?: number;
   /** A PNG larger than this is written in grey instead (a thumbnail's bound). */
   maxBytes?: number;
+  /** Also a thumbnail of the task's first page (raster.ts's shrinkFrame), from the samples it was drawn into. */
+  thumbnail?: boolean;
 }
 
 export interface RasterPage {
@@ -35,6 +37,8 @@ export interface RasterResult {
   /** The document's pages, all of them. */
   pageCount: number;
   pages: RasterPage[];
+  /** The first page's thumbnail, when the task asked for one. */
+  thumbnail?: Uint8Array;
 }
 
 /** The rasteriser could not draw: an unreadable PDF, its deadline, a crash, or no room in its queue. */

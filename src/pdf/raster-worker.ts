@@ -9,7 +9,7 @@ import wasmPath from "@embedpdf/pdfium/pdfium.wasm" with { type: "file" };
 import { png8 } from "../lib/png";
 import { serveTasks } from "../lib/task-thread-worker";
 import { pixelSize } from "./page-pixels";
-import { greyPng } from "./raster";
+import { greyPng, shrinkFrame, THUMBNAIL, thumbnailPng } from "./raster";
 import type { RasterPage, RasterResult, RasterTask } from "./raster-thread";
 
 let pdfium: WrappedPdfiumModule;
@@ -81,6 +81,7 @@ async function rasterise(t: RasterTask): Promise<RasterResult> {
     try {
       const pageCount = pdfium.FPDF_GetPageCount(doc);
       const pages: RasterPage[] = [];
+      let thumbnail: Uint8Array | undefined;
       for (let n = t.first; n <= Math.min(t.last, pageCount); n++) {
         const page = pdfium.FPDF_LoadPage(doc, n - 1);
         if (!page) throw new Error(`page ${n} of the PDF cannot be read`);
@@ -89,6 +90,11 @@ async function rasterise(t: RasterTask): Promise<RasterResult> {
           const lead = t.encode === "png" ? 1 : 0;
           const { at, stride } = draw(page, width, height, lead);
           try {
+            // Shrunk (a copy) before the page's own encoding, which writes the rows' filter bytes.
+            const small =
+              t.thumbnail && n === t.first
+                ? shrinkFrame({ width, height, rgb: heap().subarray(at + lead), stride }, THUMBNAIL.width)
+                : undefined;
             let bytes: Uint8Array<ArrayBuffer>;
             if (t.encode === "rgb") bytes = heap().slice(at, at + stride * height);
             else {
@@ -98,6 +104,7 @@ async function rasterise(t: RasterTask): Promise<RasterResult> {
                 bytes = await greyPng({ width, height, rgb: heap().subarray(at + lead), stride });
             }
             pages.push({ width, height, bytes });
+            if (small) thumbnail = await thumbnailPng(small);
           } finally {
             free(at);
           }
@@ -105,7 +112,7 @@ async function rasterise(t: RasterTask): Promise<RasterResult> {
           pdfium.FPDF_ClosePage(page);
         }
       }
-      return { pageCount, pages };
+      return { pageCount, pages, thumbnail };
     } finally {
       pdfium.FPDF_CloseDocument(doc);
     }
@@ -119,5 +126,5 @@ void serveTasks(rasterise, {
     pdfium = await init({ wasmBinary: await Bun.file(wasmPath).arrayBuffer() });
     pdfium.PDFiumExt_Init();
   },
-  transfer: (r) => r.pages.map((p) => p.bytes.buffer),
+  transfer: (r) => [...r.pages.map((p) => p.bytes.buffer), ...(r.thumbnail ? [r.thumbnail.buffer as ArrayBuffer] : [])],
 });

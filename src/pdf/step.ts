@@ -43,6 +43,8 @@ export interface StepContext {
   sharedFile(key: string, bytes: () => Uint8Array): Promise<string>;
   /** The rasteriser and its encoders, under the render deadline and priority; a failure is a service fault. */
   raster: RasterTools;
+  /** Keeps the report's thumbnail with its file (an image report's, made from its first picture's samples). */
+  keepThumbnail?: (png: Uint8Array) => Promise<void>;
   /** Runs qpdf with these arguments (the render deadline and priority; a failure is a service fault). */
   qpdf(args: string[]): Promise<void>;
   /** qpdf's JSON of a PDF: only `keys`, and with "qpdf" only `objects` (see Qpdf.json). */

@@ -78,7 +78,7 @@ test("a page as a PNG at 150 dpi costs well under pdftoppm's drawing of it alone
     (dir) => rasterise(raster, PDF_BYTES, dir, page150),
     (dir) => run(["pdftoppm", "-scale-to-x", "1240", "-scale-to-y", "1754", "-singlefile", PDF, join(dir, "p")]),
   );
-  const made = checked(readFileSync((await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "size-")), page150))[0]!));
+  const made = checked(readFileSync((await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "size-")), page150)).files[0]!));
   expect(made).toMatchObject({ width: 1240, height: 1754 });
   console.log(`PNG page: ${ours.toFixed(1)} ms of CPU, pdftoppm's PPM ${poppler.toFixed(1)} ms (ratio ${(ours / poppler).toFixed(2)})`);
   expect(ours / poppler).toBeLessThan(OF_PDFTOPPM);
@@ -98,7 +98,7 @@ test("a PDF's thumbnail costs well under pdftoppm's drawing of it alone", async 
 });
 
 test("an image report's thumbnail is made from its PNG without a process, for a fraction of cwebp's", async () => {
-  const page = (await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "page-")), page150))[0]!;
+  const page = (await rasterise(raster, PDF_BYTES, mkdtempSync(join(root, "page-")), page150)).files[0]!;
   const before = tools;
   const thumb = await pictureThumbnail(run, page, mkdtempSync(join(root, "thumb-")));
   expect(tools).toBe(before);

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
 import { createLogger } from "../../src/lib/logger";
-import { type RasterTools, rasterise } from "../../src/pdf/raster";
+import { pngThumbnail, type RasterTools, rasterise, THUMBNAIL } from "../../src/pdf/raster";
 import { Rasteriser } from "../../src/pdf/raster-thread";
-import { pngPixels } from "../helpers/png-pixels";
+import { meanAbsDiff, pngPixels } from "../helpers/png-pixels";
 
 const work = mkdtempSync(join(tmpdir(), "rg-raster-pages-"));
 const rasteriser = new Rasteriser({ timeoutMs: 60_000, nice: 0, logger: createLogger("error") });
@@ -31,18 +31,29 @@ expect(Bun.spawnSync(["qpdf", "--empty", "--pages", statement, statement, statem
 const pdfBytes = readFileSync(pdf);
 
 test("PNG: 24 pages in batches, each once and in order; a range past the end stops at the last page", async () => {
-  const files = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "png-")), { format: "png", first: 1, last: 30, dpi: 24 });
+  const { files, thumbnail } = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "png-")), {
+    format: "png",
+    first: 1,
+    last: 30,
+    dpi: 24,
+  });
+  expect(thumbnail).toBeUndefined();
   expect(files.map((f) => basename(f))).toEqual(Array.from({ length: 24 }, (_, i) => `p-${i + 1}.png`));
   const px = files.map((f) => pngPixels(readFileSync(f)).data);
   expect(px[8]).toEqual(px[0]!);
   expect(px[17]).toEqual(px[1]!);
   expect(px[1]).not.toEqual(px[0]!);
-  const middle = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "png-")), { format: "png", first: 17, last: 19, dpi: 24 });
+  const { files: middle } = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "png-")), {
+    format: "png",
+    first: 17,
+    last: 19,
+    dpi: 24,
+  });
   expect(middle.map((f) => pngPixels(readFileSync(f)).data)).toEqual([px[16]!, px[17]!, px[18]!]);
 });
 
 test("JPEG: page by page, decoded by djpeg at the page's size", async () => {
-  const files = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "jpeg-")), {
+  const { files } = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "jpeg-")), {
     format: "jpeg",
     first: 7,
     last: 10,
@@ -68,4 +79,42 @@ test("a page whose PNG is over maxBytes comes in grey, each pixel the luma of th
     Math.round(0.3 * c[i * 3]! + 0.59 * c[i * 3 + 1]! + 0.11 * c[i * 3 + 2]!),
   );
   expect(grey.data).toEqual(luma);
+});
+
+test("a thumbnail of the first page drawn, at print time, looks like the one made later from its PNG", async () => {
+  // pngThumbnail (the thumbnail made on request from an image report's PNG) takes every sample of each
+  // block; the print-time one (shrinkFrame) 2 x 2 of them: a few levels apart at most.
+  const png = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "thumb-png-")), {
+    format: "png",
+    first: 2,
+    last: 3,
+    dpi: 150,
+    thumbnail: true,
+  });
+  const jpeg = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "thumb-jpeg-")), {
+    format: "jpeg",
+    first: 2,
+    last: 2,
+    dpi: 150,
+    thumbnail: true,
+  });
+  const later = pngPixels((await pngThumbnail(readFileSync(png.files[0]!)))!);
+  for (const made of [png.thumbnail, jpeg.thumbnail]) {
+    const now = pngPixels(made!);
+    expect([now.width, now.height]).toEqual([310, 438]);
+    expect([later.width, later.height]).toEqual([310, 438]);
+    expect(made!.length).toBeLessThanOrEqual(THUMBNAIL.maxBytes);
+    expect(meanAbsDiff(now, later)).toBeLessThan(1.5 / 255);
+  }
+  // Page 2 (the first drawn), not page 1 or 3 of the document.
+  const page1 = pngPixels(
+    (await pngThumbnail(
+      readFileSync(
+        (
+          await rasterise(tools, pdfBytes, mkdtempSync(join(work, "p1-")), { format: "png", first: 1, last: 1, dpi: 150 })
+        ).files[0]!,
+      ),
+    ))!,
+  );
+  expect(meanAbsDiff(pngPixels(png.thumbnail!), page1)).toBeGreaterThan(meanAbsDiff(pngPixels(png.thumbnail!), later) + 1 / 255);
 });

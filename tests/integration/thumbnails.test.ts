@@ -62,7 +62,7 @@ test("a PDF report's thumbnail is made on the first request, kept, served again 
   expect((await t.request("GET", `/api/v1/reports/${id}/thumbnail`)).status).toBe(404);
 });
 
-test("an encrypted PDF and an image report of several pages have thumbnails too", async () => {
+test("an encrypted PDF and an image report of several pages have thumbnails too, made at print time", async () => {
   const locked = await generate(t, {
     engine: "raw",
     html_template: invoice(1),
@@ -76,6 +76,8 @@ test("an encrypted PDF and an image report of several pages have thumbnails too"
       options: { image: { format, pages: "all", dpi: 100 } },
     });
     expect(pictures.report.page_count).toBeGreaterThan(1);
+    // Made at print time from the first picture's samples: there before anyone asked.
+    expect(existsSync(thumbPath(pictures.report.report_id))).toBe(true);
     await thumbnail(pictures.report.report_id);
   }
 });

@@ -71,7 +71,9 @@ export class PostStep {
     output: string,
   ): Promise<{ bytes: number; addedPages: number }> {
     const stampPath = await this.stampPath(job, plan);
-    const result = await this.deps.pipeline.apply(job.id, plan, { ...io, output, stampPath });
+    // An image report's thumbnail is made by its image step, from its first picture's samples.
+    const keepThumbnail = (png: Uint8Array) => this.files.putThumbnail(job.id, fenceOf(job), png);
+    const result = await this.deps.pipeline.apply(job.id, plan, { ...io, output, stampPath, keepThumbnail });
     if (paramsOf(plan, encryption)) await this.encryptedThumbnail(job, io);
     return result;
   }

@@ -1,7 +1,8 @@
 // GET /reports/{id}/thumbnail: page 1 of a succeeded report as a small PNG (src/pdf/raster.ts's
-// THUMBNAIL). Made on the first request, not at print time: most reports are never looked at in the
-// dashboard, and a thumbnail costs a rasterisation of one page. It is then kept with the report's file
-// in the store (both backends), and removed with it (delete, retention).
+// THUMBNAIL). A PDF's is made on the first request, not at print time: most reports are never looked at
+// in the dashboard, and it costs a rasterisation of one page. An image report's (and an encrypted PDF's)
+// is made at print time, where it costs little: from the samples its first picture was drawn from. Either
+// is kept with the report's file in the store (both backends), and removed with it (delete, retention).
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -66,6 +67,7 @@ export class ReportThumbnails {
         }),
     };
     const image = conformance ? (JSON.parse(conformance) as ReportConformance).image : undefined;
+    // An image report printed before its thumbnail was made at print time.
     if (image) {
       let picture = file;
       if ((pages ?? 1) > 1) {
