@@ -90,7 +90,7 @@ async function rasterise(t: RasterTask): Promise<RasterResult> {
           const lead = t.encode === "png" ? 1 : 0;
           const { at, stride } = draw(page, width, height, lead);
           try {
-            // Shrunk (a copy) before the page's own encoding, which writes the rows' filter bytes.
+            // Shrunk now, into a copy: the samples go with the bitmap, freed below.
             const small =
               t.thumbnail && n === t.first
                 ? shrinkFrame({ width, height, rgb: heap().subarray(at + lead), stride }, THUMBNAIL.width)
