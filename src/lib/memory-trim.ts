@@ -32,6 +32,8 @@ export interface MemoryTrimOptions {
   collectOthers?: () => void;
   /** Gives back what only a quiet period may (SQLite's page cache: during work it holds the rows in use). */
   releaseWhenQuiet?: () => void;
+  /** The resident size in bytes (process.memoryUsage.rss; a test gives its own, as a test process's swings with other tests). */
+  rss?: () => number;
   /** How often the CPU use is sampled (tests shorten it). */
   checkEveryMs?: number;
 }
@@ -66,7 +68,11 @@ export class MemoryTrim {
   private collectedRss = 0;
   private collectedAt = 0;
 
-  constructor(private readonly opts: MemoryTrimOptions) {}
+  private readonly rss: () => number;
+
+  constructor(private readonly opts: MemoryTrimOptions) {
+    this.rss = opts.rss ?? (() => process.memoryUsage.rss());
+  }
 
   start(): void {
     if (this.opts.quietMs <= 0 || this.timer) return;
@@ -74,7 +80,7 @@ export class MemoryTrim {
     this.timer = setInterval(() => this.check(), every);
     this.timer.unref?.();
     // What the start itself raised is the first quiet period's to trim.
-    this.collectedRss = process.memoryUsage.rss();
+    this.collectedRss = this.rss();
     this.burstTimer = setInterval(() => this.checkBurst(), BURST_CHECK_MS);
     this.burstTimer.unref?.();
   }
@@ -86,7 +92,7 @@ export class MemoryTrim {
   }
 
   private checkBurst(): void {
-    const rss = process.memoryUsage.rss();
+    const rss = this.rss();
     // Memory the allocator hands back after a collection (it may do so later) lowers the mark.
     this.collectedRss = Math.min(this.collectedRss, rss);
     if (rss < this.collectedRss + BURST_GROWTH_BYTES || performance.now() - this.collectedAt < BURST_COLLECT_EVERY_MS) return;
@@ -98,7 +104,7 @@ export class MemoryTrim {
   private collect(): void {
     this.opts.collectOthers?.();
     Bun.gc(true);
-    this.collectedRss = process.memoryUsage.rss();
+    this.collectedRss = this.rss();
     this.collectedAt = performance.now();
   }
 
@@ -112,7 +118,7 @@ export class MemoryTrim {
       this.quietSince = now;
       return;
     }
-    const rss = process.memoryUsage.rss();
+    const rss = this.rss();
     // What the allocator hands back after a trim (it may do so a little later) lowers the mark.
     if (this.count > 0) this.floor = Math.min(this.floor, rss);
     if (now - this.quietSince >= this.opts.quietMs && rss >= this.floor + GROWTH_BYTES) this.trim();
@@ -120,7 +126,7 @@ export class MemoryTrim {
 
   /** One full collection here and in the worker threads; logged with the resident memory around it. */
   trim(): void {
-    const before = process.memoryUsage.rss();
+    const before = this.rss();
     this.opts.releaseWhenQuiet?.();
     this.collect();
     this.count++;
