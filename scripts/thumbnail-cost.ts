@@ -4,7 +4,7 @@
 // made on its first request ("plain thumbnail", "png thumbnail"). Targets: a thumbnail <= 5 % of the
 // plain invoice's CPU; the PNG's own ratio is the bench's (`bun scripts/bench.ts --templates
 // invoice-ejs,invoice-png`), printed here too as a cross-check at c = 1. An image report's thumbnail is
-// made at print time (dbba461), so "png" includes it (~3.6 ms: the rasteriser's thread runs in this
+// made at print time (dbba461), so "png" includes it (~3-4 ms: the rasteriser's thread runs in this
 // process) and "png thumbnail" is only the request for the kept file; compare "png" with --root of a
 // checkout before it for the thumbnail's own cost.
 //

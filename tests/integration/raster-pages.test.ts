@@ -83,7 +83,7 @@ test("a page whose PNG is over maxBytes comes in grey, each pixel the luma of th
 
 test("a thumbnail of the first page drawn, at print time, looks like the one made later from its PNG", async () => {
   // pngThumbnail (the thumbnail made on request from an image report's PNG) takes every sample of each
-  // block; the print-time one (shrinkFrame) 2 x 2 of them: a few levels apart at most.
+  // block; the print-time one (shrinkFrame) two on its diagonal: a level apart at most (measured 0.65/255).
   const png = await rasterise(tools, pdfBytes, mkdtempSync(join(work, "thumb-png-")), {
     format: "png",
     first: 2,
